@@ -1,0 +1,1 @@
+"""Coroner's Discord adapter: settings, store, table service, cogs and catalogues."""

@@ -1,0 +1,1 @@
+"""Pure rule engines for the games Coroner moderates: no Discord, no asyncio, no I/O, no wall clock."""

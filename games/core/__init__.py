@@ -1,0 +1,32 @@
+"""The engine contract shared by every game (see ``games/core/engine.py``)."""
+
+from games.core.engine import (
+    Audience,
+    Engine,
+    Event,
+    GameInfo,
+    IllegalAction,
+    ModeInfo,
+    Outcome,
+    SeatInfo,
+    Step,
+    rng_for,
+)
+from games.core.registry import all_games, get_engine, get_game, register
+
+__all__ = [
+    "Audience",
+    "Engine",
+    "Event",
+    "GameInfo",
+    "IllegalAction",
+    "ModeInfo",
+    "Outcome",
+    "SeatInfo",
+    "Step",
+    "all_games",
+    "get_engine",
+    "get_game",
+    "register",
+    "rng_for",
+]
