@@ -1,0 +1,50 @@
+"""The ``coroner`` console script: ``coroner run`` (the bot) and ``coroner migrate`` (upgrade the database)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from pydantic import ValidationError
+
+from bot.settings import Settings
+
+
+def _settings() -> Settings:
+    try:
+        return Settings()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        print(f"coroner: invalid setting {'.'.join(map(str, first['loc'])).upper()}: {first['msg']}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="coroner", description="Coroner, a Discord bot for killer tabletop games")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("run", help="run the bot (upgrades the database first)")
+    sub.add_parser("migrate", help="upgrade the database to the latest schema and exit")
+    args = parser.parse_args(argv)
+    settings = _settings()
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    if args.command == "migrate":
+        from bot.db.migrate import upgrade_cli
+
+        upgrade_cli(settings.database_url)
+        print(f"coroner: database at {settings.database_url} is up to date")
+        return 0
+
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        print("coroner: DISCORD_TOKEN is not set; put the bot token in the environment or in .env", file=sys.stderr)
+        return 2
+    from bot.bot import run_bot
+
+    asyncio.run(run_bot(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

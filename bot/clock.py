@@ -1,0 +1,56 @@
+"""Injected time: the bot never reads the wall clock directly, so tests can run a three-day game in seconds."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+
+class Clock:
+    """The real clock: aware UTC ``now()`` and ``sleep_until`` (wakes early when :meth:`poke` is called)."""
+
+    def __init__(self) -> None:
+        self._poked = asyncio.Event()
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    def poke(self) -> None:
+        """Wake every :meth:`sleep_until` so it re-reads its deadline (e.g. a nearer timer was scheduled)."""
+        self._poked.set()
+
+    async def sleep_until(self, when: datetime | None) -> None:
+        """Return at ``when`` (``None``: only when poked) or as soon as :meth:`poke` is called."""
+        self._poked.clear()
+        delay = None if when is None else max(0.0, (when - self.now()).total_seconds())
+        try:
+            await asyncio.wait_for(self._poked.wait(), timeout=delay)
+        except TimeoutError:
+            pass
+
+
+class FakeClock(Clock):
+    """A clock that only moves when a test calls :meth:`advance` or :meth:`set`. Sleepers wake on each move."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        super().__init__()
+        self._now = start or datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self._now
+
+    def set(self, when: datetime) -> None:
+        self._now = when
+        self.poke()
+
+    def advance(self, delta: timedelta | None = None, **kwargs: float) -> datetime:
+        """Move time forward by ``delta`` (or ``timedelta(**kwargs)``) and wake sleepers. Returns the new now."""
+        self.set(self._now + (delta if delta is not None else timedelta(**kwargs)))
+        return self._now
+
+    async def sleep_until(self, when: datetime | None) -> None:
+        while when is None or self._now < when:
+            self._poked.clear()
+            await self._poked.wait()
+            if when is None:
+                return

@@ -1,0 +1,14 @@
+"""Server settings: ``/config`` (Manage Server only)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.cogs.admin.cog import Admin
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+
+
+async def setup(bot: CoronerBot) -> None:
+    await bot.add_cog(Admin(bot))

@@ -1,0 +1,113 @@
+"""``/status`` (public view), ``/hand`` and the My secrets button (private view, ephemeral), ``/rules``,
+``/games`` and ``/leaderboard``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.errors import UserError
+from bot.ui import COLOUR, RenderContext, SILENT, ui_for
+from games.core import all_games
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+    from bot.tables import Table
+
+
+async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table: Table) -> None:
+    """Reply ephemerally with the clicker's private view (only ever their own)."""
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        raise UserError("secrets.not_a_player")
+    if table.state is None:
+        raise UserError("secrets.not_started")
+    ctx = RenderContext(table, table.language)
+    embed = ui_for(table.game).secrets_embed(ctx, seat, table.engine.view(table.state, seat))
+    await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=SILENT)
+
+
+class Core(commands.Cog):
+    """Status, secrets, rules, active games and the leaderboard."""
+
+    def __init__(self, bot: CoronerBot) -> None:
+        self.bot = bot
+
+    async def _game_here(self, interaction: discord.Interaction) -> Table:
+        table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
+        if table is None or table.state is None:
+            raise UserError("status.no_game_here")
+        return table
+
+    @app_commands.command(name="status", description=_("Show the public state of this channel's game"))
+    @app_commands.guild_only()
+    async def status(self, interaction: discord.Interaction) -> None:
+        table = await self._game_here(interaction)
+        out = self.bot.delivery.status_message(table, [])
+        out.view = None
+        await interaction.response.send_message(ephemeral=True, **out.kwargs())
+
+    @app_commands.command(name="hand", description=_("Show your role, hand and private information (only to you)"))
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await show_secrets(self.bot, interaction, await self._game_here(interaction))
+
+    @app_commands.command(name="rules", description=_("A short summary of a game's rules"))
+    @app_commands.describe(game=_("The game"))
+    @app_commands.choices(game=[app_commands.Choice(name=_("Asesino en Serie", key="game.asesino"), value="asesino"),
+                                app_commands.Choice(name=_("Cereal Killer", key="game.cereal_killer"),
+                                                    value="cereal_killer")])
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        language = await self.bot.language(interaction.guild_id)
+        ctx_t = self.bot.t
+        embed = discord.Embed(title=await ctx_t(interaction.guild_id, f"game.{game.value}"),
+                              description=await ctx_t(interaction.guild_id, f"rules.{game.value}"), colour=COLOUR)
+        for info in all_games():
+            if info.id == game.value:
+                for mode in info.modes:
+                    from bot.i18n import t
+
+                    embed.add_field(name=f"{t(f'mode.{game.value}.{mode.id}', language)}",
+                                    value=t("rules.players", language, min=mode.min_players, max=mode.max_players)
+                                    + "\n" + t(f"rules.{game.value}.{mode.id}", language)[:900], inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="games", description=_("List the games running in this server"))
+    @app_commands.guild_only()
+    async def games(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        language = await self.bot.language(interaction.guild_id)
+        from bot.i18n import t
+
+        tables = await self.bot.tables.tables_in_guild(interaction.guild_id)
+        lines = [t("games.line", language, game=t(f"game.{x.game}", language), mode=t(f"mode.{x.game}.{x.mode}",
+                   language), channel=f"<#{x.channel_id}>", status=t(f"lobby.status.{x.status}", language),
+                   players=len(x.user_ids())) for x in tables]
+        embed = discord.Embed(title=t("games.title", language), description="\n".join(lines) or t("games.none",
+                              language), colour=COLOUR)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="leaderboard", description=_("Points in this server: all time, or one series"))
+    @app_commands.describe(game=_("The game"), series=_("A series number (leave empty for all time)"))
+    @app_commands.choices(game=[app_commands.Choice(name=_("Asesino en Serie", key="game.asesino"), value="asesino"),
+                                app_commands.Choice(name=_("Cereal Killer", key="game.cereal_killer"),
+                                                    value="cereal_killer")])
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str],
+                          series: int | None = None) -> None:
+        assert interaction.guild_id is not None
+        language = await self.bot.language(interaction.guild_id)
+        from bot.i18n import t
+
+        rows = await self.bot.tables.leaderboard(interaction.guild_id, game.value, series_id=series)
+        lines = [t("leaderboard.line", language, rank=i + 1, user=f"<@{row.user_id}>", points=f"{row.points:g}",
+                   wins=row.wins, games=row.games) for i, row in enumerate(rows[:20])]
+        title = t("leaderboard.series" if series else "leaderboard.all_time", language,
+                  game=t(f"game.{game.value}", language), series=series)
+        embed = discord.Embed(title=title, description="\n".join(lines) or t("leaderboard.empty", language),
+                              colour=COLOUR)
+        await interaction.response.send_message(embed=embed, allowed_mentions=SILENT)

@@ -1,0 +1,14 @@
+"""Lobbies: ``/newgame``, Join / Leave / Start / Cancel buttons, ``/join``, ``/start``, ``/cancel``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.cogs.lobby.cog import Lobby
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+
+
+async def setup(bot: CoronerBot) -> None:
+    await bot.add_cog(Lobby(bot))

@@ -1,0 +1,47 @@
+"""The lobby embed and its buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.components import LobbyButton, view_of
+from bot.i18n import catalog
+from bot.ui import COLOUR
+from games.core import get_game
+
+if TYPE_CHECKING:
+    from bot.tables import Table
+
+
+def lobby_embed(table: Table, language: str, expires_at_ts: int | None) -> discord.Embed:
+    """Title, host, the player list with the mode's limits, and the expiry as a Discord timestamp."""
+    cat = catalog(language)
+    mode = get_game(table.game).mode(table.mode)
+    embed = discord.Embed(
+        title=cat.render("lobby.title", game=cat.render(f"game.{table.game}"),
+                         mode=cat.render(f"mode.{table.game}.{table.mode}")),
+        colour=COLOUR,
+    )
+    players = "\n".join(f"{i + 1}. <@{uid}>" for i, uid in enumerate(table.user_ids())) or cat.render("lobby.empty")
+    embed.add_field(name=cat.render("lobby.players", count=len(table.user_ids()), min=mode.min_players,
+                                    max=mode.max_players), value=players, inline=False)
+    embed.add_field(name=cat.render("lobby.host"), value=f"<@{table.host_id}>")
+    if table.options:
+        embed.add_field(name=cat.render("lobby.options"),
+                        value=", ".join(f"{k}={v}" for k, v in table.options.items())[:1000])
+    if table.status == "lobby" and expires_at_ts:
+        embed.set_footer(text=cat.render("lobby.expires_hint"))
+        embed.description = cat.render("lobby.expires", when=f"<t:{expires_at_ts}:R>")
+    elif table.status != "lobby":
+        embed.description = cat.render(f"lobby.status.{table.status}")
+    return embed
+
+
+def lobby_view(table: Table, language: str) -> discord.ui.View | None:
+    if table.status != "lobby":
+        return None
+    cat = catalog(language)
+    return view_of(*(LobbyButton(table.id, action, label=cat.render(f"lobby.button.{action}"))
+                     for action in ("join", "leave", "start", "cancel")))

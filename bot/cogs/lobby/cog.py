@@ -1,0 +1,188 @@
+"""Slash commands and buttons of the lobby. Rules live in the table service and the engines; this only parses,
+calls and renders."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.cogs.lobby._render import lobby_embed, lobby_view
+from bot.errors import UserError, send_error
+from games.core import all_games, get_engine
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+    from bot.tables import Table
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``key=value, key=value`` (values parsed as JSON when they can be: numbers, true/false) -> dict.
+    Raises :class:`UserError` ``lobby.bad_options`` on malformed text."""
+    options: dict[str, Any] = {}
+    for part in (text or "").replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise UserError("lobby.bad_options", text=part.strip())
+        value = value.strip()
+        try:
+            options[key.strip()] = json.loads(value)
+        except ValueError:
+            options[key.strip()] = value
+    return options
+
+
+def user_names(user: discord.abc.User) -> list[str]:
+    """The names a player goes by here: user name, display name and server nickname (no duplicates)."""
+    names = [user.name, getattr(user, "global_name", None), getattr(user, "nick", None), user.display_name]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+class Lobby(commands.Cog):
+    """``/newgame``, ``/join``, ``/start``, ``/cancel`` and the lobby buttons."""
+
+    def __init__(self, bot: CoronerBot) -> None:
+        self.bot = bot
+        bot.timers.on("lobby_expire", self.on_lobby_expire)
+
+    # --- autocomplete -----------------------------------------------------------------------------------------
+    async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        language = await self.bot.language(interaction.guild_id)
+        from bot.i18n import t
+
+        return [app_commands.Choice(name=t(f"game.{g.id}", language), value=g.id) for g in all_games()
+                if current.lower() in g.id or current.lower() in t(f"game.{g.id}", language).lower()][:25]
+
+    async def mode_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        from bot.i18n import t
+
+        language = await self.bot.language(interaction.guild_id)
+        game = getattr(interaction.namespace, "game", None)
+        choices = []
+        for info in all_games():
+            if game and info.id != game:
+                continue
+            for mode in info.modes:
+                label = f"{t(f'mode.{info.id}.{mode.id}', language)} ({mode.min_players}-{mode.max_players})"
+                if current.lower() in label.lower():
+                    choices.append(app_commands.Choice(name=label[:100], value=mode.id))
+        return choices[:25]
+
+    # --- commands ---------------------------------------------------------------------------------------------
+    @app_commands.command(name="newgame", description=_("Open a lobby for a new game in this channel"))
+    @app_commands.describe(game=_("The game to play"), mode=_("The game's mode"),
+                           options=_("Optional settings, e.g. rounds=3 or side=B"))
+    @app_commands.autocomplete(game=game_autocomplete, mode=mode_autocomplete)
+    @app_commands.guild_only()
+    async def newgame(self, interaction: discord.Interaction, game: str, mode: str,
+                      options: str | None = None) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        config = await self.bot.config(interaction.guild_id)
+        if config.game_channel_ids and interaction.channel_id not in config.game_channel_ids:
+            raise UserError("lobby.wrong_channel", channels=" ".join(f"<#{c}>" for c in config.game_channel_ids))
+        try:
+            get_engine(game, mode)
+        except KeyError:
+            raise UserError("lobby.unknown_game", game=game, mode=mode) from None
+        table = await self.bot.tables.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
+                                                 game, mode, parse_options(options), language=config.language)
+        table = await self.bot.tables.join(table.id, interaction.user.id, user_names(interaction.user))
+        expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
+        await self.bot.timers.schedule(table.id, "lobby_expire", expires, {})
+        await interaction.response.send_message(embed=lobby_embed(table, table.language, int(expires.timestamp())),
+                                                view=lobby_view(table, table.language))
+        message = await interaction.original_response()
+        await self.bot.tables.set_lobby_message(table.id, message.id)
+
+    async def _lobby_here(self, interaction: discord.Interaction) -> Table:
+        table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
+        if table is None:
+            raise UserError("lobby.no_game_here")
+        return table
+
+    @app_commands.command(name="join", description=_("Join the lobby in this channel"))
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self.on_lobby_button(interaction, (await self._lobby_here(interaction)).id, "join", edit=False)
+
+    @app_commands.command(name="start", description=_("Start the game in this channel (host only)"))
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self.on_lobby_button(interaction, (await self._lobby_here(interaction)).id, "start", edit=False)
+
+    @app_commands.command(name="cancel", description=_("Cancel the game in this channel (host or Manage Server)"))
+    @app_commands.guild_only()
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self.on_lobby_button(interaction, (await self._lobby_here(interaction)).id, "cancel", edit=False)
+
+    # --- buttons ----------------------------------------------------------------------------------------------
+    async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, action: str, *,
+                              edit: bool = True) -> None:
+        """Join / Leave / Start / Cancel. ``edit``: the interaction came from the lobby message itself."""
+        try:
+            await self._lobby_action(interaction, game_id, action, edit)
+        except Exception as exc:  # noqa: BLE001
+            await send_error(self.bot, interaction, exc)
+
+    async def _lobby_action(self, interaction: discord.Interaction, game_id: int, action: str, edit: bool) -> None:
+        tables = self.bot.tables
+        user = interaction.user
+        if action == "join":
+            table = await tables.join(game_id, user.id, user_names(user))
+        elif action == "leave":
+            table = await tables.leave(game_id, user.id)
+        elif action == "cancel":
+            manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+            table = await tables.cancel(game_id, user.id, is_manager=manager)
+        elif action == "start":
+            await interaction.response.defer(ephemeral=not edit, thinking=not edit)
+            table = await tables.load(game_id)
+            await self._prepare_start(table)
+            table = await tables.start(game_id, user.id)
+            await self._refresh_lobby(table)
+            if not edit:
+                await interaction.followup.send(await self.bot.t(interaction.guild_id, "lobby.started"),
+                                                ephemeral=True)
+            return
+        else:
+            raise UserError("lobby.unknown_action")
+        if edit:
+            await interaction.response.edit_message(embed=lobby_embed(table, table.language, None),
+                                                    view=lobby_view(table, table.language))
+        else:
+            await self._refresh_lobby(table)
+            await interaction.response.send_message(await self.bot.t(interaction.guild_id, f"lobby.done.{action}"),
+                                                    ephemeral=True)
+
+    async def _prepare_start(self, table: Table) -> None:
+        """Let the game's UI refuse the start (e.g. no official medium) or add options from the server config."""
+        from bot.ui import ui_for
+
+        config = await self.bot.config(table.guild_id)
+        extra = await ui_for(table.game).prepare_start(self.bot, table, config)
+        if extra:
+            await self.bot.tables.update_options(table.id, {**table.options, **extra})
+
+    async def _refresh_lobby(self, table: Table) -> None:
+        if not table.lobby_message_id:
+            return
+        channel = await self.bot.delivery.channel(table.channel_id)
+        try:
+            await channel.get_partial_message(table.lobby_message_id).edit(  # type: ignore[attr-defined]
+                embed=lobby_embed(table, table.language, None), view=lobby_view(table, table.language))
+        except discord.HTTPException:
+            pass
+
+    async def on_lobby_expire(self, timer: Any) -> None:
+        table = await self.bot.tables.load(timer.game_id)
+        if table.status != "lobby":
+            return
+        table = await self.bot.tables.expire(table.id)
+        await self._refresh_lobby(table)

@@ -1,0 +1,109 @@
+"""Persistent components: their ``custom_id`` carries the game id (and the table version they were drawn at), so
+they keep working after a restart and a click on an outdated message is recognised as stale.
+
+Templates: ``coroner:lobby:<game>:<action>`` for lobby buttons, ``coroner:g:<game>:<version>:<name>:<arg>`` for
+game buttons and ``coroner:s:<game>:<version>:<name>:<arg>`` for game selects (the picked values reach the
+handler). ``version`` 0 means "any version" (e.g. the My secrets button).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+
+LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"coroner:lobby:(?P<game_id>\d+):(?P<action>[a-z]+)"):
+    """Join / Leave / Start / Cancel on a lobby message."""
+
+    def __init__(self, game_id: int, action: str, *, label: str = "", style: discord.ButtonStyle | None = None) -> None:
+        styles = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary,
+                  "cancel": discord.ButtonStyle.danger}
+        super().__init__(discord.ui.Button(label=label or action, style=style or styles.get(action,
+                         discord.ButtonStyle.secondary), custom_id=f"coroner:lobby:{game_id}:{action}"))
+        self.game_id = game_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LobbyButton:
+        button = cast(discord.ui.Button, item)
+        return cls(int(match["game_id"]), match["action"], label=button.label or "", style=button.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast("CoronerBot", interaction.client)
+        await bot.get_cog("Lobby").on_lobby_button(interaction, self.game_id, self.action)  # type: ignore[union-attr]
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"coroner:g:(?P<game_id>\d+):(?P<version>\d+):(?P<name>[a-z_]+):(?P<arg>[^:]*)"):
+    """A button of a running game, routed to the game's :class:`~bot.ui.GameUI.on_component`."""
+
+    def __init__(self, game_id: int, version: int, name: str, arg: str = "", *, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
+                 disabled: bool = False, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label or None, style=style, emoji=emoji, disabled=disabled,
+                                           custom_id=f"coroner:g:{game_id}:{version}:{name}:{arg}"), row=row)
+        self.game_id, self.version, self.name, self.arg = game_id, version, name, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> GameButton:
+        button = cast(discord.ui.Button, item)
+        return cls(int(match["game_id"]), int(match["version"]), match["name"], match["arg"],
+                   label=button.label or "", style=button.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast("CoronerBot", interaction.client)
+        await bot.on_game_component(interaction, self.game_id, self.version, self.name, self.arg, [])
+
+
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"coroner:s:(?P<game_id>\d+):(?P<version>\d+):(?P<name>[a-z_]+):(?P<arg>[^:]*)"):
+    """A select menu of a running game; the picked values are passed to the game's handler."""
+
+    def __init__(self, game_id: int, version: int, name: str, arg: str = "", *,
+                 options: list[discord.SelectOption] | None = None, placeholder: str | None = None,
+                 min_values: int = 1, max_values: int = 1, row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"coroner:s:{game_id}:{version}:{name}:{arg}",
+                                           options=options or [discord.SelectOption(label="-")],
+                                           placeholder=placeholder, min_values=min_values,
+                                           max_values=max_values), row=row)
+        self.game_id, self.version, self.name, self.arg = game_id, version, name, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> GameSelect:
+        select = cast(discord.ui.Select, item)
+        made = cls(int(match["game_id"]), int(match["version"]), match["name"], match["arg"],
+                   options=list(select.options) or None, placeholder=select.placeholder,
+                   min_values=select.min_values, max_values=select.max_values)
+        return made
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast("CoronerBot", interaction.client)
+        await bot.on_game_component(interaction, self.game_id, self.version, self.name, self.arg,
+                                    list(self.item.values))
+
+
+def game_button(game_id: int, version: int, name: str, arg: str = "", **kwargs: Any) -> GameButton:
+    return GameButton(game_id, version, name, arg, **kwargs)
+
+
+def secrets_button(game_id: int, label: str) -> GameButton:
+    """The "My secrets" button: works at any version, shows the clicker's private view ephemerally."""
+    return GameButton(game_id, 0, "secrets", label=label, style=discord.ButtonStyle.secondary, emoji="🔒")
+
+
+def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A persistent view (``timeout=None``) holding ``items``."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view

@@ -1,0 +1,159 @@
+"""Delivering a step's events: public lines and the table status to the game channel, seat events by DM (with the
+"My secrets" fallback when a DM is refused), medium events to the server's official medium channel.
+
+Everything public is rendered from public events and ``engine.view(state, None)`` only.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.components import secrets_button, view_of
+from bot.ui import COLOUR, Outgoing, RenderContext, ui_for
+from games.core import Event
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+    from bot.tables import Table
+
+log = logging.getLogger(__name__)
+DM_CLOSED = 50007
+MAX_CONTENT = 1900
+
+
+class Delivery:
+    """The table service's ``deliver`` callback (called after each commit)."""
+
+    def __init__(self, bot: CoronerBot) -> None:
+        self.bot = bot
+
+    async def __call__(self, table: Table, events: list[Event]) -> None:
+        ctx = RenderContext(table, table.language)
+        ui = ui_for(table.game)
+        lines: list[str] = []
+        refused: list[int] = []
+        for event in events:
+            if event.audience.kind == "public":
+                line = ui.public_event(ctx, event)
+                if line:
+                    lines.append(line)
+            elif event.audience.kind == "medium":
+                await self.post_medium(table, ui.medium_event(ctx, event))
+            else:
+                for seat in event.audience.seats:
+                    if not await self.dm(table, seat, ui.private_event(ctx, seat, event)) and seat not in refused:
+                        refused.append(seat)
+        if table.status in ("active", "finished"):
+            await self.post_status(table, lines)
+        if refused:
+            await self.dm_fallback(table, refused)
+        if table.status == "active":
+            await self.arm_turn_timers(table)
+
+    # --- channels -------------------------------------------------------------------------------------------
+    async def channel(self, channel_id: int) -> discord.abc.Messageable:
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(channel_id)
+        return channel  # type: ignore[return-value]
+
+    async def post_medium(self, table: Table, out: Outgoing) -> None:
+        config = await self.bot.config(table.guild_id)
+        target = config.medium_channel_id or table.channel_id
+        await (await self.channel(target)).send(**out.kwargs())
+
+    async def dm(self, table: Table, seat: int, out: Outgoing) -> bool:
+        """DM ``seat``; ``False`` when Discord refuses (closed DMs, error 50007) — the game goes on."""
+        user_id = table.user_of(seat)
+        if user_id is None:
+            return True
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(**out.kwargs())
+        except discord.Forbidden as exc:
+            if exc.code != DM_CLOSED:
+                log.warning("DM to %s refused: %s", user_id, exc)
+            return False
+        except discord.HTTPException:
+            log.warning("DM to %s failed", user_id, exc_info=True)
+            return False
+        return True
+
+    async def dm_fallback(self, table: Table, seats: list[int]) -> None:
+        ctx = RenderContext(table, table.language)
+        text = ctx.t("dm.closed", seats=", ".join(ctx.mention(s) for s in seats))
+        view = view_of(secrets_button(table.id, ctx.t("secrets.button")))
+        out = Outgoing(content=text, view=view, mentions=True)
+        await (await self.channel(table.channel_id)).send(**out.kwargs())
+
+    # --- the table status -----------------------------------------------------------------------------------
+    def status_message(self, table: Table, lines: list[str]) -> Outgoing:
+        """The public status: the step's public lines, the table embed (public view only) and the components."""
+        ctx = RenderContext(table, table.language)
+        ui = ui_for(table.game)
+        public = table.engine.view(table.state, None)
+        embed = ui.table_embed(ctx, public)
+        files = ui.table_files(ctx, public)
+        content = "\n".join(lines)
+        if len(content) > MAX_CONTENT:
+            content = content[: MAX_CONTENT - 1] + "…"
+        embeds = [embed]
+        items: list[discord.ui.Item[Any]] = []
+        mentions = False
+        if table.status == "finished":
+            embeds.append(self.outcome_embed(ctx, table))
+        else:
+            to_act = table.engine.to_act(table.state)
+            if to_act:
+                content = (content + "\n" if content else "") + ctx.t(
+                    "turn.waiting_on", seats=", ".join(ctx.mention(s) for s in to_act))
+                mentions = True
+            items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
+        return Outgoing(content=content or None, embeds=embeds, files=files,
+                        view=view_of(*items) if items else None, mentions=mentions)
+
+    def outcome_embed(self, ctx: RenderContext, table: Table) -> discord.Embed:
+        outcome = table.engine.outcome(table.state)
+        embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
+        if outcome is not None:
+            embed.description = ctx.t(outcome.reason, **ctx.seat_params(outcome.params))
+            winners = ", ".join(ctx.name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
+            embed.add_field(name=ctx.t("outcome.winners"), value=winners, inline=False)
+            if outcome.scores:
+                scores = "\n".join(f"{ctx.name(s)}: {p:g}" for s, p in sorted(outcome.scores.items(),
+                                                                                key=lambda kv: -kv[1]))
+                embed.add_field(name=ctx.t("outcome.points"), value=scores, inline=False)
+        return embed
+
+    async def post_status(self, table: Table, lines: list[str]) -> None:
+        channel = await self.channel(table.channel_id)
+        message = await channel.send(**self.status_message(table, lines).kwargs())
+        previous = table.table_message_id
+        await self.bot.tables.set_table_message(table.id, message.id)
+        table.table_message_id = message.id
+        if previous:
+            try:
+                await channel.get_partial_message(previous).edit(view=None)  # type: ignore[attr-defined]
+            except discord.HTTPException:
+                log.debug("could not clear the components of %s", previous)
+
+    # --- turn timers ----------------------------------------------------------------------------------------
+    async def arm_turn_timers(self, table: Table) -> None:
+        """A warning at half the turn timeout, then the bot's move at the timeout, for engines that define
+        ``timeout_action``. Timers carry the version they were armed at and do nothing if the game moved on."""
+        if not hasattr(table.engine, "timeout_action") or not table.engine.to_act(table.state):
+            return
+        config = await self.bot.config(table.guild_id)
+        timeout = timedelta(seconds=config.turn_timeout_seconds)
+        now = self.bot.clock.now()
+        payload = {"version": table.version}
+        await self.bot.timers.schedule(table.id, "turn_warning", now + timeout / 2, payload)
+        await self.bot.timers.schedule(table.id, "turn_timeout", now + timeout, payload)
+
+
+def info_embed(title: str, description: str = "") -> discord.Embed:
+    return discord.Embed(title=title, description=description, colour=COLOUR)

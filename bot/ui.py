@@ -1,0 +1,155 @@
+"""How a game looks on Discord: the :class:`GameUI` base every game's ``_render.py`` extends, and its registry.
+
+The adapter renders only from engine views and events: public messages from ``engine.view(state, None)`` and
+public events, DMs from ``engine.view(state, seat)`` and seat events. A GameUI never decides a rule.
+
+Event parameters named ``seat``, ``*_seat`` (an int) or ``seats``, ``*_seats`` (a list of ints) are seat numbers
+and are rendered as the players' names.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import catalog
+from games.core import Event
+
+if TYPE_CHECKING:
+    from bot.tables import Table
+
+COLOUR = discord.Colour.dark_red()
+SILENT = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
+PINGS_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+@dataclass
+class Outgoing:
+    """One message to send: text, embeds, components and files (as bytes, so a message can be re-sent)."""
+
+    content: str | None = None
+    embeds: list[discord.Embed] = field(default_factory=list)
+    view: discord.ui.View | None = None
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    mentions: bool = False
+
+    def discord_files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.files]
+
+    def kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``Messageable.send`` / ``followup.send``."""
+        out: dict[str, Any] = {"allowed_mentions": PINGS_USERS if self.mentions else SILENT}
+        if self.content:
+            out["content"] = self.content
+        if self.embeds:
+            out["embeds"] = self.embeds
+        if self.view is not None:
+            out["view"] = self.view
+        if self.files:
+            out["files"] = self.discord_files()
+        return out
+
+
+@dataclass
+class RenderContext:
+    """What a renderer knows: the table (ids, seats, version), the language and how to name a seat."""
+
+    table: Table
+    language: str
+
+    def t(self, key: str, /, **params: Any) -> str:
+        return catalog(self.language).render(key, **params)
+
+    def has(self, key: str) -> bool:
+        return catalog(self.language).has(key)
+
+    def name(self, seat: int) -> str:
+        names = self.table.seat_names(seat)
+        return names[0] if names else f"#{seat + 1}"
+
+    def mention(self, seat: int) -> str:
+        user_id = self.table.user_of(seat)
+        return f"<@{user_id}>" if user_id else self.name(seat)
+
+    def seat_params(self, params: dict[str, Any], *, mention: bool = False) -> dict[str, Any]:
+        """``params`` with seat numbers replaced by names (or mentions)."""
+        show: Callable[[int], str] = self.mention if mention else self.name
+        out = dict(params)
+        for key, value in params.items():
+            if (key == "seat" or key.endswith("_seat")) and isinstance(value, int):
+                out[key] = show(value)
+            elif (key == "seats" or key.endswith("_seats")) and isinstance(value, list):
+                out[key] = ", ".join(show(v) for v in value if isinstance(v, int))
+        return out
+
+    def event_text(self, event: Event, *, mention: bool = False) -> str:
+        return self.t(event.key, **self.seat_params(event.params, mention=mention))
+
+
+class GameUI:
+    """Discord presentation of one game. Override what the generic version does not show well."""
+
+    game: str = ""
+
+    def public_event(self, ctx: RenderContext, event: Event) -> str | None:
+        """One line of the public log for ``event`` (``None`` hides it)."""
+        return ctx.event_text(event)
+
+    def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
+        """A DM to ``seat`` for a seat-audience ``event``."""
+        return Outgoing(embeds=[discord.Embed(description=ctx.event_text(event), colour=COLOUR)])
+
+    def medium_event(self, ctx: RenderContext, event: Event) -> Outgoing:
+        """A post to the official medium channel for a medium-audience ``event``."""
+        return Outgoing(embeds=[discord.Embed(description=ctx.event_text(event), colour=COLOUR)])
+
+    def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
+        """The public status embed, built only from the public ``view``."""
+        embed = discord.Embed(title=ctx.t(f"game.{ctx.table.game}"), colour=COLOUR)
+        for key, value in view.items():
+            if isinstance(value, str | int | float | bool):
+                embed.add_field(name=key.replace("_", " "), value=str(value))
+        return embed
+
+    def table_files(self, ctx: RenderContext, view: dict[str, Any]) -> list[tuple[str, bytes]]:
+        """Files (e.g. a board image) attached to the public status, from the public ``view``."""
+        return []
+
+    def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
+        """The private "My secrets" embed of ``seat``, from ``engine.view(state, seat)``."""
+        embed = discord.Embed(title=ctx.t("secrets.title"), colour=COLOUR)
+        for key, value in view.items():
+            embed.add_field(name=key.replace("_", " "), value=f"{value}"[:1000] or "-", inline=False)
+        return embed
+
+    def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+        """Components for the public status message (e.g. a "Take my turn" button). Each must be persistent:
+        use :func:`bot.components.game_button`."""
+        return []
+
+    async def prepare_start(self, bot: Any, table: Table, config: Any) -> dict[str, Any]:
+        """Called before the host's Start: raise :class:`bot.errors.UserError` to refuse (e.g. the social mode
+        without an official medium), or return options to add from the server's ``config``."""
+        return {}
+
+    async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
+                           version: int) -> None:
+        """A click on a game component ``name`` (with ``arg``) created at table ``version``."""
+        raise NotImplementedError(name)
+
+
+_UIS: dict[str, GameUI] = {}
+
+
+def register_ui(ui: GameUI) -> GameUI:
+    _UIS[ui.game] = ui
+    return ui
+
+
+def ui_for(game: str) -> GameUI:
+    """The registered UI of ``game`` (the generic one when none is registered)."""
+    return _UIS.get(game) or GameUI()
