@@ -1,0 +1,22 @@
+"""Every table of the store. Importing this package registers all models on :data:`bot.db.base.Base.metadata`."""
+
+from bot.db.models.game import ACTIVE_STATUSES, GAME_STATUSES, Game, GameAction, Seat, Timer
+from bot.db.models.guild import GuildSettings
+from bot.db.models.social import AnonymousPost, FarewellLetter
+from bot.db.models.stats import SERIES_STATUSES, Achievement, Score, Series
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "GAME_STATUSES",
+    "SERIES_STATUSES",
+    "Achievement",
+    "AnonymousPost",
+    "FarewellLetter",
+    "Game",
+    "GameAction",
+    "GuildSettings",
+    "Score",
+    "Seat",
+    "Series",
+    "Timer",
+]

@@ -1,0 +1,94 @@
+"""A game table and what hangs off it: seats, the append-only action log and timers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from bot.db.base import Base, utcnow
+
+GAME_STATUSES: tuple[str, ...] = ("lobby", "active", "finished", "cancelled")
+#: statuses of a game that still occupies its channel
+ACTIVE_STATUSES: tuple[str, ...] = ("lobby", "active")
+
+
+class Game(Base):
+    """One game at one table. ``state`` is the engine's JSON snapshot after ``version`` changes; ``seed`` is set
+    when the game starts; ``outcome`` is the engine's :class:`~games.core.Outcome` as JSON once finished."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint("status IN ('lobby', 'active', 'finished', 'cancelled')", name="status"),
+        Index(None, "channel_id", "status"),
+        Index(None, "guild_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    mode: Mapped[str] = mapped_column(String(32))
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    host_id: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default="lobby")
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]]
+    state: Mapped[dict[str, Any] | None]
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    language: Mapped[str] = mapped_column(String(8), default="en")
+    series_id: Mapped[int | None] = mapped_column(ForeignKey("series.id", ondelete="SET NULL"), index=True)
+    lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    table_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+    outcome: Mapped[dict[str, Any] | None]
+
+
+class Seat(Base):
+    """A player at a table. ``seat`` is the engine's seat number (0-based, join order)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "user_id"), UniqueConstraint("game_id", "seat"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    names: Mapped[list[str]]
+    dm_ok: Mapped[bool] = mapped_column(default=True)
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GameAction(Base):
+    """One accepted action, append-only. ``seq`` counts from 1 per game; ``user_id`` is None for moves the bot
+    made for a seat (timeouts, auto-moves)."""
+
+    __tablename__ = "game_actions"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    action: Mapped[dict[str, Any]]
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Timer(Base):
+    """A deadline for a game (turn timeout, end of day...). ``version_at_schedule`` lets the handler ignore a
+    timer the game has moved past; ``fired_at`` is set exactly once."""
+
+    __tablename__ = "timers"
+    __table_args__ = (Index(None, "fired_at", "due_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    due_at: Mapped[datetime]
+    payload: Mapped[dict[str, Any]]
+    version_at_schedule: Mapped[int] = mapped_column(Integer)
+    fired_at: Mapped[datetime | None]

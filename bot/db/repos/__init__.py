@@ -1,0 +1,9 @@
+"""Repositories: small async functions per table, each taking an open session (the caller commits).
+
+``games`` (games, seats, action log), ``timers``, ``scores`` (series, scores, leaderboards, achievements).
+Guild settings live in :mod:`bot.guild_config`.
+"""
+
+from bot.db.repos import games, scores, timers
+
+__all__ = ["games", "scores", "timers"]

@@ -1,0 +1,108 @@
+"""Games, seats and the action log.
+
+Every function takes an open :class:`~sqlalchemy.ext.asyncio.AsyncSession` and leaves committing to the
+caller (the table service writes the action and the snapshot in one transaction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import ACTIVE_STATUSES, Game, GameAction, Seat
+
+
+async def get_game(session: AsyncSession, game_id: int) -> Game | None:
+    return await session.get(Game, game_id)
+
+
+async def active_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
+    """The lobby or running game of a channel (the newest, should there be several)."""
+    stmt = (select(Game).where(Game.channel_id == channel_id, Game.status.in_(ACTIVE_STATUSES))
+            .order_by(Game.id.desc()).limit(1))
+    return (await session.scalars(stmt)).first()
+
+
+async def active_games_of_guild(session: AsyncSession, guild_id: int) -> Sequence[Game]:
+    stmt = select(Game).where(Game.guild_id == guild_id, Game.status.in_(ACTIVE_STATUSES)).order_by(Game.id)
+    return (await session.scalars(stmt)).all()
+
+
+async def active_games_of_user(session: AsyncSession, user_id: int) -> Sequence[Game]:
+    """Lobbies and running games where ``user_id`` holds a seat, oldest first."""
+    stmt = (select(Game).join(Seat, Seat.game_id == Game.id)
+            .where(Seat.user_id == user_id, Game.status.in_(ACTIVE_STATUSES)).order_by(Game.id))
+    return (await session.scalars(stmt)).all()
+
+
+async def all_active_games(session: AsyncSession) -> Sequence[Game]:
+    """Every lobby and running game (the bot re-registers their views after a restart)."""
+    stmt = select(Game).where(Game.status.in_(ACTIVE_STATUSES)).order_by(Game.id)
+    return (await session.scalars(stmt)).all()
+
+
+async def seats_of(session: AsyncSession, game_id: int) -> Sequence[Seat]:
+    """The seats of a game ordered by seat number."""
+    return (await session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))).all()
+
+
+async def add_seat(session: AsyncSession, game_id: int, user_id: int, names: list[str], at: datetime) -> Seat:
+    """Seat ``user_id`` after the last seat. Violates ``uq_seats_game_id_user_id`` if already seated."""
+    count = await session.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id))
+    seat = Seat(game_id=game_id, seat=count or 0, user_id=user_id, names=names, joined_at=at)
+    session.add(seat)
+    await session.flush()
+    return seat
+
+
+async def remove_seat(session: AsyncSession, game_id: int, user_id: int) -> bool:
+    """Remove ``user_id`` and close the gap (seats after it move down one, in ascending order so the unique
+    ``(game_id, seat)`` constraint holds at every step). False when they were not seated."""
+    seats = list(await seats_of(session, game_id))
+    leaving = next((s for s in seats if s.user_id == user_id), None)
+    if leaving is None:
+        return False
+    await session.delete(leaving)
+    await session.flush()
+    for seat in seats:
+        if seat.seat > leaving.seat:
+            seat.seat -= 1
+            await session.flush()
+    return True
+
+
+async def set_dm_ok(session: AsyncSession, game_id: int, user_id: int, dm_ok: bool) -> None:
+    """Record whether DMs to a player get through (the adapter falls back to ephemeral messages when not)."""
+    await session.execute(update(Seat).where(Seat.game_id == game_id, Seat.user_id == user_id).values(dm_ok=dm_ok))
+
+
+async def bump_version(session: AsyncSession, game_id: int, expected: int, **values: Any) -> bool:
+    """``UPDATE games SET version = expected + 1, **values WHERE id = game_id AND version = expected``.
+
+    The optimistic guard shared by every writer, in-process or not: False when another writer got there first
+    (the caller must roll back)."""
+    stmt = (update(Game).where(Game.id == game_id, Game.version == expected)
+            .values(version=expected + 1, **values).execution_options(synchronize_session=False))
+    result = await session.execute(stmt)
+    return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+async def append_action(session: AsyncSession, game_id: int, seat: int, user_id: int | None,
+                        action: dict[str, Any], at: datetime) -> GameAction:
+    """Append to the log with the next ``seq`` (from 1). Call after :func:`bump_version` succeeded: the guard
+    serialises writers, and ``uq_game_actions_game_id_seq`` backs it up."""
+    last = await session.scalar(select(func.max(GameAction.seq)).where(GameAction.game_id == game_id))
+    row = GameAction(game_id=game_id, seq=(last or 0) + 1, seat=seat, user_id=user_id, action=action, at=at)
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def actions_of(session: AsyncSession, game_id: int) -> Sequence[GameAction]:
+    """The action log of a game in ``seq`` order."""
+    stmt = select(GameAction).where(GameAction.game_id == game_id).order_by(GameAction.seq)
+    return (await session.scalars(stmt)).all()

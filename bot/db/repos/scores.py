@@ -1,0 +1,93 @@
+"""Series, scores and achievements: what a finished game leaves behind, and the leaderboards over it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Integer, cast, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import Achievement, Game, Score, Seat, Series
+from games.core import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of a leaderboard: total points, games won and games played."""
+
+    user_id: int
+    points: float
+    wins: int
+    games: int
+
+
+async def create_series(session: AsyncSession, guild_id: int, channel_id: int, game: str, mode: str,
+                        rounds_total: int, at: datetime) -> Series:
+    """Start a series of ``rounds_total`` games (>= 1). Raises ``ValueError`` otherwise."""
+    if rounds_total < 1:
+        raise ValueError(f"a series needs at least one round, not {rounds_total}")
+    series = Series(guild_id=guild_id, channel_id=channel_id, game=game, mode=mode, rounds_total=rounds_total,
+                    rounds_played=0, status="active", created_at=at)
+    session.add(series)
+    await session.flush()
+    return series
+
+
+async def record_outcome(session: AsyncSession, game: Game, seats: Sequence[Seat], outcome: Outcome,
+                         at: datetime) -> list[Score]:
+    """Write one score row per seat (``outcome.scores``, 0 for a seat it leaves out; ``won`` = seat among
+    ``outcome.winners``) and the achievements of ``outcome.achievements``. In a series the game is the next
+    round: ``rounds_played`` goes up and the series finishes after its last round."""
+    round_no: int | None = None
+    if game.series_id is not None:
+        series = await session.get(Series, game.series_id)
+        if series is not None:
+            series.rounds_played += 1
+            round_no = series.rounds_played
+            if series.rounds_played >= series.rounds_total:
+                series.status = "finished"
+    winners = set(outcome.winners)
+    rows = [Score(guild_id=game.guild_id, game=game.game, mode=game.mode, series_id=game.series_id, game_id=game.id,
+                  user_id=seat.user_id, seat=seat.seat, round=round_no,
+                  points=float(outcome.scores.get(seat.seat, 0.0)), won=seat.seat in winners, at=at)
+            for seat in seats]
+    users = {seat.seat: seat.user_id for seat in seats}
+    session.add_all(rows)
+    session.add_all(Achievement(guild_id=game.guild_id, user_id=users[seat], game=game.game, achievement=name,
+                                game_id=game.id, at=at)
+                    for seat, names in outcome.achievements.items() if seat in users for name in dict.fromkeys(names))
+    await session.flush()
+    return rows
+
+
+async def leaderboard(session: AsyncSession, guild_id: int, game: str, *, mode: str | None = None,
+                      series_id: int | None = None, limit: int = 10) -> list[Standing]:
+    """Standings of a guild in one game (all time, or within ``series_id``; optionally one ``mode``), by points
+    then wins, then fewer games played."""
+    points = func.sum(Score.points)
+    wins = func.sum(cast(Score.won, Integer))
+    played = func.count(Score.id)
+    stmt = select(Score.user_id, points, wins, played).where(Score.guild_id == guild_id, Score.game == game)
+    if mode is not None:
+        stmt = stmt.where(Score.mode == mode)
+    if series_id is not None:
+        stmt = stmt.where(Score.series_id == series_id)
+    stmt = stmt.group_by(Score.user_id).order_by(points.desc(), wins.desc(), played, Score.user_id).limit(limit)
+    rows = await session.execute(stmt)
+    return [Standing(user_id=u, points=float(p), wins=int(w), games=int(g)) for u, p, w, g in rows]
+
+
+async def series_standings(session: AsyncSession, series_id: int) -> list[Standing]:
+    """Every player's standing in one series (empty for an unknown series)."""
+    series = await session.get(Series, series_id)
+    if series is None:
+        return []
+    return await leaderboard(session, series.guild_id, series.game, series_id=series_id, limit=1000)
+
+
+async def achievements_of(session: AsyncSession, guild_id: int, user_id: int) -> Sequence[Achievement]:
+    stmt = (select(Achievement).where(Achievement.guild_id == guild_id, Achievement.user_id == user_id)
+            .order_by(Achievement.at, Achievement.id))
+    return (await session.scalars(stmt)).all()

@@ -1,0 +1,43 @@
+"""Engines and sessions.
+
+``DATABASE_URL`` picks the backend: a SQLite file through aiosqlite by default (WAL journal, foreign keys on),
+PostgreSQL through asyncpg for scale-out. Use one session per unit of work; never share one between tasks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+DEFAULT_URL = "sqlite+aiosqlite:///coroner.db"
+
+
+def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")  # an in-memory database answers "memory" and stays so
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # safe with WAL: a power cut may only lose the last commits
+        cursor.execute("PRAGMA busy_timeout=10000")
+    finally:
+        cursor.close()
+
+
+def create_engine(url: str = DEFAULT_URL, **engine_kwargs: Any) -> AsyncEngine:
+    """An :class:`AsyncEngine` for ``url`` (``sqlite+aiosqlite:///path`` or ``postgresql+asyncpg://...``).
+
+    SQLite connections get ``journal_mode=WAL``, ``foreign_keys=ON`` and a 10 s busy timeout. Extra keyword
+    arguments go to :func:`~sqlalchemy.ext.asyncio.create_async_engine` (e.g. ``connect_args``)."""
+    engine = create_async_engine(url, **engine_kwargs)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """The session factory: ``expire_on_commit=False`` so loaded rows stay readable after commit."""
+    return async_sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,168 @@
+"""The lobby half of the table service: open, join, leave, options, start, cancel, expire, series.
+
+Every change takes the game's lock and the version guard (lobby messages carry the version too), so joins
+racing in another process end as ``table.stale`` rather than a corrupt seat list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.db.models import Game
+from bot.db.repos import games, scores, timers
+from bot.tables.model import Table, TableError
+from games.core import Event, SeatInfo, get_engine
+
+if TYPE_CHECKING:
+    from bot.db.models import Series
+
+
+def _validate_options(game: str, mode: str, options: dict[str, Any]) -> dict[str, Any]:
+    try:
+        engine = get_engine(game, mode)
+    except KeyError:
+        raise TableError("table.unknown_game", game=game, mode=mode) from None
+    try:
+        return engine.Options.model_validate(options).model_dump(mode="json")
+    except ValidationError as exc:
+        raise TableError("table.bad_options", detail="; ".join(str(e["msg"]) for e in exc.errors())) from exc
+
+
+class LobbyMixin:
+    """Lobby operations of :class:`bot.tables.service.TableService` (which provides the plumbing below)."""
+
+    _sessions: async_sessionmaker[AsyncSession]
+    _clock: Callable[[], datetime]
+
+    if TYPE_CHECKING:
+        def lock(self, game_id: int) -> asyncio.Lock: ...
+        async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]: ...
+        async def _commit_guarded(self, session: AsyncSession, table: Table, **values: Any) -> None: ...
+        async def _send(self, table: Table, events: list[Event]) -> None: ...
+        async def load(self, game_id: int) -> Table: ...
+        def new_seed(self) -> int: ...
+
+    async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, game: str, mode: str,
+                         options: dict[str, Any] | None = None, language: str = "en", *,
+                         series_id: int | None = None) -> Table:
+        """Open a lobby (nobody seated yet: the host joins like anyone else). ``options`` are validated with
+        the engine's ``Options``. Raises ``TableError``: ``table.unknown_game``, ``table.bad_options``,
+        ``table.channel_busy`` (the channel already has a lobby or a running game)."""
+        clean = _validate_options(game, mode, options or {})
+        now = self._clock()
+        async with self._sessions() as session, session.begin():
+            if await games.active_game_in_channel(session, channel_id) is not None:
+                raise TableError("table.channel_busy", channel_id=channel_id)
+            row = Game(game=game, mode=mode, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+                       status="lobby", options=clean, version=0, language=language, series_id=series_id,
+                       created_at=now, updated_at=now)
+            session.add(row)
+            await session.flush()
+            game_id = row.id
+        return await self.load(game_id)
+
+    async def open_series(self, guild_id: int, channel_id: int, game: str, mode: str, rounds_total: int) -> int:
+        """Start a series of ``rounds_total`` games; pass its id to :meth:`open_lobby` for each round."""
+        async with self._sessions() as session, session.begin():
+            series: Series = await scores.create_series(session, guild_id, channel_id, game, mode, rounds_total,
+                                                        self._clock())
+            return series.id
+
+    async def join(self, game_id: int, user_id: int, names: list[str]) -> Table:
+        """Seat ``user_id`` last. Raises ``TableError``: ``table.already_started``, ``table.not_active``
+        (finished/cancelled), ``table.already_joined``, ``table.full``, ``table.stale``."""
+        async with self.lock(game_id), self._sessions() as session, session.begin():
+            _, table = await self._read(session, game_id)
+            self._check_lobby(table)
+            if table.seat_of(user_id) is not None:
+                raise TableError("table.already_joined")
+            limit = table.engine.mode.max_players
+            if len(table.seats) >= limit:
+                raise TableError("table.full", max=limit)
+            await self._commit_guarded(session, table)
+            await games.add_seat(session, game_id, user_id, names, self._clock())
+        return await self.load(game_id)
+
+    async def leave(self, game_id: int, user_id: int) -> Table:
+        """Unseat ``user_id`` from a lobby (later seats move up; a leaving host hands over to the first seat
+        left). Raises ``TableError``: ``table.already_started``, ``table.not_active``, ``table.not_a_player``."""
+        async with self.lock(game_id), self._sessions() as session, session.begin():
+            _, table = await self._read(session, game_id)
+            self._check_lobby(table)
+            if table.seat_of(user_id) is None:
+                raise TableError("table.not_a_player", game_id=game_id)
+            others = [s.user_id for s in table.seats if s.user_id != user_id]
+            host = others[0] if user_id == table.host_id and others else table.host_id
+            await self._commit_guarded(session, table, host_id=host)
+            await games.remove_seat(session, game_id, user_id)
+        return await self.load(game_id)
+
+    async def update_options(self, game_id: int, options: dict[str, Any]) -> Table:
+        """Replace a lobby's options (validated like :meth:`open_lobby`)."""
+        async with self.lock(game_id), self._sessions() as session, session.begin():
+            _, table = await self._read(session, game_id)
+            self._check_lobby(table)
+            await self._commit_guarded(session, table, options=_validate_options(table.game, table.mode, options))
+        return await self.load(game_id)
+
+    async def start(self, game_id: int, by_user_id: int, *, seed: int | None = None) -> Table:
+        """Deal the game (``engine.setup``) and deliver ``engine.intro`` events. Host only; the seat count must
+        be within the mode's limits. Raises ``TableError``: ``table.host_only``, ``table.bad_count``,
+        ``table.already_started``, ``table.not_active``, ``table.stale``; ``IllegalAction`` from setup."""
+        async with self.lock(game_id):
+            async with self._sessions() as session, session.begin():
+                _, table = await self._read(session, game_id)
+                self._check_lobby(table)
+                if by_user_id != table.host_id:
+                    raise TableError("table.host_only")
+                mode = table.engine.mode
+                if not mode.min_players <= len(table.seats) <= mode.max_players:
+                    raise TableError("table.bad_count", count=len(table.seats), min=mode.min_players,
+                                     max=mode.max_players)
+                engine = table.engine
+                seed = self.new_seed() if seed is None else seed
+                state = engine.setup(engine.Options.model_validate(table.options),
+                                     [SeatInfo(names=s.names) for s in table.seats], seed)
+                await self._commit_guarded(session, table, status="active", seed=seed,
+                                           state=engine.dump_state(state))
+            table = await self.load(game_id)
+            await self._send(table, engine.intro(table.state))
+        return table
+
+    async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool) -> Table:
+        """Cancel a lobby or a running game: its host or a server manager only. Pending timers are disarmed.
+        Raises ``TableError``: ``table.host_or_manager``, ``table.not_active`` (already over)."""
+        async with self.lock(game_id), self._sessions() as session, session.begin():
+            _, table = await self._read(session, game_id)
+            if not table.is_open:
+                raise TableError("table.not_active", game_id=game_id)
+            if by_user_id != table.host_id and not is_manager:
+                raise TableError("table.host_or_manager")
+            await self._close(session, table, "cancelled")
+        return await self.load(game_id)
+
+    async def expire(self, game_id: int) -> Table:
+        """Cancel a lobby that timed out (no-op for a game that already started or ended)."""
+        async with self.lock(game_id), self._sessions() as session, session.begin():
+            _, table = await self._read(session, game_id)
+            if table.status == "lobby":
+                await self._close(session, table, "cancelled")
+        return await self.load(game_id)
+
+    async def _close(self, session: AsyncSession, table: Table, status: str) -> None:
+        now = self._clock()
+        await self._commit_guarded(session, table, status=status, finished_at=now)
+        await timers.disarm_game(session, table.id, now)
+
+    @staticmethod
+    def _check_lobby(table: Table) -> None:
+        if table.status == "active":
+            raise TableError("table.already_started", game_id=table.id)
+        if table.status != "lobby":
+            raise TableError("table.not_active", game_id=table.id)

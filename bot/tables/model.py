@@ -1,0 +1,103 @@
+"""What the table service hands out: immutable snapshots of a table, an action's result, a timer, and the
+refusal it raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from games.core import Engine, Event, Outcome
+
+
+class TableError(Exception):
+    """A refusal by the table service (not by the rules: those raise :class:`~games.core.IllegalAction`).
+
+    ``code`` is a catalogue key of ``bot/i18n/locales/*/LC_MESSAGES/table.po`` (e.g. ``table.stale``,
+    ``table.not_a_player``); ``params`` fill its placeholders."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"{code} {params}" if params else code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeat:
+    seat: int
+    user_id: int
+    names: tuple[str, ...]
+    dm_ok: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A game at a table as of ``version``. ``state`` is the engine's parsed state (None until started);
+    ``options`` the validated options as JSON; ``seats`` ordered by seat number."""
+
+    id: int
+    game: str
+    mode: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str  # lobby | active | finished | cancelled
+    seed: int | None
+    options: dict[str, Any]
+    version: int
+    language: str
+    series_id: int | None
+    lobby_message_id: int | None
+    table_message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    outcome: Outcome | None
+    seats: tuple[TableSeat, ...]
+    state: Any
+    engine: Engine = field(repr=False)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of ``user_id``, or None when they are not playing."""
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def user_of(self, seat: int) -> int | None:
+        """The Discord user at ``seat`` (None for an unknown seat)."""
+        return next((s.user_id for s in self.seats if s.seat == seat), None)
+
+    def user_ids(self) -> list[int]:
+        """Players in seat order."""
+        return [s.user_id for s in self.seats]
+
+    def seat_names(self, seat: int) -> tuple[str, ...]:
+        """The names ``seat`` goes by (display name first), empty for an unknown seat."""
+        return next((s.names for s in self.seats if s.seat == seat), ())
+
+    @property
+    def is_open(self) -> bool:
+        """Lobby or running: the table still occupies its channel."""
+        return self.status in ("lobby", "active")
+
+
+@dataclass(frozen=True, slots=True)
+class ActResult:
+    """An accepted action: the table after it, the events it produced (already delivered) and the outcome
+    when the action ended the game."""
+
+    table: Table
+    events: list[Event]
+    outcome: Outcome | None
+
+
+@dataclass(frozen=True, slots=True)
+class TimerInfo:
+    """A persisted timer. Handlers compare ``version_at_schedule`` with the table's version to tell whether
+    the game moved on since it was set."""
+
+    id: int
+    game_id: int
+    kind: str
+    due_at: datetime
+    payload: dict[str, Any]
+    version_at_schedule: int
+    fired_at: datetime | None

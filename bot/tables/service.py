@@ -1,0 +1,260 @@
+"""The table service: the one path from a player's action to the engine and the store.
+
+``act``: load -> per-game asyncio lock -> optimistic version check -> ``engine.apply`` -> persist (the action is
+appended to ``game_actions`` and the snapshot and version updated in ONE transaction) -> deliver the events
+(after commit). Across processes the guard is ``UPDATE games ... WHERE id = :id AND version = :expected``
+(plus the unique ``(game_id, seq)`` of the log): when no row matches, the transaction is rolled back and the
+caller gets ``TableError("table.stale")``, so two services on one database never both apply on one version.
+
+``deliver(table, events)`` runs after commit, still holding the game's lock (events reach players in order);
+it must not await a locking method (``act``, ``join``, ``start``...) of the same game, or it deadlocks:
+spawn a task instead. Metadata setters, ``load`` and timer methods take no lock. A failing ``deliver`` is
+logged and never undoes the committed action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.db.base import utcnow
+from bot.db.models import Game, Seat, Timer
+from bot.db.repos import games, scores, timers
+from bot.tables.lobby import LobbyMixin
+from bot.tables.model import ActResult, Table, TableError, TableSeat, TimerInfo
+from games.core import Event, Outcome, SeatInfo, get_engine
+from games.core.replay import replay
+
+log = logging.getLogger(__name__)
+
+Deliver = Callable[[Table, list[Event]], Awaitable[None]]
+
+
+def to_table(row: Game, seats: Sequence[Seat]) -> Table:
+    """A :class:`Table` snapshot of a game row and its seats (state parsed by the game's engine)."""
+    engine = get_engine(row.game, row.mode)
+    return Table(
+        id=row.id, game=row.game, mode=row.mode, guild_id=row.guild_id, channel_id=row.channel_id,
+        host_id=row.host_id, status=row.status, seed=row.seed, options=dict(row.options), version=row.version,
+        language=row.language, series_id=row.series_id, lobby_message_id=row.lobby_message_id,
+        table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
+        finished_at=row.finished_at, outcome=Outcome.model_validate(row.outcome) if row.outcome else None,
+        seats=tuple(TableSeat(seat=s.seat, user_id=s.user_id, names=tuple(s.names), dm_ok=s.dm_ok) for s in seats),
+        state=engine.parse_state(row.state) if row.state is not None else None, engine=engine,
+    )
+
+
+def _timer_info(timer: Timer) -> TimerInfo:
+    return TimerInfo(id=timer.id, game_id=timer.game_id, kind=timer.kind, due_at=timer.due_at,
+                     payload=dict(timer.payload), version_at_schedule=timer.version_at_schedule,
+                     fired_at=timer.fired_at)
+
+
+class TableService(LobbyMixin):
+    """Lobbies, starts, actions, timers and replay checks for every table, over one sessionmaker."""
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
+                 clock: Callable[[], datetime] = utcnow) -> None:
+        self._sessions = sessionmaker
+        self._deliver = deliver
+        self._clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # --- plumbing ------------------------------------------------------------------------------------------
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The per-game lock serialising this process's writers of ``game_id``."""
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]:
+        row = await games.get_game(session, game_id)
+        if row is None:
+            raise TableError("table.not_found", game_id=game_id)
+        return row, to_table(row, await games.seats_of(session, game_id))
+
+    async def _commit_guarded(self, session: AsyncSession, table: Table, **values: Any) -> None:
+        """Bump the version from ``table.version`` or raise ``table.stale`` (the caller's transaction rolls
+        back)."""
+        if not await games.bump_version(session, table.id, table.version, updated_at=self._clock(), **values):
+            raise TableError("table.stale", game_id=table.id)
+
+    async def _send(self, table: Table, events: list[Event]) -> None:
+        if self._deliver is None or not events:
+            return
+        try:
+            await self._deliver(table, events)
+        except Exception:  # a committed action stands; the adapter can re-render from the snapshot
+            log.exception("delivering %d events of game %s failed", len(events), table.id)
+
+    # --- reading -------------------------------------------------------------------------------------------
+    async def load(self, game_id: int) -> Table:
+        """The table of ``game_id``. Raises ``TableError("table.not_found")``."""
+        async with self._sessions() as session:
+            return (await self._read(session, game_id))[1]
+
+    async def _tables(self, rows: Sequence[Game]) -> list[Table]:
+        async with self._sessions() as session:
+            return [to_table(row, await games.seats_of(session, row.id)) for row in rows]
+
+    async def table_in_channel(self, channel_id: int) -> Table | None:
+        """The lobby or running game of a channel, if any."""
+        async with self._sessions() as session:
+            row = await games.active_game_in_channel(session, channel_id)
+            return None if row is None else to_table(row, await games.seats_of(session, row.id))
+
+    async def tables_of_user(self, user_id: int) -> list[Table]:
+        """Lobbies and running games where ``user_id`` is seated (DM commands pick among these)."""
+        async with self._sessions() as session:
+            rows = await games.active_games_of_user(session, user_id)
+        return await self._tables(rows)
+
+    async def tables_in_guild(self, guild_id: int) -> list[Table]:
+        async with self._sessions() as session:
+            rows = await games.active_games_of_guild(session, guild_id)
+        return await self._tables(rows)
+
+    async def open_tables(self) -> list[Table]:
+        """Every lobby and running game (to re-register views after a restart)."""
+        async with self._sessions() as session:
+            rows = await games.all_active_games(session)
+        return await self._tables(rows)
+
+    async def leaderboard(self, guild_id: int, game: str, *, mode: str | None = None, series_id: int | None = None,
+                          limit: int = 10) -> list[scores.Standing]:
+        """See :func:`bot.db.repos.scores.leaderboard`."""
+        async with self._sessions() as session:
+            return await scores.leaderboard(session, guild_id, game, mode=mode, series_id=series_id, limit=limit)
+
+    # --- playing -------------------------------------------------------------------------------------------
+    async def act(self, game_id: int, user_id: int, action: dict[str, Any], *,
+                  expected_version: int | None = None) -> ActResult:
+        """Apply ``action`` (JSON, parsed by the engine) for the seat of ``user_id``.
+
+        Raises ``TableError``: ``table.not_found``, ``table.not_active``, ``table.not_a_player``,
+        ``table.stale`` (``expected_version`` is not the current version, or another writer won the race),
+        ``table.bad_action`` (malformed JSON); and the engine's ``IllegalAction`` unchanged. Nothing is written
+        when it raises."""
+        return await self._act(game_id, action, expected_version, user_id=user_id, seat=None)
+
+    async def act_as_seat(self, game_id: int, seat: int, action: dict[str, Any], *,
+                          expected_version: int | None = None) -> ActResult:
+        """Like :meth:`act`, for a move the bot makes for ``seat`` (timeouts, auto-moves); logged with no user.
+        Raises ``TableError("table.bad_seat")`` for a seat not at the table."""
+        return await self._act(game_id, action, expected_version, user_id=None, seat=seat)
+
+    async def _act(self, game_id: int, action: dict[str, Any], expected_version: int | None, *,
+                   user_id: int | None, seat: int | None) -> ActResult:
+        async with self.lock(game_id):
+            now = self._clock()
+            try:
+                async with self._sessions() as session, session.begin():
+                    row, table = await self._read(session, game_id)
+                    if table.status != "active":
+                        raise TableError("table.not_active", game_id=game_id)
+                    if seat is None:
+                        seat = table.seat_of(user_id or 0)
+                        if seat is None:
+                            raise TableError("table.not_a_player", game_id=game_id)
+                    elif table.user_of(seat) is None:
+                        raise TableError("table.bad_seat", seat=seat)
+                    if expected_version is not None and expected_version != table.version:
+                        raise TableError("table.stale", game_id=game_id)
+                    engine = table.engine
+                    try:
+                        parsed = engine.parse_action(action)
+                    except ValidationError as exc:
+                        raise TableError("table.bad_action", game_id=game_id) from exc
+                    step = engine.apply(table.state, seat, parsed)
+                    outcome = engine.outcome(step.state)
+                    values: dict[str, Any] = {"state": engine.dump_state(step.state)}
+                    if outcome is not None:
+                        values |= {"status": "finished", "outcome": outcome.model_dump(mode="json"),
+                                   "finished_at": now}
+                    await self._commit_guarded(session, table, **values)
+                    await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now)
+                    if outcome is not None:
+                        seats = await games.seats_of(session, game_id)
+                        await scores.record_outcome(session, row, seats, outcome, now)
+                        await timers.disarm_game(session, game_id, now)
+            except IntegrityError as exc:  # another process logged this seq first
+                raise TableError("table.stale", game_id=game_id) from exc
+            table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
+                            status="finished" if outcome else table.status, outcome=outcome,
+                            finished_at=now if outcome else table.finished_at)
+            await self._send(table, step.events)
+        return ActResult(table=table, events=step.events, outcome=outcome)
+
+    async def replay_check(self, game_id: int) -> bool:
+        """Whether re-applying the logged actions to the seed reproduces the stored snapshot (True for a
+        lobby). Raises the engine's ``IllegalAction`` when a logged action no longer applies."""
+        async with self._sessions() as session:
+            table = (await self._read(session, game_id))[1]
+            log_rows = await games.actions_of(session, game_id)
+        if table.state is None or table.seed is None:
+            return True
+        engine = table.engine
+        seats = [SeatInfo(names=s.names) for s in table.seats]
+        rebuilt = replay(engine, engine.Options.model_validate(table.options), seats, table.seed,
+                         [(a.seat, a.action) for a in log_rows])
+        return engine.dump_state(rebuilt) == engine.dump_state(table.state)
+
+    # --- metadata (no version bump, no lock) ---------------------------------------------------------------
+    async def _set(self, game_id: int, **values: Any) -> None:
+        async with self._sessions() as session, session.begin():
+            result = await session.execute(update(Game).where(Game.id == game_id).values(**values))
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                raise TableError("table.not_found", game_id=game_id)
+
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
+        await self._set(game_id, lobby_message_id=message_id)
+
+    async def set_table_message(self, game_id: int, message_id: int | None) -> None:
+        await self._set(game_id, table_message_id=message_id)
+
+    async def set_dm_ok(self, game_id: int, user_id: int, dm_ok: bool) -> None:
+        """Record whether DMs to a player get through."""
+        async with self._sessions() as session, session.begin():
+            await games.set_dm_ok(session, game_id, user_id, dm_ok)
+
+    # --- timers --------------------------------------------------------------------------------------------
+    async def schedule_timer(self, game_id: int, kind: str, due_at: datetime,
+                             payload: dict[str, Any] | None = None) -> TimerInfo:
+        """Persist a timer stamped with the game's current version. Raises ``table.not_found``."""
+        async with self._sessions() as session, session.begin():
+            version = await session.scalar(select(Game.version).where(Game.id == game_id))
+            if version is None:
+                raise TableError("table.not_found", game_id=game_id)
+            return _timer_info(await timers.schedule(session, game_id, kind, due_at, payload or {}, version))
+
+    async def due_timers(self, now: datetime) -> list[TimerInfo]:
+        """Unfired timers due at or before ``now``, earliest first."""
+        async with self._sessions() as session:
+            return [_timer_info(t) for t in await timers.due(session, now)]
+
+    async def pending_timers(self, game_id: int) -> list[TimerInfo]:
+        async with self._sessions() as session:
+            return [_timer_info(t) for t in await timers.pending_of(session, game_id)]
+
+    async def next_timer_due(self) -> datetime | None:
+        """When the earliest unfired timer falls due (None when there is none)."""
+        async with self._sessions() as session:
+            return await session.scalar(select(func.min(Timer.due_at)).where(Timer.fired_at.is_(None)))
+
+    async def fire_timer(self, timer_id: int) -> bool:
+        """Mark a timer fired. True for exactly one caller, even across processes; False afterwards."""
+        async with self._sessions() as session, session.begin():
+            return await timers.mark_fired(session, timer_id, self._clock())
+
+    @staticmethod
+    def new_seed() -> int:
+        """A fresh game seed (63 bits: fits a signed BIGINT)."""
+        return secrets.randbits(63)
