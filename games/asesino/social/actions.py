@@ -1,0 +1,129 @@
+"""Social-mode actions: a discriminated union on ``type``. Every action carries ``at`` (aware datetime, the
+moment the adapter received it); players' actions are private requests to the bot (DM or slash command).
+
+System actions (``end_day``, ``expire_judgements``) come from the bot's timers with seat ``-1``
+(:data:`~games.asesino.social.state.SYSTEM_SEAT`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import AwareDatetime, BaseModel, Field
+
+TEXT_LIMIT = 1800  # fits one Discord message with its heading
+
+
+class _Timed(BaseModel):
+    at: AwareDatetime
+
+
+class Recruit(_Timed):
+    """The Killer makes ``target`` the Accomplice (once per game, irrefutable)."""
+
+    type: Literal["recruit"] = "recruit"
+    target: int
+
+
+class Crime(_Timed):
+    """The Killer or the Accomplice kills ``victim`` (one crime a day for the pair)."""
+
+    type: Literal["crime"] = "crime"
+    victim: int
+
+
+class Protect(_Timed):
+    """The Doctor protects ``target`` for the rest of the day (once a day; not the same player two days running)."""
+
+    type: Literal["protect"] = "protect"
+    target: int
+
+
+class Inspect(_Timed):
+    """The Detective sees ``target``'s role card (once a day)."""
+
+    type: Literal["inspect"] = "inspect"
+    target: int
+
+
+class Interview(_Timed):
+    """The Journalist interviews ``target`` (once a day); the adapter relays the conversation."""
+
+    type: Literal["interview"] = "interview"
+    target: int
+
+
+class PublishNote(_Timed):
+    """The Journalist's note on today's interview, published at the day's end (a later note replaces it)."""
+
+    type: Literal["publish_note"] = "publish_note"
+    text: str = Field(min_length=1, max_length=TEXT_LIMIT)
+
+
+class ManiacKill(_Timed):
+    """The Maniac kills ``target`` (once a day)."""
+
+    type: Literal["maniac_kill"] = "maniac_kill"
+    target: int
+
+
+class OpenJudgement(_Timed):
+    """A respected player accuses ``accused``; the opener is its first backer."""
+
+    type: Literal["open_judgement"] = "open_judgement"
+    accused: int
+
+
+class BackJudgement(_Timed):
+    """A respected player backs the open judgement ``judgement`` (its id)."""
+
+    type: Literal["back_judgement"] = "back_judgement"
+    judgement: int
+
+
+class WriteLetter(_Timed):
+    """A Farewell Letter (on the day of death or of a standing judgement; a later letter replaces it)."""
+
+    type: Literal["write_letter"] = "write_letter"
+    text: str = Field(min_length=1, max_length=TEXT_LIMIT)
+
+
+class AnonymousPost(_Timed):
+    """A post to the official medium under the author's character name."""
+
+    type: Literal["anonymous_post"] = "anonymous_post"
+    text: str = Field(min_length=1, max_length=TEXT_LIMIT)
+
+
+class EndDay(_Timed):
+    """System: roll day ``day`` over (a stale timer for another day is refused). ``next_ends_at`` lets the
+    adapter fix the next boundary itself; otherwise :func:`~games.asesino.social.clock.day_end` computes it."""
+
+    type: Literal["end_day"] = "end_day"
+    day: int
+    next_ends_at: AwareDatetime | None = None
+
+
+class ExpireJudgements(_Timed):
+    """System: close every open judgement whose window ended before ``at``."""
+
+    type: Literal["expire_judgements"] = "expire_judgements"
+
+
+SocialAction = Annotated[
+    Recruit
+    | Crime
+    | Protect
+    | Inspect
+    | Interview
+    | PublishNote
+    | ManiacKill
+    | OpenJudgement
+    | BackJudgement
+    | WriteLetter
+    | AnonymousPost
+    | EndDay
+    | ExpireJudgements,
+    Field(discriminator="type"),
+]
+
+SYSTEM_ACTIONS = (EndDay, ExpireJudgements)

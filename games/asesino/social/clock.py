@@ -1,0 +1,71 @@
+"""Options and the day clock of the social mode: time is data, never read from the wall clock.
+
+A day is a span (``day_length_minutes``, default 24 h). When the server sets a ``boundary`` (a local clock time
+such as 00:00) in a ``time_zone`` (IANA name, e.g. ``Europe/Madrid``), a day ends at the first boundary that is
+at least half a day length after the day began: a game started at 23:50 with a midnight boundary plays its first
+day until the *next* midnight, and DST changes give 23 h or 25 h days. Without a boundary a day simply lasts
+``day_length_minutes``. Our ruling: ``editions/asesino-rulings.md`` ("Social mode", day span).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import AwareDatetime, BaseModel, Field, field_validator
+
+
+class SocialOptions(BaseModel):
+    """Options of a social-mode game.
+
+    ``started_at``: when day 1 starts (the adapter passes the start time; when ``None`` the clock starts with
+    the first action's ``at``). ``first_day_ends_at`` overrides the computed end of day 1.
+    """
+
+    day_length_minutes: int = Field(default=1440, ge=10, le=7 * 1440)
+    judgement_window_minutes: int = Field(default=15, ge=1, le=24 * 60)
+    boundary: time | None = None
+    time_zone: str = "UTC"
+    started_at: AwareDatetime | None = None
+    first_day_ends_at: AwareDatetime | None = None
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+
+def utc(moment: datetime) -> datetime:
+    """``moment`` (aware) expressed in UTC."""
+    return moment.astimezone(UTC)
+
+
+def day_end(start: datetime, options: SocialOptions) -> datetime:
+    """When a day that began at ``start`` ends (UTC), per the module rules above."""
+    length = timedelta(minutes=options.day_length_minutes)
+    if options.boundary is None:
+        return utc(start + length)
+    zone = ZoneInfo(options.time_zone)
+    earliest = start + length / 2
+    day = earliest.astimezone(zone).date()
+    while True:
+        candidate = datetime.combine(day, options.boundary, tzinfo=zone)
+        if candidate >= earliest:
+            return utc(candidate)
+        day += timedelta(days=1)
+
+
+def next_day_start(ended_at: datetime, scheduled_end: datetime, options: SocialOptions) -> datetime:
+    """When the next day begins, given the day was rolled at ``ended_at`` and was due at ``scheduled_end``.
+
+    Ending early starts the next day at once; a late roll (the timer fired late) keeps the scheduled boundary
+    so days do not drift, unless the bot missed a whole day, in which case the new day starts now."""
+    if ended_at < scheduled_end:
+        return utc(ended_at)
+    if day_end(scheduled_end, options) <= ended_at:
+        return utc(ended_at)
+    return utc(scheduled_end)

@@ -1,0 +1,185 @@
+"""The Asesino en Serie social-mode engine (real-time days, 6-12 players).
+
+Players act privately at any time of the (real) day; the bot's day timer sends :class:`EndDay` with seat
+``-1`` (:data:`SYSTEM_SEAT`) and its judgement timers may send :class:`ExpireJudgements`. Rules: the rulebook's
+"Social Game" part and ``editions/asesino-rulings.md`` ("Social mode").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from games.asesino.social import night, public
+from games.asesino.social.actions import (
+    SYSTEM_ACTIONS,
+    AnonymousPost,
+    BackJudgement,
+    Crime,
+    EndDay,
+    ExpireJudgements,
+    Inspect,
+    Interview,
+    ManiacKill,
+    OpenJudgement,
+    Protect,
+    PublishNote,
+    Recruit,
+    SocialAction,
+    WriteLetter,
+)
+from games.asesino.social.clock import SocialOptions, day_end, utc
+from games.asesino.social.ending import finish
+from games.asesino.social.roles import SocialRole, deal_characters, deal_roles
+from games.asesino.social.rules import Ctx, require_player
+from games.asesino.social.state import SYSTEM_SEAT, SocialSeat, SocialState, TimelineEntry
+from games.asesino.social.views import public_view, seat_view
+from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, rng_for
+
+PLACEHOLDER = "..."  # free-text placeholder in legal_actions; the adapter lets the player type the text
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # placeholder `at` before the clock has started
+
+Check = Callable[[SocialState, int, Any], None]
+Do = Callable[[Ctx, Any], None]
+
+RULES: dict[type[BaseModel], tuple[Check, Do]] = {
+    Recruit: (night.check_recruit, night.do_recruit),
+    Crime: (night.check_crime, night.do_crime),
+    Protect: (night.check_protect, night.do_protect),
+    Inspect: (night.check_inspect, night.do_inspect),
+    Interview: (night.check_interview, night.do_interview),
+    PublishNote: (night.check_note, night.do_note),
+    ManiacKill: (night.check_maniac, night.do_maniac),
+    OpenJudgement: (public.check_open, public.do_open),
+    BackJudgement: (public.check_back, public.do_back),
+    WriteLetter: (public.check_letter, public.do_letter),
+    AnonymousPost: (public.check_post, public.do_post),
+    EndDay: (public.check_end_day, public.do_end_day),
+    ExpireJudgements: (public.check_system, public.do_expire),
+}
+
+
+def next_boundary(state: SocialState) -> datetime | None:
+    """When the current day ends (UTC): the moment the adapter's timer sends ``EndDay(day=state.day)``.
+    ``None`` only while the clock has not started (no ``started_at`` option and no action yet)."""
+    return state.day_ends_at
+
+
+class SocialEngine(Engine[SocialState]):
+    game: ClassVar[str] = "asesino"
+    mode: ClassVar[ModeInfo] = ModeInfo(id="social", min_players=6, max_players=12)
+    State = SocialState
+    Options = SocialOptions
+    Action: ClassVar[Any] = SocialAction
+
+    def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> SocialState:
+        """Deal roles (role table per count) and a secret character name per seat; start day 1 at
+        ``options.started_at``. Raises ``IllegalAction("core.bad_player_count")`` outside 6-12."""
+        assert isinstance(options, SocialOptions)
+        if not self.mode.min_players <= len(seats) <= self.mode.max_players:
+            raise IllegalAction("core.bad_player_count", count=len(seats))
+        roles = deal_roles(len(seats), rng_for(seed, "roles"))
+        names = deal_characters(len(seats), rng_for(seed, "characters"))
+        state = SocialState(
+            seed=seed,
+            options=options,
+            seats=[SocialSeat(names=list(info.names), card=role, role=role,
+                              character=f"asesino_social.character.{name}")
+                   for info, role, name in zip(seats, roles, names, strict=True)],
+            killer=roles.index(SocialRole.KILLER),
+        )
+        if options.started_at is not None:
+            _start_clock(state, options.started_at)
+        return state
+
+    def intro(self, state: SocialState) -> list[Event]:
+        """Each seat's role card and character name by DM, then the public start with day 1's end."""
+        events = [Event(key="asesino_social.intro.role", params={"card": seat.card.value, "character": seat.character,
+                                                               "players": state.players},
+                        audience=Audience.to(index))
+                  for index, seat in enumerate(state.seats)]
+        ends = state.day_ends_at.isoformat() if state.day_ends_at else None
+        events.append(Event(key="asesino_social.intro.start",
+                            params={"players": state.players, "to_win": state.murders_to_win, "ends_at": ends}))
+        return events
+
+    def legal_actions(self, state: SocialState, seat: int) -> list[Any]:
+        """Every concrete action ``seat`` may take now (``-1``: the system actions). Free text is
+        :data:`PLACEHOLDER`; ``at`` is the latest time the game has seen."""
+        if state.result is not None:
+            return []
+        now = state.last_at or state.day_started_at or EPOCH
+        if seat == SYSTEM_SEAT:
+            system: list[Any] = [EndDay(at=max(now, state.day_ends_at or now), day=state.day)]
+            if any(j.status == "open" for j in state.judgements):
+                system.append(ExpireJudgements(at=now))
+            return system
+        targets = range(state.players)
+        candidates: list[Any] = [
+            *(kind(at=now, target=t) for kind in (Recruit, Protect, Inspect, Interview, ManiacKill) for t in targets),
+            *(Crime(at=now, victim=t) for t in targets),
+            *(OpenJudgement(at=now, accused=t) for t in targets),
+            *(BackJudgement(at=now, judgement=j.id) for j in state.judgements if j.status == "open"),
+            *(kind(at=now, text=PLACEHOLDER) for kind in (PublishNote, WriteLetter, AnonymousPost)),
+        ]
+        return [action for action in candidates if _allowed(state, seat, action)]
+
+    def apply(self, state: SocialState, seat: int, action: Any) -> Step:
+        """Check, then apply on a deep copy; record the action in the (secret) timeline. Raises
+        :class:`IllegalAction` (``core.game_over``, ``asesino_social.system_only``, ``asesino_social.*``)."""
+        if state.result is not None:
+            raise IllegalAction("core.game_over")
+        _check(state, seat, action)
+        new = state.model_copy(deep=True)
+        if new.day_started_at is None:
+            _start_clock(new, action.at)
+        ctx = Ctx(state=new, seat=seat, at=utc(action.at))
+        day = new.day
+        RULES[type(action)][1](ctx, action)
+        new.steps += 1
+        new.last_at = max(new.last_at or ctx.at, ctx.at)
+        new.timeline.append(TimelineEntry(day=day, at=ctx.at, seat=seat, kind=action.type, target=ctx.target,
+                                          detail=ctx.detail))
+        if new.result is not None:
+            finish(ctx)
+        return Step(state=new, events=ctx.events)
+
+    def view(self, state: SocialState, seat: int | None) -> dict[str, Any]:
+        """See :func:`~games.asesino.social.views.public_view` and :func:`~games.asesino.social.views.seat_view`."""
+        return public_view(state) if seat is None or seat == SYSTEM_SEAT else seat_view(state, seat)
+
+    def outcome(self, state: SocialState) -> Outcome | None:
+        if state.result is None:
+            return None
+        winners = state.result.winners
+        return Outcome(winners=winners, reason=state.result.reason, params=state.result.params,
+                       scores={s: (1.0 if s in winners else 0.0) for s in range(state.players)})
+
+
+def _check(state: SocialState, seat: int, action: Any) -> None:
+    if isinstance(action, SYSTEM_ACTIONS):
+        if seat != SYSTEM_SEAT:
+            raise IllegalAction("asesino_social.system_only")
+    else:
+        require_player(state, seat)
+    RULES[type(action)][0](state, seat, action)
+
+
+def _allowed(state: SocialState, seat: int, action: Any) -> bool:
+    try:
+        _check(state, seat, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _start_clock(state: SocialState, at: datetime) -> None:
+    state.day_started_at = utc(at)
+    first_end = state.options.first_day_ends_at
+    state.day_ends_at = utc(first_end) if first_end is not None else day_end(at, state.options)
+
+
+ENGINE = SocialEngine()

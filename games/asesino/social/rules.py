@@ -1,0 +1,96 @@
+"""Shared guards and the event context of the social-mode handlers.
+
+Every guard raises :class:`~games.core.IllegalAction` with an ``asesino_social.*`` code and reads the state
+only; handlers mutate the deep copy that :meth:`SocialEngine.apply` hands them in a :class:`Ctx`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from games.asesino.social.roles import SocialRole
+from games.asesino.social.state import SocialState
+from games.core import Audience, Event, IllegalAction
+
+PROSECUTOR_JUDGEMENTS = 2  # rulebook "Special Characters", Prosecutor
+RESPECTED_JUDGEMENTS = 1  # our ruling: each respected player takes part in 1 judgement a day
+JUDGEMENT_BACKERS = 3  # rulebook "Judgement": a group of 3 or more, the opener included
+
+
+@dataclass
+class Ctx:
+    """One action being applied: the (copied) state, the actor, the time, the events produced so far, and the
+    timeline fields (``target``, ``detail``) the handler fills in."""
+
+    state: SocialState
+    seat: int
+    at: datetime
+    events: list[Event] = field(default_factory=list)
+    target: int | None = None
+    detail: str | None = None
+
+    def tell(self, seats: list[int], key: str, /, **params: Any) -> None:
+        """A private event to ``seats`` (one DM each), also kept in each seat's inbox for the private view."""
+        self.events.append(Event(key=key, params=params, audience=Audience.to(*seats)))
+        for seat in seats:
+            self.state.seats[seat].inbox.append({"day": self.state.day, "key": key, "params": params})
+
+    def announce(self, key: str, /, *, medium: bool = False, **params: Any) -> None:
+        """A public event (the game channel), or one for the official medium."""
+        audience = Audience.medium() if medium else Audience.public()
+        self.events.append(Event(key=key, params=params, audience=audience))
+
+
+def require_player(state: SocialState, seat: int) -> None:
+    if not 0 <= seat < state.players:
+        raise IllegalAction("asesino_social.not_a_player", seat=seat)
+
+
+def require_alive(state: SocialState, seat: int) -> None:
+    """The dead may only write their Farewell Letter, and only on their day of death."""
+    player = state.seats[seat]
+    if not player.alive:
+        if player.died_day == state.day:
+            raise IllegalAction("asesino_social.dead_may_write_letter")
+        raise IllegalAction("asesino_social.dead")
+
+
+def require_respected(state: SocialState, seat: int) -> None:
+    """Alive and never judged (a judged player keeps their character's powers but loses judgements and posts)."""
+    require_alive(state, seat)
+    if state.seats[seat].judged_day is not None:
+        raise IllegalAction("asesino_social.deprived")
+
+
+def require_power(state: SocialState, seat: int, role: SocialRole) -> None:
+    """``seat`` holds ``role``'s power and is alive."""
+    require_alive(state, seat)
+    if state.seat_with_power(role) != seat:
+        raise IllegalAction("asesino_social.not_your_role", role=role.value)
+
+
+def require_target(state: SocialState, seat: int, target: int) -> None:
+    """``target`` is another living player."""
+    if not 0 <= target < state.players:
+        raise IllegalAction("asesino_social.no_such_player", target=target)
+    if target == seat:
+        raise IllegalAction("asesino_social.target_self")
+    if not state.seats[target].alive:
+        raise IllegalAction("asesino_social.target_dead", target=target)
+
+
+def judgement_limit(state: SocialState, seat: int) -> int:
+    """How many judgements ``seat`` may take part in a day (the Prosecutor 2, anyone else 1)."""
+    return PROSECUTOR_JUDGEMENTS if state.seat_with_power(SocialRole.PROSECUTOR) == seat else RESPECTED_JUDGEMENTS
+
+
+def judgements_left(state: SocialState, seat: int) -> int:
+    return max(0, judgement_limit(state, seat) - state.today.judgements.get(seat, 0))
+
+
+def may_write_letter(state: SocialState, seat: int) -> bool:
+    """A Farewell Letter is due on the day of one's death or of a judgement that stood against one."""
+    player = state.seats[seat]
+    return (not player.alive and player.died_day == state.day) or player.judged_day == state.day
