@@ -1,0 +1,91 @@
+"""Database fixtures shared by ``tests/db`` and ``tests/tables``: every store test runs on SQLite and, when the
+server at 127.0.0.1:5432 answers (trust auth, user ``postgres`` or ``root``), on PostgreSQL too.
+
+PostgreSQL runs use a private database created for the test session (dropped at the end) whose ``public``
+schema is recreated before each test, so runs are repeatable and never touch anyone else's tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from bot.db import Base, create_engine, make_sessionmaker
+
+PG_HOST, PG_PORT, PG_DATABASE = "127.0.0.1", 5432, "test"
+PG_USERS = ("postgres", "root")
+
+
+async def _pg_user() -> str | None:
+    import asyncpg
+
+    for user in PG_USERS:
+        try:
+            conn = await asyncpg.connect(host=PG_HOST, port=PG_PORT, user=user, database=PG_DATABASE, timeout=3)
+        except (OSError, asyncio.TimeoutError, asyncpg.PostgresError):
+            continue
+        await conn.close()
+        return user
+    return None
+
+
+async def _admin(user: str, sql: str, database: str = PG_DATABASE) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(host=PG_HOST, port=PG_PORT, user=user, database=database, timeout=5)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> Iterator[tuple[str, str] | None]:
+    """``(user, database)`` of a private PostgreSQL database for this session, or None when unreachable."""
+    user = asyncio.run(_pg_user())
+    if user is None:
+        yield None
+        return
+    name = f"coroner_test_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_admin(user, f'CREATE DATABASE "{name}"'))
+    try:
+        yield user, name
+    finally:
+        asyncio.run(_admin(user, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_database: tuple[str, str] | None) -> str:
+    """A URL of an empty database: a fresh SQLite file, or the private PostgreSQL database with a fresh schema."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'coroner.db'}"
+    if pg_database is None:
+        pytest.skip(f"PostgreSQL not reachable at {PG_HOST}:{PG_PORT}/{PG_DATABASE} as {' or '.join(PG_USERS)}")
+    user, name = pg_database
+    asyncio.run(_admin(user, "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public", database=name))
+    return f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/{name}"
+
+
+@pytest_asyncio.fixture
+async def engine(db_url: str) -> AsyncIterator[AsyncEngine]:
+    """An engine on an empty database (no tables)."""
+    engine = create_engine(db_url)
+    try:
+        yield engine
+    finally:
+        await engine.dispose()
+
+
+@pytest_asyncio.fixture
+async def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """A sessionmaker over a database holding every table (made from the models; the migration tests prove
+    the migration builds the same schema)."""
+    async with engine.begin() as conn:
+        await conn.run_sync(Base.metadata.create_all)
+    return make_sessionmaker(engine)

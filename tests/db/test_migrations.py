@@ -1,0 +1,98 @@
+"""Alembic: the initial migration builds exactly the models' schema on both backends and is reversible."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine as create_sync_engine
+from sqlalchemy import inspect
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.db import Base
+from bot.db.migrate import alembic_config, downgrade_to, migrations_dir, upgrade_cli, upgrade_to_head
+
+TABLES = {"guild_settings", "games", "seats", "game_actions", "timers", "series", "scores", "farewell_letters",
+          "anonymous_posts", "achievements"}
+
+
+def _diff(connection: Connection) -> list[object]:
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return compare_metadata(context, Base.metadata)
+
+
+def _tables(connection: Connection) -> set[str]:
+    return set(inspect(connection).get_table_names())
+
+
+async def test_upgrade_to_head_builds_exactly_the_models(engine: AsyncEngine) -> None:
+    """After upgrading an empty database, autogenerate finds no difference between models and schema."""
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_tables) == TABLES | {"alembic_version"}
+        assert await conn.run_sync(_diff) == []
+
+
+async def test_upgrade_twice_is_a_no_op(engine: AsyncEngine) -> None:
+    """Upgrading an up-to-date database changes nothing (the bot upgrades on every start)."""
+    await upgrade_to_head(engine)
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_diff) == []
+
+
+async def test_downgrade_to_base_drops_every_table(engine: AsyncEngine) -> None:
+    """The initial migration is reversible: downgrading to base leaves only Alembic's version table."""
+    await upgrade_to_head(engine)
+    await downgrade_to(engine, "base")
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_tables) <= {"alembic_version"}
+        missing = {diff[1].name for diff in await conn.run_sync(_diff) if diff[0] == "add_table"}
+        assert missing == TABLES  # the comparison really sees the schema
+    await upgrade_to_head(engine)  # and up again from there
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_diff) == []
+
+
+def test_revisions_form_one_chain_with_date_slug_names() -> None:
+    """One head, one base, and every script is named YYYYMMDD_NNNN_slug.py."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    assert len(scripts.get_heads()) == 1
+    assert len(scripts.get_bases()) == 1
+    names = [Path(s.path).name for s in scripts.walk_revisions()]
+    assert "20261129_0001_initial.py" in names
+    assert all(re.fullmatch(r"\d{8}_\d{4}_[a-z0-9_]+\.py", name) for name in names), names
+
+
+def test_migrations_dir_is_the_repository_folder() -> None:
+    """The config needs no alembic.ini: the scripts are found next to the bot package."""
+    assert migrations_dir() == Path(__file__).resolve().parents[2] / "migrations"
+    assert alembic_config().get_main_option("script_location") == str(migrations_dir())
+
+
+def test_upgrade_cli_creates_a_sqlite_database(tmp_path: Path) -> None:
+    """`coroner migrate` (upgrade_cli) builds the schema in a new SQLite file."""
+    path = tmp_path / "cli.db"
+    upgrade_cli(f"sqlite+aiosqlite:///{path}")
+    engine = create_sync_engine(f"sqlite:///{path}")
+    with engine.connect() as conn:
+        assert _tables(conn) == TABLES | {"alembic_version"}
+    engine.dispose()
+
+
+def test_env_py_reads_database_url_when_given_no_connection(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plain `alembic upgrade` (no shared connection) opens its own async engine from DATABASE_URL."""
+    path = tmp_path / "env.db"
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{path}")
+    command.upgrade(alembic_config(), "head")
+    engine = create_sync_engine(f"sqlite:///{path}")
+    with engine.connect() as conn:
+        assert _tables(conn) == TABLES | {"alembic_version"}
+        assert _diff(conn) == []
+    engine.dispose()
