@@ -142,7 +142,7 @@ class SocialEngine(Engine[SocialState]):
         new.steps += 1
         new.last_at = max(new.last_at or ctx.at, ctx.at)
         new.timeline.append(TimelineEntry(day=day, at=ctx.at, seat=seat, kind=action.type, target=ctx.target,
-                                          detail=ctx.detail))
+                                          detail=ctx.detail, ref=ctx.ref))
         if new.result is not None:
             finish(ctx)
         return Step(state=new, events=ctx.events)

@@ -60,7 +60,7 @@ def do_open(ctx: Ctx, action: OpenJudgement) -> None:
     state.judgements.append(judgement)
     _count_participation(state, ctx.seat)
     ctx.target = action.accused
-    ctx.detail = f"judgement {judgement.id}"
+    ctx.ref = judgement.id
     ctx.announce("asesino_social.judgement.opened", judgement=judgement.id, accused=action.accused,
                  opener=ctx.seat, expires_at=judgement.expires_at.isoformat(), needed=JUDGEMENT_BACKERS)
 
@@ -90,13 +90,14 @@ def do_back(ctx: Ctx, action: BackJudgement) -> None:
     judgement.backers.append(ctx.seat)
     _count_participation(state, ctx.seat)
     ctx.target = judgement.accused
-    ctx.detail = f"judgement {judgement.id}"
+    ctx.ref = judgement.id
     ctx.announce("asesino_social.judgement.backed", judgement=judgement.id, accused=judgement.accused,
                  backer=ctx.seat, backers=len(judgement.backers), needed=JUDGEMENT_BACKERS)
     if len(judgement.backers) < JUDGEMENT_BACKERS:
         return
     accused = state.seats[judgement.accused]
     judgement.status = "stood"
+    ctx.detail = "stood"
     accused.judged_day = state.day
     ctx.announce("asesino_social.judgement.stood", judgement=judgement.id, accused=judgement.accused,
                  card=accused.card.value, backers=list(judgement.backers))
@@ -137,7 +138,7 @@ def do_post(ctx: Ctx, action: AnonymousPost) -> None:
     post = Post(id=len(state.posts) + 1, seat=ctx.seat, character=state.seats[ctx.seat].character, day=state.day,
                 text=action.text)
     state.posts.append(post)
-    ctx.detail = f"post {post.id}"
+    ctx.ref = post.id
     ctx.announce("asesino_social.anonymous_post", medium=True, post=post.id, character=post.character,
                  text=post.text)
 
@@ -161,7 +162,6 @@ def do_end_day(ctx: Ctx, action: EndDay) -> None:
     state.day += 1
     state.day_started_at = start
     state.day_ends_at = utc(action.next_ends_at) if action.next_ends_at else day_end(start, state.options)
-    ctx.detail = f"day {ended}"
     ctx.announce("asesino_social.day.ended", day=ended, next_day=state.day,
                  ends_at=state.day_ends_at.isoformat())
 

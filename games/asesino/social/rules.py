@@ -22,7 +22,7 @@ JUDGEMENT_BACKERS = 3  # rulebook "Judgement": a group of 3 or more, the opener 
 @dataclass
 class Ctx:
     """One action being applied: the (copied) state, the actor, the time, the events produced so far, and the
-    timeline fields (``target``, ``detail``) the handler fills in."""
+    timeline fields (``target``, ``detail``, ``ref``) the handler fills in."""
 
     state: SocialState
     seat: int
@@ -30,6 +30,7 @@ class Ctx:
     events: list[Event] = field(default_factory=list)
     target: int | None = None
     detail: str | None = None
+    ref: int | None = None
 
     def tell(self, seats: list[int], key: str, /, **params: Any) -> None:
         """A private event to ``seats`` (one DM each), also kept in each seat's inbox for the private view."""

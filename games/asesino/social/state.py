@@ -80,7 +80,8 @@ class Today(BaseModel):
 
 
 class TimelineEntry(BaseModel):
-    """One accepted action, for the end-of-game reveal. ``detail`` is a short result word."""
+    """One accepted action, for the end-of-game reveal. ``detail``: ``saved``/``killed`` for attacks, ``stood``
+    for the backing that made a judgement stand; ``ref``: the judgement or post number."""
 
     day: int
     at: AwareDatetime
@@ -88,6 +89,7 @@ class TimelineEntry(BaseModel):
     kind: str
     target: int | None = None
     detail: str | None = None
+    ref: int | None = None
 
 
 class Result(BaseModel):

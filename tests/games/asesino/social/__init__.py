@@ -1,0 +1,1 @@
+"""Tests of the Asesino en Serie social mode."""
