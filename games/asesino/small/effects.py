@@ -62,9 +62,9 @@ def reveal(state: SmallState, seat: int, index: int, events: list[Event]) -> Non
             events.append(Event(key="asesino.small.detective_caught", params={"column": index}))
             end(state, "good", "asesino.end.detective_caught", events)
             return
-        events.append(Event(key="asesino.small.detective_check", params={
-            "seat": seat, "hand": list(state.seats[seat].hand),
-            "is_killer": state.seats[seat].identity == "killer"}))
+        confession = "killer" if state.seats[seat].identity == "killer" else "innocent"
+        events.append(Event(key=f"asesino.small.detective_check.{confession}", params={
+            "seat": seat, "hand": list(state.seats[seat].hand)}))
     verdict = fate(cards)
     if verdict.murdered:
         column.murder = True
@@ -76,8 +76,8 @@ def reveal(state: SmallState, seat: int, index: int, events: list[Event]) -> Non
             end(state, "evil", "asesino.end.three_deaths", events)
             return
     else:
-        events.append(Event(key="asesino.small.spared", params={"column": index,
-                                                                "doctor_saved": verdict.doctor_saved}))
+        key = "asesino.small.saved" if verdict.doctor_saved else "asesino.small.spared"
+        events.append(Event(key=key, params={"column": index}))
     state.prompts.extend(SmallPrompt(kind=card, seat=seat, column=index)  # type: ignore[arg-type]
                          for card in cards if card in CHOICE_EFFECTS)
 

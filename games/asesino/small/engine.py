@@ -152,8 +152,8 @@ class SmallEngine(Engine[SmallState]):
             raise IllegalAction("asesino.error.column_sealed", column=action.column)
         player.hand.remove(action.card)
         column.slots.append(Slot(card=action.card, by=seat, declared=action.declared))
-        events.append(Event(key="asesino.small.played", params={
-            "seat": seat, "column": action.column, "declared": action.declared, "count": len(column.slots)}))
+        events.append(Event(key=f"asesino.small.played.{action.declared}", params={
+            "seat": seat, "column": action.column, "count": len(column.slots)}))
         events.append(Event(key="asesino.small.you_played", params={"card": action.card, "column": action.column},
                             audience=Audience.to(seat)))
         if column.sealed:
@@ -203,7 +203,8 @@ class SmallEngine(Engine[SmallState]):
         col_a, col_b = state.columns[a.column].slots, state.columns[b.column].slots
         col_a[a.index], col_b[b.index] = col_b[b.index], col_a[a.index]
         events.append(Event(key="asesino.small.positions_swapped", params={
-            "seat": seat, "first": a.model_dump(), "second": b.model_dump()}))
+            "seat": seat, "first_column": a.column, "first_index": a.index, "second_column": b.column,
+            "second_index": b.index}))
 
     def _journalist(self, state: SmallState, seat: int, action: JournalistReveal, events: list[Event]) -> None:
         if not action.slots:

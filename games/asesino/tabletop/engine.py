@@ -121,7 +121,8 @@ class TabletopEngine(Engine[TabletopState]):
             new.prompt = None
         if isinstance(action, ChooseDirection):
             new.clockwise = action.clockwise
-            events.append(Event(key="asesino.direction", params={"seat": seat, "clockwise": action.clockwise}))
+            way = "clockwise" if action.clockwise else "counterclockwise"
+            events.append(Event(key=f"asesino.direction.{way}", params={"seat": seat}))
         elif isinstance(action, Declare):
             self._declare(new, seat, action, kind == "turn", events)
         elif isinstance(action, Pass):
@@ -176,8 +177,8 @@ class TabletopEngine(Engine[TabletopState]):
         if not 0 <= action.target < len(state.seats) or action.target == seat:
             raise IllegalAction("asesino.error.bad_target", target=action.target)
         correct = state.seats[action.target].role == "killer"
-        events.append(Event(key="asesino.accusation", params={"seat": seat, "target": action.target,
-                                                              "correct": correct}))
+        verdict = "right" if correct else "wrong"
+        events.append(Event(key=f"asesino.accusation.{verdict}", params={"seat": seat, "target": action.target}))
         if correct:
             end(state, "good", "asesino.end.prosecutor_sentenced", events, caught=True)
 

@@ -67,7 +67,8 @@ def _run_effect(state: TabletopState, effect: Card, events: list[Event]) -> None
     subject = resolution.subject
     if effect == "detective":
         is_killer = state.seats[subject].role == "killer"
-        events.append(Event(key="asesino.effect.detective", params={"seat": subject, "is_killer": is_killer}))
+        confession = "killer" if is_killer else "innocent"
+        events.append(Event(key=f"asesino.effect.detective.{confession}", params={"seat": subject}))
         if is_killer:
             end(state, "good", "asesino.end.detective_caught", events, caught=True)
     elif effect == "journalist":
@@ -79,7 +80,8 @@ def _run_effect(state: TabletopState, effect: Card, events: list[Event]) -> None
     elif effect == "prosecutor":
         prosecutor = seat_of(state, "prosecutor")
         alive = prosecutor is not None and not state.seats[prosecutor].murdered
-        events.append(Event(key="asesino.effect.prosecutor", params={"seat": subject, "alive": alive}))
+        state_of = "alive" if alive else "dead"
+        events.append(Event(key=f"asesino.effect.prosecutor.{state_of}", params={"seat": subject}))
         if alive:
             assert prosecutor is not None
             state.prompt = Prompt(kind="accuse", seat=prosecutor)
@@ -95,8 +97,8 @@ def _verdict(state: TabletopState, events: list[Event]) -> None:
     player = state.seats[subject]
     verdict = fate(player.revealed)
     if not verdict.murdered:
-        events.append(Event(key="asesino.destiny.spared", params={"seat": subject,
-                                                                  "doctor_saved": verdict.doctor_saved}))
+        key = "asesino.destiny.saved" if verdict.doctor_saved else "asesino.destiny.spared"
+        events.append(Event(key=key, params={"seat": subject}))
         return
     player.murdered = True
     state.deaths.append(subject)
@@ -184,5 +186,4 @@ def _settle_turn(state: TabletopState, events: list[Event]) -> None:
         state.turn_announced = False
     if not state.turn_announced:
         state.turn_announced = True
-        events.append(Event(key="asesino.turn", params={"seat": state.turn,
-                                                        "must_pass": not can_declare(state, state.turn)}))
+        events.append(Event(key="asesino.turn", params={"seat": state.turn}))
