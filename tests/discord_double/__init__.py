@@ -1,0 +1,53 @@
+"""A loopback Discord (REST v10 + JSON gateway on 127.0.0.1) for end-to-end tests with the real discord.py client.
+
+Point discord.py at it (the ``double`` fixture does this and undoes it afterwards)::
+
+    discord.http.Route.BASE = f"{double.api_base}/api/v10"                  # REST and webhook follow-ups
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(double.gateway_url)  # plain Client / Bot
+
+``GET /api/v10/gateway/bot`` returns ``double.gateway_url`` (``ws://127.0.0.1:PORT/gateway``), so an
+``AutoShardedBot`` without an explicit ``shard_count`` finds it by itself; READY's ``resume_gateway_url`` is the
+same URL. Build bots with ``guild_ready_timeout`` small (e.g. 0.05) so ``on_ready`` comes quickly.
+
+Scripted API (all waiting is on conditions with a timeout, never a fixed sleep)::
+
+    double = DiscordDouble(); await double.start()        # or the `double` fixture from .fixtures
+    guild = double.add_guild("Test Server", locale="en-US")
+    games = guild.add_text_channel("games")
+    alice = double.add_user("alice", display_name="Alice", locale="en-US")
+    guild.add_member(alice, nick=None, manage_guild=False)   # manage_guild/permissions -> a role of their own
+    async with running_bot(bot):                           # from .fixtures: start, wait for on_ready, close
+        r = await alice.slash(games, "newgame", game="potato")   # "config medium" for subcommands;
+        resp = await r.response()                          # Response: type, content, embeds, components,
+                                                           #   ephemeral, deferred, modal, choices, message
+        msg = double.last_message(games)                   # StoredMessage: content, embeds, components,
+        await (await bob.click(msg, "custom-id")).response()   #   attachments, flags, history, text, ...
+        await bob.click(msg, label="Join"); await bob.select(msg, "pick", ["v"])
+        m = await alice.submit_modal(r_that_opened_a_modal, {"field_custom_id": "text"})
+        await alice.autocomplete(games, "newgame", "game", game="po")  # -> response().choices
+        await alice.dm_bot("8 3 2 1"); await alice.say(games, "hello")
+        alice.dms(); alice.ephemerals(); double.messages(games); double.commands_registered(guild=None)
+        await double.wait_for(lambda: len(alice.dms()) == 2, timeout=5)
+        double.close_dms(alice)                            # bot's DMs to alice -> 403 code 50007
+        double.fail_once("POST", r"/channels/\\d+/messages$", status=429)  # or 500; returns a Fault (.hits)
+        double.drop_connection()                           # client RESUMEs and gets missed events
+    double.schema_violations; double.schema_check_skipped_reason; double.unknown_requests; double.assert_clean()
+    await double.stop()
+
+Interaction handles: ``handle.original`` (the response message, edits applied), ``handle.followups``,
+``await handle.wait_followups(n)``, ``await handle.wait_original()`` (after a deferred "thinking" response).
+"""
+
+from __future__ import annotations
+
+from tests.discord_double.faults import Fault
+from tests.discord_double.interactions import InteractionHandle, Modal, ModalField, Response
+from tests.discord_double.messages import StoredAttachment, StoredMessage
+from tests.discord_double.model import Channel, Guild, Member, Role, User
+from tests.discord_double.schema import SchemaViolation
+from tests.discord_double.server import DiscordDouble, DoubleTimeout
+
+__all__ = [
+    "Channel", "DiscordDouble", "DoubleTimeout", "Fault", "Guild", "InteractionHandle", "Member", "Modal",
+    "ModalField", "Response", "Role", "SchemaViolation", "StoredAttachment", "StoredMessage", "User",
+]

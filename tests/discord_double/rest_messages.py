@@ -1,0 +1,213 @@
+"""Channel messages (create with JSON or multipart files, edit, delete, fetch), typing, threads, attachments.
+
+``create_message`` and ``edit_message`` are shared with the interaction/webhook routes: they enforce the checks
+Discord makes (empty message, 2000-character content, 10 embeds, closed DMs) and dispatch the gateway events.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from tests.discord_double._ids import iso_now
+from tests.discord_double.faults import ApiError, json_response
+from tests.discord_double.gateway import INTENT_DM_MESSAGES, INTENT_GUILD_MESSAGES
+from tests.discord_double.messages import EPHEMERAL, LOADING, StoredAttachment, StoredMessage
+from tests.discord_double.model import DM, PRIVATE_THREAD, PUBLIC_THREAD, Channel, User
+
+if TYPE_CHECKING:
+    from tests.discord_double.server import DiscordDouble
+
+EDITABLE_FLAGS = 1 << 2  # SUPPRESS_EMBEDS
+SENDABLE_FLAGS = EDITABLE_FLAGS | EPHEMERAL | (1 << 12) | (1 << 15)  # + SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2
+
+
+def register(router: web.UrlDispatcher, prefix: str, double: DiscordDouble) -> None:
+    r = _MessageRoutes(double)
+    for method, path, handler in [
+        ("POST", "/channels/{channel_id}/messages", r.create),
+        ("GET", "/channels/{channel_id}/messages", r.history),
+        ("GET", "/channels/{channel_id}/messages/{message_id}", r.get),
+        ("PATCH", "/channels/{channel_id}/messages/{message_id}", r.edit),
+        ("DELETE", "/channels/{channel_id}/messages/{message_id}", r.delete),
+        ("POST", "/channels/{channel_id}/typing", r.typing),
+        ("POST", "/channels/{channel_id}/threads", r.thread),
+        ("POST", "/channels/{channel_id}/messages/{message_id}/threads", r.thread),
+        ("PUT", "/channels/{channel_id}/thread-members/{user_id}", r.typing),
+    ]:
+        router.add_route(method, prefix + path, handler)
+    router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", r.attachment)
+
+
+def message_event(msg: StoredMessage, double: DiscordDouble) -> dict[str, Any]:
+    """The MESSAGE_CREATE/UPDATE payload: the message plus ``member`` for guild messages."""
+    data = msg.payload()
+    guild = double.guilds.get(msg.guild_id) if msg.guild_id else None
+    if guild is not None and msg.author.id in guild.members:
+        data["member"] = guild.members[msg.author.id].payload(with_user=False)
+    return data
+
+
+def dispatch_message(double: DiscordDouble, msg: StoredMessage, event: str) -> None:
+    """Dispatch MESSAGE_CREATE/MESSAGE_UPDATE for a non-ephemeral message with the intent it needs."""
+    if msg.ephemeral:
+        return
+    intent = INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DM_MESSAGES
+    redact = msg.guild_id is not None and not msg.author.bot and double.bot_user.mention not in msg.content
+    double.gateway.dispatch(event, message_event(msg, double), guild_id=msg.guild_id, intent=intent,
+                            needs_content_intent=redact)
+
+
+def _attachments(double: DiscordDouble, channel: Channel, body: dict[str, Any],
+                 files: list[dict[str, Any]]) -> list[StoredAttachment]:
+    meta = {str(a.get("id")): a for a in body.get("attachments") or []}
+    out = []
+    for f in files:
+        info = meta.get(str(f["index"]), {})
+        aid = double.ids.next()
+        name = info.get("filename") or f["filename"] or f"file{f['index']}"
+        out.append(StoredAttachment(id=aid, filename=name, data=f["data"], content_type=f["content_type"],
+                                    url=f"{double.api_base}/attachments/{channel.id}/{aid}/{name}",
+                                    description=info.get("description")))
+    return out
+
+
+def _check_body(body: dict[str, Any], has_files: bool, *, creating: bool) -> None:
+    content = body.get("content")
+    if content is not None and len(content) > 2000:
+        raise ApiError(400, 50035, "Invalid Form Body",
+                       {"content": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                                                 "message": "Must be 2000 or fewer in length."}]}})
+    if len(body.get("embeds") or []) > 10:
+        raise ApiError(400, 50035, "Invalid Form Body", {"embeds": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH"}]}})
+    if creating and not (content or body.get("embeds") or body.get("components") or has_files
+                         or body.get("sticker_ids") or body.get("poll")):
+        raise ApiError(400, 50006, "Cannot send an empty message")
+
+
+def create_message(double: DiscordDouble, channel: Channel, author: User, body: dict[str, Any] | None,
+                   files: list[dict[str, Any]], *, visible_to: int | None = None, webhook_id: int | None = None,
+                   interaction: dict[str, Any] | None = None, loading: bool = False) -> StoredMessage:
+    """Store a new message from ``author`` in ``channel`` and dispatch MESSAGE_CREATE (unless ephemeral)."""
+    body = body or {}
+    if not loading:
+        _check_body(body, bool(files), creating=True)
+    recipient = channel.recipient
+    if channel.type == DM and webhook_id is None and author.bot and recipient is not None and recipient.dms_closed:
+        raise ApiError(403, 50007, "Cannot send messages to this user")
+    flags = int(body.get("flags") or 0) & SENDABLE_FLAGS
+    if loading:
+        flags |= LOADING
+    msg = StoredMessage(
+        id=double.ids.next(), channel_id=channel.id, guild_id=channel.guild.id if channel.guild else None,
+        author=author, content=body.get("content") or "", embeds=list(body.get("embeds") or []),
+        components=list(body.get("components") or []), attachments=_attachments(double, channel, body, files),
+        flags=flags, allowed_mentions=body.get("allowed_mentions"), message_reference=body.get("message_reference"),
+        tts=bool(body.get("tts")), webhook_id=webhook_id, interaction_meta=interaction,
+        interaction_id=int(interaction["id"]) if interaction else None,
+        visible_to=visible_to if flags & EPHEMERAL else None,
+    )
+    channel.messages.append(msg)
+    dispatch_message(double, msg, "MESSAGE_CREATE")
+    return msg
+
+
+def edit_message(double: DiscordDouble, msg: StoredMessage, body: dict[str, Any] | None,
+                 files: list[dict[str, Any]]) -> StoredMessage:
+    """Apply an edit in place (keeping the previous version in ``history``) and dispatch MESSAGE_UPDATE."""
+    body = body or {}
+    _check_body(body, bool(files), creating=False)
+    msg.history.append(msg.snapshot())
+    for key in ("content", "embeds", "components", "allowed_mentions"):
+        if key in body:
+            setattr(msg, key, body[key] if body[key] is not None else ("" if key == "content" else []))
+    if body.get("flags") is not None:
+        msg.flags = (msg.flags & ~EDITABLE_FLAGS) | (int(body["flags"]) & EDITABLE_FLAGS)
+    msg.flags &= ~LOADING
+    channel = double.channels[msg.channel_id]
+    if "attachments" in body:
+        keep = {str(a.get("id")) for a in body["attachments"] or []}
+        msg.attachments = [a for a in msg.attachments if str(a.id) in keep]
+    msg.attachments += _attachments(double, channel, body, files)
+    msg.edited_timestamp = iso_now()
+    dispatch_message(double, msg, "MESSAGE_UPDATE")
+    return msg
+
+
+class _MessageRoutes:
+    def __init__(self, double: DiscordDouble) -> None:
+        self.d = double
+
+    def _channel(self, request: web.Request) -> Channel:
+        channel = self.d.channels.get(int(request.match_info["channel_id"]))
+        if channel is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _message(self, request: web.Request) -> StoredMessage:
+        channel = self._channel(request)
+        mid = int(request.match_info["message_id"])
+        msg = next((m for m in channel.messages if m.id == mid and not m.deleted and not m.ephemeral), None)
+        if msg is None:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    async def create(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        msg = create_message(self.d, channel, self.d.bot_user, request["json"], request["files"])
+        return json_response(msg.payload())
+
+    async def history(self, request: web.Request) -> web.Response:
+        msgs = [m for m in self.d.messages(self._channel(request))]
+        before, after = int(request.query.get("before", 0)), int(request.query.get("after", 0))
+        msgs = [m for m in msgs if (not before or m.id < before) and m.id > after]
+        limit = int(request.query.get("limit", 50))
+        picked = msgs[:limit] if after else msgs[-limit:]
+        return json_response([m.payload() for m in reversed(picked)])
+
+    async def get(self, request: web.Request) -> web.Response:
+        return json_response(self._message(request).payload())
+
+    async def edit(self, request: web.Request) -> web.Response:
+        msg = self._message(request)
+        if not msg.author.bot:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        return json_response(edit_message(self.d, msg, request["json"], request["files"]).payload())
+
+    async def delete(self, request: web.Request) -> web.Response:
+        msg = self._message(request)
+        msg.deleted = True
+        data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+        if msg.guild_id:
+            data["guild_id"] = str(msg.guild_id)
+        intent = INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DM_MESSAGES
+        self.d.gateway.dispatch("MESSAGE_DELETE", data, guild_id=msg.guild_id, intent=intent)
+        return web.Response(status=204)
+
+    async def typing(self, request: web.Request) -> web.Response:
+        self._channel(request)
+        return web.Response(status=204)
+
+    async def thread(self, request: web.Request) -> web.Response:
+        parent = self._channel(request)
+        if parent.guild is None:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        body = request["json"] or {}
+        from_message = "message_id" in request.match_info
+        kind = PUBLIC_THREAD if from_message else int(body.get("type", PRIVATE_THREAD))
+        thread = Channel(id=int(request.match_info["message_id"]) if from_message else self.d.ids.next(),
+                         name=body.get("name", "thread"), type=kind, guild=parent.guild, parent_id=parent.id,
+                         owner_id=self.d.bot_user.id)
+        parent.guild.channels[thread.id] = thread
+        self.d.channels[thread.id] = thread
+        self.d._dispatch_guild(parent.guild, "THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        return json_response(thread.payload(), status=201)
+
+    async def attachment(self, request: web.Request) -> web.Response:
+        aid = int(request.match_info["attachment_id"])
+        for msg in self._channel(request).messages:
+            for a in msg.attachments:
+                if a.id == aid:
+                    return web.Response(body=a.data, content_type=a.content_type or "application/octet-stream")
+        raise ApiError(404, 0, "404: Not Found")

@@ -1,0 +1,100 @@
+"""Validation of REST request bodies against Discord's published OpenAPI 3.1 description.
+
+The spec is looked up at ``<repo>/../shared/discord-api-spec/openapi.json``. Paths are matched by template
+(literal segments win over ``{params}``, query strings ignored); a body is checked against the operation's
+``application/json`` requestBody schema with Draft 2020-12 and a ``referencing`` registry holding the whole
+document, so ``#/components/...`` references resolve into it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SPEC_PATH = Path(__file__).resolve().parents[2].parent / "shared" / "discord-api-spec" / "openapi.json"
+_URI = "urn:discord-openapi"
+
+
+@dataclass(frozen=True)
+class SchemaViolation:
+    """One request body that the spec rejects: where, what the body was and jsonschema's messages."""
+
+    method: str
+    path: str
+    template: str
+    errors: tuple[str, ...]
+    body: Any
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} (spec {self.template}): " + "; ".join(self.errors)
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+class SpecValidator:
+    """Validates ``(method, path, body)`` triples; build one with :func:`load_validator`."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        import referencing
+        from referencing.jsonschema import DRAFT202012
+
+        resource = referencing.Resource.from_contents(spec, default_specification=DRAFT202012)
+        self._registry = referencing.Registry().with_resource(_URI, resource)
+        self._routes: list[tuple[int, re.Pattern[str], str, dict[str, Any]]] = []
+        for template, item in spec["paths"].items():
+            regex = re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$")
+            self._routes.append((template.count("{"), regex, template, item))
+        self._routes.sort(key=lambda r: r[0])
+        self._validators: dict[tuple[str, str], Any] = {}
+
+    def match(self, method: str, path: str) -> tuple[str, dict[str, Any]] | None:
+        """The spec template and operation object for ``method path`` (path relative to /api/v10)."""
+        for _, regex, template, item in self._routes:
+            if regex.match(path) and method.lower() in item:
+                return template, item[method.lower()]
+        return None
+
+    def validate(self, method: str, path: str, body: Any) -> SchemaViolation | None:
+        """Return the violation for this body, or None if it conforms (or the route has no JSON body schema)."""
+        from jsonschema import Draft202012Validator
+
+        found = self.match(method, path)
+        if found is None:
+            return None
+        template, op = found
+        if "application/json" not in (op.get("requestBody") or {}).get("content", {}):
+            return None
+        key = (template, method.lower())
+        validator = self._validators.get(key)
+        if validator is None:
+            pointer = "/".join(_escape(t) for t in ("paths", template, method.lower(), "requestBody", "content",
+                                                     "application/json", "schema"))
+            validator = Draft202012Validator({"$ref": f"{_URI}#/{pointer}"}, registry=self._registry)
+            self._validators[key] = validator
+        errors = sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path))
+        if not errors:
+            return None
+        messages = tuple(f"{'/'.join(map(str, e.absolute_path)) or '<body>'}: {_best(e)}" for e in errors[:5])
+        return SchemaViolation(method.upper(), path, template, messages, body)
+
+
+def _best(error: Any) -> str:
+    from jsonschema.exceptions import best_match
+
+    if error.context:
+        return best_match(error.context).message[:300]
+    return str(error.message)[:300]
+
+
+@functools.cache
+def load_validator(path: Path = SPEC_PATH) -> SpecValidator | None:
+    """The validator for the spec file at ``path`` (cached per process), or None when the file is missing."""
+    if not path.is_file():
+        return None
+    return SpecValidator(json.loads(path.read_text(encoding="utf-8")))

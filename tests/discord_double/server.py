@@ -1,0 +1,258 @@
+"""``DiscordDouble``: the aiohttp app (REST under /api/v10, gateway at /gateway) and the scripted test API."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+from tests.discord_double import rest_core, rest_interactions, rest_messages, schema
+from tests.discord_double._ids import SnowflakeGen
+from tests.discord_double.faults import ApiError, Fault, discord_error
+from tests.discord_double.gateway import Gateway
+from tests.discord_double.interactions import Actions, InteractionHandle
+from tests.discord_double.messages import StoredMessage
+from tests.discord_double.model import DM, Channel, Guild, Member, Role, User
+from tests.discord_double.permissions import ADMINISTRATOR, DEFAULT_EVERYONE
+
+API_PREFIX = "/api/v10"
+
+
+class DoubleTimeout(AssertionError):
+    """A condition the test waited for did not come true in time."""
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    method: str
+    path: str
+    status: int
+    body: Any
+
+
+class DiscordDouble:
+    """A loopback Discord (REST v10 + JSON gateway) for the real discord.py client. See the package docstring."""
+
+    def __init__(self, *, bot_name: str = "Coroner", interaction_timeout: float = 3.0,
+                 spec_path: Any = schema.SPEC_PATH) -> None:
+        self.ids = SnowflakeGen()
+        self.interaction_timeout = interaction_timeout
+        self.users: dict[int, User] = {}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.bot_user = self.add_user(bot_name, bot=True)
+        self.application_id = self.bot_user.id
+        self.bot_permissions = ADMINISTRATOR
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.interactions: dict[str, InteractionHandle] = {}
+        self.requests: list[RequestRecord] = []
+        self.unknown_requests: list[RequestRecord] = []
+        self.schema_violations: list[schema.SchemaViolation] = []
+        self.faults: list[Fault] = []
+        self.strict = True
+        self.gateway = Gateway(self)
+        self._actions = Actions(self)
+        self._validator = schema.load_validator(spec_path)
+        self.schema_check_skipped_reason: str | None = (
+            None if self._validator else f"Discord OpenAPI spec not found at {spec_path}"
+        )
+        self._tick = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # --- lifecycle -----------------------------------------------------------------------------------------------
+    async def start(self) -> DiscordDouble:
+        """Serve on 127.0.0.1 at a free port."""
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self.gateway.handle)
+        for module in (rest_core, rest_messages, rest_interactions):
+            module.register(app.router, API_PREFIX, self)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self
+
+    async def stop(self) -> None:
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> DiscordDouble:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # --- world building ------------------------------------------------------------------------------------------
+    def add_user(self, username: str, *, display_name: str | None = None, bot: bool = False,
+                 locale: str = "en-US") -> User:
+        user = User(self, id=self.ids.next(), username=username, global_name=display_name, bot=bot, locale=locale)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
+        """A guild with @everyone and the bot as a member (its role holds ``bot_permissions``)."""
+        gid = self.ids.next()
+        guild = Guild(self, id=gid, name=name, locale=locale, owner_id=self.ids.next())
+        guild.roles[gid] = Role(id=gid, name="@everyone", permissions=DEFAULT_EVERYONE)
+        bot_role = Role(id=self.ids.next(), name=self.bot_user.username, permissions=self.bot_permissions,
+                        position=1, managed=True)
+        guild.roles[bot_role.id] = bot_role
+        guild.members[self.bot_user.id] = Member(user=self.bot_user, guild=guild, role_ids=[bot_role.id])
+        self.guilds[gid] = guild
+        self.gateway.dispatch("GUILD_CREATE", guild.payload(), guild_id=gid)
+        return guild
+
+    def dm_channel(self, user: User) -> Channel:
+        """The DM channel between ``user`` and the bot (created on first use, as Discord does)."""
+        if user.dm_channel_id is None:
+            channel = Channel(id=self.ids.next(), name="", type=DM, recipient=user)
+            self.channels[channel.id] = channel
+            user.dm_channel_id = channel.id
+        return self.channels[user.dm_channel_id]
+
+    def close_dms(self, user: User, closed: bool = True) -> None:
+        """Make the bot's messages to ``user``'s DMs fail with 403 / code 50007."""
+        user.dms_closed = closed
+
+    def fail_once(self, method: str, path_regex: str, *, status: int = 500, retry_after: float = 0.01,
+                  times: int = 1) -> Fault:
+        """Answer the next ``times`` matching REST requests with ``status`` (429 carries ``retry_after``)."""
+        fault = Fault(method.upper(), path_regex, status, retry_after=retry_after, remaining=times)
+        self.faults.append(fault)
+        return fault
+
+    def drop_connection(self) -> int:
+        """Close every live gateway socket (code 4000); the client reconnects and RESUMEs."""
+        return self.gateway.drop_connections()
+
+    # --- reading what happened -----------------------------------------------------------------------------------
+    def messages(self, channel: Channel, *, include_deleted: bool = False,
+                 include_ephemeral: bool = False) -> list[StoredMessage]:
+        """Messages in ``channel``, oldest first (no deleted or ephemeral ones unless asked)."""
+        return [m for m in channel.messages
+                if (include_deleted or not m.deleted) and (include_ephemeral or not m.ephemeral)]
+
+    def last_message(self, channel: Channel) -> StoredMessage:
+        msgs = self.messages(channel)
+        if not msgs:
+            raise LookupError(f"no messages in channel {channel.name or channel.id}")
+        return msgs[-1]
+
+    def all_messages(self) -> list[StoredMessage]:
+        return [m for c in self.channels.values() for m in c.messages]
+
+    def message(self, message_id: int) -> StoredMessage | None:
+        return next((m for m in self.all_messages() if m.id == message_id), None)
+
+    def commands_registered(self, guild: Guild | None = None) -> list[dict[str, Any]]:
+        """The application commands the bot registered (globally, or for ``guild``), as Discord stores them."""
+        return self.global_commands if guild is None else self.guild_commands.get(guild.id, [])
+
+    def gateway_events(self, name: str | None = None) -> list[Any]:
+        """Every event dispatched to any session (optionally only ``name``)."""
+        return [d for s in self.gateway.sessions.values() for d in s.events(name)]
+
+    def assert_clean(self) -> None:
+        """Fail if the bot hit an unknown route or sent a body the OpenAPI spec rejects."""
+        problems = [f"unknown route {r.method} {r.path}" for r in self.unknown_requests]
+        problems += [f"schema violation {v}" for v in self.schema_violations]
+        if problems:
+            raise AssertionError("Discord double saw bad traffic:\n" + "\n".join(problems))
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0, what: str | None = None) -> Any:
+        """Wait (on the double's change notifications, never a fixed sleep) until ``predicate()`` is truthy."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise DoubleTimeout(f"timed out after {timeout}s waiting for {what or predicate}")
+            tick = self._tick
+            try:
+                await asyncio.wait_for(tick.wait(), timeout=min(remaining, 0.05))
+            except TimeoutError:
+                pass  # re-check: predicates may depend on state outside the double (the bot's cache)
+
+    # --- internals -----------------------------------------------------------------------------------------------
+    def _changed(self) -> None:
+        self._tick.set()
+        self._tick = asyncio.Event()
+
+    def _dispatch_guild(self, guild: Guild, event: str, data: Any, intent: int | None = None) -> None:
+        if guild.id in self.guilds:
+            self.gateway.dispatch(event, data, guild_id=guild.id, intent=intent)
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        return discord_error(404, 0, "404: Not Found")
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+        path = request.path[len(API_PREFIX):] if request.path.startswith(API_PREFIX) else request.path
+        method = request.method
+        if path == "/gateway" and method == "GET" and not request.path.startswith(API_PREFIX):
+            return await handler(request)
+        fault = next((f for f in self.faults if f.matches(method, path)), None)
+        body, files = await _parse_body(request)
+        request["json"], request["files"] = body, files
+        if fault is not None:
+            response: web.StreamResponse = fault.response()
+        else:
+            if body is not None and self._validator is not None:
+                violation = self._validator.validate(method, path, body)
+                if violation is not None:
+                    self.schema_violations.append(violation)
+            try:
+                response = await handler(request)
+            except ApiError as exc:
+                response = exc.response
+        record = RequestRecord(method, path, response.status, body)
+        self.requests.append(record)
+        if handler == self._unknown:  # noqa: PLR1714 - bound methods compare by ==
+            self.unknown_requests.append(record)
+        self._changed()
+        return response
+
+
+async def _parse_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
+    """JSON body (or multipart ``payload_json``) and uploaded files ``[{"field", "filename", "data", ...}]``."""
+    ctype = request.content_type
+    if ctype == "application/json":
+        raw = await request.read()
+        return (json.loads(raw) if raw else None), []
+    if ctype == "multipart/form-data":
+        body: Any = None
+        files: list[dict[str, Any]] = []
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if part.name == "payload_json":
+                body = json.loads(await part.text())  # type: ignore[union-attr]
+            else:
+                data = await part.read(decode=False)  # type: ignore[union-attr]
+                match = re.search(r"\[(\d+)\]", part.name or "")
+                files.append({"field": part.name, "index": int(match.group(1)) if match else len(files),
+                              "filename": part.filename, "data": bytes(data),  # type: ignore[union-attr]
+                              "content_type": part.headers.get("Content-Type")})
+        return body, files
+    return None, []
