@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, Dialect, MetaData
+from sqlalchemy import JSON, DateTime, Dialect, MetaData
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
@@ -66,7 +66,3 @@ class Base(DeclarativeBase):
         list[str]: JSON(),
         list[int]: JSON(),
     }
-
-
-#: Discord snowflakes exceed 32 bits.
-Snowflake = BigInteger

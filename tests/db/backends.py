@@ -28,7 +28,7 @@ async def _pg_user() -> str | None:
     for user in PG_USERS:
         try:
             conn = await asyncpg.connect(host=PG_HOST, port=PG_PORT, user=user, database=PG_DATABASE, timeout=3)
-        except (OSError, asyncio.TimeoutError, asyncpg.PostgresError):
+        except (TimeoutError, OSError, asyncpg.PostgresError):
             continue
         await conn.close()
         return user
@@ -46,14 +46,20 @@ async def _admin(user: str, sql: str, database: str = PG_DATABASE) -> None:
 
 
 @pytest.fixture(scope="session")
-def pg_database() -> Iterator[tuple[str, str] | None]:
-    """``(user, database)`` of a private PostgreSQL database for this session, or None when unreachable."""
+def pg_database() -> Iterator[tuple[str, str] | str]:
+    """``(user, database)`` of a private PostgreSQL database for this session, or why there is none."""
+    import asyncpg
+
     user = asyncio.run(_pg_user())
     if user is None:
-        yield None
+        yield f"PostgreSQL not reachable at {PG_HOST}:{PG_PORT}/{PG_DATABASE} as {' or '.join(PG_USERS)}"
         return
     name = f"coroner_test_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_admin(user, f'CREATE DATABASE "{name}"'))
+    try:
+        asyncio.run(_admin(user, f'CREATE DATABASE "{name}"'))
+    except asyncpg.PostgresError as exc:
+        yield f"PostgreSQL user {user} cannot create a test database: {exc}"
+        return
     try:
         yield user, name
     finally:
@@ -61,12 +67,12 @@ def pg_database() -> Iterator[tuple[str, str] | None]:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_database: tuple[str, str] | None) -> str:
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_database: tuple[str, str] | str) -> str:
     """A URL of an empty database: a fresh SQLite file, or the private PostgreSQL database with a fresh schema."""
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'coroner.db'}"
-    if pg_database is None:
-        pytest.skip(f"PostgreSQL not reachable at {PG_HOST}:{PG_PORT}/{PG_DATABASE} as {' or '.join(PG_USERS)}")
+    if isinstance(pg_database, str):
+        pytest.skip(pg_database)
     user, name = pg_database
     asyncio.run(_admin(user, "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public", database=name))
     return f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/{name}"

@@ -1,0 +1,159 @@
+"""Lobby rules of the table service: open, join, leave, start, cancel, expire."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.tables import TableError, TableService
+from tests.tables.conftest import Outbox
+from tests.tables.helpers import CHANNEL, GUILD, HOST, lobby, started
+
+
+async def test_open_join_start_deals_the_game_and_delivers_the_intro(service: TableService, outbox: Outbox) -> None:
+    """A started table is active with a seed, a parsed state for every seat and validated options."""
+    table = await lobby(service, 3)
+    assert (table.status, table.version, table.state, table.seed) == ("lobby", 3, None, None)
+    assert [(s.seat, s.user_id, s.names) for s in table.seats] == [(0, 100, ("p0",)), (1, 101, ("p1",)),
+                                                                   (2, 102, ("p2",))]
+    table = await service.start(table.id, HOST, seed=99)
+    assert (table.status, table.seed, table.version, table.options) == ("active", 99, 4, {"passes": 3})
+    assert len(table.state.seats) == 3 and table.state.seed == 99
+    assert table.seat_of(102) == 2 and table.seat_of(555) is None and table.user_ids() == [100, 101, 102]
+    assert outbox.sent == []  # Hot Potato has no intro events
+
+
+async def test_start_picks_a_seed_when_none_is_given(service: TableService) -> None:
+    """Without a seed argument the service draws one that fits a BIGINT."""
+    table = await started(service, seed=None)  # type: ignore[arg-type]
+    assert table.seed is not None and 0 <= table.seed < 2**63
+
+
+@pytest.mark.parametrize(("players", "step", "code"), [
+    (2, "join_twice", "table.already_joined"),
+    (10, "join_full", "table.full"),
+    (1, "start_alone", "table.bad_count"),
+    (2, "start_not_host", "table.host_only"),
+    (2, "join_started", "table.already_started"),
+    (2, "leave_started", "table.already_started"),
+    (2, "leave_not_seated", "table.not_a_player"),
+    (2, "cancel_by_player", "table.host_or_manager"),
+    (2, "join_cancelled", "table.not_active"),
+    (2, "second_lobby_in_channel", "table.channel_busy"),
+])
+async def test_lobby_refusals(service: TableService, players: int, step: str, code: str) -> None:
+    """Each lobby rule refuses with its catalogue code and leaves the version unchanged."""
+    table = await lobby(service, players)
+    actions = {
+        "join_twice": lambda: service.join(table.id, HOST, ["again"]),
+        "join_full": lambda: service.join(table.id, 999, ["late"]),
+        "start_alone": lambda: service.start(table.id, HOST),
+        "start_not_host": lambda: service.start(table.id, HOST + 1),
+        "join_started": lambda: service.join(table.id, 999, ["late"]),
+        "leave_started": lambda: service.leave(table.id, HOST + 1),
+        "leave_not_seated": lambda: service.leave(table.id, 999),
+        "cancel_by_player": lambda: service.cancel(table.id, HOST + 1, is_manager=False),
+        "join_cancelled": lambda: service.join(table.id, 999, ["late"]),
+        "second_lobby_in_channel": lambda: service.open_lobby(GUILD, CHANNEL, 5, "potato", "classic", {}),
+    }
+    if step in ("join_started", "leave_started"):
+        table = await service.start(table.id, HOST)
+    if step == "join_cancelled":
+        table = await service.cancel(table.id, HOST, is_manager=False)
+    with pytest.raises(TableError) as err:
+        await actions[step]()
+    assert err.value.code == code
+    assert (await service.load(table.id)).version == table.version
+
+
+async def test_bad_count_names_the_limits(service: TableService) -> None:
+    """table.bad_count carries count, min and max for the message."""
+    table = await lobby(service, 1)
+    with pytest.raises(TableError) as err:
+        await service.start(table.id, HOST)
+    assert err.value.params == {"count": 1, "min": 2, "max": 10}
+
+
+@pytest.mark.parametrize(("game", "mode", "options", "code"), [
+    ("potato", "classic", {"passes": 0}, "table.bad_options"),
+    ("potato", "classic", {"passes": "many"}, "table.bad_options"),
+    ("potato", "turbo", {}, "table.unknown_game"),
+    ("chess", "classic", {}, "table.unknown_game"),
+])
+async def test_open_lobby_validates_game_and_options(service: TableService, game: str, mode: str,
+                                                     options: dict[str, object], code: str) -> None:
+    """Options go through the engine's Options model; unknown games and modes are refused."""
+    with pytest.raises(TableError) as err:
+        await service.open_lobby(GUILD, CHANNEL, HOST, game, mode, options)
+    assert err.value.code == code
+    assert await service.table_in_channel(CHANNEL) is None
+
+
+async def test_leaving_renumbers_seats_and_hands_over_the_host(service: TableService) -> None:
+    """When the host leaves, later seats move up and the first remaining player hosts."""
+    table = await lobby(service, 3)
+    table = await service.leave(table.id, HOST)
+    assert [(s.seat, s.user_id) for s in table.seats] == [(0, 101), (1, 102)]
+    assert table.host_id == 101
+    table = await service.leave(table.id, 102)
+    assert table.host_id == 101 and table.user_ids() == [101]
+
+
+async def test_update_options_validates_and_bumps_the_version(service: TableService) -> None:
+    """Lobby options can be replaced before the start, through the engine's Options model."""
+    table = await lobby(service, 2)
+    updated = await service.update_options(table.id, {"passes": 5})
+    assert updated.options == {"passes": 5} and updated.version == table.version + 1
+    with pytest.raises(TableError, match="table.bad_options"):
+        await service.update_options(table.id, {"passes": -1})
+
+
+@pytest.mark.parametrize(("by", "manager", "start_first"), [(HOST, False, False), (HOST + 1, True, True),
+                                                            (HOST, False, True)])
+async def test_host_or_manager_cancels_and_the_channel_frees_up(service: TableService, by: int, manager: bool,
+                                                                start_first: bool) -> None:
+    """Cancelling ends a lobby or a running game; the channel can then host a new lobby."""
+    table = await lobby(service, 2)
+    if start_first:
+        await service.start(table.id, HOST)
+    table = await service.cancel(table.id, by, is_manager=manager)
+    assert table.status == "cancelled" and table.finished_at is not None
+    assert await service.table_in_channel(CHANNEL) is None
+    assert (await lobby(service)).id != table.id
+    with pytest.raises(TableError, match="table.not_active"):
+        await service.cancel(table.id, HOST, is_manager=True)
+
+
+async def test_expire_cancels_only_a_lobby(service: TableService) -> None:
+    """A lobby timeout cancels a waiting lobby and leaves a started game alone."""
+    waiting = await lobby(service, 1)
+    assert (await service.expire(waiting.id)).status == "cancelled"
+    running = await started(service, 2, channel=CHANNEL + 1)
+    assert (await service.expire(running.id)).status == "active"
+
+
+async def test_lookups_by_channel_user_and_guild(service: TableService) -> None:
+    """table_in_channel, tables_of_user and tables_in_guild see open tables only."""
+    first = await started(service, 2, channel=1)
+    second = await lobby(service, 3, channel=2)
+    await service.cancel((await lobby(service, 2, channel=3)).id, HOST, is_manager=False)
+    assert (await service.table_in_channel(1)).id == first.id  # type: ignore[union-attr]
+    assert await service.table_in_channel(3) is None
+    assert [t.id for t in await service.tables_of_user(HOST + 1)] == [first.id, second.id]
+    assert [t.id for t in await service.tables_of_user(HOST + 2)] == [second.id]
+    assert [t.id for t in await service.tables_in_guild(GUILD)] == [first.id, second.id]
+    assert [t.id for t in await service.open_tables()] == [first.id, second.id]
+
+
+async def test_message_ids_and_dm_flags_are_stored(service: TableService) -> None:
+    """Metadata setters write without bumping the version; an unknown game is refused."""
+    table = await lobby(service, 2)
+    await service.set_lobby_message(table.id, 2**60)
+    await service.set_table_message(table.id, 2**61)
+    await service.set_dm_ok(table.id, HOST + 1, False)
+    loaded = await service.load(table.id)
+    assert (loaded.lobby_message_id, loaded.table_message_id, loaded.version) == (2**60, 2**61, table.version)
+    assert [s.dm_ok for s in loaded.seats] == [True, False]
+    with pytest.raises(TableError, match="table.not_found"):
+        await service.set_lobby_message(999, 1)
+    with pytest.raises(TableError, match="table.not_found"):
+        await service.load(999)
