@@ -10,6 +10,9 @@ from typing import Any
 
 from aiohttp import web
 
+BODY: web.RequestKey[Any] = web.RequestKey("discord_double_body", object)
+FILES: web.RequestKey[list[dict[str, Any]]] = web.RequestKey("discord_double_files", list)
+
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     """A JSON response with exactly ``Content-Type: application/json`` (discord.py compares it verbatim)."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 if TYPE_CHECKING:
+    from tests.discord_double.model import Guild
     from tests.discord_double.server import DiscordDouble
 
 HELLO_INTERVAL_MS = 41250
@@ -96,6 +97,19 @@ class Gateway:
                 s.push(event, sent)
         self._double._changed()
 
+    def guild_created(self, guild: Guild) -> None:
+        """Send GUILD_CREATE for a guild the bot just joined to the shard that owns it."""
+        for s in self.live_sessions():
+            if (guild.id >> 22) % s.shard_count == s.shard_id:
+                s.push("GUILD_CREATE", self._guild_create(s, guild))
+        self._double._changed()
+
+    def _guild_create(self, session: GatewaySession, guild: Guild) -> dict[str, Any]:
+        data = guild.payload()
+        if not session.intents & INTENT_MEMBERS:  # Discord then sends only the bot's own member
+            data["members"] = [m for m in data["members"] if m["user"]["id"] == str(self._double.bot_user.id)]
+        return data
+
     def drop_connections(self) -> int:
         """Close every live socket with code 4000 (the client will RESUME). Returns how many were closed."""
         dropped = 0
@@ -171,7 +185,7 @@ class Gateway:
             "private_channels": [], "relationships": [], "presences": [], "user_settings": {}, "_trace": ["double"],
         })
         for g in guilds:
-            session.push("GUILD_CREATE", g.payload())
+            session.push("GUILD_CREATE", self._guild_create(session, g))
         self._spawn(session.pump(ws, 0))
         return session
 

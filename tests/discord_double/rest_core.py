@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from tests.discord_double.faults import discord_error, json_response
+from tests.discord_double.faults import BODY, discord_error, json_response
 from tests.discord_double.model import DM, TEXT, Channel, Guild, Member
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class _CoreRoutes:
         })
 
     async def create_dm(self, request: web.Request) -> web.Response:
-        user = self.d.users.get(int(request["json"]["recipient_id"]))
+        user = self.d.users.get(int(request[BODY]["recipient_id"]))
         if user is None:
             return discord_error(400, 50035, "Invalid Form Body")
         return json_response(self.d.dm_channel(user).payload())
@@ -113,7 +113,7 @@ class _CoreRoutes:
         cmds = self._command_list(request)
         if cmds is None:
             return discord_error(404, 10002, "Unknown Application")
-        body = request["json"] or []
+        body = request[BODY] or []
         keys = [(c["name"], c.get("type", 1)) for c in body]
         if len(keys) != len(set(keys)):
             return discord_error(400, 50035, "Invalid Form Body",
@@ -127,7 +127,7 @@ class _CoreRoutes:
         cmds = self._command_list(request)
         if cmds is None:
             return discord_error(404, 10002, "Unknown Application")
-        cmd = self._stored(request["json"], cmds, request.match_info.get("guild_id"))
+        cmd = self._stored(request[BODY], cmds, request.match_info.get("guild_id"))
         cmds[:] = [c for c in cmds if c["id"] != cmd["id"]] + [cmd]
         return json_response(cmd, status=201)
 
@@ -164,7 +164,7 @@ class _CoreRoutes:
         guild = self._guild(request)
         if guild is None:
             return discord_error(404, 10004, "Unknown Guild")
-        body = request["json"]
+        body = request[BODY]
         parent = body.get("parent_id")
         channel = guild._add_channel(body["name"], body.get("type", TEXT), topic=body.get("topic"),
                                      parent_id=int(parent) if parent else None,
@@ -181,7 +181,7 @@ class _CoreRoutes:
         guild = self._guild(request)
         if guild is None:
             return discord_error(404, 10004, "Unknown Guild")
-        body = request["json"] or {}
+        body = request[BODY] or {}
         role = guild.add_role(body.get("name", "new role"), int(body.get("permissions") or 0))
         return json_response(role.payload())
 
@@ -202,7 +202,7 @@ class _CoreRoutes:
         guild, member = self._member(request)
         if guild is None or member is None:
             return discord_error(404, 10007, "Unknown Member")
-        body = request["json"] or {}
+        body = request[BODY] or {}
         if "nick" in body:
             member.nick = body["nick"]
         if "roles" in body:
@@ -245,7 +245,7 @@ class _CoreRoutes:
         channel = self._channel(request)
         if channel is None or channel.type == DM:
             return discord_error(404, 10003, "Unknown Channel")
-        body = request["json"] or {}
+        body = request[BODY] or {}
         channel.name = body.get("name", channel.name)
         channel.topic = body.get("topic", channel.topic)
         if "permission_overwrites" in body:
@@ -269,7 +269,7 @@ class _CoreRoutes:
         if channel is None or channel.guild is None:
             return discord_error(404, 10003, "Unknown Channel")
         target = request.match_info["target_id"]
-        body = request["json"] or {}
+        body = request[BODY] or {}
         new = _overwrites([{**body, "id": target}])[0]
         channel.overwrites = [o for o in channel.overwrites if o["id"] != target] + [new]
         self._channel_updated(channel)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from tests.discord_double.faults import ApiError, json_response
+from tests.discord_double.faults import BODY, FILES, ApiError, json_response
 from tests.discord_double.gateway import INTENT_DM_MESSAGES, INTENT_GUILD_MESSAGES
 from tests.discord_double.interactions import AUTOCOMPLETE, COMPONENT, MODAL_SUBMIT, InteractionHandle, Modal, Response
 from tests.discord_double.messages import EPHEMERAL, StoredMessage
@@ -56,7 +56,7 @@ class _InteractionRoutes:
             raise ApiError(404, 10062, "Unknown interaction")
         if handle.answer is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        body = request["json"] or {}
+        body = request[BODY] or {}
         kind, data = body.get("type"), body.get("data") or {}
         from_component = handle.type == COMPONENT or (handle.type == MODAL_SUBMIT and handle.source_message)
         if (handle.type == AUTOCOMPLETE) != (kind == CHOICES):
@@ -68,14 +68,14 @@ class _InteractionRoutes:
         msg: StoredMessage | None = None
         response = Response(type=kind, data=data)
         if kind == MESSAGE:
-            msg = self._create(handle, data, request["files"])
+            msg = self._create(handle, data, request[FILES])
         elif kind == DEFERRED_MESSAGE:
             msg = self._create(handle, {"flags": int(data.get("flags") or 0) & EPHEMERAL}, [], loading=True)
         elif kind in (DEFERRED_UPDATE, UPDATE):
             msg = handle.source_message
             assert msg is not None
             if kind == UPDATE:
-                edit_message(self.d, msg, data, request["files"])
+                edit_message(self.d, msg, data, request[FILES])
         elif kind == CHOICES:
             response.choices = list(data.get("choices") or [])
         elif kind == MODAL:
@@ -119,10 +119,10 @@ class _InteractionRoutes:
         handle = self._handle(request)
         original = handle.original
         if original is not None and original.loading and not handle.followups:
-            body = {k: v for k, v in (request["json"] or {}).items() if k != "flags"}
-            msg = edit_message(self.d, original, body, request["files"])
+            body = {k: v for k, v in (request[BODY] or {}).items() if k != "flags"}
+            msg = edit_message(self.d, original, body, request[FILES])
         else:
-            msg = self._create(handle, request["json"], request["files"])
+            msg = self._create(handle, request[BODY], request[FILES])
         handle.followups.append(msg)
         if request.query.get("wait", "false").lower() in ("true", "1"):
             return json_response(msg.payload())
@@ -133,7 +133,7 @@ class _InteractionRoutes:
 
     async def edit_message(self, request: web.Request) -> web.Response:
         msg = self._target(request, self._handle(request))
-        return json_response(edit_message(self.d, msg, request["json"], request["files"]).payload())
+        return json_response(edit_message(self.d, msg, request[BODY], request[FILES]).payload())
 
     async def delete_message(self, request: web.Request) -> web.Response:
         msg = self._target(request, self._handle(request))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.discord_double._ids import iso_now
-from tests.discord_double.faults import ApiError, json_response
+from tests.discord_double.faults import BODY, FILES, ApiError, json_response
 from tests.discord_double.gateway import INTENT_DM_MESSAGES, INTENT_GUILD_MESSAGES
 from tests.discord_double.messages import EPHEMERAL, LOADING, StoredAttachment, StoredMessage
 from tests.discord_double.model import DM, PRIVATE_THREAD, PUBLIC_THREAD, Channel, User
@@ -155,7 +155,7 @@ class _MessageRoutes:
 
     async def create(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        msg = create_message(self.d, channel, self.d.bot_user, request["json"], request["files"])
+        msg = create_message(self.d, channel, self.d.bot_user, request[BODY], request[FILES])
         return json_response(msg.payload())
 
     async def history(self, request: web.Request) -> web.Response:
@@ -173,7 +173,7 @@ class _MessageRoutes:
         msg = self._message(request)
         if not msg.author.bot:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        return json_response(edit_message(self.d, msg, request["json"], request["files"]).payload())
+        return json_response(edit_message(self.d, msg, request[BODY], request[FILES]).payload())
 
     async def delete(self, request: web.Request) -> web.Response:
         msg = self._message(request)
@@ -193,7 +193,7 @@ class _MessageRoutes:
         parent = self._channel(request)
         if parent.guild is None:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
-        body = request["json"] or {}
+        body = request[BODY] or {}
         from_message = "message_id" in request.match_info
         kind = PUBLIC_THREAD if from_message else int(body.get("type", PRIVATE_THREAD))
         thread = Channel(id=int(request.match_info["message_id"]) if from_message else self.d.ids.next(),

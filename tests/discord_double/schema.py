@@ -4,6 +4,9 @@ The spec is looked up at ``<repo>/../shared/discord-api-spec/openapi.json``. Pat
 (literal segments win over ``{params}``, query strings ignored); a body is checked against the operation's
 ``application/json`` requestBody schema with Draft 2020-12 and a ``referencing`` registry holding the whole
 document, so ``#/components/...`` references resolve into it.
+
+One deliberate loosening: ``SnowflakeType`` also admits non-negative integers. The spec writes snowflakes as
+strings, but Discord accepts JSON numbers and discord.py sends some ids that way (e.g. ``recipient_id``).
 """
 
 from __future__ import annotations
@@ -44,6 +47,9 @@ class SpecValidator:
         import referencing
         from referencing.jsonschema import DRAFT202012
 
+        snowflake = spec.get("components", {}).get("schemas", {}).get("SnowflakeType")
+        if snowflake is not None:
+            spec["components"]["schemas"]["SnowflakeType"] = {"anyOf": [snowflake, {"type": "integer", "minimum": 0}]}
         resource = referencing.Resource.from_contents(spec, default_specification=DRAFT202012)
         self._registry = referencing.Registry().with_resource(_URI, resource)
         self._routes: list[tuple[int, re.Pattern[str], str, dict[str, Any]]] = []

@@ -13,7 +13,7 @@ from aiohttp import web
 
 from tests.discord_double import rest_core, rest_interactions, rest_messages, schema
 from tests.discord_double._ids import SnowflakeGen
-from tests.discord_double.faults import ApiError, Fault, discord_error
+from tests.discord_double.faults import BODY, FILES, ApiError, Fault, discord_error
 from tests.discord_double.gateway import Gateway
 from tests.discord_double.interactions import Actions, InteractionHandle
 from tests.discord_double.messages import StoredMessage
@@ -118,7 +118,7 @@ class DiscordDouble:
         guild.roles[bot_role.id] = bot_role
         guild.members[self.bot_user.id] = Member(user=self.bot_user, guild=guild, role_ids=[bot_role.id])
         self.guilds[gid] = guild
-        self.gateway.dispatch("GUILD_CREATE", guild.payload(), guild_id=gid)
+        self.gateway.guild_created(guild)
         return guild
 
     def dm_channel(self, user: User) -> Channel:
@@ -215,7 +215,7 @@ class DiscordDouble:
             return await handler(request)
         fault = next((f for f in self.faults if f.matches(method, path)), None)
         body, files = await _parse_body(request)
-        request["json"], request["files"] = body, files
+        request[BODY], request[FILES] = body, files
         if fault is not None:
             response: web.StreamResponse = fault.response()
         else:

@@ -1,0 +1,172 @@
+"""The real discord.py client (AutoShardedBot with a cog, views, a DynamicItem and a modal) against the double."""
+
+from __future__ import annotations
+
+import discord
+
+from tests.discord_double.fixtures import running_bot
+from tests.discord_double_tests._bot import DoubleBot
+from tests.discord_double_tests.conftest import World
+
+
+async def test_ready_brings_the_guild_and_channels_but_no_members_without_intent(world: World, bot: DoubleBot) -> None:
+    """Without the members intent GUILD_CREATE carries only the bot's member; fetch_member still works."""
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None and guild.name == "Test Server" and bot.shard_count == 1
+    assert {c.name for c in guild.text_channels} == {"games", "medium"}
+    assert guild.get_member(world.bob.id) is None
+    assert guild.me.guild_permissions.administrator
+    assert (await guild.fetch_member(world.bob.id)).nick == "Bobby"
+
+
+async def test_members_intent_caches_members_with_their_permissions(world: World) -> None:
+    """With the members intent every member is cached, with manage_guild granted only where asked."""
+    async with running_bot(bot := DoubleBot(members=True)):
+        guild = bot.get_guild(world.guild.id)
+        assert guild is not None and guild.chunked
+        assert guild.get_member(world.bob.id).nick == "Bobby"
+        assert guild.get_member(world.admin.id).guild_permissions.manage_guild
+        assert not guild.get_member(world.alice.id).guild_permissions.manage_guild
+
+
+async def test_sync_registers_commands_with_options(world: World, bot: DoubleBot) -> None:
+    """tree.sync() in setup_hook stores the commands, their options and the subcommand group."""
+    cmds = {c["name"]: c for c in world.double.commands_registered()}
+    assert set(cmds) == {"newgame", "config", "poke", "counter"}
+    assert [o["name"] for o in cmds["newgame"]["options"]] == ["game", "players", "public"]
+    assert cmds["newgame"]["options"][0]["autocomplete"] is True
+    assert cmds["config"]["options"][0]["name"] == "medium"
+
+
+async def test_slash_answers_with_embed_and_button_that_edits_the_message(world: World, bot: DoubleBot) -> None:
+    """A slash command gets an embed + view; clicking Join edits that message in place."""
+    r = await world.alice.slash(world.games, "newgame", game="potato", players=5)
+    resp = await r.response()
+    assert resp.embeds[0]["title"] == "New potato"
+    assert resp.embeds[0]["description"] == "5 players, public=True"
+    assert not resp.ephemeral
+    msg = world.double.last_message(world.games)
+    assert msg is resp.message and msg.component("game:join")["label"] == "Join"
+    click = await world.bob.click(msg, label="Join")
+    assert (await click.response()).type == 7
+    assert msg.content == "Bobby joined"
+    assert msg.component("game:join")["disabled"] is True
+    assert msg.history[0]["content"] == ""
+
+
+async def test_select_answers_ephemerally(world: World, bot: DoubleBot) -> None:
+    """Choosing a select option reaches the view; the ephemeral answer is visible only to the chooser."""
+    await (await world.alice.slash(world.games, "newgame", game="chess")).response()
+    msg = world.double.last_message(world.games)
+    resp = await (await world.bob.select(msg, "game:mode", ["chaos"])).response()
+    assert resp.content == "mode chaos" and resp.ephemeral
+    assert [m.content for m in world.bob.ephemerals()] == ["mode chaos"]
+    assert world.double.last_message(world.games) is msg
+
+
+async def test_modal_opened_from_button_is_submitted(world: World, bot: DoubleBot) -> None:
+    """A button opens a modal; submitting its text input reaches on_submit."""
+    await (await world.alice.slash(world.games, "newgame", game="chess")).response()
+    msg = world.double.last_message(world.games)
+    opener = await world.alice.click(msg, "game:name")
+    modal = (await opener.response()).modal
+    assert modal is not None and modal.title == "Name the game"
+    assert [f.custom_id for f in modal.fields] == ["name"]
+    submit = await world.alice.submit_modal(opener, {"name": "Friday"})
+    assert (await submit.response()).content == "named Friday"
+
+
+async def test_subcommand_with_channel_and_member_options(world: World, bot: DoubleBot) -> None:
+    """'config medium' resolves channel and member options; interaction permissions reflect manage_guild."""
+    r = await world.admin.slash(world.games, "config medium", channel=world.medium, moderator=world.bob)
+    resp = await r.response()
+    assert resp.content == "medium medium by Bobby manage=True" and resp.ephemeral
+
+
+async def test_autocomplete_returns_choices(world: World, bot: DoubleBot) -> None:
+    """An autocomplete interaction is answered with the matching choices."""
+    resp = await (await world.alice.autocomplete(world.games, "newgame", "game", game="po")).response()
+    assert [c["value"] for c in resp.choices or []] == ["potato", "poker"]
+
+
+async def test_bot_dms_a_user_after_deferring(world: World, bot: DoubleBot) -> None:
+    """A deferred command DMs the user; the follow-up fills in the thinking message."""
+    r = await world.alice.slash(world.games, "poke", user=world.bob)
+    resp = await r.response()
+    assert resp.deferred and resp.type == 5 and resp.ephemeral
+    original = await r.wait_original()
+    assert original.content == "sent" and original.ephemeral
+    assert [m.content for m in world.bob.dms()] == ["poked!"]
+
+
+async def test_closed_dms_raise_forbidden_50007(world: World, bot: DoubleBot) -> None:
+    """DMs to a user whose DMs are closed fail with discord.Forbidden code 50007."""
+    world.double.close_dms(world.bob)
+    r = await world.alice.slash(world.games, "poke", user=world.bob)
+    assert (await r.wait_original()).content == "closed 50007"
+    user = await bot.fetch_user(world.bob.id)
+    try:
+        await user.send("hello")
+    except discord.Forbidden as exc:
+        assert exc.code == 50007
+    else:
+        raise AssertionError("expected discord.Forbidden")
+    assert world.bob.dms() == []
+
+
+async def test_user_dm_reaches_on_message(world: World, bot: DoubleBot) -> None:
+    """A user's DM arrives as MESSAGE_CREATE without guild_id and on_message sees its content."""
+    await world.alice.dm_bot("8 3 2 1")
+    await world.double.wait_for(lambda: bot.game_cog.dms_seen == ["8 3 2 1"], timeout=5)
+
+
+async def test_dynamic_item_survives_a_new_bot_instance(world: World) -> None:
+    """A DynamicItem button posted by one bot instance still works when a fresh instance is connected."""
+    first = DoubleBot()
+    async with running_bot(first):
+        await (await world.alice.slash(world.games, "counter")).response()
+        msg = world.double.last_message(world.games)
+        await (await world.alice.click(msg, "dbl:count:0")).response()
+        assert msg.content == "count 1"
+    second = DoubleBot()
+    async with running_bot(second):
+        await (await world.bob.click(msg, "dbl:count:1")).response()
+    assert msg.content == "count 2" and msg.component("dbl:count:2")["label"] == "Count 2"
+    assert world.double.gateway.identifies == 2
+
+
+async def test_rate_limit_is_retried_transparently(world: World, bot: DoubleBot) -> None:
+    """A one-off 429 with retry-after is retried by discord.py and the message still lands."""
+    fault = world.double.fail_once("POST", r"^/channels/\d+/messages$", status=429, retry_after=0.01)
+    channel = bot.get_channel(world.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    await channel.send("after a 429")
+    assert fault.hits == 1
+    assert world.double.last_message(world.games).content == "after a 429"
+    statuses = [r.status for r in world.double.requests if r.path == f"/channels/{world.games.id}/messages"]
+    assert statuses == [429, 200]
+
+
+async def test_attachments_keep_bytes_and_filename(world: World, bot: DoubleBot) -> None:
+    """A multipart message keeps each file's bytes and name, and the attachment URL serves them."""
+    channel = bot.get_channel(world.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("board", file=discord.File(__import__("io").BytesIO(b"\x89PNG-data"), "board.png"))
+    stored = world.double.last_message(world.games).attachments[0]
+    assert (stored.filename, stored.data) == ("board.png", b"\x89PNG-data")
+    assert await sent.attachments[0].read() == b"\x89PNG-data"
+
+
+async def test_dropped_gateway_resumes_and_replays_missed_events(world: World, bot: DoubleBot) -> None:
+    """After the double drops the socket, the client RESUMEs and receives what was sent meanwhile."""
+    resumed: list[int] = []
+
+    async def on_shard_resumed(shard_id: int) -> None:
+        resumed.append(shard_id)
+
+    bot.add_listener(on_shard_resumed)
+    assert world.double.drop_connection() == 1
+    await world.alice.dm_bot("while away")
+    await world.double.wait_for(lambda: bot.game_cog.dms_seen == ["while away"] and resumed == [0], timeout=5)
+    (session,) = world.double.gateway.live_sessions()
+    assert session.resumes == 1 and world.double.gateway.identifies == 1
