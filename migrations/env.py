@@ -1,8 +1,9 @@
 """Alembic environment (async).
 
 Connection, in order of preference: the sync connection handed over in ``config.attributes["connection"]``
-(see :func:`bot.db.migrate.upgrade_to_head`), else a new async engine for ``DATABASE_URL``, else the config's
-``sqlalchemy.url``, else the default SQLite file. SQLite runs in batch mode so later ALTERs work.
+(see :func:`bot.db.migrate.upgrade_to_head`), else a new async engine for the config's ``sqlalchemy.url``
+(see :func:`bot.db.migrate.alembic_config`), else ``DATABASE_URL``, else the default SQLite file.
+SQLite runs in batch mode so later ALTERs work.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ target_metadata = Base.metadata
 
 
 def _url() -> str:
-    return os.environ.get("DATABASE_URL") or config.get_main_option("sqlalchemy.url") or DEFAULT_URL
+    return config.get_main_option("sqlalchemy.url") or os.environ.get("DATABASE_URL") or DEFAULT_URL
 
 
 def _render_item(type_: str, obj: Any, autogen_context: Any) -> str | bool:

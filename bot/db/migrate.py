@@ -9,6 +9,7 @@ caller's async engine with Alembic (the cookbook's "programmatic API use with as
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 from alembic import command
@@ -60,8 +61,6 @@ async def downgrade_to(engine: AsyncEngine, revision: str = "base") -> None:
 def upgrade_cli(url: str | None = None) -> None:
     """Entry point of ``coroner migrate``: upgrade the database at ``url`` (default: ``DATABASE_URL`` or
     :data:`~bot.db.session.DEFAULT_URL`) to head."""
-    import os
-
     async def main() -> None:
         engine = create_engine(url or os.environ.get("DATABASE_URL") or DEFAULT_URL)
         try:

@@ -96,3 +96,11 @@ def test_env_py_reads_database_url_when_given_no_connection(tmp_path: Path, monk
         assert _tables(conn) == TABLES | {"alembic_version"}
         assert _diff(conn) == []
     engine.dispose()
+
+
+def test_an_explicit_url_wins_over_database_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """alembic_config(url) migrates that database even when DATABASE_URL points elsewhere."""
+    chosen, other = tmp_path / "chosen.db", tmp_path / "other.db"
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{other}")
+    command.upgrade(alembic_config(f"sqlite+aiosqlite:///{chosen}"), "head")
+    assert chosen.exists() and not other.exists()
