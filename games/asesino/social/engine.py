@@ -139,7 +139,6 @@ class SocialEngine(Engine[SocialState]):
         ctx = Ctx(state=new, seat=seat, at=utc(action.at))
         day = new.day
         RULES[type(action)][1](ctx, action)
-        new.steps += 1
         new.last_at = max(new.last_at or ctx.at, ctx.at)
         new.timeline.append(TimelineEntry(day=day, at=ctx.at, seat=seat, kind=action.type, target=ctx.target,
                                           detail=ctx.detail, ref=ctx.ref))

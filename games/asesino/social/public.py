@@ -67,6 +67,7 @@ def do_open(ctx: Ctx, action: OpenJudgement) -> None:
 
 def check_back(state: SocialState, seat: int, action: BackJudgement) -> None:
     """An open judgement, within its window, by a respected player other than the accused, once each."""
+    require_respected(state, seat)
     if not 1 <= action.judgement <= len(state.judgements):
         raise IllegalAction("asesino_social.no_such_judgement", judgement=action.judgement)
     judgement = state.judgements[action.judgement - 1]
@@ -74,7 +75,6 @@ def check_back(state: SocialState, seat: int, action: BackJudgement) -> None:
         raise IllegalAction("asesino_social.judgement_closed", judgement=judgement.id)
     if utc(action.at) > judgement.expires_at:
         raise IllegalAction("asesino_social.judgement_expired", judgement=judgement.id)
-    require_respected(state, seat)
     if seat == judgement.accused:
         raise IllegalAction("asesino_social.cannot_back_own", judgement=judgement.id)
     if seat in judgement.backers:

@@ -117,7 +117,6 @@ class SocialState(BaseModel):
     posts: list[Post] = Field(default_factory=list)
     published: list[Published] = Field(default_factory=list)
     timeline: list[TimelineEntry] = Field(default_factory=list)
-    steps: int = 0
     result: Result | None = None
 
     @property
@@ -128,9 +127,6 @@ class SocialState(BaseModel):
     def murders_to_win(self) -> int:
         """floor(N/2), N = players at the start (rulebook "Silencing the Instinct")."""
         return len(self.seats) // 2
-
-    def role_of(self, seat: int) -> SocialRole:
-        return self.seats[seat].role
 
     def seat_with_power(self, role: SocialRole) -> int | None:
         """The seat that may use ``role``'s power, if any (a recruited Detective or Maniac has none)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.asesino.social.roles import SocialRole
-from games.asesino.social.rules import judgements_left, may_write_letter
+from games.asesino.social.rules import judgements_left, may_write_letter, require_player
 from games.asesino.social.state import SocialState
 
 
@@ -50,7 +50,9 @@ def seat_view(state: SocialState, seat: int) -> dict[str, Any]:
     letter_draft, judgements_left, inbox: [{day, key, params}], ...}`` and, by role: killers ``partner``,
     ``recruit_available``, ``crime_available``, ``collected_cards: [{seat, card}]``; Doctor ``protecting``,
     ``last_protected``; Detective ``inspections: [{day, target, card}]``; Journalist ``interview``,
-    ``note_draft``; Maniac ``kill_available``. Raises ``IndexError`` for an unknown seat."""
+    ``note_draft``; Maniac ``kill_available``. Raises ``IllegalAction("asesino_social.not_a_player")`` for a
+    seat that is not in the game."""
+    require_player(state, seat)
     me = state.seats[seat]
     today = state.today
     mine: dict[str, Any] = {

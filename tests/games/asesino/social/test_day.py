@@ -54,9 +54,10 @@ def test_letter_naming_a_player_is_refused_ignoring_case_and_accents(text: str, 
     "After a grey day, just before dusk, around 18:00, they murdered me while I had my snack.",
     "They are agile and know how to hide; they took my life in the alley by the dining room.",
     "Franciscan monks sang while I fell.",
+    "They killed me at 6 in the afternoon in the corridor.",
 ])
 def test_letter_with_clues_but_no_names_is_accepted(text: str) -> None:
-    """The rulebook's permitted examples (in our words) pass; partial words are not names."""
+    """Clues pass, partial words are not names; time-and-place limits are left to the host (our ruling)."""
     game = murdered()
     game.act(2, WriteLetter, text=text)
     assert game.state.today.letters == {2: text}

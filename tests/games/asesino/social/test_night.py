@@ -22,7 +22,7 @@ from games.asesino.social import (
 )
 from games.core import Audience
 
-from .helpers import Game, find, keys
+from .helpers import Game, find
 
 
 def recruited(target: int = 1) -> Game:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.asesino.social import (
     ENGINE,
     AnonymousPost,
@@ -14,6 +16,7 @@ from games.asesino.social import (
     PublishNote,
     Recruit,
 )
+from games.core import IllegalAction
 
 from .helpers import Game
 from .leaks import check_public_event, check_public_view
@@ -84,3 +87,11 @@ def test_private_view_hides_other_seats_secrets() -> None:
                                "letter_draft", "judgements_left", "inbox"}
     assert [entry["key"] for entry in view["me"]["inbox"]] == ["asesino_social.protect.you"]
     check_public_view({k: v for k, v in view.items() if k != "me"}, busy_day().state)
+
+
+def test_view_of_an_unknown_seat_is_refused() -> None:
+    """Only seats of the game (or None / -1 for the public view) may be viewed."""
+    state = Game().state
+    with pytest.raises(IllegalAction):
+        ENGINE.view(state, -2)
+    assert ENGINE.view(state, -1) == ENGINE.view(state, None)
