@@ -76,13 +76,17 @@ class CerealKiller(Engine[CerealState]):
 
     def intro(self, state: CerealState) -> list[Event]:
         objective = state.next_objective()
-        events = [Event(key="cereal_killer.started", params={
-            "players": state.players, "city": state.city, "suburbs": state.suburbs,
-            "difficulty": state.difficulty, "days": state.days})]
+        if state.suburbs is None:
+            events = [Event(key="cereal_killer.started.city", params={
+                "players": state.players, "city": state.city, "days": state.days})]
+        else:
+            events = [Event(key="cereal_killer.started.suburbs", params={
+                "players": state.players, "city": state.city, "suburbs": state.suburbs,
+                "difficulty": state.difficulty, "days": state.days})]
         events += [Event(key=f"cereal_killer.role.{role}", audience=Audience.to(seat))
                    for seat, role in enumerate(state.seats)]
-        events.append(Event(key="cereal_killer.prompt.route", audience=Audience.to(KILLER),
-                            params={"day": 1, "space": None, "objective_day": objective and objective[0],
+        events.append(Event(key="cereal_killer.prompt.first_route", audience=Audience.to(KILLER),
+                            params={"day": 1, "objective_day": objective and objective[0],
                                     "objective_victims": objective and objective[1]}))
         return events
 
@@ -288,9 +292,8 @@ class CerealKiller(Engine[CerealState]):
 
     def _prompt(self, s: CerealState, pending: Pending, ev: list[Event]) -> None:
         s.pending = pending
-        ev.append(Event(key="cereal_killer.prompt.answer", audience=Audience.to(KILLER), params={
-            "kind": pending.kind, "question": pending.question, "reference": pending.reference,
-            "options": pending.options}))
+        ev.append(Event(key=f"cereal_killer.prompt.{pending.kind}", audience=Audience.to(KILLER), params={
+            "question": pending.question, "reference": pending.reference, "options": list(pending.options)}))
 
     def _use_ability(self, s: CerealState, geo: Geometry, ability: str, space: int | None) -> None:
         """Codes: ``ability_used``, ``bone`` (ability), ``not_in_reach`` (space)."""

@@ -165,7 +165,7 @@ def test_direction_always_waits_for_the_killer(killer: int, options: list[str]) 
     done = step(detective_at(9, killer=killer, witness=4), 1, Ask(question="direction"))
     prompt = done.events[-1]
     assert (prompt.key, prompt.audience, prompt.params["options"]) == (
-        "cereal_killer.prompt.answer", Audience.to(0), options)
+        "cereal_killer.prompt.question", Audience.to(0), options)
     assert ENGINE.to_act(done.state) == [0]
     assert ENGINE.view(done.state, None)["pending"] == {"kind": "question", "question": "direction"}
     with pytest.raises(IllegalAction) as err:
@@ -234,7 +234,7 @@ def test_golden_example_3_sniff_on_4_answers_west_or_south() -> None:
     state = lola_at(9, killer=8, route=[5, 4, 3, 8])
     done = step(state, 2, Sniff(space=4))
     assert [(e.key, e.audience) for e in done.events] == [
-        ("cereal_killer.sniffed", Audience.public()), ("cereal_killer.prompt.answer", Audience.to(0))]
+        ("cereal_killer.sniffed", Audience.public()), ("cereal_killer.prompt.sniff", Audience.to(0))]
     assert done.events[-1].params["options"] == ["south", "west"]
     answered = step(done.state, 0, ChooseAnswer(answer="west"))
     assert [(e.key, e.params, e.audience) for e in answered.events] == [
