@@ -97,7 +97,7 @@ class _CoreRoutes:
             "version": str(self.d.ids.next()), "type": kind, "name": data["name"],
             "name_localizations": data.get("name_localizations"), "description": data.get("description", ""),
             "description_localizations": data.get("description_localizations"), "options": data.get("options", []),
-            "default_member_permissions": data.get("default_member_permissions"),
+            "default_member_permissions": _str_or_none(data.get("default_member_permissions")),
             "dm_permission": data.get("dm_permission", True), "nsfw": data.get("nsfw", False),
             "contexts": data.get("contexts"), "integration_types": data.get("integration_types") or [0],
         }
@@ -286,6 +286,10 @@ class _CoreRoutes:
     def _channel_updated(self, channel: Channel) -> None:
         if channel.guild is not None:
             self.d._dispatch_guild(channel.guild, "CHANNEL_UPDATE", channel.payload())
+
+
+def _str_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def _overwrites(raw: list[dict[str, Any]] | None) -> list[dict[str, Any]]:

@@ -5,8 +5,10 @@ The spec is looked up at ``<repo>/../shared/discord-api-spec/openapi.json``. Pat
 ``application/json`` requestBody schema with Draft 2020-12 and a ``referencing`` registry holding the whole
 document, so ``#/components/...`` references resolve into it.
 
-One deliberate loosening: ``SnowflakeType`` also admits non-negative integers. The spec writes snowflakes as
-strings, but Discord accepts JSON numbers and discord.py sends some ids that way (e.g. ``recipient_id``).
+Two deliberate loosenings, where the spec is stricter than Discord and discord.py relies on the difference:
+``SnowflakeType`` also admits non-negative integers (discord.py sends e.g. ``recipient_id`` as a number), and
+the permission bitfields (``permissions``, ``allow``, ``deny``, ``default_member_permissions``) declared as
+integers also admit digit strings (Discord documents and discord.py sends them as strings).
 """
 
 from __future__ import annotations
@@ -47,9 +49,7 @@ class SpecValidator:
         import referencing
         from referencing.jsonschema import DRAFT202012
 
-        snowflake = spec.get("components", {}).get("schemas", {}).get("SnowflakeType")
-        if snowflake is not None:
-            spec["components"]["schemas"]["SnowflakeType"] = {"anyOf": [snowflake, {"type": "integer", "minimum": 0}]}
+        _loosen(spec)
         resource = referencing.Resource.from_contents(spec, default_specification=DRAFT202012)
         self._registry = referencing.Registry().with_resource(_URI, resource)
         self._routes: list[tuple[int, re.Pattern[str], str, dict[str, Any]]] = []
@@ -88,6 +88,28 @@ class SpecValidator:
             return None
         messages = tuple(f"{'/'.join(map(str, e.absolute_path)) or '<body>'}: {_best(e)}" for e in errors[:5])
         return SchemaViolation(method.upper(), path, template, messages, body)
+
+
+_BITFIELDS = {"permissions", "allow", "deny", "default_member_permissions"}
+
+
+def _loosen(spec: dict[str, Any]) -> None:
+    """Apply the two loosenings described in the module docstring, in place."""
+    schemas = spec.get("components", {}).get("schemas", {})
+    if "SnowflakeType" in schemas:
+        schemas["SnowflakeType"] = {"anyOf": [schemas["SnowflakeType"], {"type": "integer", "minimum": 0}]}
+    stack: list[Any] = [spec]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            for name, prop in (node.get("properties") or {}).items():
+                kinds = prop.get("type") if isinstance(prop, dict) else None
+                if name in _BITFIELDS and "integer" in (kinds if isinstance(kinds, list) else [kinds]):
+                    node["properties"][name] = {"anyOf": [prop, {"type": "string", "pattern": "^[0-9]+$"}]}
+            stack.extend(v for k, v in node.items() if k != "properties")
+            stack.extend((node.get("properties") or {}).values())
 
 
 def _best(error: Any) -> str:

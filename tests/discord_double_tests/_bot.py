@@ -54,7 +54,8 @@ class GameView(discord.ui.View):
 
 
 class GameCog(commands.Cog):
-    config = app_commands.Group(name="config", description="Settings")
+    config = app_commands.Group(name="config", description="Settings",
+                                default_permissions=discord.Permissions(manage_guild=True))
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

@@ -36,6 +36,7 @@ async def test_sync_registers_commands_with_options(world: World, bot: DoubleBot
     assert [o["name"] for o in cmds["newgame"]["options"]] == ["game", "players", "public"]
     assert cmds["newgame"]["options"][0]["autocomplete"] is True
     assert cmds["config"]["options"][0]["name"] == "medium"
+    assert cmds["config"]["default_member_permissions"] == "32"
 
 
 async def test_slash_answers_with_embed_and_button_that_edits_the_message(world: World, bot: DoubleBot) -> None:

@@ -22,6 +22,7 @@ needs_spec = pytest.mark.skipif(not SPEC_PATH.is_file(), reason=f"no Discord Ope
         ("POST", "/channels/1/messages", {"embeds": [{"title": ["x"]}]}, "embeds/0/title"),
         ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {"flags": "x"}}, "<body>"),
         ("PATCH", "/webhooks/1/tok/messages/@original", {"content": {"a": 1}}, "content"),
+        ("PUT", "/channels/1/permissions/2", {"type": 1, "allow": "lots"}, "allow"),
     ],
 )
 def test_validator_rejects_bad_bodies(method: str, path: str, body: Any, bad_field: str) -> None:
@@ -40,11 +41,13 @@ def test_validator_rejects_bad_bodies(method: str, path: str, body: Any, bad_fie
         ("POST", "/channels/1/messages", {"content": "hi", "embeds": [{"title": "t"}], "components": []}),
         ("POST", "/users/@me/channels", {"recipient_id": 1576580174458126342}),
         ("POST", "/interactions/1/tok/callback", {"type": 5, "data": {"flags": 64}}),
+        ("PUT", "/channels/1/permissions/2", {"type": 1, "allow": "1024", "deny": 2048}),
+        ("POST", "/guilds/1/roles", {"name": "alive", "permissions": "0"}),
         ("GET", "/unknown/route", {"anything": True}),
     ],
 )
 def test_validator_accepts_good_bodies(method: str, path: str, body: Any) -> None:
-    """Well-formed bodies (integer snowflakes included) and routes the spec lacks are not reported."""
+    """Well-formed bodies (integer snowflakes, string permissions) and routes the spec lacks are not reported."""
     validator = load_validator()
     assert validator is not None
     assert validator.validate(method, path, body) is None
