@@ -33,8 +33,13 @@ def do_recruit(ctx: Ctx, action: Recruit) -> None:
     state.accomplice = target
     ctx.target = target
     ctx.tell([ctx.seat], "asesino_social.recruit.done", accomplice=target)
-    ctx.tell([target], "asesino_social.recruit.you", killer=ctx.seat, card=recruit.card.value,
-             keeps_power=recruit.card in KEPT_WHEN_RECRUITED)
+    if recruit.card == SocialRole.VICTIM:
+        key = "asesino_social.recruit.you"
+    elif recruit.card in KEPT_WHEN_RECRUITED:
+        key = "asesino_social.recruit.you_keep_power"
+    else:
+        key = "asesino_social.recruit.you_lose_power"
+    ctx.tell([target], key, killer=ctx.seat, card=recruit.card.value)
 
 
 def check_crime(state: SocialState, seat: int, action: Crime) -> None:

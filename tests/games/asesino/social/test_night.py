@@ -38,7 +38,7 @@ def test_recruit_makes_the_accomplice_and_tells_both() -> None:
     assert game.state.accomplice == 2 and game.state.seats[2].role == SocialRole.ACCOMPLICE
     assert find(events, "asesino_social.recruit.done").audience == Audience.to(0)
     you = find(events, "asesino_social.recruit.you")
-    assert you.audience == Audience.to(2) and you.params == {"killer": 0, "card": "victim", "keeps_power": False}
+    assert you.audience == Audience.to(2) and you.params == {"killer": 0, "card": "victim"}
     assert not [e for e in events if e.audience.is_public]
 
 
@@ -63,6 +63,8 @@ def test_recruited_detective_and_maniac_lose_their_power(target: int, role: Soci
     """Ruling: a recruited Detective or Maniac loses that role; other specials keep their power."""
     game = recruited(target)
     assert (game.state.seat_with_power(role) == target) is power_kept
+    told = "asesino_social.recruit.you_keep_power" if power_kept else "asesino_social.recruit.you_lose_power"
+    assert game.events[-1].key == told and game.events[-1].params == {"killer": 0, "card": role.value}
 
 
 def test_recruited_detective_can_no_longer_inspect() -> None:
