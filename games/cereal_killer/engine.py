@@ -162,7 +162,7 @@ class CerealKiller(Engine[CerealState]):
         expected: dict[type, tuple[str, ...]] = {
             KillerTurn: ("killer",), PlaceDetective: ("detective",), Ask: ("detective",), Arrest: ("detective",),
             Sniff: ("lola",), Bark: ("lola",), Bite: ("lola",), Move: ("lola", "detective"),
-            EndTurn: ("lola", "detective"), ChooseAnswer: (),
+            EndTurn: ("lola", "detective"),
         }
         if state.pending is not None:
             if not isinstance(action, ChooseAnswer):

@@ -10,8 +10,9 @@ from PIL import Image
 
 from bot.cogs.cereal_killer._render import CELL, HEADER, render_board
 from games.cereal_killer import ENGINE
-from games.cereal_killer.models import KillerTurn, Move, PlaceDetective
+from games.cereal_killer.models import CerealOptions, KillerTurn, Move, PlaceDetective
 from tests.games.cereal_killer.helpers import new_game, play
+from tests.games.cereal_killer.test_properties import play_out
 
 
 def _day_one(players: int = 2):
@@ -81,3 +82,16 @@ def test_spanish_description() -> None:
     """The description follows the server language."""
     _, text = render_board(ENGINE.view(_day_one(), None), language="es")
     assert text.splitlines()[:3] == ["Cereal Killer, día 1 de 7.", "Tablero: Ciudad cara A.", "Detective en 19 (Café)."]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_public_render_ignores_the_killers_position(players: int) -> None:
+    """Moving the hidden Killer (space and routes) changes neither the public PNG nor its description."""
+    _, _, history = play_out(players, 5, CerealOptions())
+    for state, _ in history[::4]:
+        if state.result is not None:
+            continue
+        elsewhere = state.model_copy(deep=True)
+        elsewhere.killer = 1 if state.killer != 1 else 2
+        elsewhere.routes = [[1, 2, 1, 2] for _ in state.routes]
+        assert render_board(ENGINE.view(elsewhere, None)) == render_board(ENGINE.view(state, None))
