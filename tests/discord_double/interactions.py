@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tests.discord_double.messages import EPHEMERAL, StoredMessage, walk_components
+from tests.discord_double.messages import EPHEMERAL, StoredMessage
 from tests.discord_double.model import Channel, Member, Role, User
 from tests.discord_double.permissions import DEFAULT_EVERYONE
 
@@ -354,5 +354,3 @@ class Actions:
         self.d.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=guild.id if guild else None)
         return handle
 
-
-__all__ = ["Actions", "InteractionHandle", "Modal", "ModalField", "Response", "walk_components"]

@@ -229,7 +229,7 @@ class DiscordDouble:
                 response = exc.response
         record = RequestRecord(method, path, response.status, body)
         self.requests.append(record)
-        if handler == self._unknown:  # noqa: PLR1714 - bound methods compare by ==
+        if handler == self._unknown:
             self.unknown_requests.append(record)
         self._changed()
         return response

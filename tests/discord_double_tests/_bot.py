@@ -60,6 +60,7 @@ class GameCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.dms_seen: list[str] = []
+        self.guild_seen: list[str] = []
 
     @app_commands.command(name="newgame", description="Start a game")
     @app_commands.describe(game="Which game")
@@ -92,10 +93,19 @@ class GameCog(commands.Cog):
     async def counter(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("count 0", view=discord.ui.View(timeout=None).add_item(Counter(0)))
 
+    @app_commands.command(name="progress", description="Edit the response and a follow-up")
+    async def progress(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("step 1")
+        await interaction.edit_original_response(content="step 2")
+        extra = await interaction.followup.send("extra", wait=True)
+        await extra.edit(content="extra edited")
+        gone = await interaction.followup.send("temporary", ephemeral=True, wait=True)
+        await gone.delete()
+
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        if message.guild is None and not message.author.bot:
-            self.dms_seen.append(message.content)
+        if not message.author.bot:
+            (self.dms_seen if message.guild is None else self.guild_seen).append(message.content)
 
 
 class DoubleBot(commands.AutoShardedBot):

@@ -32,7 +32,7 @@ async def test_members_intent_caches_members_with_their_permissions(world: World
 async def test_sync_registers_commands_with_options(world: World, bot: DoubleBot) -> None:
     """tree.sync() in setup_hook stores the commands, their options and the subcommand group."""
     cmds = {c["name"]: c for c in world.double.commands_registered()}
-    assert set(cmds) == {"newgame", "config", "poke", "counter"}
+    assert set(cmds) == {"newgame", "config", "poke", "counter", "progress"}
     assert [o["name"] for o in cmds["newgame"]["options"]] == ["game", "players", "public"]
     assert cmds["newgame"]["options"][0]["autocomplete"] is True
     assert cmds["config"]["options"][0]["name"] == "medium"
@@ -121,6 +121,14 @@ async def test_user_dm_reaches_on_message(world: World, bot: DoubleBot) -> None:
     await world.double.wait_for(lambda: bot.game_cog.dms_seen == ["8 3 2 1"], timeout=5)
 
 
+async def test_guild_message_content_needs_the_intent_or_a_mention(world: World, bot: DoubleBot) -> None:
+    """Without the message-content intent a guild message arrives empty unless it mentions the bot."""
+    await world.alice.say(world.games, "hello")
+    await world.alice.say(world.games, f"{world.double.bot_user.mention} hi")
+    await world.double.wait_for(lambda: len(bot.game_cog.guild_seen) == 2)
+    assert bot.game_cog.guild_seen == ["", f"{world.double.bot_user.mention} hi"]
+
+
 async def test_dynamic_item_survives_a_new_bot_instance(world: World) -> None:
     """A DynamicItem button posted by one bot instance still works when a fresh instance is connected."""
     first = DoubleBot()
@@ -171,3 +179,24 @@ async def test_dropped_gateway_resumes_and_replays_missed_events(world: World, b
     await world.double.wait_for(lambda: bot.game_cog.dms_seen == ["while away"] and resumed == [0], timeout=5)
     (session,) = world.double.gateway.live_sessions()
     assert session.resumes == 1 and world.double.gateway.identifies == 1
+
+
+async def test_original_and_followups_can_be_edited_and_deleted(world: World, bot: DoubleBot) -> None:
+    """edit_original_response, follow-up edit and follow-up delete go through the webhook routes."""
+    r = await world.alice.slash(world.games, "progress")
+    assert (await r.response()).content == "step 1"
+    await r.wait_followups(2)
+    await world.double.wait_for(lambda: r.followups[1].deleted)
+    original = r.original
+    assert original is not None and original.content == "step 2"
+    assert [h["content"] for h in original.history] == ["step 1"]
+    assert r.followups[0].content == "extra edited" and r.followups[1].ephemeral
+    assert [m.content for m in world.double.messages(world.games)] == ["step 2", "extra edited"]
+
+
+async def test_slash_command_in_a_dm(world: World, bot: DoubleBot) -> None:
+    """A global command used in the bot's DM channel carries `user` instead of `member` and answers there."""
+    dm = world.double.dm_channel(world.alice)
+    resp = await (await world.alice.slash(dm, "newgame", game="poker")).response()
+    assert resp.embeds[0]["title"] == "New poker"
+    assert world.double.last_message(dm).embeds[0]["title"] == "New poker"
