@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from games.asesino.common import ROLE_CARDS, card_key, role_key
+from games.asesino.common import INTENTION_CARDS, ROLE_CARDS, card_key, role_key
 from games.asesino.small.models import SmallOptions
 from games.asesino.tabletop.models import TabletopOptions
 from games.core import SeatInfo
@@ -42,7 +42,7 @@ def emitted_keys() -> set[str]:
     """String-literal keys in the sources, every card/role name, and the keys seen in random games (which
     covers keys built with f-strings)."""
     keys = {key for path in SOURCES for key in LITERAL.findall(path.read_text())} | BUILT_KEYS
-    keys |= {card_key(c) for c in (*ROLE_CARDS, "good", "bad")} | {role_key(r) for r in ROLE_CARDS}
+    keys |= {card_key(c) for c in (*ROLE_CARDS, *INTENTION_CARDS)} | {role_key(r) for r in ROLE_CARDS}
     for engine, options, counts in ((TABLE, TabletopOptions(), range(5, 11)), (SMALL, SmallOptions(), (2, 3, 4))):
         for players in counts:
             for seed in range(25):

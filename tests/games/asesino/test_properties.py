@@ -13,14 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.asesino.common import ROLE_CARDS, side_of
+from games.asesino.common import INTENTION_CARDS, ROLE_CARDS, side_of
 from games.asesino.small.models import SmallOptions, SmallState
 from games.asesino.tabletop.models import TabletopOptions, TabletopState
 from games.core import Engine, Event, SeatInfo
 from games.core.replay import replay
 from tests.games.asesino.support import SMALL, TABLE
 
-CARD_WORDS = set(ROLE_CARDS) | {"good", "bad"}
+CARD_WORDS = {*ROLE_CARDS, *INTENTION_CARDS}
 #: public-view paths (``*`` any index) that may hold card words; their content is checked separately
 VIEW_ALLOWED = {
     "tabletop": [("seats", "*", "revealed"), ("resolving", "effects"), ("roles",), ("result", "side"),

@@ -270,3 +270,13 @@ def test_timeout_plays_a_random_legal_move_or_skips_an_effect() -> None:
     assert SMALL.timeout_action(step.state) == (0, AccompliceSwap())
     step = SMALL.apply(step.state, 0, AccompliceSwap())
     assert "asesino.small.effect_skipped" in keys(step.events)
+
+
+def test_first_player_is_the_host_option_or_drawn_and_play_goes_up_the_seats() -> None:
+    """Ruling 17: the host option starts, else the seed draws the first player; turns go in seat order."""
+    state = SMALL.setup(SmallOptions(first_player=2), [SeatInfo()] * 3, 9)
+    assert SMALL.to_act(state) == [2]
+    card = state.seats[2].hand[0]
+    state = SMALL.apply(state, 2, PlayCard(card=card, column=5, declared="good")).state
+    assert SMALL.to_act(state) == [0]
+    assert len({SMALL.setup(SmallOptions(), [SeatInfo()] * 4, seed).turn for seed in range(30)}) > 1

@@ -322,3 +322,31 @@ def test_game_over_refuses_every_action() -> None:
     with pytest.raises(IllegalAction) as err:
         TABLE.apply(step.state, 0, Pass())
     assert err.value.code == "core.game_over"
+
+
+def test_turn_marker_skips_empty_hands_and_the_dead() -> None:
+    """Ruling 4: living players with no cards and murdered players are passed over by the turn marker."""
+    hands: dict[int, list[Card]] = {1: []}
+    fronts = {2: [("bad", 3), ("bad", 4), ("good", 1)]}
+    state = table(SIX, hands=hands, fronts=fronts, deaths=[2], turn=0)
+    step = TABLE.apply(state, 0, Declare(card="good", target=4))
+    assert TABLE.waiting(step.state) == (3, "turn")
+    assert ("asesino.turn", {"seat": 3}) in [(e.key, e.params) for e in step.events]
+
+
+def test_prosecutor_may_accuse_a_dead_player() -> None:
+    """Ruling 3: any other seat may be named, dead or alive; a dead non-Killer is simply a wrong accusation."""
+    step = resolve(["prosecutor", "good", "good"], deaths=[1])
+    assert Accuse(target=1) in TABLE.legal_actions(step.state, 2)
+    step = TABLE.apply(step.state, 2, Accuse(target=1))
+    assert "asesino.accusation.wrong" in keys(step.events)
+
+
+def test_private_view_adds_own_secrets_and_the_evil_partner() -> None:
+    """A seat sees its role, hand and own plays; the Killer and the Accomplice see each other."""
+    state = TABLE.apply(table(SIX), 0, Declare(card="bad", target=3)).state
+    victim, killer, accomplice = TABLE.view(state, 0), TABLE.view(state, 3), TABLE.view(state, 4)
+    assert (victim["role"], victim["hand"], victim["partner"]) == ("victim", ["victim", "good"], None)
+    assert victim["my_plays"] == [{"target": 3, "position": 0, "card": "bad"}]
+    assert (killer["partner"], accomplice["partner"]) == (4, 3)
+    assert not {"role", "hand", "partner", "my_plays"} & TABLE.view(state, None).keys()
