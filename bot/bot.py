@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
 
@@ -29,12 +30,15 @@ EXTENSIONS: tuple[str, ...] = ("bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admi
 def point_at_api(base: str | None) -> None:
     """Rewire discord.py's REST client (and so the gateway URL it asks for) to ``base`` (``None``: Discord)."""
     discord.http.Route.BASE = f"{base}/api/v10" if base else "https://discord.com/api/v10"
+    # a fixed shard count (and a non-resumable reconnect) connects to the default gateway without asking REST
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+        base.replace("http", "ws", 1) + "/gateway" if base else "wss://gateway.discord.gg/")
 
 
 class CoronerBot(commands.AutoShardedBot):
     """Coroner. Resources are created in :meth:`setup_hook` and released in :meth:`close`."""
 
-    def __init__(self, settings: Settings, *, clock: Clock | None = None) -> None:
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
@@ -46,6 +50,7 @@ class CoronerBot(commands.AutoShardedBot):
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
             help_command=None,
+            **options,
         )
         self.settings = settings
         self.clock = clock or Clock()
@@ -72,6 +77,11 @@ class CoronerBot(commands.AutoShardedBot):
         self.timers.start()
         if self.settings.sync_commands:
             await self.sync_commands()
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        if self.settings.discord_api_base:
+            point_at_api(self.settings.discord_api_base)
+        await super().start(token, reconnect=reconnect)
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Register the slash commands: to ``DEV_GUILD_ID`` at once when set, else globally."""
@@ -128,7 +138,6 @@ class CoronerBot(commands.AutoShardedBot):
 
 async def run_bot(settings: Settings) -> None:
     """Run until interrupted. ``settings.discord_token`` must be set."""
-    point_at_api(settings.discord_api_base)
     bot = CoronerBot(settings)
     assert settings.discord_token is not None
     async with bot:

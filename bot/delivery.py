@@ -134,7 +134,6 @@ class Delivery:
         message = await channel.send(**self.status_message(table, lines).kwargs())
         previous = table.table_message_id
         await self.bot.tables.set_table_message(table.id, message.id)
-        table.table_message_id = message.id
         if previous:
             try:
                 await channel.get_partial_message(previous).edit(view=None)  # type: ignore[attr-defined]

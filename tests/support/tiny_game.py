@@ -61,6 +61,10 @@ class HotPotato(Engine[PotatoState]):
             passes_left=options.passes,
         )
 
+    def intro(self, state: PotatoState) -> list[Event]:
+        return [Event(key="potato.dealt", params={"secret": s.secret}, audience=Audience.to(i))
+                for i, s in enumerate(state.seats)] + [Event(key="potato.start", params={"seat": state.holder})]
+
     def legal_actions(self, state: PotatoState, seat: int) -> list[Any]:
         if self.outcome(state) is not None or seat != state.holder:
             return []
@@ -77,7 +81,7 @@ class HotPotato(Engine[PotatoState]):
             raise IllegalAction("potato.bad_target", to=action.to)
         new = state.model_copy(update={"holder": action.to, "passes_left": state.passes_left - 1,
                                        "turn": state.turn + 1})
-        events = [Event(key="potato.passed", params={"from": seat, "to": action.to}),
+        events = [Event(key="potato.passed", params={"from_seat": seat, "to_seat": action.to}),
                   Event(key="potato.you_hold", params={"secret": new.seats[action.to].secret},
                         audience=Audience.to(action.to))]
         if new.passes_left == 0:
@@ -98,3 +102,19 @@ class HotPotato(Engine[PotatoState]):
 
 
 ENGINE = HotPotato()
+
+#: the test game's messages, added to the catalogues by the tests that use it (never shipped)
+MESSAGES = {
+    "en": {"game.potato": "Hot Potato", "mode.potato.classic": "Classic",
+           "potato.dealt": "Your secret number is {secret}.", "potato.start": "{seat} starts with the potato.",
+           "potato.passed": "{from_seat} passes the potato to {to_seat}.",
+           "potato.you_hold": "You hold the potato. Your secret number is {secret}.",
+           "potato.burnt": "{seat} is left holding the potato!", "potato.bad_target": "You cannot pass to that seat.",
+           "potato.shout": "{seat} shouts: {text}", "potato.pass_to": "Pass to {seat}"},
+    "es": {"game.potato": "Patata caliente", "mode.potato.classic": "Clásico",
+           "potato.dealt": "Tu número secreto es {secret}.", "potato.start": "{seat} empieza con la patata.",
+           "potato.passed": "{from_seat} pasa la patata a {to_seat}.",
+           "potato.you_hold": "Tienes la patata. Tu número secreto es {secret}.",
+           "potato.burnt": "¡{seat} se queda con la patata!", "potato.bad_target": "No puedes pasarla a ese asiento.",
+           "potato.shout": "{seat} grita: {text}", "potato.pass_to": "Pasar a {seat}"},
+}

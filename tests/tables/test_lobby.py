@@ -19,7 +19,10 @@ async def test_open_join_start_deals_the_game_and_delivers_the_intro(service: Ta
     assert (table.status, table.seed, table.version, table.options) == ("active", 99, 4, {"passes": 3})
     assert len(table.state.seats) == 3 and table.state.seed == 99
     assert table.seat_of(102) == 2 and table.seat_of(555) is None and table.user_ids() == [100, 101, 102]
-    assert outbox.sent == []  # Hot Potato has no intro events
+    ((game_id, version, events),) = outbox.sent  # the intro: a secret by DM to each seat, then who starts
+    assert (game_id, version) == (table.id, 4)
+    assert [(e.key, e.audience.seats) for e in events] == [("potato.dealt", (0,)), ("potato.dealt", (1,)),
+                                                           ("potato.dealt", (2,)), ("potato.start", ())]
 
 
 async def test_start_picks_a_seed_when_none_is_given(service: TableService) -> None:

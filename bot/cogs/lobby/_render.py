@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from bot.tables import Table
 
 
-def lobby_embed(table: Table, language: str, expires_at_ts: int | None) -> discord.Embed:
+def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expired: bool = False) -> discord.Embed:
     """Title, host, the player list with the mode's limits, and the expiry as a Discord timestamp."""
     cat = catalog(language)
     mode = get_game(table.game).mode(table.mode)
@@ -35,7 +35,7 @@ def lobby_embed(table: Table, language: str, expires_at_ts: int | None) -> disco
         embed.set_footer(text=cat.render("lobby.expires_hint"))
         embed.description = cat.render("lobby.expires", when=f"<t:{expires_at_ts}:R>")
     elif table.status != "lobby":
-        embed.description = cat.render(f"lobby.status.{table.status}")
+        embed.description = cat.render("lobby.status.expired" if expired else f"lobby.status.{table.status}")
     return embed
 
 

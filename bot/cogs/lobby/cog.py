@@ -170,13 +170,14 @@ class Lobby(commands.Cog):
         if extra:
             await self.bot.tables.update_options(table.id, {**table.options, **extra})
 
-    async def _refresh_lobby(self, table: Table) -> None:
+    async def _refresh_lobby(self, table: Table, *, expired: bool = False) -> None:
         if not table.lobby_message_id:
             return
         channel = await self.bot.delivery.channel(table.channel_id)
         try:
             await channel.get_partial_message(table.lobby_message_id).edit(  # type: ignore[attr-defined]
-                embed=lobby_embed(table, table.language, None), view=lobby_view(table, table.language))
+                embed=lobby_embed(table, table.language, None, expired=expired),
+                view=lobby_view(table, table.language))
         except discord.HTTPException:
             pass
 
@@ -185,4 +186,4 @@ class Lobby(commands.Cog):
         if table.status != "lobby":
             return
         table = await self.bot.tables.expire(table.id)
-        await self._refresh_lobby(table)
+        await self._refresh_lobby(table, expired=True)

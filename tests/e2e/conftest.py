@@ -1,0 +1,81 @@
+"""End-to-end fixtures: the real CoronerBot (discord.py) against the loopback Discord double, a SQLite file
+database and a fake clock."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+import pytest
+
+from bot.bot import CoronerBot
+from bot.clock import FakeClock
+from bot.settings import Settings
+from games.core import register
+from tests.discord_double import Channel, DiscordDouble, Guild, User
+from tests.discord_double.fixtures import double, running_bot  # noqa: F401
+from tests.support import tiny_ui
+from tests.support.tiny_game import ENGINE
+
+
+@dataclass
+class World:
+    """A server with a game channel, an official medium channel, an admin and five players."""
+
+    double: DiscordDouble
+    guild: Guild
+    games: Channel
+    medium: Channel
+    admin: User
+    players: list[User]
+    db_url: str
+    clock: FakeClock
+
+    def bot(self) -> CoronerBot:
+        settings = Settings(_env_file=None, discord_token="double-token", database_url=self.db_url,
+                            discord_api_base=self.double.api_base)
+        return CoronerBot(settings, clock=self.clock, guild_ready_timeout=0.05)
+
+    def running(self, bot: CoronerBot | None = None) -> contextlib.AbstractAsyncContextManager[None]:
+        return running_bot(bot or self.bot())
+
+    def bot_messages(self, channel: Channel | None = None) -> list:
+        return [m for m in self.double.messages(channel or self.games) if m.author.id == self.double.bot_user.id]
+
+
+@pytest.fixture
+def potato() -> None:
+    """The test-only Hot Potato game, its UI and messages."""
+    register(ENGINE)
+    tiny_ui.install()
+
+
+@pytest.fixture
+async def world(double: DiscordDouble, tmp_path) -> AsyncIterator[World]:  # noqa: F811
+    guild = double.add_guild("Coroner Test")
+    games = guild.add_text_channel("games")
+    medium = guild.add_text_channel("official-medium")
+    admin = double.add_user("admin", display_name="Admin")
+    guild.add_member(admin, manage_guild=True)
+    names = ["alice", "bob", "carol", "dave", "erin"]
+    players = [double.add_user(n, display_name=n.title()) for n in names]
+    for user in players:
+        guild.add_member(user)
+    yield World(double, guild, games, medium, admin, players, f"sqlite+aiosqlite:///{tmp_path}/coroner.db",
+                FakeClock())
+
+
+WaitFor = Callable[..., object]
+
+
+async def refusal(handle) -> str:  # type: ignore[no-untyped-def]
+    """The ephemeral refusal the bot answered ``handle`` with: the callback itself, or (after a deferral) the
+    first follow-up. Fails if the answer was public."""
+    response = await handle.response()
+    if response.deferred:
+        (first, *_) = await handle.wait_followups(1)
+        assert first.ephemeral, first.content
+        return first.content
+    assert response.ephemeral, response.content
+    return response.content

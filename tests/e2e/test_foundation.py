@@ -1,0 +1,130 @@
+"""End to end with the real discord.py client: lobby, start, DMs (one closed), stale and wrong clicks, a restart
+mid-game, timers on a fake clock, and the game's end with scores."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.tables import TableService
+from tests.discord_double import StoredMessage
+from tests.e2e.conftest import World, refusal
+
+pytestmark = pytest.mark.usefixtures("potato")
+
+
+def status_messages(world: World) -> list[StoredMessage]:
+    """The bot's table-status messages in the game channel (their first embed is the table)."""
+    return [m for m in world.bot_messages() if m.embeds and m.embeds[0].get("title") == "Hot Potato"]
+
+
+async def open_lobby(world: World, passes: int = 3) -> StoredMessage:
+    alice = world.players[0]
+    handle = await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic", "options": f"passes={passes}"})
+    response = await handle.response()
+    assert not response.ephemeral
+    assert "Hot Potato" in response.embeds[0]["title"]
+    assert [b["label"] for b in response.components[0]["components"]] == ["Join", "Leave", "Start", "Cancel"]
+    assert handle.original is not None
+    return handle.original
+
+
+async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
+    """Five players join; the host starts; DMs go out (erin's are closed: fallback); a wrong click and a stale
+    click change nothing; after a restart the old buttons still work; the game ends with scores stored."""
+    alice, bob, carol, dave, erin = world.players
+    world.double.close_dms(erin)
+    async with world.running():
+        lobby = await open_lobby(world)
+        for user in (bob, carol, dave, erin):
+            await (await user.click(lobby, label="Join")).response()
+        assert lobby.embeds[0]["fields"][0]["name"] == "Players (5, needs 2-10)"
+
+        assert "Only the host" in await refusal(await carol.click(lobby, label="Start"))
+
+        await (await alice.click(lobby, label="Start")).response()
+        await world.double.wait_for(lambda: status_messages(world), what="the first table status")
+        await world.double.wait_for(lambda: all(len(u.dms()) == 1 for u in (alice, bob, carol, dave)), what="DMs")
+        assert all("Your secret number is" in u.dms()[0].text for u in (alice, bob, carol, dave))
+        assert erin.dms() == []
+        fallback = await world.double.wait_for(lambda: next((m for m in world.bot_messages()
+                                                             if "could not send you a private" in m.content), None))
+        assert erin.mention in fallback.content
+
+        table = await bot_tables(world).table_in_channel(world.games.id)
+        assert table is not None and table.status == "active"
+        secret = await (await erin.click(fallback, label="My secrets")).response()
+        assert secret.ephemeral
+        assert str(table.state.seats[table.seat_of(erin.id)].secret) in str(secret.embeds)
+
+        holder = world.players[[u.id for u in world.players].index(table.user_of(table.state.holder))]
+        bystander = next(u for u in world.players if u is not holder)
+        first_status = status_messages(world)[-1]
+        wrong = await bystander.click(first_status, custom_id=pass_button(first_status, 0, holder, world))
+        assert "not your turn" in await refusal(wrong)
+        assert (await bot_tables(world).load(table.id)).version == table.version
+
+    # restart: a new bot process on the same database; the old message's buttons still work
+    async with world.running():
+        await (await holder.click(first_status, custom_id=pass_button(first_status, 0, holder, world))).response()
+        await world.double.wait_for(lambda: len(status_messages(world)) == 2, what="the second status")
+        stale = await holder.click(first_status, custom_id=first_status.buttons()[1]["custom_id"])
+        assert "out of date" in await refusal(stale)
+
+        while (current := await bot_tables(world).load(table.id)).status == "active":
+            latest = status_messages(world)[-1]
+            user = next(u for u in world.players if u.id == current.user_of(current.state.holder))
+            count = len(status_messages(world))
+            await (await user.click(latest, custom_id=pass_button(latest, 0, user, world))).response()
+            await world.double.wait_for(lambda c=count: len(status_messages(world)) > c)
+        final = status_messages(world)[-1]
+        assert final.embeds[-1]["title"] == "Game over"
+        board = await bot_tables(world).leaderboard(world.guild.id, "potato")
+        assert sorted(row.points for row in board) == [0.0, 1.0, 1.0, 1.0, 1.0]
+    for message in world.double.all_messages():
+        if message.author.id == world.double.bot_user.id:
+            mentions = message.allowed_mentions or {}
+            assert "everyone" not in mentions.get("parse", []) and "roles" not in mentions.get("parse", [])
+
+
+async def test_idle_lobby_expires_on_the_clock(world: World) -> None:
+    """An idle lobby closes after the configured 30 minutes of (fake) time, and its buttons go away."""
+    async with world.running():
+        lobby = await open_lobby(world)
+        world.clock.advance(minutes=29)
+        world.clock.advance(minutes=2)
+        await world.double.wait_for(lambda: not lobby.components, what="the lobby to expire")
+        assert "expired" in lobby.embeds[0]["description"]
+
+
+def bot_tables(world: World) -> TableService:
+    import asyncio
+
+    from bot.db.session import create_engine, make_sessionmaker
+
+    del asyncio
+    return TableService(make_sessionmaker(create_engine(world.db_url)))
+
+
+def pass_button(message: StoredMessage, index: int, holder, world: World) -> str:  # type: ignore[no-untyped-def]
+    """The custom id of the index-th "Pass to" button."""
+    del holder, world
+    return [b["custom_id"] for b in message.buttons() if ":pass:" in b["custom_id"]][index]
+
+
+async def test_config_needs_manage_server_and_is_saved(world: World) -> None:
+    """/config refuses members without Manage Server; an admin sets the medium and language."""
+    async with world.running():
+        refused = await world.players[0].slash(world.games, "config medium", channel=world.medium)
+        assert "Manage Server" in await refusal(refused)
+        saved = await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
+        assert saved.ephemeral and world.medium.mention in str(saved.embeds)
+        spanish = await (await world.admin.slash(world.games, "config language", language="es")).response()
+        assert "Guardado." in str(spanish.embeds)
+        bad = await world.admin.slash(world.games, "config days", timezone="Mars/Olympus")
+        assert "no se ha guardado" in (await refusal(bad)).lower()
+    commands = {c["name"]: c for c in world.double.commands_registered()}
+    assert {"newgame", "join", "start", "cancel", "status", "hand", "rules", "games", "leaderboard", "config"} <= set(
+        commands)
+    assert commands["newgame"]["name_localizations"]["es-ES"] == "nuevapartida"

@@ -1,0 +1,44 @@
+"""The Discord UI of the test-only Hot Potato game: one "Pass to X" button per other player."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.components import game_button
+from bot.errors import UserError
+from bot.i18n import catalog
+from bot.ui import GameUI, RenderContext, register_ui
+from tests.support.tiny_game import MESSAGES
+
+if TYPE_CHECKING:
+    from bot.tables import Table
+
+
+class PotatoUI(GameUI):
+    game = "potato"
+
+    def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+        holder = view["holder"]
+        return [game_button(ctx.table.id, ctx.table.version, "pass", str(seat), label=ctx.t("potato.pass_to",
+                            seat=ctx.name(seat))) for seat in range(view["players"]) if seat != holder]
+
+    async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
+                           version: int) -> None:
+        from bot.bot import CoronerBot
+
+        bot = interaction.client
+        assert isinstance(bot, CoronerBot)
+        if table.seat_of(interaction.user.id) is None:
+            raise UserError("secrets.not_a_player")
+        await interaction.response.defer()
+        await bot.tables.act(table.id, interaction.user.id, {"type": "pass", "to": int(arg)},
+                             expected_version=version)
+
+
+def install() -> None:
+    """Register the UI and add the game's messages to the catalogues (idempotent)."""
+    register_ui(PotatoUI())
+    for language, messages in MESSAGES.items():
+        catalog(language).messages.update(messages)
