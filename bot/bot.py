@@ -24,7 +24,7 @@ from bot.ui import ui_for
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin")
+EXTENSIONS: tuple[str, ...] = ("bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm")
 
 
 def point_at_api(base: str | None) -> None:

@@ -136,6 +136,15 @@ class GameUI:
         without an official medium), or return options to add from the server's ``config``."""
         return {}
 
+    def accepts_dm(self, table: Table, seat: int | None) -> bool:
+        """Whether a DM from ``seat`` is for this game now (e.g. the Killer while its route is due)."""
+        return False
+
+    async def on_dm(self, bot: Any, message: discord.Message, table: Table, seat: int, content: str) -> None:
+        """A DM from ``seat`` (``content`` without any ``#game`` prefix). Raise IllegalAction/UserError to
+        refuse: the refusal is answered in the DM."""
+        raise NotImplementedError
+
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int) -> None:
         """A click on a game component ``name`` (with ``arg``) created at table ``version``."""

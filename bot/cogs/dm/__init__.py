@@ -1,0 +1,14 @@
+"""Direct messages to the bot: routed to the game that waits on them (the Killer's route, Farewell Letters...)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.cogs.dm.cog import DirectMessages
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+
+
+async def setup(bot: CoronerBot) -> None:
+    await bot.add_cog(DirectMessages(bot))
