@@ -24,7 +24,10 @@ from bot.ui import ui_for
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm")
+EXTENSIONS: tuple[str, ...] = (
+    "bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm",
+    "bot.cogs.asesino", "bot.cogs.asesino_social", "bot.cogs.cereal_killer",
+)
 
 
 def point_at_api(base: str | None) -> None:
@@ -130,7 +133,7 @@ class CoronerBot(commands.AutoShardedBot):
             if name == "secrets":
                 await show_secrets(self, interaction, table)
                 return
-            await ui_for(table.game).on_component(interaction, table, name, arg if not values else values[0],
+            await ui_for(table.game, table.mode).on_component(interaction, table, name, arg if not values else values[0],
                                                   version)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
             await send_error(self, interaction, exc)

@@ -33,7 +33,7 @@ class Delivery:
 
     async def __call__(self, table: Table, events: list[Event]) -> None:
         ctx = RenderContext(table, table.language)
-        ui = ui_for(table.game)
+        ui = ui_for(table.game, table.mode)
         lines: list[str] = []
         refused: list[int] = []
         for event in events:
@@ -94,7 +94,7 @@ class Delivery:
     def status_message(self, table: Table, lines: list[str]) -> Outgoing:
         """The public status: the step's public lines, the table embed (public view only) and the components."""
         ctx = RenderContext(table, table.language)
-        ui = ui_for(table.game)
+        ui = ui_for(table.game, table.mode)
         public = table.engine.view(table.state, None)
         embed = ui.table_embed(ctx, public)
         files = ui.table_files(ctx, public)

@@ -94,6 +94,7 @@ class GameUI:
     """Discord presentation of one game. Override what the generic version does not show well."""
 
     game: str = ""
+    mode: str | None = None  # None: every mode of ``game`` without a UI of its own
 
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         """One line of the public log for ``event`` (``None`` hides it)."""
@@ -151,14 +152,14 @@ class GameUI:
         raise NotImplementedError(name)
 
 
-_UIS: dict[str, GameUI] = {}
+_UIS: dict[tuple[str, str | None], GameUI] = {}
 
 
 def register_ui(ui: GameUI) -> GameUI:
-    _UIS[ui.game] = ui
+    _UIS[(ui.game, ui.mode)] = ui
     return ui
 
 
-def ui_for(game: str) -> GameUI:
-    """The registered UI of ``game`` (the generic one when none is registered)."""
-    return _UIS.get(game) or GameUI()
+def ui_for(game: str, mode: str | None = None) -> GameUI:
+    """The registered UI of ``game`` in ``mode`` (else of the whole game, else the generic one)."""
+    return _UIS.get((game, mode)) or _UIS.get((game, None)) or GameUI()

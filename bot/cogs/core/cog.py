@@ -27,7 +27,7 @@ async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table:
     if table.state is None:
         raise UserError("secrets.not_started")
     ctx = RenderContext(table, table.language)
-    embed = ui_for(table.game).secrets_embed(ctx, seat, table.engine.view(table.state, seat))
+    embed = ui_for(table.game, table.mode).secrets_embed(ctx, seat, table.engine.view(table.state, seat))
     await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=SILENT)
 
 

@@ -32,7 +32,7 @@ class DirectMessages(commands.Cog):
     async def candidates(self, user_id: int) -> list[Table]:
         """Active games of ``user_id`` whose UI accepts a DM from them now."""
         tables = await self.bot.tables.tables_of_user(user_id)
-        return [x for x in tables if x.status == "active" and ui_for(x.game).accepts_dm(x, x.seat_of(user_id))]
+        return [x for x in tables if x.status == "active" and ui_for(x.game, x.mode).accepts_dm(x, x.seat_of(user_id))]
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -56,6 +56,6 @@ class DirectMessages(commands.Cog):
         seat = table.seat_of(message.author.id)
         assert seat is not None
         try:
-            await ui_for(table.game).on_dm(self.bot, message, table, seat, content)
+            await ui_for(table.game, table.mode).on_dm(self.bot, message, table, seat, content)
         except Exception as exc:  # noqa: BLE001 - refusals are answered in the DM; nothing changed
             await message.channel.send(error_text(table.language, exc), allowed_mentions=SILENT)

@@ -166,7 +166,7 @@ class Lobby(commands.Cog):
         from bot.ui import ui_for
 
         config = await self.bot.config(table.guild_id)
-        extra = await ui_for(table.game).prepare_start(self.bot, table, config)
+        extra = await ui_for(table.game, table.mode).prepare_start(self.bot, table, config)
         if extra:
             await self.bot.tables.update_options(table.id, {**table.options, **extra})
 
