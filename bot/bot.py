@@ -133,8 +133,7 @@ class CoronerBot(commands.AutoShardedBot):
             if name == "secrets":
                 await show_secrets(self, interaction, table)
                 return
-            await ui_for(table.game, table.mode).on_component(interaction, table, name, arg if not values else values[0],
-                                                  version)
+            await ui_for(table.game, table.mode).on_component(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
             await send_error(self, interaction, exc)
 

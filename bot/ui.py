@@ -147,8 +147,9 @@ class GameUI:
         raise NotImplementedError
 
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
-                           version: int) -> None:
-        """A click on a game component ``name`` (with ``arg``) created at table ``version``."""
+                           version: int, values: list[str]) -> None:
+        """A click on a game component ``name`` (with ``arg``) created at table ``version``; ``values`` are the
+        picked options of a select (empty for a button). Raise IllegalAction/TableError/UserError to refuse."""
         raise NotImplementedError(name)
 
 

@@ -25,7 +25,7 @@ class PotatoUI(GameUI):
                             seat=ctx.name(seat))) for seat in range(view["players"]) if seat != holder]
 
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
-                           version: int) -> None:
+                           version: int, values: list[str]) -> None:
         from bot.bot import CoronerBot
 
         bot = interaction.client
