@@ -16,10 +16,10 @@ import discord
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
 
-LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"coroner:lobby:(?P<game_id>\d+):(?P<action>[a-z]+)"):
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"coroner:lobby:(?P<game_id>\d+):(?P<action>[a-z]+)"):
     """Join / Leave / Start / Cancel on a lobby message."""
 
     def __init__(self, game_id: int, action: str, *, label: str = "", style: discord.ButtonStyle | None = None) -> None:

@@ -3,10 +3,9 @@ mid-game, timers on a fake clock, and the game's end with scores."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
+from bot.db.session import create_engine, make_sessionmaker
 from bot.tables import TableService
 from tests.discord_double import StoredMessage
 from tests.e2e.conftest import World, refusal
@@ -21,7 +20,8 @@ def status_messages(world: World) -> list[StoredMessage]:
 
 async def open_lobby(world: World, passes: int = 3) -> StoredMessage:
     alice = world.players[0]
-    handle = await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic", "options": f"passes={passes}"})
+    handle = await alice.slash(world.games, "newgame",
+                               {"game": "potato", "mode": "classic", "options": f"passes={passes}"})
     response = await handle.response()
     assert not response.ephemeral
     assert "Hot Potato" in response.embeds[0]["title"]
@@ -61,13 +61,13 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
         holder = world.players[[u.id for u in world.players].index(table.user_of(table.state.holder))]
         bystander = next(u for u in world.players if u is not holder)
         first_status = status_messages(world)[-1]
-        wrong = await bystander.click(first_status, custom_id=pass_button(first_status, 0, holder, world))
+        wrong = await bystander.click(first_status, custom_id=pass_button(first_status))
         assert "not your turn" in await refusal(wrong)
         assert (await bot_tables(world).load(table.id)).version == table.version
 
     # restart: a new bot process on the same database; the old message's buttons still work
     async with world.running():
-        await (await holder.click(first_status, custom_id=pass_button(first_status, 0, holder, world))).response()
+        await (await holder.click(first_status, custom_id=pass_button(first_status))).response()
         await world.double.wait_for(lambda: len(status_messages(world)) == 2, what="the second status")
         stale = await holder.click(first_status, custom_id=first_status.buttons()[1]["custom_id"])
         assert "out of date" in await refusal(stale)
@@ -76,7 +76,7 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
             latest = status_messages(world)[-1]
             user = next(u for u in world.players if u.id == current.user_of(current.state.holder))
             count = len(status_messages(world))
-            await (await user.click(latest, custom_id=pass_button(latest, 0, user, world))).response()
+            await (await user.click(latest, custom_id=pass_button(latest))).response()
             await world.double.wait_for(lambda c=count: len(status_messages(world)) > c)
         final = status_messages(world)[-1]
         assert final.embeds[-1]["title"] == "Game over"
@@ -100,18 +100,13 @@ async def test_idle_lobby_expires_on_the_clock(world: World) -> None:
 
 
 def bot_tables(world: World) -> TableService:
-    import asyncio
-
-    from bot.db.session import create_engine, make_sessionmaker
-
-    del asyncio
+    """A second table service on the test's database, to read what the bot stored."""
     return TableService(make_sessionmaker(create_engine(world.db_url)))
 
 
-def pass_button(message: StoredMessage, index: int, holder, world: World) -> str:  # type: ignore[no-untyped-def]
-    """The custom id of the index-th "Pass to" button."""
-    del holder, world
-    return [b["custom_id"] for b in message.buttons() if ":pass:" in b["custom_id"]][index]
+def pass_button(message: StoredMessage) -> str:
+    """The custom id of the first "Pass to" button of a status message."""
+    return next(b["custom_id"] for b in message.buttons() if ":pass:" in b["custom_id"])
 
 
 async def test_config_needs_manage_server_and_is_saved(world: World) -> None:
