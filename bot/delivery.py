@@ -77,6 +77,7 @@ class Delivery:
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", user_id, exc)
+            await self.bot.tables.set_dm_ok(table.id, user_id, False)
             return False
         except discord.HTTPException:
             log.warning("DM to %s failed", user_id, exc_info=True)

@@ -54,6 +54,7 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
 
         table = await bot_tables(world).table_in_channel(world.games.id)
         assert table is not None and table.status == "active"
+        assert [s.dm_ok for s in table.seats] == [True, True, True, True, False]
         secret = await (await erin.click(fallback, label="My secrets")).response()
         assert secret.ephemeral
         assert str(table.state.seats[table.seat_of(erin.id)].secret) in str(secret.embeds)
