@@ -1,0 +1,104 @@
+"""The real-time clock of a social game: persisted timers that end each day and close judgement windows.
+
+* ``social_day_end`` (payload ``{"day": n}``), due at ``next_boundary(state)``: applies ``end_day{day, at}`` as
+  the system seat and schedules the next day's timer. A timer that no longer matches the game (another day, or
+  fired before the boundary because the game was re-started with another clock) changes nothing; a stale day
+  refused by the engine is swallowed. A boundary missed while the bot was down fires once at start (the timer
+  runner fires missed timers once).
+* ``social_judgements`` (payload ``{"judgement": id}``), due just after a judgement's window: applies
+  ``expire_judgements{at}`` when an open judgement's window has ended.
+
+Every action the adapter sends carries ``at = bot.clock.now()``.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from bot.tables import TableError
+from games.asesino.social import SYSTEM_SEAT, next_boundary
+from games.core import IllegalAction
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+    from bot.tables import Table
+
+log = logging.getLogger(__name__)
+
+DAY_END = "social_day_end"
+JUDGEMENTS = "social_judgements"
+#: judgements expire strictly after their window (``expires_at < at``)
+GRACE = timedelta(seconds=1)
+
+
+def now_iso(bot: CoronerBot) -> str:
+    return bot.clock.now().isoformat()
+
+
+def is_social(table: Table) -> bool:
+    return table.game == "asesino" and table.mode == "social"
+
+
+async def schedule_day_end(bot: CoronerBot, game_id: int, day: int, due_at: datetime) -> None:
+    await bot.timers.schedule(game_id, DAY_END, due_at, {"day": day})
+
+
+async def schedule_expiry(bot: CoronerBot, game_id: int, judgement: int, expires_at: datetime) -> None:
+    await bot.timers.schedule(game_id, JUDGEMENTS, expires_at + GRACE, {"judgement": judgement})
+
+
+async def act_system(bot: CoronerBot, game_id: int, action: dict[str, Any]) -> Any:
+    """Apply a system action; ``None`` when the engine or the table refuses it (stale day, game over)."""
+    try:
+        return await bot.tables.act_as_seat(game_id, SYSTEM_SEAT, action)
+    except (IllegalAction, TableError) as exc:
+        log.info("system action %s on game %s refused: %s", action["type"], game_id, exc)
+        return None
+
+
+async def on_day_end(bot: CoronerBot, timer: Any) -> None:
+    """The ``social_day_end`` handler (see the module docstring)."""
+    table = await bot.tables.load(timer.game_id)
+    if table.status != "active" or not is_social(table):
+        return
+    state = table.state
+    due = next_boundary(state)
+    now = bot.clock.now()
+    if timer.payload.get("day") != state.day or due is None or now < due:
+        return  # stale timer: the game's own timer for this day is pending
+    result = await act_system(bot, table.id, {"type": "end_day", "day": state.day, "at": now.isoformat()})
+    if result is not None and result.table.status == "active":
+        after = result.table.state
+        await schedule_day_end(bot, table.id, after.day, next_boundary(after))
+
+
+async def on_judgements(bot: CoronerBot, timer: Any) -> None:
+    """The ``social_judgements`` handler: close judgements whose window has ended."""
+    table = await bot.tables.load(timer.game_id)
+    if table.status != "active" or not is_social(table):
+        return
+    now = bot.clock.now()
+    if any(j.status == "open" and j.expires_at < now for j in table.state.judgements):
+        await act_system(bot, table.id, {"type": "expire_judgements", "at": now.isoformat()})
+
+
+async def after_player_action(bot: CoronerBot, result: Any) -> None:
+    """Arm the expiry timer of a judgement the action opened (``result``: an ActResult)."""
+    for event in result.events:
+        if event.key == "asesino_social.judgement.opened":
+            state = result.table.state
+            judgement = state.judgements[event.params["judgement"] - 1]
+            await schedule_expiry(bot, result.table.id, judgement.id, judgement.expires_at)
+
+
+def install(bot: CoronerBot) -> None:
+    async def day_end(timer: Any) -> None:
+        await on_day_end(bot, timer)
+
+    async def judgements(timer: Any) -> None:
+        await on_judgements(bot, timer)
+
+    bot.timers.on(DAY_END, day_end)
+    bot.timers.on(JUDGEMENTS, judgements)

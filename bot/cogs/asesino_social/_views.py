@@ -1,0 +1,252 @@
+"""The social mode's :class:`~bot.ui.GameUI`: start checks, status components, the private "My actions" panel,
+modals for free text, and DMs.
+
+Components (persistent, version 0 — in a real-time game everyone acts at once, so the engine, not the message
+version, decides what is still allowed):
+
+* ``social_actions``: "My actions" on the status message; answers ephemerally with the clicker's actions today.
+* ``social_target:<kind>``: a target select (``recruit``, ``crime``, ``protect``, ``inspect``, ``interview``,
+  ``maniac_kill``, ``open_judgement``); results come by DM (the engine's seat events).
+* ``social_write:<kind>``: a modal for ``publish_note``, ``write_letter`` or ``anonymous_post``.
+* ``social_back:<judgement id>``: "Back this judgement" on the status message while a judgement is open.
+
+DM grammar (also told in the role DM): ``note: <text>`` saves the Journalist's note; ``letter: <text>`` (or any
+text from a player who may write a Farewell Letter today) saves the letter; other text from the Journalist or
+their interviewee during an open interview is relayed to the other side.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.cogs.asesino_social import _render
+from bot.cogs.asesino_social._days import after_player_action, schedule_day_end
+from bot.components import GameSelect, game_button
+from bot.errors import UserError, send_error
+from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
+from games.asesino.social import SocialOptions, SocialRole, day_end
+from games.asesino.social.actions import TEXT_LIMIT
+from games.asesino.social.rules import may_write_letter
+from games.core import Event, IllegalAction
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+    from bot.tables import ActResult, Table
+
+log = logging.getLogger(__name__)
+
+TARGET_KINDS = ("recruit", "crime", "protect", "inspect", "interview", "maniac_kill", "open_judgement")
+TARGET_FIELD = {"crime": "victim", "open_judgement": "accused"}
+WRITE_KINDS = ("publish_note", "write_letter", "anonymous_post")
+MAX_SELECTS = 4
+
+
+async def play(bot: CoronerBot, table: Table, user_id: int, action: dict[str, Any]) -> ActResult:
+    """Apply a player's action with ``at = bot.clock.now()``, then arm judgement timers and give the dead
+    their role. Raises what :meth:`TableService.act` raises."""
+    result = await bot.tables.act(table.id, user_id, {**action, "at": bot.clock.now().isoformat()})
+    await after_player_action(bot, result)
+    await mark_dead(bot, result.table, result.events)
+    return result
+
+
+async def mark_dead(bot: CoronerBot, table: Table, events: list[Event]) -> None:
+    """Give the server's dead role (``/config deadrole``) to players who just died; best effort."""
+    config = await bot.config(table.guild_id)
+    if config.dead_role_id is None:
+        return
+    for event in events:
+        if event.key != "asesino_social.death":
+            continue
+        user_id = table.user_of(event.params["seat"])
+        if user_id is None:
+            continue
+        try:
+            await bot.http.add_role(table.guild_id, user_id, config.dead_role_id, reason="Coroner: dead in game")
+        except discord.HTTPException as exc:  # Forbidden (no Manage Roles, role above ours), unknown role...
+            log.info("could not give the dead role to %s: %s", user_id, exc)
+
+
+def seat_or_refuse(table: Table, user_id: int) -> int:
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise UserError("secrets.not_a_player")
+    return seat
+
+
+def situation_refusal(table: Table, seat: int) -> IllegalAction:
+    """Why ``seat`` has nothing to do, in the engine's words (what a dead or judged player may still do)."""
+    state = table.state
+    me = state.seats[seat]
+    if not me.alive:
+        return IllegalAction("asesino_social.dead_may_write_letter" if may_write_letter(state, seat)
+                             else "asesino_social.dead")
+    return IllegalAction("asesino_social.ui.nothing_today")
+
+
+class TextModal(discord.ui.Modal):
+    """Free text for a note, a Farewell Letter or an anonymous post; submitted as the player's action."""
+
+    def __init__(self, bot: CoronerBot, table: Table, kind: str, ctx: RenderContext) -> None:
+        super().__init__(title=ctx.t(f"asesino_social.ui.modal.{kind}"), timeout=900)
+        self.bot, self.table, self.kind = bot, table, kind
+        self.text: discord.ui.TextInput[TextModal] = discord.ui.TextInput(
+            label=ctx.t("asesino_social.ui.modal.text"), style=discord.TextStyle.paragraph, custom_id="text",
+            max_length=TEXT_LIMIT, required=True)
+        self.add_item(self.text)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await play(self.bot, self.table, interaction.user.id, {"type": self.kind, "text": self.text.value})
+            text = await self.bot.t(interaction.guild_id, f"asesino_social.ui.saved.{self.kind}")
+            await interaction.followup.send(text, ephemeral=True)
+        except Exception as exc:  # noqa: BLE001 - refusals become ephemeral replies; the player may rewrite
+            await send_error(self.bot, interaction, exc)
+
+
+class SocialUI(GameUI):
+    game = "asesino"
+    mode = "social"
+
+    # --- rendering ------------------------------------------------------------------------------------------
+    def public_event(self, ctx: RenderContext, event: Event) -> str | None:
+        return _render.public_line(ctx, event)
+
+    def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
+        text = _render.event_text(ctx, event)
+        if event.key == "asesino_social.intro.role":
+            text += "\n\n" + ctx.t("asesino_social.ui.dm_help")
+        return Outgoing(embeds=[discord.Embed(description=_render.clip(text, _render.EMBED_LIMIT), colour=COLOUR)])
+
+    def medium_event(self, ctx: RenderContext, event: Event) -> Outgoing:
+        return Outgoing(embeds=[_render.medium_post(ctx, event)])
+
+    def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
+        return _render.table_embed(ctx, view)
+
+    def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
+        return _render.secrets_embed(ctx, view)
+
+    def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+        game_id = ctx.table.id
+        items: list[discord.ui.Item[Any]] = [
+            game_button(game_id, 0, "social_actions", label=ctx.t("asesino_social.ui.my_actions"),
+                        style=discord.ButtonStyle.primary, emoji="🗝️"),
+            game_button(game_id, 0, "social_write", "anonymous_post", label=ctx.t("asesino_social.ui.post_button"),
+                        emoji="✉️"),
+        ]
+        for judgement in [j for j in view["judgements"] if j["status"] == "open"][:15]:
+            items.append(game_button(game_id, 0, "social_back", str(judgement["id"]), style=discord.ButtonStyle.danger,
+                                     label=ctx.t("asesino_social.ui.back", judgement=judgement["id"],
+                                                 accused=ctx.name(judgement["accused"]))))
+        return items
+
+    # --- start ----------------------------------------------------------------------------------------------
+    async def prepare_start(self, bot: Any, table: Table, config: Any) -> dict[str, Any]:
+        """Refuse without an official medium (``asesino_social.ui.no_medium``); otherwise the day options from the
+        server config and ``started_at = now``, and arm day 1's end."""
+        if config.medium_channel_id is None:
+            raise UserError("asesino_social.ui.no_medium")
+        started = bot.clock.now()
+        options = {"day_length_minutes": max(10, config.day_length_minutes), "boundary": config.day_boundary,
+                   "time_zone": config.timezone, "started_at": started.isoformat()}
+        ends = day_end(started, SocialOptions.model_validate({**table.options, **options}))
+        await schedule_day_end(bot, table.id, 1, ends)
+        return options
+
+    # --- components -----------------------------------------------------------------------------------------
+    async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
+                           version: int, values: list[str]) -> None:
+        bot: CoronerBot = interaction.client  # type: ignore[assignment]
+        seat = seat_or_refuse(table, interaction.user.id)
+        ctx = RenderContext(table, table.language)
+        if name == "social_actions":
+            await self.show_actions(interaction, table, seat, ctx)
+        elif name == "social_write" and arg in WRITE_KINDS:
+            await interaction.response.send_modal(TextModal(bot, table, arg, ctx))
+        elif name == "social_target" and arg in TARGET_KINDS and values:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await play(bot, table, interaction.user.id, {"type": arg, TARGET_FIELD.get(arg, "target"): int(values[0])})
+            await interaction.followup.send(ctx.t(f"asesino_social.ui.done.{arg}"), ephemeral=True)
+        elif name == "social_back" and arg.isdigit():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await play(bot, table, interaction.user.id, {"type": "back_judgement", "judgement": int(arg)})
+            await interaction.followup.send(ctx.t("asesino_social.ui.done.back_judgement"), ephemeral=True)
+        else:
+            raise UserError("asesino_social.ui.unknown")
+
+    async def show_actions(self, interaction: discord.Interaction, table: Table, seat: int,
+                           ctx: RenderContext) -> None:
+        """The clicker's actions today, from ``legal_actions`` for their seat (only to them)."""
+        legal = table.engine.legal_actions(table.state, seat)
+        if not legal:
+            raise situation_refusal(table, seat)
+        kinds = {action.type for action in legal}
+        items: list[discord.ui.Item[Any]] = []
+        for kind in [k for k in TARGET_KINDS if k in kinds][:MAX_SELECTS]:
+            field = TARGET_FIELD.get(kind, "target")
+            targets = [getattr(a, field) for a in legal if a.type == kind]
+            options = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t)) for t in targets][:25]
+            items.append(GameSelect(table.id, 0, "social_target", kind, options=options,
+                                    placeholder=ctx.t(f"asesino_social.ui.pick.{kind}")))
+        items += [game_button(table.id, 0, "social_write", kind, label=ctx.t(f"asesino_social.ui.write.{kind}"))
+                  for kind in WRITE_KINDS if kind in kinds]
+        me = table.state.seats[seat]
+        lines = [ctx.t("asesino_social.ui.actions_intro", day=table.state.day)]
+        if me.judged_day is not None:
+            lines.append(ctx.t("asesino_social.deprived"))
+        if not me.alive:
+            lines.append(ctx.t("asesino_social.dead_may_write_letter"))
+        view = discord.ui.View(timeout=None)
+        for item in items:
+            view.add_item(item)
+        await interaction.response.send_message("\n".join(lines), view=view, ephemeral=True, allowed_mentions=SILENT)
+
+    # --- DMs ------------------------------------------------------------------------------------------------
+    def accepts_dm(self, table: Table, seat: int | None) -> bool:
+        """A player who may write a Farewell Letter today, or either side of an open interview."""
+        if seat is None or table.state is None or table.state.result is not None:
+            return False
+        return may_write_letter(table.state, seat) or seat in interview_pair(table)
+
+    async def on_dm(self, bot: Any, message: discord.Message, table: Table, seat: int, content: str) -> None:
+        text = content.strip()
+        head, _, rest = text.partition(":")
+        command = head.strip().lower()
+        if command in ("note", "nota") and rest.strip():
+            await play(bot, table, message.author.id, {"type": "publish_note", "text": rest.strip()})
+            return
+        if command in ("letter", "carta") and rest.strip():
+            await play(bot, table, message.author.id, {"type": "write_letter", "text": rest.strip()})
+            return
+        if not text:
+            raise UserError("asesino_social.ui.dm_help")
+        if may_write_letter(table.state, seat):
+            await play(bot, table, message.author.id, {"type": "write_letter", "text": text})
+            return
+        pair = interview_pair(table)
+        if seat in pair:
+            other = pair[1] if seat == pair[0] else pair[0]
+            ctx = RenderContext(table, table.language)
+            key = "asesino_social.ui." + ("relay_from_journalist" if seat == pair[0] else "relay_from_target")
+            out = Outgoing(embeds=[discord.Embed(description=ctx.t(key, seat=ctx.name(seat), text=text[:TEXT_LIMIT]),
+                                                 colour=COLOUR)])
+            sent = await bot.delivery.dm(table, other, out)
+            await message.channel.send(ctx.t("asesino_social.ui.relayed" if sent else "asesino_social.ui.relay_failed"),
+                                       allowed_mentions=SILENT)
+            return
+        raise UserError("asesino_social.ui.dm_help")
+
+
+def interview_pair(table: Table) -> tuple[int, ...]:
+    """``(journalist, interviewee)`` while today's interview is open (both alive), else ``()``."""
+    state = table.state
+    journalist = state.seat_with_power(SocialRole.JOURNALIST)
+    target = state.today.interview
+    if journalist is None or target is None or not state.seats[journalist].alive or not state.seats[target].alive:
+        return ()
+    return (journalist, target)
