@@ -1,12 +1,19 @@
-"""Asesino en Serie on Discord: the tabletop and 2-4 player modes."""
+"""Asesino en Serie on Discord: the tabletop and 2-4 player modes (UIs in ``_views`` and ``_small``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from bot.cogs.asesino._small import SmallUI
+from bot.cogs.asesino._views import AsesinoUI, TabletopUI
+from bot.ui import register_ui
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
 
 
 async def setup(bot: CoronerBot) -> None:
-    """Register the mode UIs (filled in by bot/cogs/asesino/_render.py and _views.py)."""
+    """Register the tabletop and small mode UIs; they keep ``bot`` to hand a finished series round to the lobby."""
+    AsesinoUI.bot = bot
+    register_ui(TabletopUI())
+    register_ui(SmallUI())

@@ -1,0 +1,181 @@
+"""Asesino en Serie end to end through the Discord double: scripted players drive a whole tabletop game and a
+whole 2-player game through the real components (buttons, ephemeral selects, modals), picking legal moves
+from the dealt state read back from the database."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.i18n import catalog
+from bot.tables import Table, TableService
+from games.asesino.common import card_key
+from tests.discord_double import StoredMessage, User
+from tests.e2e.conftest import World, refusal
+
+TITLE = "Asesino en Serie"
+
+
+def tables(world: World) -> TableService:
+    from bot.db.session import create_engine, make_sessionmaker
+
+    return TableService(make_sessionmaker(create_engine(world.db_url)))
+
+
+def status_messages(world: World) -> list[StoredMessage]:
+    """The bot's table-status messages (lobbies are interaction responses; statuses are plain posts)."""
+    return [m for m in world.bot_messages() if m.interaction_id is None and m.embeds
+            and m.embeds[0].get("title", "").startswith(TITLE)]
+
+
+def custom_id(message: StoredMessage, name: str) -> str:
+    """The custom id of the component called ``name`` (``coroner:<g|s>:<game>:<version>:<name>:<arg>``)."""
+    return next(c["custom_id"] for c in message.walk_components()
+                if c.get("custom_id", "").split(":")[4:5] == [name])
+
+
+async def open_and_start(world: World, mode: str, players: list[User], options: str | None = None) -> Table:
+    host, *others = players
+    given: dict[str, Any] = {"game": "asesino", "mode": mode}
+    if options:
+        given["options"] = options
+    handle = await host.slash(world.games, "newgame", given)
+    await handle.response()
+    lobby = handle.original
+    assert lobby is not None
+    for user in others:
+        await (await user.click(lobby, label="Join")).response()
+    await (await host.click(lobby, label="Start")).response()
+    await world.double.wait_for(lambda: status_messages(world), what="the first table status")
+    table = await tables(world).table_in_channel(world.games.id)
+    assert table is not None and table.status == "active"
+    return table
+
+
+def user_of(world: World, table: Table, seat: int) -> User:
+    return next(u for u in world.players if u.id == table.user_of(seat))
+
+
+async def play_one(world: World, table: Table, rng: random.Random) -> None:
+    """The seat the game waits on makes one random legal move through the Discord components."""
+    seat, kind = table.engine.waiting(table.state)
+    user = user_of(world, table, seat)
+    status = status_messages(world)[-1]
+    count = len(status_messages(world))
+    action = rng.choice(table.engine.legal_actions(table.state, seat))
+    if kind == "direction":
+        await (await user.click(status, label="Clockwise" if action.clockwise else "Counter-clockwise")).response()
+    elif action.type == "pass":
+        await (await user.click(status, label="Pass")).response()
+    else:
+        handle = await user.click(status, custom_id=custom_id(status, "turn"))
+        answer = await handle.response()
+        if kind in ("statement", "last_words"):
+            await (await user.submit_modal(handle, {"text": f"{user.username} speaks"})).response()
+        else:
+            panel = answer.message
+            assert panel is not None and answer.ephemeral
+            await answer_panel(user, panel, action)
+    await world.double.wait_for(lambda: len(status_messages(world)) > count, what=f"the status after {action}")
+
+
+async def answer_panel(user: User, panel: StoredMessage, action: Any) -> None:
+    kind = action.type
+    if kind == "declare":
+        await (await user.select(panel, custom_id(panel, "card"), [action.card])).response()
+        handle = await user.select(panel, custom_id(panel, "target"), [str(action.target)])
+        assert (await handle.response()).modal is not None
+        await (await user.submit_modal(handle, {"words": "trust me"})).response()
+    elif kind == "accuse":
+        value = "none" if action.target is None else str(action.target)
+        await (await user.select(panel, custom_id(panel, "accuse"), [value])).response()
+    elif kind == "order_effects":
+        await (await user.select(panel, custom_id(panel, "order"), [",".join(action.order)])).response()
+    elif kind == "play_card":
+        await (await user.select(panel, custom_id(panel, "scard"), [action.card])).response()
+        value = f"{action.column}.{action.declared}"
+        await (await user.select(panel, custom_id(panel, "splay"), [value])).response()
+    elif kind == "reveal":
+        await (await user.select(panel, custom_id(panel, "reveal"), [str(action.column)])).response()
+    elif kind in ("prosecutor_swap", "journalist_reveal", "accomplice_swap") and not (
+            getattr(action, "slots", None) or getattr(action, "cards", None)):
+        await (await user.click(panel, custom_id=custom_id(panel, "skip"))).response()
+    elif kind in ("prosecutor_swap", "journalist_reveal"):
+        name = "prosecutor" if kind == "prosecutor_swap" else "journalist"
+        values = [f"{ref.column}.{ref.index}" for ref in action.slots]
+        await (await user.select(panel, custom_id(panel, name), values)).response()
+    else:
+        options = [o["value"] for o in panel.component(custom_id(panel, "give"))["options"]]
+        picked: list[str] = []
+        for card in action.cards:
+            picked.append(next(v for v in options if v.endswith("." + card) and v not in picked))
+        await (await user.select(panel, custom_id(panel, "give"), picked)).response()
+        await (await user.select(panel, custom_id(panel, "gtarget"), [str(action.target)])).response()
+
+
+async def play_to_the_end(world: World, table_id: int, seed: int) -> Table:
+    rng = random.Random(seed)
+    service = tables(world)
+    for _ in range(200):
+        table = await service.load(table_id)
+        if table.status != "active":
+            return table
+        await play_one(world, table, rng)
+    raise AssertionError("the game did not end")
+
+
+async def test_tabletop_game_to_the_end(world: World) -> None:
+    """Five players: everyone gets role and hand by DM, the evil pair learns each other, a wrong click changes
+    nothing, and the game is played through buttons, selects and modals to the announced winner and scores."""
+    async with world.running():
+        table = await open_and_start(world, "tabletop", world.players)
+        await world.double.wait_for(lambda: all(u.dms() for u in world.players), what="the intro DMs")
+        for seat, player in enumerate(table.state.seats):
+            dm = user_of(world, table, seat).dms()[0]
+            assert dm.embeds[0]["title"] == f"Your role: {catalog('en').render(card_key(player.role))}"
+            assert dm.embeds[0]["fields"][0]["name"] == "Your hand"
+        evil = [s for s, p in enumerate(table.state.seats) if p.role in ("killer", "accomplice")]
+        for seat in evil if len(evil) == 2 else []:
+            await world.double.wait_for(lambda s=seat: any("The Killer is" in m.text
+                                                           for m in user_of(world, table, s).dms()))
+
+        first = status_messages(world)[-1]
+        waiting_seat = table.engine.waiting(table.state)[0]
+        bystander = next(u for u in world.players if u.id != table.user_of(waiting_seat))
+        assert "not your turn" in await refusal(await bystander.click(first, label="Clockwise"))
+        assert (await tables(world).load(table.id)).version == table.version
+
+        final = await play_to_the_end(world, table.id, seed=7)
+        outcome = final.outcome
+        assert outcome is not None
+        last = status_messages(world)[-1]
+        assert last.embeds[-1]["title"] == "Game over"
+        winners = ", ".join(final.seat_names(s)[0] for s in outcome.winners)
+        assert last.embeds[-1]["fields"][0]["value"] == winners
+        board = await tables(world).leaderboard(world.guild.id, "asesino")
+        assert sorted(row.points for row in board) == sorted(outcome.scores.values())
+
+
+async def test_small_game_for_two_to_the_end(world: World) -> None:
+    """Two players play the 2-4 player mode to its end through the turn panel (cards, columns, reveals)."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        table = await open_and_start(world, "small", [alice, bob])
+        await world.double.wait_for(lambda: alice.dms() and bob.dms(), what="the intro DMs")
+        assert "Your identity" in alice.dms()[0].text
+        final = await play_to_the_end(world, table.id, seed=3)
+        assert final.outcome is not None
+        assert status_messages(world)[-1].embeds[-1]["title"] == "Game over"
+
+
+async def test_turn_button_refuses_other_players(world: World) -> None:
+    """"Take my turn" from someone the game is not waiting on is refused ephemerally and changes nothing."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        table = await open_and_start(world, "small", [alice, bob])
+        seat = table.engine.waiting(table.state)[0]
+        other = user_of(world, table, 1 - seat)
+        status = status_messages(world)[-1]
+        assert "not your turn" in await refusal(await other.click(status, custom_id=custom_id(status, "turn")))
+        again = await tables(world).load(table.id)
+        assert again.version == table.version and again.state == table.state
