@@ -1,0 +1,229 @@
+"""The Cereal Killer GameUI: the hunters' buttons and selects on the status message, the Move modal, the
+Killer's route by DM and its answer buttons by DM.
+
+Component names (``coroner:g|s:<game>:<version>:<name>:<arg>``): ``place`` (select of Cafes), ``move`` (button
+opening a modal), ``step`` (select of next spaces), ``ask`` (select of questions), ``arrest`` / ``sniff`` /
+``bite`` (selects of spaces in reach), ``bark``, ``end`` (buttons), ``answer`` (the Killer's DM buttons, ``arg`` =
+the offered answer). Every one is stamped with the table version it was drawn at, so outdated ones are refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.cogs.cereal_killer import _messages as msg
+from bot.components import GameSelect, game_button, view_of
+from bot.errors import UserError, send_error
+from bot.ui import GameUI, Outgoing, RenderContext
+from games.cereal_killer.board import KIND_NAMES, Geometry, geometry
+from games.cereal_killer.hunters import reach
+from games.cereal_killer.models import DETECTIVE, KILLER, LOLA
+from games.cereal_killer.route import ParseError, parse_route
+from games.core import Event, IllegalAction
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+    from bot.tables import Table
+
+PROMPTS = ("cereal_killer.prompt.question", "cereal_killer.prompt.sniff")
+NUMBERS = re.compile(r"\d+")
+
+
+def _geo(view: dict[str, Any]) -> Geometry:
+    return geometry(view["boards"]["city"], view["boards"]["suburbs"])
+
+
+def _space_options(ctx: RenderContext, geo: Geometry, spaces: Sequence[int]) -> list[discord.SelectOption]:
+    """One option per space, labelled e.g. "12 (Park)"."""
+    return [discord.SelectOption(label=ctx.t("cereal_killer.render.place", space=s, kind=ctx.t(
+        f"cereal_killer.kind.{KIND_NAMES[geo.kind(s)]}")), value=str(s)) for s in spaces]
+
+
+def refusal(ctx: RenderContext, exc: IllegalAction) -> UserError:
+    """The engine's refusal with its parameters in words (e.g. ``who`` -> the Detective)."""
+    return UserError(exc.code, **msg.params_of(ctx, exc.params))
+
+
+class CerealUI(GameUI):
+    game = "cereal_killer"
+
+    def __init__(self) -> None:
+        #: game id -> when the Killer's pending answer falls to the timer (set when a hunter asks or sniffs)
+        self.deadlines: dict[int, datetime] = {}
+
+    # --- rendering -----------------------------------------------------------------------------------------
+    def public_event(self, ctx: RenderContext, event: Event) -> str | None:
+        return msg.text_of(ctx, event)
+
+    def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
+        out = msg.private_message(ctx, seat, event, ctx.table.engine.view(ctx.table.state, seat))
+        if seat == KILLER and event.key in PROMPTS:
+            deadline = self.deadlines.get(ctx.table.id)
+            out.embeds[0].add_field(name=ctx.t("cereal_killer.ui.time_limit"), value=ctx.t(
+                "cereal_killer.ui.deadline", when=f"<t:{int(deadline.timestamp())}:R>") if deadline else ctx.t(
+                "cereal_killer.ui.deadline_turn"), inline=False)
+            out.view = view_of(*(game_button(ctx.table.id, ctx.table.version, "answer", option, style=(
+                discord.ButtonStyle.primary), label=msg.word(ctx, "cereal_killer.answer", option))
+                for option in event.params["options"]))
+        return out
+
+    def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
+        return msg.status_embed(ctx, view)
+
+    def table_files(self, ctx: RenderContext, view: dict[str, Any]) -> list[tuple[str, bytes]]:
+        return msg.board_files(ctx, view)
+
+    def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
+        return msg.secrets(ctx, seat, view)
+
+    def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+        """The acting hunter's controls (none while the Killer moves or answers)."""
+        if view["result"] is not None or view["pending"] is not None or view["phase"] not in ("lola", "detective"):
+            return []
+        geo, gid, version = _geo(view), ctx.table.id, ctx.table.version
+
+        def select(name: str, placeholder: str, options: list[discord.SelectOption]) -> GameSelect:
+            return GameSelect(gid, version, name, options=options[:25], placeholder=ctx.t(placeholder))
+
+        def button(name: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> discord.ui.Item[Any]:
+            return game_button(gid, version, name, label=ctx.t(f"cereal_killer.ui.button.{name}"), style=style)
+
+        turn = view["turn"]
+        if turn is None:
+            return [select("place", "cereal_killer.ui.pick.place", _space_options(ctx, geo, geo.of_kind("C")))]
+        seat, here = turn["seat"], view["detective" if turn["seat"] == DETECTIVE else "lola"]
+        items: list[discord.ui.Item[Any]] = []
+        if turn["steps_left"]:
+            items.append(button("move", discord.ButtonStyle.primary))
+        if seat == LOLA and turn["ability"] is None and view["bone"] != "bark":
+            items.append(button("bark"))
+        items.append(button("end", discord.ButtonStyle.danger))
+        if turn["steps_left"]:
+            steps = geo.steps_from(here, transit=seat == DETECTIVE)
+            items.append(select("step", "cereal_killer.ui.pick.step", _space_options(ctx, geo, steps)))
+        near = _space_options(ctx, geo, reach(geo, here))
+        if seat == DETECTIVE:
+            witness = view["witness"]
+            if witness is not None and witness in reach(geo, here) and not turn["asked"] and view["questions_left"]:
+                items.append(select("ask", "cereal_killer.ui.pick.ask", [discord.SelectOption(
+                    label=msg.word(ctx, "cereal_killer.question", q)[:100], value=q) for q in view["questions_left"]]))
+            items.append(select("arrest", "cereal_killer.ui.pick.arrest", near))
+        elif turn["ability"] is None:
+            for ability in ("sniff", "bite"):
+                if view["bone"] != ability:
+                    items.append(select(ability, f"cereal_killer.ui.pick.{ability}", near))
+        return items
+
+    # --- the hunters' components and the Killer's answer buttons --------------------------------------------
+    async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
+                           version: int, values: list[str]) -> None:
+        bot: CoronerBot = interaction.client  # type: ignore[assignment]
+        ctx = RenderContext(table, table.language)
+        if name == "move":
+            self._check_turn(table, interaction.user.id, version)
+            await interaction.response.send_modal(MoveModal(self, bot, table, version))
+            return
+        action = _action(name, values[0] if values else arg)
+        await interaction.response.defer()
+        if name in ("ask", "sniff"):
+            config = await bot.config(table.guild_id)
+            self.deadlines[table.id] = bot.clock.now() + timedelta(seconds=config.turn_timeout_seconds)
+        await self.act(bot, ctx, table, interaction.user.id, action, version)
+        if name == "answer":
+            try:
+                await interaction.edit_original_response(view=None)
+            except discord.HTTPException:
+                pass
+
+    @staticmethod
+    def _check_turn(table: Table, user_id: int, version: int) -> None:
+        """Refuse a control of an outdated message, or of a player whose turn it is not."""
+        from bot.tables import TableError
+
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("table.not_a_player", game_id=table.id)
+        if version != table.version:
+            raise TableError("table.stale", game_id=table.id)
+        if table.status != "active" or seat not in table.engine.to_act(table.state):
+            raise IllegalAction("core.not_your_turn")
+
+    @staticmethod
+    async def act(bot: CoronerBot, ctx: RenderContext, table: Table, user_id: int, action: dict[str, Any],
+                  version: int) -> None:
+        try:
+            await bot.tables.act(table.id, user_id, action, expected_version=version)
+        except IllegalAction as exc:
+            raise refusal(ctx, exc) from exc
+
+    # --- the Killer's route by DM --------------------------------------------------------------------------
+    def accepts_dm(self, table: Table, seat: int | None) -> bool:
+        """Every player's DM is read, so a hunter writing to the bot is told why it does not count."""
+        return seat is not None and table.state is not None
+
+    async def on_dm(self, bot: Any, message: discord.Message, table: Table, seat: int, content: str) -> None:
+        """Parse and apply the Killer's turn; the route confirmation (with its board) arrives as the engine's
+        private event. Refusals: ``cereal_killer.dm.*``, the parser's ``cereal_killer.parse.*`` and every
+        engine code of :func:`games.cereal_killer.killer.check_killer_turn`, parameters in words."""
+        ctx = RenderContext(table, table.language)
+        state = table.state
+        if seat != KILLER:
+            raise UserError("cereal_killer.dm.not_killer", channel=f"<#{table.channel_id}>")
+        if state.pending is not None:
+            raise UserError("cereal_killer.dm.answer_buttons")
+        if state.phase != "killer":
+            raise UserError("cereal_killer.dm.not_now")
+        turn = parse_route(content)
+        if isinstance(turn, ParseError):
+            raise UserError(turn.code, **turn.params)
+        await self.act(bot, ctx, table, message.author.id, turn.model_dump(), table.version)
+
+
+def _action(name: str, value: str) -> dict[str, Any]:
+    """The engine action (JSON) a control stands for; ``value`` is the picked option or the button's arg."""
+    if name in ("bark", "end", "ask", "answer"):
+        return {"bark": {"type": "bark"}, "end": {"type": "end_turn"}, "ask": {"type": "ask", "question": value},
+                "answer": {"type": "choose_answer", "answer": value}}[name]
+    if name == "step":
+        return {"type": "move", "path": [_int(value)]}
+    kinds = {"place": "place_detective", "arrest": "arrest", "sniff": "sniff", "bite": "bite"}
+    if name not in kinds:
+        raise UserError("cereal_killer.ui.unknown_control")
+    return {"type": kinds[name], "space": _int(value)}
+
+
+def _int(value: str) -> int:
+    if not value.isdigit():
+        raise UserError("cereal_killer.ui.bad_space", value=value)
+    return int(value)
+
+
+class MoveModal(discord.ui.Modal):
+    """Free-text walk for the acting hunter (``7 12 13``); short-lived, like every modal."""
+
+    def __init__(self, ui: CerealUI, bot: CoronerBot, table: Table, version: int) -> None:
+        ctx = RenderContext(table, table.language)
+        super().__init__(title=ctx.t("cereal_killer.ui.move_title")[:45], timeout=900,
+                         custom_id=f"coroner:ck_move:{table.id}:{version}")
+        self.ui, self.bot, self.table, self.version = ui, bot, table, version
+        self.path: discord.ui.TextInput[MoveModal] = discord.ui.TextInput(
+            label=ctx.t("cereal_killer.ui.move_label")[:45], placeholder=ctx.t("cereal_killer.ui.move_placeholder"),
+            custom_id="path", max_length=60)
+        self.add_item(self.path)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        ctx = RenderContext(self.table, self.table.language)
+        try:
+            path = [int(n) for n in NUMBERS.findall(self.path.value)]
+            if not path:
+                raise UserError("cereal_killer.ui.move_empty")
+            await interaction.response.defer()
+            await self.ui.act(self.bot, ctx, self.table, interaction.user.id, {"type": "move", "path": path[:10]},
+                              self.version)
+        except Exception as exc:  # noqa: BLE001 - every refusal becomes an ephemeral reply
+            await send_error(self.bot, interaction, exc)

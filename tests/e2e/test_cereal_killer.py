@@ -1,0 +1,169 @@
+"""Cereal Killer end to end through the Discord double: the Killer's routes by DM (an illegal one refused with its
+reason), its answer buttons by DM, the hunters' buttons, selects and Move modal on the status message, Lola's
+private answers, the board image on every status, and no route in any public message while the game runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from bot.cogs.cereal_killer._render import render_board
+from bot.db.models.stats import Achievement
+from bot.db.session import create_engine, make_sessionmaker
+from bot.tables import TableService
+from games.cereal_killer import ENGINE
+from tests.discord_double import StoredMessage, User
+from tests.e2e.conftest import World, refusal
+
+ROUTE = "3 8 13 12 victim 3 witness 2"  # City A: House 3 -> 8 -> 13 -> Park 12; the Witness goes to Park 2
+ROUTE_WORDS = ("3 → 8 → 13 → 12", "Your route")
+STATUS = "Cereal Killer — day"
+
+
+def tables(world: World) -> TableService:
+    return TableService(make_sessionmaker(create_engine(world.db_url)))
+
+
+def statuses(world: World) -> list[StoredMessage]:
+    """The bot's table-status messages (their first embed is the Cereal Killer table)."""
+    return [m for m in world.bot_messages() if m.embeds and m.embeds[0].get("title", "").startswith(STATUS)]
+
+
+def custom_id(message: StoredMessage, name: str) -> str:
+    """The custom id of the game component ``name`` on ``message``."""
+    return next(c["custom_id"] for c in message.walk_components() if f":{name}:" in c.get("custom_id", ""))
+
+
+async def next_status(world: World, count: int) -> StoredMessage:
+    """Wait for the status message after the first ``count`` ones."""
+    await world.double.wait_for(lambda: len(statuses(world)) > count, what=f"status #{count + 1}")
+    return statuses(world)[-1]
+
+
+async def start(world: World, players: list[User]) -> StoredMessage:
+    """The first player hosts (and becomes the Killer); the others join in order; the game starts."""
+    handle = await players[0].slash(world.games, "newgame", {"game": "cereal_killer", "mode": "classic"})
+    await handle.response()
+    lobby = handle.original
+    assert lobby is not None
+    for user in players[1:]:
+        await (await user.click(lobby, label="Join")).response()
+    await (await players[0].click(lobby, label="Start")).response()
+    return await next_status(world, 0)
+
+
+async def killer_dm(world: World, killer: User, text: str) -> StoredMessage:
+    count = len(killer.dms())
+    await killer.dm_bot(text)
+    await world.double.wait_for(lambda: len(killer.dms()) > count, what="the bot's DM answer")
+    return killer.dms()[count]
+
+
+async def click(world: World, user: User, message: StoredMessage, name: str, values: list[str] | None = None) -> Any:
+    """Use the component ``name`` and wait for the next status message."""
+    count = len(statuses(world))
+    ident = custom_id(message, name)
+    handle = await (user.select(message, ident, values) if values is not None else user.click(message, ident))
+    await handle.response()
+    return await next_status(world, count)
+
+
+def assert_no_route_in_public(world: World) -> None:
+    for message in world.bot_messages():
+        assert not any(words in message.text for words in ROUTE_WORDS), message.text
+        assert "The Killer was on" not in message.text
+
+
+async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> None:
+    """The Killer's illegal route is refused with its reason, the legal one confirmed with its board; the
+    Detective places, walks by modal and select, asks (the Killer answers by DM button) and arrests."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        first = await start(world, [alice, bob])
+        assert "alice is the Killer" in first.text and "bob is the Detective" in first.text
+        assert first.attachments and first.attachments[0].filename.endswith(".png")
+        assert first.buttons()[0]["label"] == "My secrets"  # nothing for the hunters while the Killer moves
+
+        refused = await killer_dm(world, alice, "3 9 8 7")
+        assert refused.content == "⛔ 3 is not next to 9."
+        assert "not_adjacent" not in refused.content
+        await bob.dm_bot("7 12")
+        await world.double.wait_for(lambda: bob.dms() and "Only the Killer" in bob.dms()[-1].content)
+
+        confirmed = await killer_dm(world, alice, ROUTE)
+        assert "3 → 8 → 13 → 12" in confirmed.text and confirmed.attachments
+        table = await tables(world).table_in_channel(world.games.id)
+        assert table is not None and table.state.killer == 12
+        status = await world.double.wait_for(lambda: statuses(world)[-1] if len(statuses(world)) > 1 else None)
+        assert "A victim was found in the House on 3" in status.content
+        public_png = render_board(ENGINE.view(table.state, None))[0]
+        assert status.attachments[0].data == public_png
+        assert_no_route_in_public(world)
+
+        assert "not your turn" in await refusal(await alice.select(status, custom_id(status, "place"), ["7"]))
+        status = await click(world, bob, status, "place", ["7"])
+        move = await bob.click(status, custom_id(status, "move"))
+        assert (await move.response()).modal is not None
+        count = len(statuses(world))
+        await (await bob.submit_modal(move, {"path": "2"})).response()
+        status = await next_status(world, count)
+        assert "walks 2 and stands on 2" in status.content
+
+        status = await click(world, bob, status, "ask", ["direction"])
+        assert "asks the Witness on 2: Which way are you from the Witness?" in status.content
+        assert [b["label"] for b in status.buttons()] == ["My secrets"]  # the Killer answers first
+        prompt = await world.double.wait_for(lambda: alice.dms()[-1] if alice.dms()[-1].buttons() else None)
+        assert "which way you are from the Witness on 2" in prompt.text
+        assert [b["label"] for b in prompt.buttons()] == ["South"] and "Time limit" in prompt.text
+        count = len(statuses(world))
+        await (await alice.click(prompt, label="South")).response()
+        status = await next_status(world, count)
+        assert "(Which way are you from the Witness?): South" in status.content
+        await world.double.wait_for(lambda: not prompt.components, what="the answer buttons to go")
+
+        status = await click(world, bob, status, "step", ["7"])
+        assert_no_route_in_public(world)
+        status = await click(world, bob, status, "arrest", ["12"])
+        assert "Arrested on 12" in status.text and "3 → 8 → 13 → 12" in status.text
+        assert "Hunch" in status.text and "Claustrophobia" in status.text
+        assert "Distrust" not in status.text
+    async with make_sessionmaker(create_engine(world.db_url))() as session:
+        rows = (await session.execute(select(Achievement.user_id, Achievement.achievement))).all()
+    assert sorted(rows) == sorted([(bob.id, "hunch"), (bob.id, "claustrophobia")])
+
+
+async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None:
+    """Lola's Bark answer and her Sniff answer (picked by the Killer by DM button) arrive in Lola's DMs only."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        first = await start(world, [alice, bob, carol])
+        assert "carol is Lola" in first.text
+        await killer_dm(world, alice, ROUTE)
+        status = await next_status(world, 1)
+        assert "Lola starts on the Food space 38" in status.content
+        assert "not your turn" in await refusal(await bob.click(status, custom_id(status, "bark")))
+
+        lola_dms = len(carol.dms())
+        status = await click(world, carol, status, "bark")
+        assert "Lola barks on 38" in status.content
+        await world.double.wait_for(lambda: any("Is the Killer next to you? No" in m.text for m in carol.dms()))
+        status = await click(world, carol, status, "end")
+        status = await click(world, bob, status, "place", ["19"])
+        status = await click(world, bob, status, "end")
+        assert "Day 2 begins" in status.content
+
+        count = len(statuses(world))
+        await killer_dm(world, alice, "13 14 9")
+        status = await next_status(world, count)
+        assert "Day 2: carol's turn (Lola)" in status.content
+        await (await carol.select(status, custom_id(status, "sniff"), ["38"])).response()
+        prompt = await world.double.wait_for(lambda: alice.dms()[-1] if alice.dms()[-1].buttons() else None)
+        assert [b["label"] for b in prompt.buttons()] == ["No"]
+        await (await alice.click(prompt, label="No")).response()
+        await world.double.wait_for(lambda: any("Sniffing 38: No" in m.text for m in carol.dms()[lola_dms:]))
+        public = "\n".join(m.text for m in world.bot_messages())
+        assert "Is the Killer next to you" not in public and "Sniffing 38" not in public
+        assert "Lola sniffs space 38" in public
+        assert not any("Sniffing" in m.text or "Is the Killer next" in m.text for m in alice.dms() + bob.dms())
+        assert_no_route_in_public(world)
