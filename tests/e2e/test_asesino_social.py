@@ -105,7 +105,9 @@ async def dm_text(world: World, user: User, text: str) -> StoredMessage:
 async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
     """A six-player game: night actions by select, DMs, a post, a letter, a restart over a boundary, a win."""
     players = await six_players(world)
+    dead_role = world.guild.add_role("Dead")
     async with world.running():
+        await (await world.admin.slash(world.games, "config deadrole", role=dead_role)).response()
         table = await start_game(world, players)
         state = table.state
         user_at = {seat: next(u for u in players if u.id == table.user_of(seat)) for seat in range(6)}
@@ -143,6 +145,8 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
         await pick(world, user_at[accomplice], "crime", journalist)
         await world.double.wait_for(lambda: count_in_statuses(world, "has been murdered") == 1, what="the murder")
         dead = user_at[journalist]
+        await world.double.wait_for(lambda: dead_role.id in world.guild.member(dead).role_ids, what="the dead role")
+        assert not any(dead_role.id in world.guild.member(u).role_ids for u in players if u is not dead)
         refused = await dead.slash(world.games, "accuse", player=user_at[killer])
         assert "You are dead: today you may only write your Farewell Letter." in await refusal(refused)
         await dead.dm_bot(f"letter: {user_at[killer].global_name} did it")

@@ -1,0 +1,89 @@
+"""The social mode's rendering: event params become names, role names and Discord timestamps; the public
+status never shows a role before the end; DMs are routed to letter writers and interviews only."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.cogs.asesino_social import _render
+from bot.cogs.asesino_social._views import SocialUI
+from bot.tables import Table, TableSeat
+from bot.ui import RenderContext
+from games.asesino.social import ENGINE, SYSTEM_SEAT, Crime, EndDay, Interview, Recruit, SocialOptions, SocialRole
+from games.core import Event, SeatInfo
+
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
+START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+
+
+def make_table(state: object) -> Table:
+    seats = tuple(TableSeat(seat=i, user_id=100 + i, names=(n,)) for i, n in enumerate(NAMES))
+    return Table(id=1, game="asesino", mode="social", guild_id=1, channel_id=2, host_id=100, status="active",
+                 seed=9, options={}, version=1, language="en", series_id=None, lobby_message_id=None,
+                 table_message_id=None, created_at=START, updated_at=START, finished_at=None, outcome=None,
+                 seats=seats, state=state, engine=ENGINE)
+
+
+def new_state():  # type: ignore[no-untyped-def]
+    return ENGINE.setup(SocialOptions(started_at=START), [SeatInfo(names=[n]) for n in NAMES], 9)
+
+
+def seat_of(state, role: SocialRole) -> int:  # type: ignore[no-untyped-def]
+    return next(i for i, s in enumerate(state.seats) if s.card == role)
+
+
+@pytest.mark.parametrize(("key", "params", "expected"), [
+    ("asesino_social.attack.saved", {"target": 1, "doctor": 2, "attackers": [0, 3]},
+     "Bob was attacked by Alice, Dave but the Doctor, Carol, arrived in time."),
+    ("asesino_social.inspect.result", {"target": 4, "card": "killer"}, "Erin holds the card: Killer."),
+    ("asesino_social.day.ended", {"day": 1, "next_day": 2, "ends_at": "2026-12-01T09:00:00+00:00"},
+     "Day 1 is over. Day 2 ends at <t:1796115600:f> (<t:1796115600:R>)."),
+    ("asesino_social.judgement.stood", {"judgement": 1, "accused": 0, "card": "victim", "backers": [1, 2, 3]},
+     "Judgement #1 stands: Alice shows their card: Victim."),
+])
+def test_event_params_render_as_names_roles_and_timestamps(key: str, params: dict, expected: str) -> None:
+    """Seats become names, role values role names, ISO moments Discord timestamps."""
+    ctx = RenderContext(make_table(new_state()), "en")
+    assert _render.event_text(ctx, Event(key=key, params=params)) == expected
+
+
+def test_public_status_shows_no_role_before_the_end_and_everything_after() -> None:
+    """The status embed (public view) names no role mid-game; at the end it lists every card and the timeline."""
+    state = new_state()
+    killer, victim = seat_of(state, SocialRole.KILLER), seat_of(state, SocialRole.VICTIM)
+    state = ENGINE.apply(state, killer, Recruit(at=START, target=victim)).state
+    ctx = RenderContext(make_table(state), "en")
+    embed = _render.table_embed(ctx, ENGINE.view(state, None)).to_dict()
+    text = str(embed)
+    assert not any(role in text for role in ("Killer", "Accomplice", "Doctor", "Detective", "Journalist"))
+    assert "<t:" in embed["description"]
+
+
+def test_system_timeline_entries_and_end_lists_render() -> None:
+    """The timeline groups by day and names the system seat's day ends without a player name."""
+    state = new_state()
+    ends = state.day_ends_at
+    state = ENGINE.apply(state, SYSTEM_SEAT, EndDay(at=ends, day=1)).state
+    ctx = RenderContext(make_table(state), "en")
+    text = _render.timeline_text(ctx, [e.model_dump(mode="json") for e in state.timeline])
+    assert text == "**Day 1**\n• End of day 1"
+    roles = [{"seat": 0, "card": "victim", "role": "accomplice"}, {"seat": 1, "card": "killer", "role": "killer"}]
+    assert _render.roles_text(ctx, roles) == "• Alice: Victim → Accomplice\n• Bob: Killer"
+
+
+def test_dms_are_accepted_from_letter_writers_and_the_interview_only() -> None:
+    """Nobody's DM is for the game at first; the victim of a crime and both sides of an interview may DM."""
+    ui = SocialUI()
+    state = new_state()
+    killer, victim = seat_of(state, SocialRole.KILLER), seat_of(state, SocialRole.VICTIM)
+    journalist = seat_of(state, SocialRole.JOURNALIST)
+    assert not any(ui.accepts_dm(make_table(state), s) for s in range(6))
+    state = ENGINE.apply(state, killer, Recruit(at=START, target=victim)).state
+    target = next(s for s in range(6) if s not in (killer, victim, journalist))
+    state = ENGINE.apply(state, journalist, Interview(at=START, target=target)).state
+    other = next(s for s in range(6) if s not in (killer, victim, journalist, target))
+    state = ENGINE.apply(state, killer, Crime(at=START, victim=other)).state
+    table = make_table(state)
+    assert {s for s in range(6) if ui.accepts_dm(table, s)} == {journalist, target, other}
