@@ -33,10 +33,6 @@ JUDGEMENTS = "social_judgements"
 GRACE = timedelta(seconds=1)
 
 
-def now_iso(bot: CoronerBot) -> str:
-    return bot.clock.now().isoformat()
-
-
 def is_social(table: Table) -> bool:
     return table.game == "asesino" and table.mode == "social"
 
