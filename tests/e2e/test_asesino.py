@@ -23,9 +23,9 @@ def tables(world: World) -> TableService:
 
 
 def status_messages(world: World) -> list[StoredMessage]:
-    """The bot's table-status messages (lobbies are interaction responses; statuses are plain posts)."""
-    return [m for m in world.bot_messages() if m.interaction_id is None and m.embeds
-            and m.embeds[0].get("title", "").startswith(TITLE)]
+    """The bot's table-status messages (not the lobbies, whose embed lists the players)."""
+    return [m for m in world.bot_messages() if m.embeds and m.embeds[0].get("title", "").startswith(TITLE)
+            and not any(f["name"].startswith("Players") for f in m.embeds[0].get("fields", []))]
 
 
 def custom_id(message: StoredMessage, name: str) -> str:
@@ -179,3 +179,39 @@ async def test_turn_button_refuses_other_players(world: World) -> None:
         assert "not your turn" in await refusal(await other.click(status, custom_id=custom_id(status, "turn")))
         again = await tables(world).load(table.id)
         assert again.version == table.version and again.state == table.state
+
+
+async def test_three_round_series_reopens_the_lobby_and_names_the_winner(world: World) -> None:
+    """``rounds=3`` opens a series: after each round the standings are posted and the next lobby opens with the
+    same players seated; after the third the series winner is named and /leaderboard's series scores add up."""
+    alice = world.players[0]
+    async with world.running():
+        table = await open_and_start(world, "tabletop", world.players, options="rounds=3")
+        series = table.series_id
+        assert series is not None and "rounds" not in table.options
+        points: dict[int, float] = {}
+        for round_no in (1, 2, 3):
+            final = await play_to_the_end(world, table.id, seed=round_no)
+            assert final.outcome is not None
+            for seat, score in final.outcome.scores.items():
+                user = final.user_of(seat)
+                assert user is not None
+                points[user] = points.get(user, 0.0) + score
+            standings = await world.double.wait_for(lambda r=round_no: next(
+                (m for m in world.bot_messages() if m.embeds and m.embeds[0].get("title", "").startswith(
+                    f"Series #{series}") and (f"round {r} of 3" in m.embeds[0]["title"] or r == 3
+                                                        and "is over" in m.embeds[0]["title"])), None))
+            if round_no == 3:
+                break
+            lobby = await world.double.wait_for(lambda r=round_no: next(
+                (m for m in world.bot_messages() if m.content.startswith(f"Round {r + 1} of 3")), None))
+            count = len(status_messages(world))
+            await (await alice.click(lobby, label="Start")).response()
+            await world.double.wait_for(lambda c=count: len(status_messages(world)) > c)
+            table = await tables(world).table_in_channel(world.games.id)
+            assert table is not None and table.status == "active" and table.user_ids() == final.user_ids()
+        best = max(points.values())
+        winners = sorted(final.seat_of(u) for u, p in points.items() if p == best)
+        assert standings.embeds[0]["fields"][0]["value"] == ", ".join(final.seat_names(s)[0] for s in winners)
+        board = await tables(world).leaderboard(world.guild.id, "asesino", series_id=series)
+        assert {row.user_id: row.points for row in board} == points

@@ -26,6 +26,7 @@ from bot.cogs.asesino import _render as render
 from bot.cogs.asesino._actions import ActionsMixin
 from bot.components import game_button
 from bot.ui import COLOUR, GameUI, Outgoing, RenderContext
+from games.asesino.series import standings
 from games.core import Event, IllegalAction
 
 if TYPE_CHECKING:
@@ -72,9 +73,11 @@ class AsesinoUI(ActionsMixin, GameUI):
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
         return render.hand_embed(ctx, seat, view)
 
-    def series_embed(self, ctx: RenderContext, totals: dict[int, float], winners: list[int], played: int,
+    def series_embed(self, ctx: RenderContext, rounds: list[dict[int, float]], series_id: int, played: int,
                      total: int) -> discord.Embed:
-        return render.series_embed(ctx, totals, winners, played, total)
+        """Standings after ``played`` of ``total`` rounds (``rounds``: seat -> points, one dict a round)."""
+        result = standings(rounds)
+        return render.series_embed(ctx, result.totals, result.winners, series_id, played, total)
 
     def _button(self, ctx: RenderContext, name: str, arg: str = "", *, label: str,
                 style: discord.ButtonStyle = discord.ButtonStyle.primary, emoji: str | None = None) -> Any:

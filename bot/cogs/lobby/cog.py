@@ -14,11 +14,15 @@ from discord.ext import commands
 
 from bot.cogs.lobby._render import lobby_embed, lobby_view
 from bot.errors import UserError, send_error
+from bot.i18n import t
+from bot.ui import SILENT, RenderContext, ui_for
 from games.core import all_games, get_engine
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
     from bot.tables import Table
+
+MAX_ROUNDS = 10
 
 
 def parse_options(text: str | None) -> dict[str, Any]:
@@ -55,14 +59,10 @@ class Lobby(commands.Cog):
     # --- autocomplete -----------------------------------------------------------------------------------------
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         language = await self.bot.language(interaction.guild_id)
-        from bot.i18n import t
-
         return [app_commands.Choice(name=t(f"game.{g.id}", language), value=g.id) for g in all_games()
                 if current.lower() in g.id or current.lower() in t(f"game.{g.id}", language).lower()][:25]
 
     async def mode_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        from bot.i18n import t
-
         language = await self.bot.language(interaction.guild_id)
         game = getattr(interaction.namespace, "game", None)
         choices = []
@@ -91,15 +91,36 @@ class Lobby(commands.Cog):
             get_engine(game, mode)
         except KeyError:
             raise UserError("lobby.unknown_game", game=game, mode=mode) from None
+        settings = parse_options(options)
+        rounds = self._series_rounds(game, mode, settings)
+        series_id = None
+        if rounds is not None:
+            if await self.bot.tables.table_in_channel(interaction.channel_id) is not None:
+                raise UserError("table.channel_busy", channel_id=interaction.channel_id)
+            series_id = await self.bot.tables.open_series(interaction.guild_id, interaction.channel_id, game, mode,
+                                                          rounds)
         table = await self.bot.tables.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
-                                                 game, mode, parse_options(options), language=config.language)
+                                                 game, mode, settings, language=config.language, series_id=series_id)
         table = await self.bot.tables.join(table.id, interaction.user.id, user_names(interaction.user))
         expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
         await self.bot.timers.schedule(table.id, "lobby_expire", expires, {})
-        await interaction.response.send_message(embed=lobby_embed(table, table.language, int(expires.timestamp())),
+        note = t(f"{game}.series.first_round", table.language, total=rounds) if rounds is not None else None
+        await interaction.response.send_message(content=note,
+                                                embed=lobby_embed(table, table.language, int(expires.timestamp())),
                                                 view=lobby_view(table, table.language))
         message = await interaction.original_response()
         await self.bot.tables.set_lobby_message(table.id, message.id)
+
+    @staticmethod
+    def _series_rounds(game: str, mode: str, settings: dict[str, Any]) -> int | None:
+        """Take ``rounds`` out of the options when the mode's UI plays points series (``supports_series``):
+        the rounds belong to the series, not to the engine. Raises ``lobby.bad_options`` for a bad count."""
+        if "rounds" not in settings or not getattr(ui_for(game, mode), "supports_series", False):
+            return None
+        rounds = settings.pop("rounds")
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
+            raise UserError("lobby.bad_options", text=f"rounds={rounds}")
+        return rounds
 
     async def _lobby_here(self, interaction: discord.Interaction) -> Table:
         table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
@@ -163,8 +184,6 @@ class Lobby(commands.Cog):
 
     async def _prepare_start(self, table: Table) -> None:
         """Let the game's UI refuse the start (e.g. no official medium) or add options from the server config."""
-        from bot.ui import ui_for
-
         config = await self.bot.config(table.guild_id)
         extra = await ui_for(table.game, table.mode).prepare_start(self.bot, table, config)
         if extra:
@@ -187,3 +206,51 @@ class Lobby(commands.Cog):
             return
         table = await self.bot.tables.expire(table.id)
         await self._refresh_lobby(table, expired=True)
+
+    # --- series -----------------------------------------------------------------------------------------------
+    async def series_round_finished(self, game_id: int) -> None:
+        """A round of a series ended: post the standings (the UI's ``series_embed``) and, unless it was the
+        last round, open the next round's lobby in the same channel with the same players seated in the same
+        order (the host presses Start). Called in a task of its own by the game's UI."""
+        from sqlalchemy import select
+
+        from bot.db.models import Score, Series
+
+        table = await self.bot.tables.load(game_id)
+        if table.series_id is None or table.status != "finished":
+            return
+        async with self.bot.sessions() as session:
+            series = await session.get(Series, table.series_id)
+            scores = (await session.scalars(select(Score).where(Score.series_id == table.series_id))).all()
+        if series is None:
+            return
+        rounds: dict[int, dict[int, float]] = {}
+        for score in scores:
+            seat = table.seat_of(score.user_id)
+            if seat is not None:
+                rounds.setdefault(score.round or 0, {})[seat] = score.points
+        ui = ui_for(table.game, table.mode)
+        channel = await self.bot.delivery.channel(table.channel_id)
+        if hasattr(ui, "series_embed"):
+            embed = ui.series_embed(RenderContext(table, table.language), [rounds[r] for r in sorted(rounds)],
+                                    series.id, series.rounds_played, series.rounds_total)
+            await channel.send(embed=embed, allowed_mentions=SILENT)
+        if series.rounds_played >= series.rounds_total:
+            return
+        await self._next_round(table, series.rounds_played + 1, series.rounds_total)
+
+    async def _next_round(self, table: Table, round_no: int, total: int) -> None:
+        tables = self.bot.tables
+        config = await self.bot.config(table.guild_id)
+        lobby = await tables.open_lobby(table.guild_id, table.channel_id, table.host_id, table.game, table.mode,
+                                        table.options, language=table.language, series_id=table.series_id)
+        for seat in table.seats:
+            lobby = await tables.join(lobby.id, seat.user_id, list(seat.names))
+        expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
+        await self.bot.timers.schedule(lobby.id, "lobby_expire", expires, {})
+        channel = await self.bot.delivery.channel(table.channel_id)
+        message = await channel.send(content=t(f"{table.game}.series.next_round", table.language, round=round_no,
+                                               total=total),
+                                     embed=lobby_embed(lobby, lobby.language, int(expires.timestamp())),
+                                     view=lobby_view(lobby, lobby.language), allowed_mentions=SILENT)
+        await tables.set_lobby_message(lobby.id, message.id)
