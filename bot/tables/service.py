@@ -32,7 +32,7 @@ from bot.db.models import Game, Seat, Timer
 from bot.db.repos import games, scores, timers
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ActResult, Table, TableError, TableSeat, TimerInfo
-from games.core import Event, Outcome, SeatInfo, get_engine
+from games.core import SYSTEM_SEAT, Event, Outcome, SeatInfo, get_engine
 from games.core.replay import replay
 
 log = logging.getLogger(__name__)
@@ -148,7 +148,8 @@ class TableService(LobbyMixin):
     async def act_as_seat(self, game_id: int, seat: int, action: dict[str, Any], *,
                           expected_version: int | None = None) -> ActResult:
         """Like :meth:`act`, for a move the bot makes for ``seat`` (timeouts, auto-moves); logged with no user.
-        Raises ``TableError("table.bad_seat")`` for a seat not at the table."""
+        ``seat`` may be ``SYSTEM_SEAT`` (-1) for the game's own clock (e.g. the social mode's day end).
+        Raises ``TableError("table.bad_seat")`` for any other seat not at the table."""
         return await self._act(game_id, action, expected_version, user_id=None, seat=seat)
 
     async def _act(self, game_id: int, action: dict[str, Any], expected_version: int | None, *,
@@ -164,7 +165,7 @@ class TableService(LobbyMixin):
                         seat = table.seat_of(user_id or 0)
                         if seat is None:
                             raise TableError("table.not_a_player", game_id=game_id)
-                    elif table.user_of(seat) is None:
+                    elif seat != SYSTEM_SEAT and table.user_of(seat) is None:
                         raise TableError("table.bad_seat", seat=seat)
                     if expected_version is not None and expected_version != table.version:
                         raise TableError("table.stale", game_id=game_id)

@@ -12,7 +12,6 @@ import pytest
 
 from bot.i18n import t
 from bot.tables import Table, TableService
-from games.asesino.social import SYSTEM_SEAT
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, refusal
 
@@ -22,19 +21,9 @@ ROLE_NAMES = ("Killer", "Accomplice", "Doctor", "Detective", "Journalist", "Mani
 
 
 @pytest.fixture(autouse=True)
-def fixed_seed_and_system_seat(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """A known deal, and the system seat (-1) accepted by ``act_as_seat``.
-
-    TODO(table service): ``TableService._act`` refuses any seat without a user (``table.bad_seat``), so the
-    engine's system seat cannot act; remove this patch once the service accepts ``SYSTEM_SEAT``."""
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A known deal."""
     monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: SEED))
-    original = Table.user_of
-
-    def user_of(self: Table, seat: int) -> int | None:
-        found = original(self, seat)
-        return self.host_id if found is None and seat == SYSTEM_SEAT else found
-
-    monkeypatch.setattr(Table, "user_of", user_of)
     yield
 
 
