@@ -1,0 +1,146 @@
+"""The Asesino renderers: event lines name cards and players, the public table embeds never show a card that
+is still hidden, DMs carry the role and hand, and the status components fit the waiting kind."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+import pytest
+
+from bot.cogs.asesino import _render as render
+from bot.cogs.asesino._small import SmallUI
+from bot.cogs.asesino._views import TabletopUI
+from bot.tables import Table
+from bot.tables.model import TableSeat
+from bot.ui import RenderContext
+from games.asesino.common import ROLE_CARDS
+from games.core import Audience, Event, SeatInfo, get_engine
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+CARD_NAMES = {"victim": "Victim", "detective": "Detective", "prosecutor": "Prosecutor", "journalist": "Journalist",
+              "doctor": "Doctor", "killer": "Killer", "accomplice": "Accomplice", "good": "Good intentions",
+              "bad": "Bad intentions"}
+
+
+def make_table(mode: str, players: int, seed: int, state: Any = None) -> Table:
+    engine = get_engine("asesino", mode)
+    if state is None:
+        state = engine.setup(engine.Options(), [SeatInfo(names=(f"p{i}",)) for i in range(players)], seed)
+    seats = tuple(TableSeat(seat=i, user_id=100 + i, names=(f"Player{i}",)) for i in range(players))
+    return Table(id=1, game="asesino", mode=mode, guild_id=1, channel_id=2, host_id=100, status="active", seed=seed,
+                 options={}, version=3, language="en", series_id=None, lobby_message_id=None, table_message_id=None,
+                 created_at=NOW, updated_at=NOW, finished_at=None, outcome=None, seats=seats, state=state,
+                 engine=engine)
+
+
+def embed_text(embed: discord.Embed) -> str:
+    parts = [embed.title or "", embed.description or ""]
+    parts += [f"{f.name} {f.value}" for f in embed.fields]
+    return "\n".join(parts)
+
+
+def public_cards(mode: str, view: dict[str, Any]) -> set[str]:
+    """Card kinds the public view itself shows (revealed destinies, face-up cards, roles at the end)."""
+    shown: set[str] = set((view.get("roles") or {}).values())
+    if mode == "tabletop":
+        shown |= {card for seat in view["seats"] for card in seat["revealed"]}
+        shown |= set((view.get("resolving") or {}).get("effects", []))
+    else:
+        shown |= {slot["card"] for column in view["columns"] for slot in column["slots"] if slot["card"]}
+    return shown
+
+
+@pytest.mark.parametrize(("mode", "players", "seed"), [("tabletop", 5, 1), ("tabletop", 8, 2), ("tabletop", 10, 3),
+                                                       ("small", 2, 4), ("small", 3, 5), ("small", 4, 6)])
+def test_public_embed_never_names_a_hidden_card(mode: str, players: int, seed: int) -> None:
+    """Through random legal games, every card name in the public table embed is one the public view shows."""
+    table = make_table(mode, players, seed)
+    engine, state, rng = table.engine, table.state, random.Random(seed)
+    ui = TabletopUI() if mode == "tabletop" else SmallUI()
+    for _ in range(300):
+        view = engine.view(state, None)
+        text = embed_text(ui.table_embed(RenderContext(make_table(mode, players, seed, state), "en"), view))
+        named = {card for card, name in CARD_NAMES.items() if name in text}
+        assert named <= public_cards(mode, view), (named, text)
+        waiting = engine.to_act(state)
+        if not waiting:
+            break
+        state = engine.apply(state, waiting[0], rng.choice(engine.legal_actions(state, waiting[0]))).state
+    assert engine.outcome(state) is not None
+
+
+@pytest.mark.parametrize(("key", "params", "expected"), [
+    ("asesino.destiny.revealed", {"seat": 0, "cards": ["bad", "doctor", "good"]},
+     "Player0's destiny is revealed: Bad intentions, Doctor, Good intentions."),
+    ("asesino.declared", {"seat": 1, "target": 2, "words": "", "count": 2},
+     "Player1 plays a card in front of Player2 (2/3): “…”"),
+    ("asesino.small.played.bad", {"seat": 0, "column": 0, "count": 1},
+     "Player0 plays a card in column 1 (1/3) and calls it bad."),
+    ("asesino.over", {"side": "good", "reason": "asesino.end.survived", "roles": {}, "winners": [0]},
+     "The game is over: fewer than three murders: the good intentions win."),
+    ("asesino.intro.partners", {"killer": 3, "accomplice": 1},
+     "The Killer is Player3 and the Accomplice is Player1. Keep it secret."),
+    ("asesino.small.journalist_revealed", {"seat": 1, "cards": [{"column": 2, "index": 0, "card": "doctor"}]},
+     "Player1 turns face up: column 3 card 1: Doctor."),
+])
+def test_event_lines_name_cards_players_and_columns(key: str, params: dict[str, Any], expected: str) -> None:
+    """Card kinds, seats, 1-based columns and the end reason are put into words."""
+    ctx = RenderContext(make_table("tabletop", 5, 1), "en")
+    assert render.event_line(ctx, Event(key=key, params=params)) == expected
+
+
+def test_intro_dm_shows_the_role_and_each_hand_card() -> None:
+    """The start DM is titled with the role and lists the hand one card a line."""
+    table = make_table("tabletop", 6, 9)
+    ctx = RenderContext(table, "en")
+    event = Event(key="asesino.intro.role", params={"role": "doctor", "hand": ["doctor", "good", "bad"]},
+                  audience=Audience.to(0))
+    embed = TabletopUI().private_event(ctx, 0, event).embeds[0]
+    assert embed.title == "Your role: Doctor"
+    assert embed.fields[0].value == "• Doctor\n• Good intentions\n• Bad intentions"
+
+
+def test_own_play_dm_comes_with_a_fresh_hand() -> None:
+    """After declaring a card the player's DM carries their current hand."""
+    table = make_table("tabletop", 5, 4)
+    ctx = RenderContext(table, "en")
+    event = Event(key="asesino.you_declared", params={"card": "bad", "target": 1}, audience=Audience.to(0))
+    out = TabletopUI().private_event(ctx, 0, event)
+    hand = table.engine.view(table.state, 0)["hand"]
+    assert out.embeds[0].description == "You played Bad intentions on Player1."
+    assert out.embeds[1].fields[0].value == "\n".join(f"• {CARD_NAMES[c]}" for c in hand)
+
+
+def labels(items: list[Any]) -> list[str]:
+    return [item.item.label for item in items]
+
+
+def test_status_components_follow_the_waiting_kind() -> None:
+    """Direction buttons first; then "Take my turn"; "Pass" when nobody can be played on."""
+    table = make_table("tabletop", 5, 2)
+    ui, engine = TabletopUI(), table.engine
+    ctx = RenderContext(table, "en")
+    assert labels(ui.turn_items(ctx, engine.view(table.state, None))) == ["Clockwise", "Counter-clockwise"]
+    state = engine.apply(table.state, table.state.first, engine.legal_actions(table.state, table.state.first)[0]).state
+    assert labels(ui.turn_items(ctx, engine.view(state, None))) == ["Take my turn"]
+    blocked = state.model_copy(deep=True)
+    for seat, player in enumerate(blocked.seats):
+        player.sealed = seat != blocked.turn
+    blocked.sealed_order = [seat for seat, player in enumerate(blocked.seats) if player.sealed]
+    assert labels(ui.turn_items(ctx, engine.view(blocked, None))) == ["Pass"]
+
+
+def test_small_table_shows_columns_and_the_register() -> None:
+    """Six column fields; the register line counts murders out of three."""
+    table = make_table("small", 3, 8)
+    embed = SmallUI().table_embed(RenderContext(table, "en"), table.engine.view(table.state, None))
+    assert [f.name for f in embed.fields][:6] == [f"Column {i}" for i in range(1, 7)]
+    assert "Murder register 0/3" in (embed.description or "")
+
+
+def test_role_cards_constant_matches_the_names() -> None:
+    """The leak test checks every role card name."""
+    assert set(ROLE_CARDS) <= set(CARD_NAMES)
