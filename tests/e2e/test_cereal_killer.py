@@ -93,6 +93,8 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
 
         confirmed = await killer_dm(world, alice, ROUTE)
         assert "3 → 8 → 13 → 12" in confirmed.text and confirmed.attachments
+        early = await killer_dm(world, alice, "13 14 9")
+        assert "not due yet" in early.content
         table = await tables(world).table_in_channel(world.games.id)
         assert table is not None and table.state.killer == 12
         status = await world.double.wait_for(lambda: statuses(world)[-1] if len(statuses(world)) > 1 else None)
@@ -108,7 +110,7 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
         count = len(statuses(world))
         await (await bob.submit_modal(move, {"path": "2"})).response()
         status = await next_status(world, count)
-        assert "walks 2 and stands on 2" in status.content
+        assert "walks 2 and stands on 2; steps left: 2" in status.content
 
         status = await click(world, bob, status, "ask", ["direction"])
         assert "asks the Witness on 2: Which way are you from the Witness?" in status.content
@@ -125,7 +127,8 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
         status = await click(world, bob, status, "step", ["7"])
         assert_no_route_in_public(world)
         status = await click(world, bob, status, "arrest", ["12"])
-        assert "Arrested on 12" in status.text and "3 → 8 → 13 → 12" in status.text
+        assert "Arrested on 12" in status.text and "Day 1: 3 → 8 → 13 → 12" in status.text
+        assert "{routes}" not in status.text
         assert "Hunch" in status.text and "Claustrophobia" in status.text
         assert "Distrust" not in status.text
     async with make_sessionmaker(create_engine(world.db_url))() as session:
@@ -153,6 +156,8 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
         status = await click(world, bob, status, "end")
         assert "Day 2 begins" in status.content
 
+        blocked = await killer_dm(world, alice, "13 14 19")
+        assert blocked.content == "⛔ You cannot step onto 19: the Detective stands there."
         count = len(statuses(world))
         await killer_dm(world, alice, "13 14 9")
         status = await next_status(world, count)

@@ -96,6 +96,9 @@ def status_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
     if view["bone"]:
         embed.add_field(name=ctx.t("cereal_killer.ui.bone"), value=word(ctx, "cereal_killer.ability", view["bone"]))
     embed.add_field(name=ctx.t("cereal_killer.ui.roles"), value=roles_line(ctx, view["players"]), inline=False)
+    if view["revealed"] is not None:
+        embed.add_field(name=ctx.t("cereal_killer.ui.routes"), value=routes_text(ctx, view["revealed"]["routes"]),
+                        inline=False)
     if view["result"] is not None:
         earned = achievements_text(ctx, ctx.table.outcome)
         embed.add_field(name=ctx.t("cereal_killer.ui.achievements"),
@@ -133,15 +136,20 @@ def private_message(ctx: RenderContext, seat: int, event: Event, view: dict[str,
     return Outgoing(embeds=[embed], files=files)
 
 
+def routes_text(ctx: RenderContext, routes: list[list[int]]) -> str:
+    """One line per day (the most recent ones when they do not fit)."""
+    lines = [ctx.t("cereal_killer.ui.route_line", day=day, route=walk(r)) for day, r in enumerate(routes, start=1)]
+    return "\n".join(lines)[-1000:] or "-"
+
+
 def secrets(ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
     """/hand and My secrets: the role, and the Killer's space and routes or Lola's private answers."""
     embed = discord.Embed(title=ctx.t("secrets.title"), colour=COLOUR,
                           description=ctx.t(f"cereal_killer.role.{ROLES[seat]}"))
     if seat == KILLER:
-        routes = "\n".join(ctx.t("cereal_killer.ui.route_line", day=day, route=walk(r))
-                           for day, r in enumerate(view["routes"], start=1))
         embed.add_field(name=ctx.t("cereal_killer.ui.your_space"), value=str(view["killer_space"] or "-"))
-        embed.add_field(name=ctx.t("cereal_killer.ui.your_routes"), value=routes[:1000] or "-", inline=False)
+        embed.add_field(name=ctx.t("cereal_killer.ui.your_routes"), value=routes_text(ctx, view["routes"]),
+                        inline=False)
         if view["pending_options"]:
             embed.add_field(name=ctx.t("cereal_killer.ui.pending"),
                             value=_list(ctx, "cereal_killer.answer", view["pending_options"]), inline=False)

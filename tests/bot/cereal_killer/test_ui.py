@@ -1,0 +1,165 @@
+"""The Cereal Killer UI without Discord: refusals in words, the controls each phase offers, the Killer's answer
+buttons, and public renders that never show the Killer's space or route."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bot.cogs.cereal_killer import _messages as msg
+from bot.cogs.cereal_killer._views import CerealUI, _action
+from bot.errors import UserError, error_text
+from bot.tables import Table, TableSeat
+from bot.ui import RenderContext
+from games.cereal_killer import ENGINE
+from games.cereal_killer.models import Ask, KillerTurn, PlaceDetective
+from games.core import IllegalAction
+from tests.games.cereal_killer.helpers import new_game, play
+
+START = datetime(2026, 1, 1, tzinfo=UTC)
+NAMES = ("alice", "bob", "carol")
+UI = CerealUI()
+FIRST = KillerTurn(start=3, path=[8, 13, 12], victim=3, witness=2)
+
+
+def table(state: Any, *, version: int = 5, language: str = "en") -> Table:
+    seats = tuple(TableSeat(seat=i, user_id=100 + i, names=(NAMES[i],)) for i in range(state.players))
+    return Table(id=1, game="cereal_killer", mode="classic", guild_id=1, channel_id=2, host_id=100,
+                 status="active", seed=7, options={}, version=version, language=language, series_id=None,
+                 lobby_message_id=None, table_message_id=None, created_at=START, updated_at=START,
+                 finished_at=None, outcome=None, seats=seats, state=state, engine=ENGINE)
+
+
+def ctx_of(state: Any, **kwargs: Any) -> RenderContext:
+    made = table(state, **kwargs)
+    return RenderContext(made, made.language)
+
+
+def names(items: list[Any]) -> list[str]:
+    return [item.name for item in items]
+
+
+@pytest.mark.parametrize(("code", "params", "text"), [
+    ("cereal_killer.hunter_blocks", {"space": 7, "who": "detective"},
+     "You cannot step onto 7: the Detective stands there."),
+    ("cereal_killer.not_adjacent", {"a": 5, "b": 9}, "5 is not next to 9."),
+    ("cereal_killer.bone", {"ability": "sniff"}, "The Bone is on Sniff: use another ability first."),
+    ("cereal_killer.bad_answer", {"answer": "up", "options": "north, east"},
+     "up is not a true answer; choose one of North, East."),
+])
+def test_refusals_put_their_parameters_in_words(code: str, params: dict[str, Any], text: str) -> None:
+    """An engine refusal reaches the player with roles, abilities and answers spelled out."""
+    from bot.cogs.cereal_killer._views import refusal
+
+    error = refusal(ctx_of(new_game()), IllegalAction(code, **params))
+    assert isinstance(error, UserError)
+    assert error_text("en", error) == "⛔ " + text
+
+
+@pytest.mark.parametrize(("name", "value", "action"), [
+    ("place", "7", {"type": "place_detective", "space": 7}),
+    ("step", "12", {"type": "move", "path": [12]}),
+    ("ask", "parity", {"type": "ask", "question": "parity"}),
+    ("arrest", "13", {"type": "arrest", "space": 13}),
+    ("sniff", "38", {"type": "sniff", "space": 38}),
+    ("bite", "33", {"type": "bite", "space": 33}),
+    ("bark", "", {"type": "bark"}),
+    ("end", "", {"type": "end_turn"}),
+    ("answer", "south", {"type": "choose_answer", "answer": "south"}),
+])
+def test_controls_stand_for_engine_actions(name: str, value: str, action: dict[str, Any]) -> None:
+    """Each component name maps to the engine action its picked value describes."""
+    assert _action(name, value) == action
+
+
+def test_a_control_with_a_non_number_space_is_refused() -> None:
+    """A forged select value is refused before it reaches the engine."""
+    with pytest.raises(UserError, match="cereal_killer.ui.bad_space"):
+        _action("arrest", "twelve")
+
+
+def test_no_hunter_controls_while_the_killer_moves() -> None:
+    """The status carries nothing for the hunters while the Killer's route is due."""
+    state = new_game()
+    assert UI.turn_items(ctx_of(state), ENGINE.view(state, None)) == []
+
+
+def test_the_detective_places_then_walks_asks_and_arrests() -> None:
+    """Day 1: a Cafe select; then Move, End, a step select, Ask (Witness in reach) and Arrest."""
+    state = play(new_game(), (0, FIRST))
+    items = UI.turn_items(ctx_of(state), ENGINE.view(state, None))
+    assert names(items) == ["place"] and [o.value for o in items[0].item.options] == ["7", "19"]
+    far = play(state, (1, PlaceDetective(space=19)))
+    assert names(UI.turn_items(ctx_of(far), ENGINE.view(far, None))) == ["move", "end", "step", "arrest"]
+    near = play(state, (1, PlaceDetective(space=7)))  # the Witness on 2 is next to the Cafe on 7
+    items = UI.turn_items(ctx_of(near), ENGINE.view(near, None))
+    assert names(items) == ["move", "end", "step", "ask", "arrest"]
+    assert all(item.version == 5 for item in items)
+    asked = play(near, (1, Ask(question="parity")))
+    assert "ask" not in names(UI.turn_items(ctx_of(asked), ENGINE.view(asked, None)))
+
+
+def test_lola_gets_her_abilities_but_not_the_one_under_the_bone() -> None:
+    """Lola's turn: Move, Bark, End and the Sniff/Bite selects; a Bark yesterday hides Bark today."""
+    state = play(new_game(3), (0, FIRST))
+    assert names(UI.turn_items(ctx_of(state), ENGINE.view(state, None))) == [
+        "move", "bark", "end", "step", "sniff", "bite"]
+    state = state.model_copy(update={"bone": "bark"}, deep=True)
+    assert names(UI.turn_items(ctx_of(state), ENGINE.view(state, None))) == ["move", "end", "step", "sniff", "bite"]
+
+
+def test_the_killer_answers_by_version_stamped_dm_buttons() -> None:
+    """A direction question sends the Killer one button per true answer, stamped with the table version."""
+    state = play(new_game(), (0, FIRST), (1, PlaceDetective(space=7)), (1, _parsed({"type": "move", "path": [2]})))
+    step = ENGINE.apply(state, 1, Ask(question="direction"))
+    prompt = next(e for e in step.events if e.key == "cereal_killer.prompt.question")
+    out = UI.private_event(ctx_of(step.state, version=9), 0, prompt)
+    assert out.view is not None
+    assert [(c.item.label, c.item.custom_id) for c in out.view.children] == [
+        ("South", "coroner:g:1:9:answer:south")]
+    assert "Time limit" in str(out.embeds[0].to_dict())
+
+
+def test_the_route_confirmation_carries_the_killers_board() -> None:
+    """The Killer's confirmation DM attaches its private board and describes the route."""
+    step = ENGINE.apply(new_game(), 0, FIRST)
+    recorded = next(e for e in step.events if e.key == "cereal_killer.route_recorded")
+    out = UI.private_event(ctx_of(step.state), 0, recorded)
+    assert [name for name, _ in out.files] == [msg.PRIVATE_FILE]
+    assert "Your route: 3 → 8 → 13 → 12" in str(out.embeds[0].to_dict())
+
+
+@pytest.mark.parametrize("route", [[8, 13, 12], [2, 1, 6]])
+def test_public_status_never_shows_the_killer(route: list[int]) -> None:
+    """Wherever the Killer went, the public embed and image are the same and name neither route nor space."""
+    state = play(new_game(), (0, KillerTurn(start=3, path=route)))
+    view = ENGINE.view(state, None)
+    embed = UI.table_embed(ctx_of(state), view).to_dict()
+    baseline = play(new_game(), (0, KillerTurn(start=3, path=[8, 13, 12])))
+    assert embed == UI.table_embed(ctx_of(baseline), ENGINE.view(baseline, None)).to_dict()
+    assert UI.table_files(ctx_of(state), view) == UI.table_files(ctx_of(baseline), ENGINE.view(baseline, None))
+    assert "→" not in str(embed) and "Killer was on" not in str(embed)
+
+
+def test_secrets_show_the_killer_its_routes_and_lola_her_answers() -> None:
+    """/hand: the Killer sees its space and routes; Lola her private answers; the Detective neither."""
+    state = play(new_game(3), (0, FIRST), (2, _parsed({"type": "bark"})))
+    killer = str(UI.secrets_embed(ctx_of(state), 0, ENGINE.view(state, 0)).to_dict())
+    lola = str(UI.secrets_embed(ctx_of(state), 2, ENGINE.view(state, 2)).to_dict())
+    detective = str(UI.secrets_embed(ctx_of(state), 1, ENGINE.view(state, 1)).to_dict())
+    assert "Day 1: 3 → 8 → 13 → 12" in killer and "12" in killer
+    assert "Day 1, Bark -: No" in lola
+    assert "→" not in detective and "Bark" not in detective
+
+
+def test_every_player_may_dm_but_only_once_the_game_runs() -> None:
+    """DMs from any seat of a running game reach the UI (hunters are told why they do not count)."""
+    state = new_game()
+    assert UI.accepts_dm(table(state), 0) and UI.accepts_dm(table(state), 1)
+    assert not UI.accepts_dm(table(state), None)
+
+
+def _parsed(action: dict[str, Any]) -> Any:
+    return ENGINE.parse_action(action)
