@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from bot.i18n import catalog
 from bot.tables import Table, TableService
 from games.asesino.common import card_key
@@ -156,6 +158,25 @@ async def test_tabletop_game_to_the_end(world: World) -> None:
         assert sorted(row.points for row in board) == sorted(outcome.scores.values())
 
 
+async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a fixed deal (game seed 1) eight players meet the effect order, the press statement, the
+    Prosecutor's accusation, last words and a murdered player's forced plays, each through its component."""
+    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: 1))
+    extra = [world.double.add_user(n, display_name=n.title()) for n in ("frank", "grace", "heidi")]
+    for user in extra:
+        world.guild.add_member(user)
+    world.players.extend(extra)
+    async with world.running():
+        table = await open_and_start(world, "tabletop", world.players)
+        assert table.seed == 1
+        final = await play_to_the_end(world, table.id, seed=1)
+        assert final.outcome is not None
+        log = "\n".join(m.content for m in status_messages(world))
+        for expected in ("resolves the effects in this order", "tells the press: “", "speaks”",
+                         "last words: “", "Prosecutor"):
+            assert expected in log, expected
+
+
 async def test_small_game_for_two_to_the_end(world: World) -> None:
     """Two players play the 2-4 player mode to its end through the turn panel (cards, columns, reveals)."""
     alice, bob = world.players[:2]
@@ -201,6 +222,9 @@ async def test_three_round_series_reopens_the_lobby_and_names_the_winner(world: 
                 (m for m in world.bot_messages() if m.embeds and m.embeds[0].get("title", "").startswith(
                     f"Series #{series}") and (f"round {r} of 3" in m.embeds[0]["title"] or r == 3
                                                         and "is over" in m.embeds[0]["title"])), None))
+            over = status_messages(world)[-1]
+            assert over.embeds[-1]["title"] == "Game over"
+            assert world.bot_messages().index(standings) > world.bot_messages().index(over)
             if round_no == 3:
                 break
             lobby = await world.double.wait_for(lambda r=round_no: next(

@@ -216,7 +216,8 @@ class Lobby(commands.Cog):
 
         from bot.db.models import Score, Series
 
-        table = await self.bot.tables.load(game_id)
+        async with self.bot.tables.lock(game_id):  # the round's own delivery (final status) goes out first
+            table = await self.bot.tables.load(game_id)
         if table.series_id is None or table.status != "finished":
             return
         async with self.bot.sessions() as session:
