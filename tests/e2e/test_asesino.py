@@ -177,16 +177,21 @@ async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch:
             assert expected in log, expected
 
 
-async def test_small_game_for_two_to_the_end(world: World) -> None:
-    """Two players play the 2-4 player mode to its end through the turn panel (cards, columns, reveals)."""
+async def test_small_game_for_two_to_the_end(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two players play the 2-4 player mode to its end through the turn panel (cards, columns, reveals) and
+    the effect panels (with a fixed deal, game seed 11: Accomplice, Prosecutor and Journalist all used)."""
+    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: 11))
     alice, bob = world.players[:2]
     async with world.running():
         table = await open_and_start(world, "small", [alice, bob])
         await world.double.wait_for(lambda: alice.dms() and bob.dms(), what="the intro DMs")
         assert "Your identity" in alice.dms()[0].text
-        final = await play_to_the_end(world, table.id, seed=3)
+        final = await play_to_the_end(world, table.id, seed=11)
         assert final.outcome is not None
         assert status_messages(world)[-1].embeds[-1]["title"] == "Game over"
+        log = "\n".join(m.content for m in status_messages(world))
+        assert "card(s) with" in log and "swaps card" in log and "turns face up" in log
+        assert any("took" in m.text for u in (alice, bob) for m in u.dms())
 
 
 async def test_turn_button_refuses_other_players(world: World) -> None:
