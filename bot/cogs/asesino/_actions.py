@@ -9,6 +9,7 @@ import discord
 
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
+from bot.tables import TableError
 from bot.ui import SILENT, RenderContext
 from games.asesino.common import SPEECH_MAX, WORDS_MAX
 from games.core import IllegalAction
@@ -63,8 +64,6 @@ class ActionsMixin:
         if waiting[0] != seat:
             raise IllegalAction("core.not_your_turn")
         if version != table.version:
-            from bot.tables import TableError
-
             raise TableError("table.stale", game_id=table.id)
         if name == "turn":
             await self.on_turn(interaction, table, seat, waiting[1])
