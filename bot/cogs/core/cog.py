@@ -11,7 +11,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.errors import UserError
-from bot.ui import COLOUR, RenderContext, SILENT, ui_for
+from bot.ui import COLOUR, SILENT, RenderContext, ui_for
 from games.core import all_games
 
 if TYPE_CHECKING:

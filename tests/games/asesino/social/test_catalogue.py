@@ -51,7 +51,8 @@ def test_every_key_the_engine_uses_is_translated(language: str) -> None:
 
 
 def test_english_and_spanish_have_the_same_keys_and_placeholders() -> None:
-    """Both catalogues hold the same keys, each with the same {placeholders}."""
-    en, es = messages("en"), messages("es")
+    """Both catalogues hold the same keys, each with the same {placeholders} (slash-command localisations,
+    ``cmd.*``, are Spanish-only: their English default lives in the code)."""
+    en, es = messages("en"), {k: v for k, v in messages("es").items() if not k.startswith("cmd.")}
     assert set(en) == set(es)
     assert {key: fields(text) for key, text in en.items()} == {key: fields(text) for key, text in es.items()}
