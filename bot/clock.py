@@ -49,8 +49,9 @@ class FakeClock(Clock):
         return self._now
 
     async def sleep_until(self, when: datetime | None) -> None:
-        while when is None or self._now < when:
-            self._poked.clear()
-            await self._poked.wait()
-            if when is None:
-                return
+        """Return at once when ``when`` has passed; otherwise at the next move of the clock or poke (the caller
+        re-reads its deadline, as with the real clock)."""
+        if when is not None and self._now >= when:
+            return
+        self._poked.clear()
+        await self._poked.wait()

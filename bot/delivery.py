@@ -47,12 +47,12 @@ class Delivery:
                 for seat in event.audience.seats:
                     if not await self.dm(table, seat, ui.private_event(ctx, seat, event)) and seat not in refused:
                         refused.append(seat)
+        if table.status == "active":
+            await self.arm_turn_timers(table)  # before anything is shown, so a visible turn always has its timer
         if table.status in ("active", "finished"):
             await self.post_status(table, lines)
         if refused:
             await self.dm_fallback(table, refused)
-        if table.status == "active":
-            await self.arm_turn_timers(table)
 
     # --- channels -------------------------------------------------------------------------------------------
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
@@ -148,7 +148,7 @@ class Delivery:
         if not hasattr(table.engine, "timeout_action") or not table.engine.to_act(table.state):
             return
         config = await self.bot.config(table.guild_id)
-        timeout = timedelta(seconds=config.turn_timeout_seconds)
+        timeout = timedelta(seconds=ui_for(table.game, table.mode).move_timeout(table, config))
         now = self.bot.clock.now()
         payload = {"version": table.version}
         await self.bot.timers.schedule(table.id, "turn_warning", now + timeout / 2, payload)

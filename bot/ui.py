@@ -137,6 +137,11 @@ class GameUI:
         without an official medium), or return options to add from the server's ``config``."""
         return {}
 
+    def move_timeout(self, table: Table, config: Any) -> int:
+        """Seconds the awaited player has for the current move (``/config`` turn time; games with prompts such as
+        last words or a Killer's answer use the prompt time for those)."""
+        return int(config.turn_timeout_seconds)
+
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
         """Whether a DM from ``seat`` is for this game now (e.g. the Killer while its route is due)."""
         return False

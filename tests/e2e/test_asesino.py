@@ -244,3 +244,32 @@ async def test_three_round_series_reopens_the_lobby_and_names_the_winner(world: 
         assert standings.embeds[0]["fields"][0]["value"] == ", ".join(final.seat_names(s)[0] for s in winners)
         board = await tables(world).leaderboard(world.guild.id, "asesino", series_id=series)
         assert {row.user_id: row.points for row in board} == points
+
+
+async def test_an_idle_player_is_warned_then_the_bot_moves_for_them(world: World) -> None:
+    """The first player's direction prompt has the prompt time (180 s): a warning at half time, then the bot's
+    default move, announced publicly; the next turn then gets the turn time (300 s)."""
+    async with world.running():
+        table = await open_and_start(world, "tabletop", world.players)
+        first = user_of(world, table, table.state.turn)
+        assert table.engine.waiting(table.state) == (table.state.turn, "direction")
+        world.clock.advance(seconds=89)
+        world.clock.advance(seconds=2)
+        warning = await world.double.wait_for(
+            lambda: next((m for m in world.bot_messages() if "half of your time" in m.content), None))
+        assert first.mention in warning.content
+        assert (await tables(world).load(table.id)).version == table.version
+        statuses = len(status_messages(world))
+        world.clock.advance(seconds=90)
+        auto = await world.double.wait_for(
+            lambda: next((m for m in world.bot_messages() if "ran out of time" in m.content), None))
+        assert first.mention in auto.content
+        await world.double.wait_for(lambda: len(status_messages(world)) > statuses, what="the bot's move")
+        moved = await tables(world).load(table.id)
+        assert moved.version == table.version + 1 and moved.state.clockwise is True
+        assert moved.engine.waiting(moved.state)[1] == "turn"
+        world.clock.advance(seconds=149)
+        assert sum("half of your time" in m.content for m in world.bot_messages()) == 1
+        world.clock.advance(seconds=2)
+        await world.double.wait_for(lambda: sum("half of your time" in m.content for m in world.bot_messages()) == 2)
+

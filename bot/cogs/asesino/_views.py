@@ -46,6 +46,14 @@ class AsesinoUI(ActionsMixin, GameUI):
     bot: Any = None  # set by the extension's setup; used to open the next round of a series
     supports_series = False
 
+    def move_timeout(self, table: Table, config: Any) -> int:
+        """A turn (or playing out a hand) gets the turn time; prompts (direction, statement, last words,
+        accusation, effects) get the prompt time of ``/config timeouts``."""
+        waiting = table.engine.waiting(table.state)
+        if waiting is not None and waiting[1] not in ("turn", "declare_all"):
+            return int(config.prompt_timeout_seconds)
+        return int(config.turn_timeout_seconds)
+
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         if event.key == "asesino.over" and ctx.table.series_id is not None and self.bot is not None:
             self._next_round_later(ctx.table)

@@ -153,7 +153,8 @@ class SocialUI(GameUI):
             raise UserError("asesino_social.ui.no_medium")
         started = bot.clock.now()
         options = {"day_length_minutes": max(10, config.day_length_minutes), "boundary": config.day_boundary,
-                   "time_zone": config.timezone, "started_at": started.isoformat()}
+                   "time_zone": config.timezone, "started_at": started.isoformat(),
+                   "judgement_window_minutes": max(1, config.response_window_seconds // 60)}
         ends = day_end(started, SocialOptions.model_validate({**table.options, **options}))
         await schedule_day_end(bot, table.id, 1, ends)
         return options

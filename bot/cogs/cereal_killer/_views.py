@@ -52,6 +52,12 @@ def refusal(ctx: RenderContext, exc: IllegalAction) -> UserError:
 class CerealUI(GameUI):
     game = "cereal_killer"
 
+    def move_timeout(self, table: Table, config: Any) -> int:
+        """The Killer's answer to a question or a Sniff gets the prompt time; turns get the turn time."""
+        if table.state.pending is not None:
+            return int(config.prompt_timeout_seconds)
+        return int(config.turn_timeout_seconds)
+
     def __init__(self) -> None:
         #: game id -> when the Killer's pending answer falls to the timer (set when a hunter asks or sniffs)
         self.deadlines: dict[int, datetime] = {}
