@@ -106,12 +106,13 @@ class CoronerBot(commands.AutoShardedBot):
         """The guild's settings (defaults outside a guild), cached until :meth:`forget_config`."""
         if guild_id is None:
             return GuildConfig()
-        if guild_id not in self._configs:
+        cached = self._configs.get(guild_id)
+        if cached is None:
             from bot.guild_config import get_config
 
             async with self.sessions() as session:
-                self._configs[guild_id] = await get_config(session, guild_id)
-        return self._configs[guild_id]
+                cached = self._configs[guild_id] = await get_config(session, guild_id)
+        return cached  # never re-read the cache: a /config in between may have just emptied it
 
     def forget_config(self, guild_id: int) -> None:
         self._configs.pop(guild_id, None)

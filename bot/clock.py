@@ -20,13 +20,14 @@ class Clock:
         self._poked.set()
 
     async def sleep_until(self, when: datetime | None) -> None:
-        """Return at ``when`` (``None``: only when poked) or as soon as :meth:`poke` is called."""
-        self._poked.clear()
+        """Return at ``when`` (``None``: only when poked) or as soon as :meth:`poke` is called. A poke that came
+        while the caller was busy (e.g. reading its next deadline) is kept, so it is never lost."""
         delay = None if when is None else max(0.0, (when - self.now()).total_seconds())
         try:
             await asyncio.wait_for(self._poked.wait(), timeout=delay)
         except TimeoutError:
             pass
+        self._poked.clear()
 
 
 class FakeClock(Clock):
@@ -53,5 +54,5 @@ class FakeClock(Clock):
         re-reads its deadline, as with the real clock)."""
         if when is not None and self._now >= when:
             return
-        self._poked.clear()
         await self._poked.wait()
+        self._poked.clear()

@@ -91,6 +91,17 @@ class Delivery:
         out = Outgoing(content=text, view=view, mentions=True)
         await (await self.channel(table.channel_id)).send(**out.kwargs())
 
+    async def announce_cancel(self, table: Table, by_user_id: int) -> None:
+        """A running game was cancelled: say so publicly and take the buttons off the last status message."""
+        ctx = RenderContext(table, table.language)
+        channel = await self.channel(table.channel_id)
+        await channel.send(**Outgoing(content=ctx.t("game.cancelled", user=f"<@{by_user_id}>")).kwargs())
+        if table.table_message_id:
+            try:
+                await channel.get_partial_message(table.table_message_id).edit(view=None)  # type: ignore[attr-defined]
+            except discord.HTTPException:
+                log.debug("could not clear the components of %s", table.table_message_id)
+
     # --- the table status -----------------------------------------------------------------------------------
     def status_message(self, table: Table, lines: list[str]) -> Outgoing:
         """The public status: the step's public lines, the table embed (public view only) and the components."""

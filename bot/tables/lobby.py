@@ -28,6 +28,10 @@ def _validate_options(game: str, mode: str, options: dict[str, Any]) -> dict[str
         engine = get_engine(game, mode)
     except KeyError:
         raise TableError("table.unknown_game", game=game, mode=mode) from None
+    unknown = sorted(set(options) - set(engine.Options.model_fields))
+    if unknown:
+        raise TableError("table.unknown_options", names=", ".join(unknown),
+                         known=", ".join(engine.Options.model_fields) or "-")
     try:
         return engine.Options.model_validate(options).model_dump(mode="json")
     except ValidationError as exc:

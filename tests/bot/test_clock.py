@@ -40,3 +40,10 @@ async def test_real_clock_sleeper_wakes_on_poke() -> None:
     clock.poke()
     await asyncio.wait_for(sleeper, timeout=1)
     assert clock.now().tzinfo is UTC
+
+
+async def test_a_poke_before_sleeping_is_not_lost() -> None:
+    """A poke that arrives while the timer loop is busy wakes its next sleep at once (real and fake clocks)."""
+    for clock in (Clock(), FakeClock(START)):
+        clock.poke()
+        await asyncio.wait_for(clock.sleep_until(None), timeout=1)

@@ -125,3 +125,22 @@ async def test_config_needs_manage_server_and_is_saved(world: World) -> None:
     assert {"newgame", "join", "start", "cancel", "status", "hand", "rules", "games", "leaderboard", "config"} <= set(
         commands)
     assert commands["newgame"]["name_localizations"]["es-ES"] == "nuevapartida"
+
+
+async def test_cancelling_a_running_game_is_announced_and_disables_its_buttons(world: World) -> None:
+    """The host's /cancel mid-game: a public notice, no buttons left on the last status, the game is over."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        lobby = await open_lobby(world)
+        await (await bob.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        status = await world.double.wait_for(lambda: status_messages(world)[-1:] or None, what="the status")
+        assert "This game was cancelled" not in lobby.text
+        assert "only" in (await refusal(await bob.slash(world.games, "cancel"))).lower()
+        assert "cancelled" in await refusal(await alice.slash(world.games, "cancel"))
+        notice = await world.double.wait_for(lambda: next((m for m in world.bot_messages()
+                                                            if "was cancelled by" in m.content), None))
+        assert alice.mention in notice.content
+        await world.double.wait_for(lambda: not status[0].components, what="the status buttons to go")
+        assert "This game was cancelled." in lobby.text
+        assert (await bot_tables(world).load(1)).status == "cancelled"  # the only game of this fresh database

@@ -160,3 +160,12 @@ async def test_message_ids_and_dm_flags_are_stored(service: TableService) -> Non
         await service.set_lobby_message(999, 1)
     with pytest.raises(TableError, match="table.not_found"):
         await service.load(999)
+
+
+async def test_unknown_option_keys_are_refused_and_name_the_known_ones(service: TableService) -> None:
+    """A typo in /newgame options is refused with the game's real option names; no lobby is opened."""
+    with pytest.raises(TableError) as err:
+        await service.open_lobby(1, 777, HOST, "potato", "classic", {"pases": 3})
+    assert err.value.code == "table.unknown_options"
+    assert err.value.params == {"names": "pases", "known": "passes"}
+    assert await service.table_in_channel(777) is None

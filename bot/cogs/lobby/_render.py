@@ -9,7 +9,7 @@ import discord
 from bot.components import LobbyButton, view_of
 from bot.i18n import catalog
 from bot.ui import COLOUR
-from games.core import get_game
+from games.core import get_engine, get_game
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -28,9 +28,10 @@ def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expir
     embed.add_field(name=cat.render("lobby.players", count=len(table.user_ids()), min=mode.min_players,
                                     max=mode.max_players), value=players, inline=False)
     embed.add_field(name=cat.render("lobby.host"), value=f"<@{table.host_id}>")
-    if table.options:
-        embed.add_field(name=cat.render("lobby.options"),
-                        value=", ".join(f"{k}={v}" for k, v in table.options.items())[:1000])
+    defaults = get_engine(table.game, table.mode).Options().model_dump(mode="json")
+    chosen = {k: v for k, v in table.options.items() if defaults.get(k, object()) != v}
+    if chosen and table.status == "lobby":
+        embed.add_field(name=cat.render("lobby.options"), value=", ".join(f"{k}={v}" for k, v in chosen.items())[:1000])
     if table.status == "lobby" and expires_at_ts:
         embed.set_footer(text=cat.render("lobby.expires_hint"))
         embed.description = cat.render("lobby.expires", when=f"<t:{expires_at_ts}:R>")

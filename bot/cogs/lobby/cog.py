@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.cogs.lobby._render import lobby_embed, lobby_view
 from bot.errors import UserError, send_error
+from bot.tables import TableError
 from bot.i18n import t
 from bot.ui import SILENT, RenderContext, ui_for
 from games.core import all_games, get_engine
@@ -161,10 +162,15 @@ class Lobby(commands.Cog):
             table = await tables.leave(game_id, user.id)
         elif action == "cancel":
             manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+            running = (await tables.load(game_id)).status == "active"
             table = await tables.cancel(game_id, user.id, is_manager=manager)
+            if running:
+                await self.bot.delivery.announce_cancel(table, user.id)
         elif action == "start":
             await interaction.response.defer(ephemeral=not edit, thinking=not edit)
             table = await tables.load(game_id)
+            if table.host_id != user.id:  # before the game's own checks, which may have side effects
+                raise TableError("table.host_only")
             await self._prepare_start(table)
             table = await tables.start(game_id, user.id)
             await self._refresh_lobby(table)
