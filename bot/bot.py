@@ -60,14 +60,27 @@ class CoronerBot(commands.AutoShardedBot):
         self._languages: dict[int, str] = {}
         self._configs: dict[int, GuildConfig] = {}
 
-    async def setup_hook(self) -> None:
+    async def open_database(self) -> None:
+        """Connect and upgrade the database to the latest schema (before logging in, so a bad ``DATABASE_URL``
+        fails fast). Raises :class:`StartupError` with a one-line reason."""
+        from sqlalchemy.exc import SQLAlchemyError
+
         from bot.db.migrate import upgrade_to_head
         from bot.db.session import create_engine, make_sessionmaker
+
+        try:
+            self.db_engine = create_engine(self.settings.database_url)
+            await upgrade_to_head(self.db_engine)
+        except (SQLAlchemyError, OSError, ValueError) as exc:
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            raise StartupError(f"cannot open the database {_safe_url(self.settings.database_url)}: {reason}") from exc
+        self.sessions = make_sessionmaker(self.db_engine)
+
+    async def setup_hook(self) -> None:
         from bot.tables import TableService
 
-        self.db_engine = create_engine(self.settings.database_url)
-        await upgrade_to_head(self.db_engine)
-        self.sessions = make_sessionmaker(self.db_engine)
+        if not hasattr(self, "sessions"):
+            await self.open_database()
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, clock=self.clock.now)
         self.timers = TimerRunner(self)
@@ -84,6 +97,7 @@ class CoronerBot(commands.AutoShardedBot):
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         if self.settings.discord_api_base:
             point_at_api(self.settings.discord_api_base)
+        await self.open_database()
         await super().start(token, reconnect=reconnect)
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
@@ -139,9 +153,32 @@ class CoronerBot(commands.AutoShardedBot):
             await send_error(self, interaction, exc)
 
 
+class StartupError(Exception):
+    """The bot cannot start; the message is one line for the person running it."""
+
+
+def _safe_url(url: str) -> str:
+    """``url`` without its password, for messages."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return repr(url)
+
+
 async def run_bot(settings: Settings) -> None:
-    """Run until interrupted. ``settings.discord_token`` must be set."""
+    """Run until interrupted. ``settings.discord_token`` must be set. Raises :class:`StartupError` when the
+    database cannot be opened, the token is refused or Discord cannot be reached."""
+    import aiohttp
+
     bot = CoronerBot(settings)
     assert settings.discord_token is not None
-    async with bot:
-        await bot.start(settings.discord_token.get_secret_value())
+    try:
+        async with bot:
+            await bot.start(settings.discord_token.get_secret_value())
+    except discord.LoginFailure as exc:
+        raise StartupError(f"Discord refused the token: {exc}") from exc
+    except (aiohttp.ClientError, OSError) as exc:
+        raise StartupError(f"cannot reach Discord: {exc}") from exc

@@ -12,13 +12,16 @@ from pydantic import ValidationError
 from bot.settings import Settings
 
 
-def _settings() -> Settings:
+def _settings() -> Settings | None:
+    """The settings, or ``None`` after printing one line saying which one is wrong."""
     try:
         return Settings()
     except ValidationError as exc:
         first = exc.errors()[0]
-        print(f"coroner: invalid setting {'.'.join(map(str, first['loc'])).upper()}: {first['msg']}", file=sys.stderr)
-        raise SystemExit(2) from None
+        where = " ".join(map(str, first["loc"])).upper() or "combination"
+        message = str(first["msg"]).removeprefix("Value error, ")
+        print(f"coroner: invalid setting {where}: {message}", file=sys.stderr)
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +31,10 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("migrate", help="upgrade the database to the latest schema and exit")
     args = parser.parse_args(argv)
     settings = _settings()
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings is None:
+        return 2
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(max(logging.WARNING, logging.getLogger().level))
 
     if args.command == "migrate":
         from bot.db.migrate import upgrade_cli
@@ -40,9 +46,15 @@ def main(argv: list[str] | None = None) -> int:
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print("coroner: DISCORD_TOKEN is not set; put the bot token in the environment or in .env", file=sys.stderr)
         return 2
-    from bot.bot import run_bot
+    from bot.bot import StartupError, run_bot
 
-    asyncio.run(run_bot(settings))
+    try:
+        asyncio.run(run_bot(settings))
+    except StartupError as exc:
+        print(f"coroner: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
     return 0
 
 

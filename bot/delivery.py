@@ -119,7 +119,7 @@ class Delivery:
         if table.status == "finished":
             embeds.append(self.outcome_embed(ctx, table))
         else:
-            to_act = table.engine.to_act(table.state)
+            to_act = ui.waiting_on(table)
             if to_act:
                 content = (content + "\n" if content else "") + ctx.t(
                     "turn.waiting_on", seats=", ".join(ctx.mention(s) for s in to_act))

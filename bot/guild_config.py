@@ -28,7 +28,7 @@ class GuildConfig(BaseModel):
     language: Literal["en", "es"] = "en"
     medium_channel_id: int | None = None
     game_channel_ids: list[int] = Field(default_factory=list)  # empty: games may run in any channel
-    day_length_minutes: int = Field(default=1440, ge=1, le=7 * 1440)
+    day_length_minutes: int = Field(default=1440, ge=10, le=7 * 1440)
     day_boundary: str = "09:00"  # local "HH:MM" at which a social-mode day ends
     timezone: str = "UTC"  # IANA name
     turn_timeout_seconds: int = Field(default=300, ge=10, le=7 * 86400)

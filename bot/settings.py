@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -35,6 +35,21 @@ class Settings(BaseSettings):
         if isinstance(value, int):
             return [value]
         return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        if value.upper() not in ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"):
+            raise ValueError("use one of CRITICAL, ERROR, WARNING, INFO, DEBUG")
+        return value.upper()
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT")
+        if self.shard_ids and self.shard_count and max(self.shard_ids) >= self.shard_count:
+            raise ValueError(f"every SHARD_IDS value must be below SHARD_COUNT ({self.shard_count})")
+        return self
 
     @field_validator("discord_api_base")
     @classmethod

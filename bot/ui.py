@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from bot.tables import Table
 
 COLOUR = discord.Colour.dark_red()
+MAX_FIELDS = 25  # Discord refuses an embed with more fields
 SILENT = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
 PINGS_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 
@@ -111,9 +112,9 @@ class GameUI:
     def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
         """The public status embed, built only from the public ``view``."""
         embed = discord.Embed(title=ctx.t(f"game.{ctx.table.game}"), colour=COLOUR)
-        for key, value in view.items():
-            if isinstance(value, str | int | float | bool):
-                embed.add_field(name=key.replace("_", " "), value=str(value))
+        scalars = [(k, v) for k, v in view.items() if isinstance(v, str | int | float | bool)]
+        for key, value in scalars[:MAX_FIELDS]:
+            embed.add_field(name=key.replace("_", " "), value=str(value))
         return embed
 
     def table_files(self, ctx: RenderContext, view: dict[str, Any]) -> list[tuple[str, bytes]]:
@@ -123,7 +124,7 @@ class GameUI:
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
         """The private "My secrets" embed of ``seat``, from ``engine.view(state, seat)``."""
         embed = discord.Embed(title=ctx.t("secrets.title"), colour=COLOUR)
-        for key, value in view.items():
+        for key, value in list(view.items())[:MAX_FIELDS]:
             embed.add_field(name=key.replace("_", " "), value=f"{value}"[:1000] or "-", inline=False)
         return embed
 
@@ -136,6 +137,10 @@ class GameUI:
         """Called before the host's Start: raise :class:`bot.errors.UserError` to refuse (e.g. the social mode
         without an official medium), or return options to add from the server's ``config``."""
         return {}
+
+    def waiting_on(self, table: Table) -> list[int]:
+        """Seats mentioned as "waiting on" under the status (default: the engine's ``to_act``)."""
+        return table.engine.to_act(table.state)
 
     def move_timeout(self, table: Table, config: Any) -> int:
         """Seconds the awaited player has for the current move (``/config`` turn time; games with prompts such as

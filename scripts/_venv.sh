@@ -9,7 +9,12 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 stamp="$VENV/.coroner-installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test]" >&2
+  echo "coroner: installing into $VENV (first run only; log in $VENV/install.log)" >&2
+  if ! { "$VENV/bin/python" -m pip install --disable-pip-version-check --upgrade pip &&
+         "$VENV/bin/python" -m pip install --disable-pip-version-check -e ".[test]"; } > "$VENV/install.log" 2>&1; then
+    tail -n 30 "$VENV/install.log" >&2
+    echo "coroner: installing failed; see $VENV/install.log" >&2
+    exit 1
+  fi
   touch "$stamp"
 fi

@@ -38,6 +38,7 @@ def test_settings_defaults_and_parsing(monkeypatch: pytest.MonkeyPatch, tmp_path
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "abc.def")
     monkeypatch.setenv("SHARD_IDS", "0, 2")
+    monkeypatch.setenv("SHARD_COUNT", "3")
     monkeypatch.setenv("DISCORD_API_BASE", "http://127.0.0.1:9999/")
     settings = Settings()
     assert settings.database_url == "sqlite+aiosqlite:///coroner.db"
@@ -45,3 +46,22 @@ def test_settings_defaults_and_parsing(monkeypatch: pytest.MonkeyPatch, tmp_path
     assert settings.discord_api_base == "http://127.0.0.1:9999"
     assert "abc.def" not in repr(settings)
     assert settings.discord_token is not None and settings.discord_token.get_secret_value() == "abc.def"
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ({"DATABASE_URL": "bogus"}, "coroner: cannot open the database 'bogus': Could not parse SQLAlchemy URL"),
+    ({"DATABASE_URL": "sqlite:///x.db"}, "coroner: cannot open the database sqlite:///x.db: The asyncio extension"),
+    ({"LOG_LEVEL": "loud"}, "coroner: invalid setting LOG_LEVEL: use one of CRITICAL, ERROR, WARNING, INFO, DEBUG"),
+    ({"SHARD_IDS": "5", "SHARD_COUNT": "2"}, "coroner: invalid setting combination: every SHARD_IDS value must be"),
+])
+def test_bad_settings_give_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                               tmp_path, env: dict[str, str], expected: str) -> None:
+    """A bad DATABASE_URL (checked before logging in to Discord) or setting is one line on stderr, exit 2."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert main(["run"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[-1].startswith(expected)
+    assert sum(line.startswith("coroner:") for line in lines) == 1

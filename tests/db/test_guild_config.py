@@ -36,7 +36,7 @@ def test_every_setting_has_a_column() -> None:
     ({"timezone": "Mars/Olympus"}, "unknown time zone"),
     ({"day_boundary": "24:00"}, "HH:MM"),
     ({"day_boundary": "9:00"}, "HH:MM"),
-    ({"day_length_minutes": 0}, "greater than or equal to 1"),
+    ({"day_length_minutes": 9}, "greater than or equal to 10"),
     ({"turn_timeout_seconds": "soon"}, "turn_timeout_seconds"),
 ])
 async def test_bad_changes_are_refused_and_nothing_is_written(sessions: Sessions, changes: dict[str, object],

@@ -34,6 +34,8 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
 
     async def _update(self, interaction: discord.Interaction, **changes: Any) -> None:
         assert interaction.guild_id is not None
+        if not changes:
+            raise UserError("config.nothing_to_change")
         try:
             async with self.bot.sessions() as session, session.begin():
                 await update_config(session, interaction.guild_id, **changes)
@@ -79,7 +81,7 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
     @app_commands.describe(length_minutes=_("How long a day lasts, in minutes (default 1440)"),
                            boundary=_("The time of day a new day starts, HH:MM"),
                            timezone=_("An IANA time zone such as Europe/Madrid"))
-    async def days(self, interaction: discord.Interaction, length_minutes: app_commands.Range[int, 5, 10080] | None
+    async def days(self, interaction: discord.Interaction, length_minutes: app_commands.Range[int, 10, 10080] | None
                    = None, boundary: str | None = None, timezone: str | None = None) -> None:
         changes = {k: v for k, v in {"day_length_minutes": length_minutes, "day_boundary": boundary,
                                      "timezone": timezone}.items() if v is not None}

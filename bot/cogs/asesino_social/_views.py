@@ -112,6 +112,10 @@ class SocialUI(GameUI):
     game = "asesino"
     mode = "social"
 
+    def waiting_on(self, table: Table) -> list[int]:
+        """Nobody is pinged on every status: everyone plays at once, in real time, over days."""
+        return []
+
     # --- rendering ------------------------------------------------------------------------------------------
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         return _render.public_line(ctx, event)

@@ -43,10 +43,12 @@ class DirectMessages(commands.Cog):
         if (match := GAME_PREFIX.match(content)) is not None:
             tables = [x for x in tables if x.id == int(match["id"])]
             content = content[match.end():]
-        language = tables[0].language if tables else "en"
         if not tables:
+            mine = await self.bot.tables.tables_of_user(message.author.id)
+            language = mine[-1].language if mine else "en"
             await message.channel.send(t("dm.nothing_waiting", language), allowed_mentions=SILENT)
             return
+        language = tables[0].language
         if len(tables) > 1:
             games = "\n".join(t("dm.game_line", language, id=x.id, game=t(f"game.{x.game}", language),
                                 channel=f"<#{x.channel_id}>") for x in tables)
