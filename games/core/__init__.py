@@ -1,6 +1,7 @@
 """The engine contract shared by every game (see ``games/core/engine.py``)."""
 
 from games.core.engine import (
+    SYSTEM_SEAT,
     Audience,
     Engine,
     Event,
@@ -8,7 +9,6 @@ from games.core.engine import (
     IllegalAction,
     ModeInfo,
     Outcome,
-    SYSTEM_SEAT,
     SeatInfo,
     Step,
     rng_for,

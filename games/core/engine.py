@@ -21,7 +21,6 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-
 #: The seat of the game's own clock: actions such as "the day ends" that only the bot's timers send.
 SYSTEM_SEAT = -1
 

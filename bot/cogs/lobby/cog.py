@@ -14,8 +14,8 @@ from discord.ext import commands
 
 from bot.cogs.lobby._render import lobby_embed, lobby_view
 from bot.errors import UserError, send_error
-from bot.tables import TableError
 from bot.i18n import t
+from bot.tables import TableError
 from bot.ui import SILENT, RenderContext, ui_for
 from games.core import all_games, get_engine
 
