@@ -53,6 +53,9 @@ class Delivery:
             await self.post_status(table, lines)
         if refused:
             await self.dm_fallback(table, refused)
+        if table.status == "finished" and table.series_id is not None:
+            # a persisted timer, not a task: the next round opens even if the bot restarts right now
+            await self.bot.timers.schedule(table.id, "series_round_finished", self.bot.clock.now(), {})
 
     # --- channels -------------------------------------------------------------------------------------------
     async def channel(self, channel_id: int) -> discord.abc.Messageable:

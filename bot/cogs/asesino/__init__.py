@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.cogs.asesino._small import SmallUI
-from bot.cogs.asesino._views import AsesinoUI, TabletopUI
+from bot.cogs.asesino._views import TabletopUI
 from bot.ui import register_ui
 
 if TYPE_CHECKING:
@@ -14,6 +14,5 @@ if TYPE_CHECKING:
 
 async def setup(bot: CoronerBot) -> None:
     """Register the tabletop and small mode UIs; they keep ``bot`` to hand a finished series round to the lobby."""
-    AsesinoUI.bot = bot
     register_ui(TabletopUI())
     register_ui(SmallUI())

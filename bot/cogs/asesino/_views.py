@@ -16,7 +16,6 @@ Every component carries the table version it was drawn at, so an outdated one is
 
 from __future__ import annotations
 
-import asyncio
 from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
@@ -36,14 +35,12 @@ HAND_UPDATES = frozenset({"asesino.you_declared", "asesino.small.you_played", "a
                           "asesino.small.swap_theirs"})
 INTROS = frozenset({"asesino.intro.role", "asesino.small.intro"})
 SPEECH = frozenset({"statement", "last_words"})
-_tasks: set[asyncio.Task[Any]] = set()
 
 
 class AsesinoUI(ActionsMixin, GameUI):
     """What both card modes share: event lines, DMs, the secrets embed, and the series hand-off."""
 
     game = "asesino"
-    bot: Any = None  # set by the extension's setup; used to open the next round of a series
     supports_series = False
 
     def move_timeout(self, table: Table, config: Any) -> int:
@@ -55,18 +52,7 @@ class AsesinoUI(ActionsMixin, GameUI):
         return int(config.turn_timeout_seconds)
 
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
-        if event.key == "asesino.over" and ctx.table.series_id is not None and self.bot is not None:
-            self._next_round_later(ctx.table)
         return render.event_line(ctx, event)
-
-    def _next_round_later(self, table: Table) -> None:
-        """Runs inside the delivery (under the game's lock): the next round opens in a task of its own."""
-        lobby = self.bot.get_cog("Lobby")
-        if lobby is None or not hasattr(lobby, "series_round_finished"):
-            return
-        task = asyncio.get_running_loop().create_task(lobby.series_round_finished(table.id))
-        _tasks.add(task)
-        task.add_done_callback(_tasks.discard)
 
     def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
         if event.key in INTROS:

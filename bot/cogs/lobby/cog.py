@@ -56,6 +56,7 @@ class Lobby(commands.Cog):
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
         bot.timers.on("lobby_expire", self.on_lobby_expire)
+        bot.timers.on("series_round_finished", lambda timer: self.series_round_finished(timer.game_id))
 
     # --- autocomplete -----------------------------------------------------------------------------------------
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -217,13 +218,12 @@ class Lobby(commands.Cog):
     async def series_round_finished(self, game_id: int) -> None:
         """A round of a series ended: post the standings (the UI's ``series_embed``) and, unless it was the
         last round, open the next round's lobby in the same channel with the same players seated in the same
-        order (the host presses Start). Called in a task of its own by the game's UI."""
+        order (the host presses Start). Runs from a timer the delivery of the round's last step arms."""
         from sqlalchemy import select
 
         from bot.db.models import Score, Series
 
-        async with self.bot.tables.lock(game_id):  # the round's own delivery (final status) goes out first
-            table = await self.bot.tables.load(game_id)
+        table = await self.bot.tables.load(game_id)
         if table.series_id is None or table.status != "finished":
             return
         async with self.bot.sessions() as session:
