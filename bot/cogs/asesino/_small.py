@@ -34,13 +34,8 @@ class SmallUI(AsesinoUI):
         waiting = view.get("waiting")
         if not waiting:
             return []
-        if waiting["kind"] == "turn":
-            columns = view["columns"]
-            can_play = view["hand_sizes"][waiting["seat"]] > 0 and any(not c["sealed"] for c in columns)
-            can_reveal = any(c["sealed"] and not c["revealed"] for c in columns)
-            if not (can_play or can_reveal):
-                return [self._button(ctx, "pass", label=ctx.t("asesino.ui.pass"),
-                                     style=discord.ButtonStyle.secondary)]
+        if waiting["must_pass"]:  # the engine says passing is the only legal move
+            return [self._button(ctx, "pass", label=ctx.t("asesino.ui.pass"), style=discord.ButtonStyle.secondary)]
         return [self._turn_button(ctx, waiting["kind"])]
 
     def _ref_options(self, ctx: RenderContext, refs: list[Any], table: Table) -> list[discord.SelectOption]:

@@ -93,16 +93,12 @@ class TabletopUI(AsesinoUI):
         waiting = view.get("waiting")
         if not waiting:
             return []
-        seat, kind = waiting["seat"], waiting["kind"]
+        kind = waiting["kind"]
         if kind == "direction":
             return [self._button(ctx, "direction", "cw", label=ctx.t("asesino.ui.clockwise"), emoji="🔃"),
                     self._button(ctx, "direction", "ccw", label=ctx.t("asesino.ui.counterclockwise"), emoji="🔄")]
-        if kind in ("turn", "declare_all"):
-            seats = view["seats"]
-            can_play = seats[seat]["hand_size"] > 0 and any(not s["sealed"] for s in seats if s["seat"] != seat)
-            if not can_play:
-                return [self._button(ctx, "pass", label=ctx.t("asesino.ui.pass"),
-                                     style=discord.ButtonStyle.secondary)]
+        if waiting["must_pass"]:  # the engine says passing is the only legal move (public: no target left)
+            return [self._button(ctx, "pass", label=ctx.t("asesino.ui.pass"), style=discord.ButtonStyle.secondary)]
         return [self._turn_button(ctx, kind)]
 
     async def on_turn(self, interaction: discord.Interaction, table: Table, seat: int, kind: str) -> None:

@@ -232,7 +232,9 @@ class SmallEngine(Engine[SmallState]):
         return seat, options[0]
 
     def view(self, state: SmallState, seat: int | None) -> dict[str, Any]:
-        public = public_view(state, self.waiting(state))
+        waiting = self.waiting(state)
+        must_pass = waiting is not None and [a.type for a in self.legal_actions(state, waiting[0])] == ["pass"]
+        public = public_view(state, waiting, must_pass)
         return public if seat is None else private_view(state, seat, public)
 
     def outcome(self, state: SmallState) -> Outcome | None:

@@ -1,6 +1,6 @@
 """What a player may see of the 2-4 player game.
 
-Public view keys: ``players``, ``turn``, ``waiting`` (``{"seat", "kind"}`` or ``None``), ``columns`` (per
+Public view keys: ``players``, ``turn``, ``waiting`` (``{"seat", "kind", "must_pass"}`` or ``None``), ``columns`` (per
 column: ``column``, ``slots`` (each ``{"by", "declared", "face_up", "card"}`` — ``card`` is ``None`` unless the
 card is face up or its column revealed), ``sealed``, ``revealed``, ``murder``), ``murders`` (the register:
 columns in order), ``hand_sizes``, ``result`` (``{"side", "reason"}`` or ``None``) and ``roles`` (seat ->
@@ -17,7 +17,7 @@ from typing import Any
 from games.asesino.small.models import SmallState
 
 
-def public_view(state: SmallState, waiting: tuple[int, str] | None) -> dict[str, Any]:
+def public_view(state: SmallState, waiting: tuple[int, str] | None, must_pass: bool = False) -> dict[str, Any]:
     columns = []
     for index, column in enumerate(state.columns):
         slots = [{"by": slot.by, "declared": slot.declared, "face_up": slot.face_up,
@@ -28,7 +28,7 @@ def public_view(state: SmallState, waiting: tuple[int, str] | None) -> dict[str,
     return {
         "players": len(state.seats),
         "turn": state.turn,
-        "waiting": None if waiting is None else {"seat": waiting[0], "kind": waiting[1]},
+        "waiting": None if waiting is None else {"seat": waiting[0], "kind": waiting[1], "must_pass": must_pass},
         "columns": columns,
         "murders": list(state.murders),
         "hand_sizes": [len(player.hand) for player in state.seats],

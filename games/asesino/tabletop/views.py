@@ -1,7 +1,7 @@
 """What a player may see of the tabletop game.
 
 Public view keys: ``players``, ``first``, ``turn``, ``clockwise`` (``None`` before chosen), ``waiting``
-(``{"seat", "kind"}`` or ``None``), ``seats`` (one dict per seat: ``seat``, ``hand_size``, ``front`` (list of
+(``{"seat", "kind", "must_pass"}`` or ``None``; ``must_pass``: passing is the only legal move), ``seats`` (one dict per seat: ``seat``, ``hand_size``, ``front`` (list of
 ``{"by", "words"}`` in play order — never the card), ``cards_in_front``, ``sealed``, ``sealing`` (1-based sealing
 order or ``None``), ``resolved``, ``revealed`` (the shuffled cards, only once resolved), ``murdered``),
 ``sealed_order``, ``deaths``, ``said`` (``{"seat", "kind", "text"}``), ``resolving`` (``{"seat", "effects"}``
@@ -20,7 +20,7 @@ from games.asesino.common import side_of
 from games.asesino.tabletop.models import TabletopState
 
 
-def public_view(state: TabletopState, waiting: tuple[int, str] | None) -> dict[str, Any]:
+def public_view(state: TabletopState, waiting: tuple[int, str] | None, must_pass: bool = False) -> dict[str, Any]:
     seats = []
     for seat, player in enumerate(state.seats):
         seats.append({
@@ -40,7 +40,7 @@ def public_view(state: TabletopState, waiting: tuple[int, str] | None) -> dict[s
         "first": state.first,
         "turn": state.turn,
         "clockwise": state.clockwise,
-        "waiting": None if waiting is None else {"seat": waiting[0], "kind": waiting[1]},
+        "waiting": None if waiting is None else {"seat": waiting[0], "kind": waiting[1], "must_pass": must_pass},
         "seats": seats,
         "sealed_order": list(state.sealed_order),
         "deaths": list(state.deaths),

@@ -350,3 +350,14 @@ def test_private_view_adds_own_secrets_and_the_evil_partner() -> None:
     assert victim["my_plays"] == [{"target": 3, "position": 0, "card": "bad"}]
     assert (killer["partner"], accomplice["partner"]) == (4, 3)
     assert not {"role", "hand", "partner", "my_plays"} & TABLE.view(state, None).keys()
+
+
+
+def test_public_view_says_when_passing_is_the_only_move() -> None:
+    """`waiting.must_pass` is true exactly when Pass is the awaited seat's only legal move (no target left)."""
+    roles: list[Card] = ["victim", "victim", "detective", "killer", "victim"]
+    fronts = {seat: [("good", 0), ("good", 0), ("good", 0)] for seat in (1, 2, 3, 4)}
+    stuck = table(roles, fronts=fronts, spared=[1, 2, 3], sealed=[4])
+    assert TABLE.view(stuck, None)["waiting"] == {"seat": 0, "kind": "turn", "must_pass": True}
+    free = table(roles)
+    assert TABLE.view(free, None)["waiting"]["must_pass"] is False
