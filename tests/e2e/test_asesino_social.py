@@ -7,9 +7,12 @@ across the day-2 boundary (it fires exactly once), and a judgement with three ba
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
 
 import pytest
 
+from bot.cogs.asesino_social import _days
 from bot.i18n import t
 from bot.tables import Table, TableService
 from tests.discord_double import StoredMessage, User
@@ -83,6 +86,25 @@ async def pick(world: World, user: User, kind: str, target: int) -> str:
     (done, *_) = await handle.wait_followups(1)
     assert done.ephemeral
     return done.content
+
+
+def cast(table: Table, players: list[User]) -> dict[str, User]:
+    """The seed's deal as role -> user: ``killer``, ``doctor``, ``detective``, ``journalist``, and the two victims
+    as ``accomplice`` (recruited in these tests) and ``bystander``."""
+    by_seat = {seat: next(u for u in players if u.id == table.user_of(seat)) for seat in range(len(players))}
+    roles = {s.card.value: by_seat[i] for i, s in enumerate(table.state.seats) if s.card.value != "victim"}
+    victims = [by_seat[i] for i, s in enumerate(table.state.seats) if s.card.value == "victim"]
+    return {**roles, "accomplice": victims[0], "bystander": victims[1]}
+
+
+def seat(table: Table, user: User) -> int:
+    found = table.seat_of(user.id)
+    assert found is not None
+    return found
+
+
+async def version(world: World, table: Table) -> int:
+    return (await service(world).load(table.id)).version
 
 
 async def dm_text(world: World, user: User, text: str) -> StoredMessage:
@@ -187,3 +209,114 @@ async def test_start_is_refused_without_an_official_medium(world: World) -> None
         assert "/config medium" in text
         table = await service(world).table_in_channel(world.games.id)
         assert table is not None and table.status == "lobby"
+
+
+async def test_interview_messages_are_relayed_only_between_the_pair_and_the_note_is_published(world: World) -> None:
+    """During an open interview the Journalist's and the interviewee's DMs reach only the other side; the note
+    is published in the medium at the day's end under the interviewee's name."""
+    players = await six_players(world)
+    async with world.running():
+        table = await start_game(world, players)
+        who = cast(table, players)
+        journalist, interviewee = who["journalist"], who["bystander"]
+        others = [u for u in players if u not in (journalist, interviewee)]
+        name = table.seat_names(seat(table, interviewee))[0]
+        assert await pick(world, journalist, "interview", seat(table, interviewee)) == (
+            "Interview open: write to the bot by DM to talk.")
+        await dm_text(world, interviewee, "Interview open")
+
+        await journalist.dm_bot("Where were you at noon?")
+        await dm_text(world, interviewee, f"The Journalist {table.seat_names(seat(table, journalist))[0]} asks: "
+                                          "Where were you at noon?")
+        await dm_text(world, journalist, "Passed on.")
+        await interviewee.dm_bot("In the library, alone.")
+        await dm_text(world, journalist, f"{name} answers: In the library, alone.")
+        await dm_text(world, interviewee, "Passed on.")
+        relayed = ("Where were you at noon?", "In the library, alone.")
+        everywhere = [*world.double.messages(world.games), *medium_posts(world), *(m for u in others for m in u.dms())]
+        assert not [m for m in everywhere if any(text in m.text for text in relayed)]
+
+        await journalist.dm_bot("note: Alone in the library at noon.")
+        await dm_text(world, journalist, "Your note is saved")
+        assert not [m for m in medium_posts(world) if "Alone in the library" in m.text]
+        world.clock.advance(hours=25)
+        note = await world.double.wait_for(lambda: next((m for m in medium_posts(world)
+                                                         if "Alone in the library at noon." in m.text), None),
+                                           what="the note in the medium")
+        assert note.embeds[0]["title"] == f"Journalist's note on {name} (day 1)"
+        assert not [m for u in others for m in u.dms() if "Alone in the library" in m.text]
+
+
+async def test_the_dead_role_is_taken_back_at_the_end_even_when_discord_refuses_one(world: World) -> None:
+    """Two murdered players get the dead role; when the game ends it is taken back from both, and a 403 on the
+    first removal is logged and skipped: the other player still loses the role and the game ends normally."""
+    players = await six_players(world)
+    dead_role = world.guild.add_role("Dead")
+    async with world.running():
+        await (await world.admin.slash(world.games, "config deadrole", role=dead_role)).response()
+        table = await start_game(world, players)
+        who = cast(table, players)
+        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
+        world.clock.advance(hours=25)
+        await world.double.wait_for(lambda: count_in_statuses(world, "Day 1 is over") == 1, what="day 1 to end")
+        await pick(world, who["accomplice"], "crime", seat(table, who["journalist"]))
+        dead = sorted((who["bystander"], who["journalist"]), key=lambda u: seat(table, u))
+        has_role = lambda user: dead_role.id in world.guild.member(user).role_ids  # noqa: E731
+        await world.double.wait_for(lambda: all(has_role(u) for u in dead), what="the dead role on both")
+        refused = world.double.fail_once("DELETE", rf"/members/{dead[0].id}/roles/{dead_role.id}$", status=403)
+
+        await (await who["detective"].slash(world.games, "accuse", player=who["killer"])).wait_followups(1)
+        for backer in (who["doctor"], who["accomplice"]):
+            latest = statuses(world)[-1]
+            button = next(b for b in latest.buttons() if ":social_back:1" in b["custom_id"])
+            await (await backer.click(latest, custom_id=button["custom_id"])).wait_followups(1)
+        await world.double.wait_for(lambda: not has_role(dead[1]), what="the dead role taken back")
+        assert refused.hits == 1 and has_role(dead[0])
+        final = await world.double.wait_for(lambda: next((m for m in statuses(world) if len(m.embeds) > 1), None),
+                                            what="the final status")
+        assert final.embeds[-1]["title"] == "Game over"
+    assert (await service(world).load(table.id)).status == "finished"
+
+
+async def test_a_failed_day_end_is_retried_from_a_persisted_timer(world: World,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """When ending the day fails once (here: the table service raises), nothing changes, a retry timer is armed
+    a minute later, and that retry ends the day once and arms the next day's end."""
+    players = await six_players(world)
+    failures: list[dict[str, Any]] = []
+    act_as_seat = TableService.act_as_seat
+
+    async def fail_first_day_end(self: TableService, game_id: int, seat: int, action: dict[str, Any],
+                                 **kwargs: Any) -> Any:
+        if action["type"] == "end_day" and not failures:
+            failures.append(action)
+            raise RuntimeError("database unavailable")
+        return await act_as_seat(self, game_id, seat, action, **kwargs)
+
+    monkeypatch.setattr(TableService, "act_as_seat", fail_first_day_end)
+    bot = world.bot()
+    async with world.running(bot):
+        table = await start_game(world, players)
+        scheduled: list[tuple[str, datetime, dict[str, Any]]] = []
+        schedule = bot.timers.schedule
+
+        async def record(game_id: int, kind: str, due_at: datetime, payload: dict[str, Any]) -> None:
+            scheduled.append((kind, due_at, payload))
+            await schedule(game_id, kind, due_at, payload)
+
+        monkeypatch.setattr(bot.timers, "schedule", record)
+        before = await version(world, table)
+        failed_at = world.clock.advance(hours=25)
+        await world.double.wait_for(lambda: scheduled, what="the retry timer")
+        assert failures and scheduled == [(_days.DAY_END, failed_at + _days.RETRY, {"day": 1})]
+        assert await version(world, table) == before and count_in_statuses(world, "Day 1 is over") == 0
+
+        world.clock.advance(_days.RETRY)
+        await world.double.wait_for(lambda: count_in_statuses(world, "Day 1 is over") == 1, what="the retried day end")
+        await world.double.wait_for(lambda: len(scheduled) == 2, what="day 2's timer")
+        assert scheduled[1][0] == _days.DAY_END and scheduled[1][2] == {"day": 2}
+        stored = await service(world).load(table.id)
+        assert stored.state.day == 2 and stored.version == before + 1
+        assert [t.payload for t in await service(world).pending_timers(table.id) if t.kind == _days.DAY_END] == [
+            {"day": 2}]

@@ -2,9 +2,11 @@
 
 * ``social_day_end`` (payload ``{"day": n}``), due at ``next_boundary(state)``: applies ``end_day{day, at}`` as
   the system seat and schedules the next day's timer. A timer that no longer matches the game (another day, or
-  fired before the boundary because the game was re-started with another clock) changes nothing; a stale day
-  refused by the engine is swallowed. A boundary missed while the bot was down fires once at start (the timer
-  runner fires missed timers once).
+  fired before the boundary because the game was re-started with another clock) applies nothing, but makes sure
+  the current day has a pending timer; a stale day refused by the engine is swallowed the same way. A boundary
+  missed while the bot was down fires once at start (the timer runner fires missed timers once).
+* Any other failure (the database, an unexpected refusal, a bug) is logged and the same timer is re-armed
+  :data:`RETRY` later (persisted, so a restart keeps it): the game never stalls without a next day-end timer.
 * ``social_judgements`` (payload ``{"judgement": id}``), due just after a judgement's window: applies
   ``expire_judgements{at}`` when an open judgement's window has ended.
 
@@ -17,6 +19,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from bot.cogs.asesino_social._dead import after_action
 from bot.tables import TableError
 from games.asesino.social import SYSTEM_SEAT, next_boundary
 from games.core import IllegalAction
@@ -31,6 +34,10 @@ DAY_END = "social_day_end"
 JUDGEMENTS = "social_judgements"
 #: judgements expire strictly after their window (``expires_at < at``)
 GRACE = timedelta(seconds=1)
+#: how long after a failed day end it is tried again
+RETRY = timedelta(minutes=1)
+STALE_DAY = "asesino_social.stale_day"
+OVER = frozenset({"table.not_active", "table.not_found", "core.game_over"})
 
 
 def is_social(table: Table) -> bool:
@@ -48,26 +55,71 @@ async def schedule_expiry(bot: CoronerBot, game_id: int, judgement: int, expires
 async def act_system(bot: CoronerBot, game_id: int, action: dict[str, Any]) -> Any:
     """Apply a system action; ``None`` when the engine or the table refuses it (stale day, game over)."""
     try:
-        return await bot.tables.act_as_seat(game_id, SYSTEM_SEAT, action)
+        result = await bot.tables.act_as_seat(game_id, SYSTEM_SEAT, action)
     except (IllegalAction, TableError) as exc:
         log.info("system action %s on game %s refused: %s", action["type"], game_id, exc)
         return None
+    await after_action(bot, result)
+    return result
 
 
 async def on_day_end(bot: CoronerBot, timer: Any) -> None:
-    """The ``social_day_end`` handler (see the module docstring)."""
-    table = await bot.tables.load(timer.game_id)
+    """The ``social_day_end`` handler (see the module docstring). Never raises: a failure re-arms the timer."""
+    try:
+        await end_day(bot, timer.game_id, timer.payload.get("day"))
+    except Exception:
+        log.exception("ending day %s of social game %s failed; trying again in %s", timer.payload.get("day"),
+                      timer.game_id, RETRY)
+        try:
+            await bot.timers.schedule(timer.game_id, DAY_END, bot.clock.now() + RETRY, dict(timer.payload))
+        except Exception:
+            log.exception("could not re-arm the day end of social game %s", timer.game_id)
+
+
+async def end_day(bot: CoronerBot, game_id: int, day: Any) -> None:
+    """End ``day`` of the game if it is the current day and its boundary has passed, then arm the next day's
+    timer; otherwise make sure the current day has a pending timer. Raises on any failure but a stale day or a
+    finished game."""
+    table = await bot.tables.load(game_id)
     if table.status != "active" or not is_social(table):
         return
     state = table.state
     due = next_boundary(state)
     now = bot.clock.now()
-    if timer.payload.get("day") != state.day or due is None or now < due:
-        return  # stale timer: the game's own timer for this day is pending
-    result = await act_system(bot, table.id, {"type": "end_day", "day": state.day, "at": now.isoformat()})
-    if result is not None and result.table.status == "active":
+    if day != state.day or due is None or now < due:
+        await ensure_day_timer(bot, table)
+        return
+    try:
+        result = await bot.tables.act_as_seat(game_id, SYSTEM_SEAT,
+                                              {"type": "end_day", "day": state.day, "at": now.isoformat()})
+    except IllegalAction as exc:
+        if exc.code != STALE_DAY:
+            raise
+        log.info("day end of game %s already applied: %s", game_id, exc)
+        await ensure_day_timer(bot, await bot.tables.load(game_id))
+        return
+    except TableError as exc:
+        if exc.code not in OVER:
+            raise
+        return
+    await after_action(bot, result)
+    if result.table.status == "active":
         after = result.table.state
-        await schedule_day_end(bot, table.id, after.day, next_boundary(after))
+        await schedule_day_end(bot, game_id, after.day, next_boundary(after))
+
+
+async def ensure_day_timer(bot: CoronerBot, table: Table) -> None:
+    """Arm the current day's end unless a timer for it is pending (e.g. a retry found the day already ended by
+    an attempt whose next timer was never armed)."""
+    if table.status != "active" or table.state is None:
+        return
+    due = next_boundary(table.state)
+    if due is None:
+        return
+    pending = await bot.tables.pending_timers(table.id)
+    if not any(t.kind == DAY_END and t.payload.get("day") == table.state.day for t in pending):
+        log.info("arming the missing day %s end of game %s", table.state.day, table.id)
+        await schedule_day_end(bot, table.id, table.state.day, due)
 
 
 async def on_judgements(bot: CoronerBot, timer: Any) -> None:

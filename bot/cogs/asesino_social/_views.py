@@ -4,10 +4,12 @@ modals for free text, and DMs.
 Components (persistent, version 0 — in a real-time game everyone acts at once, so the engine, not the message
 version, decides what is still allowed):
 
-* ``social_actions``: "My actions" on the status message; answers ephemerally with the clicker's actions today.
+* ``social_actions[:<page>]``: "My actions" on the status message; answers ephemerally with the clicker's actions
+  today (page 0; a "More actions" button on the panel opens the next page when there are more kinds than fit).
 * ``social_target:<kind>``: a target select (``recruit``, ``crime``, ``protect``, ``inspect``, ``interview``,
   ``maniac_kill``, ``open_judgement``); results come by DM (the engine's seat events).
-* ``social_write:<kind>``: a modal for ``publish_note``, ``write_letter`` or ``anonymous_post``.
+* ``social_write:<kind>``: a modal for ``publish_note``, ``write_letter`` or ``anonymous_post`` (refused before the
+  modal opens when the engine would refuse the action, e.g. a dead player's post).
 * ``social_back:<judgement id>``: "Back this judgement" on the status message while a judgement is open.
 
 DM grammar (also told in the role DM): ``note: <text>`` saves the Journalist's note; ``letter: <text>`` (or any
@@ -17,18 +19,19 @@ their interviewee during an open interview is relayed to the other side.
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.cogs.asesino_social import _render
 from bot.cogs.asesino_social._days import after_player_action, schedule_day_end
+from bot.cogs.asesino_social._dead import after_action
 from bot.components import GameSelect, game_button
 from bot.errors import UserError, send_error
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
 from games.asesino.social import SocialOptions, SocialRole, day_end
 from games.asesino.social.actions import TEXT_LIMIT
+from games.asesino.social.engine import PLACEHOLDER
 from games.asesino.social.rules import may_write_letter
 from games.core import Event, IllegalAction
 
@@ -36,7 +39,6 @@ if TYPE_CHECKING:
     from bot.bot import CoronerBot
     from bot.tables import ActResult, Table
 
-log = logging.getLogger(__name__)
 
 TARGET_KINDS = ("recruit", "crime", "protect", "inspect", "interview", "maniac_kill", "open_judgement")
 TARGET_FIELD = {"crime": "victim", "open_judgement": "accused"}
@@ -46,28 +48,25 @@ MAX_SELECTS = 4
 
 async def play(bot: CoronerBot, table: Table, user_id: int, action: dict[str, Any]) -> ActResult:
     """Apply a player's action with ``at = bot.clock.now()``, then arm judgement timers and give the dead
-    their role. Raises what :meth:`TableService.act` raises."""
+    their role (take it back from every dead player once the game is over). Raises what
+    :meth:`TableService.act` raises."""
     result = await bot.tables.act(table.id, user_id, {**action, "at": bot.clock.now().isoformat()})
     await after_player_action(bot, result)
-    await mark_dead(bot, result.table, result.events)
+    await after_action(bot, result)
     return result
 
 
-async def mark_dead(bot: CoronerBot, table: Table, events: list[Event]) -> None:
-    """Give the server's dead role (``/config deadrole``) to players who just died; best effort."""
-    config = await bot.config(table.guild_id)
-    if config.dead_role_id is None:
-        return
-    for event in events:
-        if event.key != "asesino_social.death":
-            continue
-        user_id = table.user_of(event.params["seat"])
-        if user_id is None:
-            continue
-        try:
-            await bot.http.add_role(table.guild_id, user_id, config.dead_role_id, reason="Coroner: dead in game")
-        except discord.HTTPException as exc:  # Forbidden (no Manage Roles, role above ours), unknown role...
-            log.info("could not give the dead role to %s: %s", user_id, exc)
+def check_now(bot: CoronerBot, table: Table, seat: int, action: dict[str, Any]) -> None:
+    """Raise the engine's refusal of ``action`` by ``seat`` now, before asking the player for text; changes
+    nothing (``apply`` is pure and its result is dropped). Raises :class:`IllegalAction`."""
+    engine = table.engine
+    engine.apply(table.state, seat, engine.parse_action({**action, "at": bot.clock.now().isoformat()}))
+
+
+def open_modal_checked(bot: CoronerBot, table: Table, seat: int, kind: str) -> TextModal:
+    """The text modal for ``kind``, or the engine's refusal (a dead player's post, a letter on the wrong day...)."""
+    check_now(bot, table, seat, {"type": kind, "text": PLACEHOLDER})
+    return TextModal(bot, table, kind, RenderContext(table, table.language))
 
 
 def seat_or_refuse(table: Table, user_id: int) -> int:
@@ -170,9 +169,9 @@ class SocialUI(GameUI):
         seat = seat_or_refuse(table, interaction.user.id)
         ctx = RenderContext(table, table.language)
         if name == "social_actions":
-            await self.show_actions(interaction, table, seat, ctx)
+            await self.show_actions(interaction, table, seat, ctx, int(arg) if arg.isdigit() else 0)
         elif name == "social_write" and arg in WRITE_KINDS:
-            await interaction.response.send_modal(TextModal(bot, table, arg, ctx))
+            await interaction.response.send_modal(open_modal_checked(bot, table, seat, arg))
         elif name == "social_target" and arg in TARGET_KINDS and values:
             await interaction.response.defer(ephemeral=True, thinking=True)
             await play(bot, table, interaction.user.id, {"type": arg, TARGET_FIELD.get(arg, "target"): int(values[0])})
@@ -184,22 +183,30 @@ class SocialUI(GameUI):
         else:
             raise UserError("asesino_social.ui.unknown")
 
-    async def show_actions(self, interaction: discord.Interaction, table: Table, seat: int,
-                           ctx: RenderContext) -> None:
-        """The clicker's actions today, from ``legal_actions`` for their seat (only to them)."""
+    async def show_actions(self, interaction: discord.Interaction, table: Table, seat: int, ctx: RenderContext,
+                           page: int = 0) -> None:
+        """The clicker's actions today, from ``legal_actions`` for their seat (only to them): one target select per
+        kind of action, :data:`MAX_SELECTS` to a page with a "More actions" button to the next page; the text
+        buttons come with the first page."""
         legal = table.engine.legal_actions(table.state, seat)
         if not legal:
             raise situation_refusal(table, seat)
         kinds = {action.type for action in legal}
+        pages = action_pages([k for k in TARGET_KINDS if k in kinds])
+        page = min(max(page, 0), len(pages) - 1)
         items: list[discord.ui.Item[Any]] = []
-        for kind in [k for k in TARGET_KINDS if k in kinds][:MAX_SELECTS]:
+        for kind in pages[page]:
             field = TARGET_FIELD.get(kind, "target")
             targets = [getattr(a, field) for a in legal if a.type == kind]
             options = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t)) for t in targets][:25]
             items.append(GameSelect(table.id, 0, "social_target", kind, options=options,
                                     placeholder=ctx.t(f"asesino_social.ui.pick.{kind}")))
-        items += [game_button(table.id, 0, "social_write", kind, label=ctx.t(f"asesino_social.ui.write.{kind}"))
-                  for kind in WRITE_KINDS if kind in kinds]
+        if page == 0:
+            items += [game_button(table.id, 0, "social_write", kind, label=ctx.t(f"asesino_social.ui.write.{kind}"))
+                      for kind in WRITE_KINDS if kind in kinds]
+        if page + 1 < len(pages):
+            items.append(game_button(table.id, 0, "social_actions", str(page + 1), emoji="➡️",
+                                     label=ctx.t("asesino_social.ui.more_actions", page=page + 2, pages=len(pages))))
         me = table.state.seats[seat]
         lines = [ctx.t("asesino_social.ui.actions_intro", day=table.state.day)]
         if me.judged_day is not None:
@@ -245,6 +252,13 @@ class SocialUI(GameUI):
                                        allowed_mentions=SILENT)
             return
         raise UserError("asesino_social.ui.dm_help")
+
+
+def action_pages(kinds: list[str], per_page: int | None = None) -> list[list[str]]:
+    """``kinds`` of target actions in pages of ``per_page`` (default :data:`MAX_SELECTS`: one select per row,
+    leaving a row for the buttons); one empty page when there is none."""
+    size = per_page or MAX_SELECTS
+    return [kinds[i:i + size] for i in range(0, len(kinds), size)] or [[]]
 
 
 def interview_pair(table: Table) -> tuple[int, ...]:

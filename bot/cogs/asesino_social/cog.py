@@ -12,9 +12,8 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.cogs.asesino_social._days import is_social
-from bot.cogs.asesino_social._views import TextModal, play, seat_or_refuse
+from bot.cogs.asesino_social._views import open_modal_checked, play, seat_or_refuse
 from bot.errors import UserError
-from bot.ui import RenderContext
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -27,18 +26,18 @@ class SocialCommands(commands.Cog):
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
 
-    async def _game_here(self, interaction: discord.Interaction) -> Table:
+    async def _game_here(self, interaction: discord.Interaction) -> tuple[Table, int]:
+        """The social game of this channel and the user's seat in it."""
         table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
         if table is None or table.status != "active" or not is_social(table):
             raise UserError("asesino_social.ui.no_social_game")
-        seat_or_refuse(table, interaction.user.id)
-        return table
+        return table, seat_or_refuse(table, interaction.user.id)
 
     @app_commands.command(name="accuse", description=_("Open a judgement against a player (social game)"))
     @app_commands.describe(player=_("The player you accuse"))
     @app_commands.guild_only()
     async def accuse(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        table = await self._game_here(interaction)
+        table, _seat = await self._game_here(interaction)
         accused = table.seat_of(player.id)
         if accused is None:
             raise UserError("asesino_social.ui.not_in_game", name=player.display_name)
@@ -50,6 +49,5 @@ class SocialCommands(commands.Cog):
     @app_commands.command(name="post", description=_("Write an anonymous post to the official medium (social game)"))
     @app_commands.guild_only()
     async def post(self, interaction: discord.Interaction) -> None:
-        table = await self._game_here(interaction)
-        await interaction.response.send_modal(TextModal(self.bot, table, "anonymous_post",
-                                                        RenderContext(table, table.language)))
+        table, seat = await self._game_here(interaction)
+        await interaction.response.send_modal(open_modal_checked(self.bot, table, seat, "anonymous_post"))

@@ -1,0 +1,63 @@
+"""The server's dead role (``/config deadrole``) in a social game: given to each player as they die, taken back
+from every dead player when the game ends.
+
+Best effort: when Discord refuses (no Manage Roles, the role above the bot's, an unknown role or member, a server
+error), the refusal is logged and the game goes on; one refusal never stops the other players' changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+    from bot.tables import ActResult, Table
+
+log = logging.getLogger(__name__)
+
+DEATH = "asesino_social.death"
+
+
+async def after_action(bot: CoronerBot, result: ActResult) -> None:
+    """Give the dead role to players the action killed; once the game is over, take it back from every dead
+    player instead. Never raises for Discord's refusals."""
+    table = result.table
+    if table.status == "finished":
+        await clear_dead(bot, table)
+    elif table.status == "active":
+        await mark_dead(bot, table, [e.params["seat"] for e in result.events if e.key == DEATH])
+
+
+async def mark_dead(bot: CoronerBot, table: Table, seats: list[int]) -> None:
+    """Give the dead role to ``seats``."""
+    await _change(bot, table, seats, add=True)
+
+
+async def clear_dead(bot: CoronerBot, table: Table) -> None:
+    """Take the dead role back from every dead player of a finished (or cancelled) game."""
+    if table.state is None:
+        return
+    await _change(bot, table, [i for i, seat in enumerate(table.state.seats) if not seat.alive], add=False)
+
+
+async def _change(bot: CoronerBot, table: Table, seats: list[int], *, add: bool) -> None:
+    if not seats:
+        return
+    role_id = (await bot.config(table.guild_id)).dead_role_id
+    if role_id is None:
+        return
+    for seat in seats:
+        user_id = table.user_of(seat)
+        if user_id is None:
+            continue
+        try:
+            if add:
+                await bot.http.add_role(table.guild_id, user_id, role_id, reason="Coroner: dead in game")
+            else:
+                await bot.http.remove_role(table.guild_id, user_id, role_id, reason="Coroner: game over")
+        except discord.HTTPException as exc:  # Forbidden included
+            log.info("could not %s the dead role %s for %s: %s", "give" if add else "take back", role_id, user_id,
+                     exc)
