@@ -138,6 +138,10 @@ class GameUI:
         without an official medium), or return options to add from the server's ``config``."""
         return {}
 
+    def lobby_lines(self, table: Table, language: str) -> list[str]:
+        """Extra lines for the lobby embed (e.g. which role each joined player will get); none by default."""
+        return []
+
     def waiting_on(self, table: Table) -> list[int]:
         """Seats mentioned as "waiting on" under the status (default: the engine's ``to_act``)."""
         return table.engine.to_act(table.state)

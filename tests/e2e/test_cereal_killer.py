@@ -172,3 +172,104 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
         assert "Lola sniffs space 38" in public
         assert not any("Sniffing" in m.text or "Is the Killer next" in m.text for m in alice.dms() + bob.dms())
         assert_no_route_in_public(world)
+
+
+def leaks(world: World, secrets: tuple[str, ...]) -> list[str]:
+    """Public texts (messages, embeds, attachment descriptions) in #games that contain one of ``secrets``."""
+    texts = [m.text for m in world.bot_messages()]
+    texts += [a.description or "" for m in world.bot_messages() for a in m.attachments]
+    return [text for text in texts if any(secret in text for secret in secrets)]
+
+
+async def answer_prompt(world: World, killer: User, count: int) -> StoredMessage:
+    """The Killer's DM with answer buttons after its first ``count`` DMs."""
+    return await world.double.wait_for(lambda: next((m for m in killer.dms()[count:] if m.buttons()), None),
+                                       what="the Killer's answer buttons")
+
+
+async def answer_due(world: World) -> int:
+    """When the turn timer answers for the Killer (the persisted ``turn_timeout`` of the current version)."""
+    service = tables(world)
+    table = await service.table_in_channel(world.games.id)
+    assert table is not None and table.state.pending is not None
+    due = next(t.due_at for t in await service.pending_timers(table.id)
+               if t.kind == "turn_timeout" and t.payload["version"] == table.version)
+    return int(due.timestamp())
+
+
+async def test_lobby_says_who_will_be_who(world: World) -> None:
+    """The lobby lists the role each joined player will get: the host the Killer, then the Detective, Lola."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        handle = await alice.slash(world.games, "newgame", {"game": "cereal_killer", "mode": "classic"})
+        await handle.response()
+        lobby = handle.original
+        assert lobby is not None
+        assert f"<@{alice.id}> is the Killer" in lobby.text and "Detective" not in lobby.text
+        for user in (bob, carol):
+            await (await user.click(lobby, label="Join")).response()
+        assert f"<@{bob.id}> is the Detective\n<@{carol.id}> is Lola" in lobby.text
+        await (await bob.click(lobby, label="Leave")).response()
+        assert f"<@{carol.id}> is the Detective" in lobby.text and "Lola" not in lobby.text
+
+
+async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answer(world: World) -> None:
+    """A whole 3-player game: Lola sniffs and the turn timer answers for the Killer (its DM buttons go); after a
+    restart the Detective asks and the Killer answers by button; each prompt shows the persisted deadline; on
+    day 2 Lola bites the Killer. Nothing public names a route until the end, whose status reveals both routes
+    and announces (and stores) K9 and Claustrophobia."""
+    alice, bob, carol = world.players[:3]
+    day_two = "13 14 9"
+    secrets = ("3 → 8 → 13 → 12", "12 → 13 → 14 → 9", "Your route", "The Killer was on")
+    async with world.running():
+        await start(world, [alice, bob, carol])
+        await killer_dm(world, alice, ROUTE)
+        status = await next_status(world, 1)
+        move = await bob.click(status, custom_id(status, "move"))
+        assert "not your turn" in await refusal(move)
+        move = await carol.click(status, custom_id(status, "move"))
+        assert (await move.response()).modal is not None
+        count = len(statuses(world))
+        await (await carol.submit_modal(move, {"path": "33 28 23 18"})).response()
+        status = await next_status(world, count)
+        assert "stands on 18" in status.content
+
+        dms = len(alice.dms())
+        await (await carol.select(status, custom_id(status, "sniff"), ["13"])).response()
+        prompt = await answer_prompt(world, alice, dms)
+        assert f"<t:{await answer_due(world)}:R>" in prompt.text
+        count = len(statuses(world))
+        world.clock.advance(seconds=180)  # /config prompt time: the bot answers for the Killer
+        status = await next_status(world, count)
+        await world.double.wait_for(lambda: not prompt.components, what="the timed-out answer buttons to go")
+        assert any("Sniffing 13" in m.text for m in carol.dms())
+        assert not leaks(world, secrets)
+        status = await click(world, carol, status, "end")
+
+    async with world.running():  # a restart before the Detective's turn
+        status = await click(world, bob, status, "place", ["7"])
+        dms = len(alice.dms())
+        status = await click(world, bob, status, "ask", ["direction"])
+        prompt = await answer_prompt(world, alice, dms)
+        assert f"<t:{await answer_due(world)}:R>" in prompt.text
+        count = len(statuses(world))
+        await (await alice.click(prompt, label=prompt.buttons()[0]["label"])).response()
+        status = await next_status(world, count)
+        await world.double.wait_for(lambda: not prompt.components, what="the answer buttons to go")
+        status = await click(world, bob, status, "end")
+        assert "Day 2 begins" in status.content
+
+        count = len(statuses(world))
+        await killer_dm(world, alice, day_two)
+        status = await next_status(world, count)
+        status = await click(world, carol, status, "step", ["13"])
+        status = await click(world, carol, status, "step", ["14"])
+        assert not leaks(world, secrets)
+        status = await click(world, carol, status, "bite", ["9"])
+        assert "Lola bites the Killer on 9! The hunters win." in status.text
+        assert "Day 1: 3 → 8 → 13 → 12" in status.text and "Day 2: 12 → 13 → 14 → 9" in status.text
+        assert "carol: K9" in status.text and "bob: Claustrophobia" in status.text
+        assert status.buttons() == []
+    async with make_sessionmaker(create_engine(world.db_url))() as session:
+        rows = (await session.execute(select(Achievement.user_id, Achievement.achievement))).all()
+    assert sorted(rows) == sorted([(carol.id, "k9"), (bob.id, "claustrophobia")])

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from bot.cogs.cereal_killer._views import CerealUI
+from bot.cogs.cereal_killer._views import ANSWER_TIMER, CerealUI, clear_answer_buttons
 from bot.ui import register_ui
 
 if TYPE_CHECKING:
@@ -12,6 +12,11 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: CoronerBot) -> None:
-    """Register the game UI (no slash commands of its own: the lobby, /hand and DMs are generic)."""
-    del bot
+    """Register the game UI (no slash commands of its own: the lobby, /hand and DMs are generic) and the timer
+    that takes the Killer's answer buttons away at their deadline."""
     register_ui(CerealUI())
+
+    async def on_answer_due(timer: Any) -> None:
+        await clear_answer_buttons(bot, timer)
+
+    bot.timers.on(ANSWER_TIMER, on_answer_due)

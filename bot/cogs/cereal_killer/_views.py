@@ -9,6 +9,7 @@ the offered answer). Every one is stamped with the table version it was drawn at
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -22,7 +23,7 @@ from bot.errors import UserError, send_error
 from bot.ui import GameUI, Outgoing, RenderContext
 from games.cereal_killer.board import KIND_NAMES, Geometry, geometry
 from games.cereal_killer.hunters import reach
-from games.cereal_killer.models import DETECTIVE, KILLER, LOLA
+from games.cereal_killer.models import DETECTIVE, KILLER, LOLA, ROLES
 from games.cereal_killer.route import ParseError, parse_route
 from games.core import Event, IllegalAction
 
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
     from bot.tables import Table
 
 PROMPTS = ("cereal_killer.prompt.question", "cereal_killer.prompt.sniff")
+ANSWER_TIMER = "cereal_killer_answer_due"
+log = logging.getLogger(__name__)
 NUMBERS = re.compile(r"\d+")
 
 
@@ -52,24 +55,42 @@ def refusal(ctx: RenderContext, exc: IllegalAction) -> UserError:
 class CerealUI(GameUI):
     game = "cereal_killer"
 
+    def __init__(self) -> None:
+        #: game id -> the server settings read just before a hunter's Ask or Sniff. The delivery sends the
+        #: Killer's prompt DM before it arms the turn timers, so the DM computes the same deadline the delivery
+        #: is about to arm (``updated_at + move_timeout``). Only lives for the duration of that one action.
+        self._asking: dict[int, Any] = {}
+
     def move_timeout(self, table: Table, config: Any) -> int:
         """The Killer's answer to a question or a Sniff gets the prompt time; turns get the turn time."""
         if table.state.pending is not None:
             return int(config.prompt_timeout_seconds)
         return int(config.turn_timeout_seconds)
 
-    def __init__(self) -> None:
-        #: game id -> when the Killer's pending answer falls to the timer (set when a hunter asks or sniffs)
-        self.deadlines: dict[int, datetime] = {}
+    def answer_deadline(self, table: Table, config: Any) -> datetime:
+        """When the turn timer answers for the Killer: the action's commit time plus :meth:`move_timeout`, as
+        :meth:`bot.delivery.Delivery.arm_turn_timers` computes it right after the DMs."""
+        return table.updated_at + timedelta(seconds=self.move_timeout(table, config))
 
     # --- rendering -----------------------------------------------------------------------------------------
+    def lobby_lines(self, table: Table, language: str) -> list[str]:
+        """While the lobby is open: the role each joined player will get (join order: the host is the Killer,
+        then the Detective, then Lola)."""
+        if table.status != "lobby":
+            return []
+        ctx = RenderContext(table, language)
+        return [f"**{ctx.t('cereal_killer.ui.roles')}**", *(
+            ctx.t("cereal_killer.ui.role_line", seat=f"<@{user_id}>", role=msg.word(ctx, "cereal_killer.name", role))
+            for user_id, role in zip(table.user_ids(), ROLES, strict=False))]
+
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         return msg.text_of(ctx, event)
 
     def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
         out = msg.private_message(ctx, seat, event, ctx.table.engine.view(ctx.table.state, seat))
         if seat == KILLER and event.key in PROMPTS:
-            deadline = self.deadlines.get(ctx.table.id)
+            config = self._asking.get(ctx.table.id)
+            deadline = None if config is None else self.answer_deadline(ctx.table, config)
             out.embeds[0].add_field(name=ctx.t("cereal_killer.ui.time_limit"), value=ctx.t(
                 "cereal_killer.ui.deadline", when=f"<t:{int(deadline.timestamp())}:R>") if deadline else ctx.t(
                 "cereal_killer.ui.deadline_turn"), inline=False)
@@ -137,14 +158,31 @@ class CerealUI(GameUI):
         action = _action(name, values[0] if values else arg)
         await interaction.response.defer()
         if name in ("ask", "sniff"):
-            config = await bot.config(table.guild_id)
-            self.deadlines[table.id] = bot.clock.now() + timedelta(seconds=config.turn_timeout_seconds)
+            await self._ask(bot, ctx, table, interaction.user.id, action, version)
+            return
         await self.act(bot, ctx, table, interaction.user.id, action, version)
         if name == "answer":
             try:
                 await interaction.edit_original_response(view=None)
             except discord.HTTPException:
                 pass
+
+    async def _ask(self, bot: CoronerBot, ctx: RenderContext, table: Table, user_id: int, action: dict[str, Any],
+                   version: int) -> None:
+        """A question or a Sniff: the Killer's prompt DM shows its deadline, and a timer takes the DM's answer
+        buttons away at that deadline (when the turn timer answers for the Killer)."""
+        self._asking[table.id] = await bot.config(table.guild_id)
+        try:
+            await self.act(bot, ctx, table, user_id, action, version)
+        finally:
+            self._asking.pop(table.id, None)
+        after = await bot.tables.load(table.id)
+        if after.state.pending is None:  # answered at once (a yes/no question)
+            return
+        due = next((t.due_at for t in await bot.tables.pending_timers(table.id)
+                    if t.kind == "turn_timeout" and t.payload.get("version") == after.version), None)
+        if due is not None:
+            await bot.timers.schedule(table.id, ANSWER_TIMER, due, {"version": after.version})
 
     @staticmethod
     def _check_turn(table: Table, user_id: int, version: int) -> None:
@@ -188,6 +226,28 @@ class CerealUI(GameUI):
         if isinstance(turn, ParseError):
             raise UserError(turn.code, **turn.params)
         await self.act(bot, ctx, table, message.author.id, turn.model_dump(), table.version)
+
+
+async def clear_answer_buttons(bot: CoronerBot, timer: Any) -> None:
+    """The ``cereal_killer_answer_due`` timer: at the deadline of the Killer's answer (given by then, by a click
+    or by the turn timer), take the answer buttons of that prompt (table version ``payload["version"]``) off
+    the Killer's DM. A restart in between is fine: a missed timer fires at start."""
+    table = await bot.tables.load(timer.game_id)
+    user_id = table.user_of(KILLER)
+    if user_id is None:
+        return
+    prefix = f"coroner:g:{table.id}:{timer.payload.get('version')}:answer:"
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        channel = user.dm_channel or await user.create_dm()
+        async for message in channel.history(limit=25):
+            ids = [getattr(item, "custom_id", None) or "" for row in message.components
+                   for item in getattr(row, "children", [])]
+            if any(i.startswith(prefix) for i in ids):
+                await message.edit(view=None)
+                return
+    except discord.HTTPException:
+        log.debug("could not clear the answer buttons of game %s", table.id, exc_info=True)
 
 
 def _action(name: str, value: str) -> dict[str, Any]:

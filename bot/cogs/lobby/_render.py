@@ -8,7 +8,7 @@ import discord
 
 from bot.components import LobbyButton, view_of
 from bot.i18n import catalog
-from bot.ui import COLOUR
+from bot.ui import COLOUR, ui_for
 from games.core import get_engine, get_game
 
 if TYPE_CHECKING:
@@ -28,6 +28,9 @@ def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expir
     embed.add_field(name=cat.render("lobby.players", count=len(table.user_ids()), min=mode.min_players,
                                     max=mode.max_players), value=players, inline=False)
     embed.add_field(name=cat.render("lobby.host"), value=f"<@{table.host_id}>")
+    extra = ui_for(table.game, table.mode).lobby_lines(table, language)
+    if extra:
+        embed.add_field(name="\u200b", value="\n".join(extra)[:1024], inline=False)
     defaults = get_engine(table.game, table.mode).Options().model_dump(mode="json")
     chosen = {k: v for k, v in table.options.items() if defaults.get(k, object()) != v}
     if chosen and table.status == "lobby":

@@ -3,7 +3,8 @@ buttons, and public renders that never show the Killer's space or route."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -163,3 +164,41 @@ def test_every_player_may_dm_but_only_once_the_game_runs() -> None:
 
 def _parsed(action: dict[str, Any]) -> Any:
     return ENGINE.parse_action(action)
+
+
+def lobby(players: int, *, status: str = "lobby") -> Table:
+    """A Cereal Killer lobby with ``players`` joined (seats in join order)."""
+    seats = tuple(TableSeat(seat=i, user_id=100 + i, names=(NAMES[i],)) for i in range(players))
+    return replace(table(new_game()), status=status, state=None, seats=seats)
+
+
+@pytest.mark.parametrize(("players", "language", "lines"), [
+    (1, "en", ["**Roles (by join order)**", "<@100> is the Killer"]),
+    (3, "en", ["**Roles (by join order)**", "<@100> is the Killer", "<@101> is the Detective", "<@102> is Lola"]),
+    (2, "es", ["**Papeles (por orden de llegada)**", "<@100> es el Asesino", "<@101> es el Detective"]),
+])
+def test_the_lobby_names_each_joined_players_role(players: int, language: str, lines: list[str]) -> None:
+    """Join order decides the role: the host is the Killer, then the Detective, then Lola."""
+    assert UI.lobby_lines(lobby(players), language) == lines
+
+
+def test_the_lobby_embed_shows_the_game_lines_only_while_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The generic lobby embed renders the UI's lines; a started game's lobby message drops them."""
+    from bot import ui
+    from bot.cogs.lobby._render import lobby_embed
+
+    monkeypatch.setitem(ui._UIS, ("cereal_killer", None), UI)
+    assert "<@101> is the Detective" in str(lobby_embed(lobby(2), "en", None).to_dict())
+    assert "Detective" not in str(lobby_embed(lobby(2, status="active"), "en", None).to_dict())
+
+
+@pytest.mark.parametrize(("prompt", "turn"), [(180, 300), (45, 600)])
+def test_the_answer_deadline_is_the_prompt_time_after_the_question(prompt: int, turn: int) -> None:
+    """The Killer's answer falls due at the action's commit time plus the prompt time (not the turn time)."""
+    from bot.guild_config import GuildConfig
+
+    state = play(new_game(), (0, FIRST), (1, PlaceDetective(space=7)), (1, _parsed({"type": "move", "path": [2]})))
+    asked = ENGINE.apply(state, 1, Ask(question="direction")).state
+    config = GuildConfig(prompt_timeout_seconds=prompt, turn_timeout_seconds=turn)
+    assert UI.answer_deadline(table(asked), config) == START + timedelta(seconds=prompt)
+    assert UI.move_timeout(table(state), config) == turn
