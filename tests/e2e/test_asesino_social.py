@@ -2,10 +2,13 @@
 
 Six players over three days: a recruitment, a crime the Doctor foils, an inspection, an anonymous post, a murder,
 a Farewell Letter refused for naming a player and then published in the medium at the boundary, a bot restart
-across the day-2 boundary (it fires exactly once), and a judgement with three backers that ends the game."""
+across the day-2 boundary (it fires exactly once), and a judgement with three backers that ends the game. Then,
+one feature each: the interview relay and note, the dead role taken back at the end, a failed day end retried,
+private refusals that change nothing, and My actions paged."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
@@ -191,6 +194,8 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
         assert "recruited" in final.embeds[0]["description"] and "saved by the Doctor" in final.embeds[0]["description"]
         end = await world.double.wait_for(lambda: [m for m in medium_posts(world) if "has been judged" in m.text])
         assert len(end) == 1
+        await world.double.wait_for(lambda: dead_role.id not in world.guild.member(dead).role_ids,
+                                    what="the dead role taken back at the end")
 
     stored = await service(world).load(table.id)
     assert stored.status == "finished" and stored.version > version
@@ -320,3 +325,79 @@ async def test_a_failed_day_end_is_retried_from_a_persisted_timer(world: World,
         assert stored.state.day == 2 and stored.version == before + 1
         assert [t.payload for t in await service(world).pending_timers(table.id) if t.kind == _days.DAY_END] == [
             {"day": 2}]
+
+
+async def test_refusals_answer_privately_and_change_nothing(world: World) -> None:
+    """A second crime by the Accomplice (from a panel opened before the Killer struck), a dead player's anonymous
+    post (button and /post: no modal opens) and a judged player's backing are each refused ephemerally with the
+    reason, and the table version does not move."""
+    players = await six_players(world)
+    async with world.running():
+        table = await start_game(world, players)
+        who = cast(table, players)
+        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        stale = await who["accomplice"].click(statuses(world)[-1], label="My actions")
+        await stale.response()
+        panel = stale.original
+        assert panel is not None
+        crime = next(s for s in panel.selects() if ":social_target:crime" in s["custom_id"])
+        await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
+        before = await version(world, table)
+        second = await who["accomplice"].select(panel, crime["custom_id"], [str(seat(table, who["journalist"]))])
+        assert await refusal(second) == "⛔ Your pair has already struck today."
+
+        dead = who["bystander"]
+        button = await dead.click(statuses(world)[-1], label="Anonymous post")
+        assert (await button.response()).modal is None
+        assert await refusal(button) == "⛔ You are dead: today you may only write your Farewell Letter."
+        assert "Farewell Letter" in await refusal(await dead.slash(world.games, "post"))
+        assert await version(world, table) == before
+
+        # judgement #1 stands against the Doctor, who then tries to back judgement #2
+        await (await who["detective"].slash(world.games, "accuse", player=who["doctor"])).wait_followups(1)
+        for backer in (who["journalist"], who["accomplice"]):
+            latest = statuses(world)[-1]
+            back = next(b for b in latest.buttons() if ":social_back:1" in b["custom_id"])
+            await (await backer.click(latest, custom_id=back["custom_id"])).wait_followups(1)
+        await world.double.wait_for(lambda: count_in_statuses(world, "Judgement #1 stands") == 1, what="#1 stands")
+        await (await who["killer"].slash(world.games, "accuse", player=who["journalist"])).wait_followups(1)
+        latest = await world.double.wait_for(lambda: next((m for m in statuses(world)[-1:] if any(
+            ":social_back:2" in b["custom_id"] for b in m.buttons())), None), what="judgement #2 on the status")
+        before = await version(world, table)
+        back = next(b for b in latest.buttons() if ":social_back:2" in b["custom_id"])
+        deprived = await who["doctor"].click(latest, custom_id=back["custom_id"])
+        assert await refusal(deprived) == ("⛔ You were judged: you may still use your character's powers, but not "
+                                           "judgements or anonymous posts.")
+        assert await version(world, table) == before
+        stored = await service(world).load(table.id)
+        assert stored.state.judgements[1].backers == [seat(table, who["killer"])]
+
+
+async def test_my_actions_pages_its_selects_when_more_kinds_exist_than_fit(world: World,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one select to a page, the Killer before recruiting sees the recruit select and "More actions (2/2)",
+    which opens the accusation select; both pages act."""
+    players = await six_players(world)
+    async with world.running():
+        # the bot (re)loads its extension modules: patch the copy it runs
+        monkeypatch.setattr(importlib.import_module("bot.cogs.asesino_social._views"), "MAX_SELECTS", 1)
+        table = await start_game(world, players)
+        who = cast(table, players)
+        killer = who["killer"]
+        first = await killer.click(statuses(world)[-1], label="My actions")
+        await first.response()
+        assert first.original is not None
+        assert [s["custom_id"].split(":")[-1] for s in first.original.selects()] == ["recruit"]
+        assert "Anonymous post" in [b["label"] for b in first.original.buttons()]
+        more = await killer.click(first.original, label="More actions (2/2)")
+        assert (await more.response()).ephemeral and more.original is not None
+        (accuse,) = more.original.selects()
+        assert accuse["custom_id"].endswith(":social_target:open_judgement")
+        assert not [b for b in more.original.buttons() if b["label"].startswith("More actions")]
+
+        done = await killer.select(more.original, accuse["custom_id"], [str(seat(table, who["doctor"]))])
+        assert "Judgement opened" in (await done.wait_followups(1))[0].content
+        recruit = first.original.selects()[0]["custom_id"]
+        done = await killer.select(first.original, recruit, [str(seat(table, who["accomplice"]))])
+        await done.wait_followups(1)
+        await dm_text(world, who["accomplice"], "has made you the accomplice")
