@@ -48,7 +48,8 @@ def check_killer_turn(state: CerealState, geo: Geometry, action: KillerTurn) -> 
     ``not_a_space`` (space, last), ``not_a_house`` (space), ``three_steps`` (count), ``not_adjacent`` (a, b),
     ``hunter_blocks`` (space, who), ``victim_not_on_route`` (space), ``house_used`` (space, day),
     ``no_victims_left`` (max), ``witness_without_victim``, ``no_park`` (victim), ``witness_needed`` (victim,
-    options), ``witness_not_adjacent`` (space, victim), ``ends_on_witness`` (space).
+    options), ``witness_not_adjacent`` (space, victim), ``ends_on_witness`` (space), ``step_in_place`` (space: the
+    first step names the space the Killer already stands on, e.g. a start written without ``start``).
     """
     if state.killer is None:
         if action.start is None:
@@ -67,6 +68,8 @@ def check_killer_turn(state: CerealState, geo: Geometry, action: KillerTurn) -> 
     route = [start]
     for step in action.path:
         _check_space(geo, step)
+        if step == route[-1] and len(route) == 1 and action.start is None:
+            raise IllegalAction("cereal_killer.step_in_place", space=step)  # "9 8 13" while standing on 9
         if step not in geo.steps_from(route[-1], transit=True):
             raise IllegalAction("cereal_killer.not_adjacent", a=route[-1], b=step)
         if step in blocked:

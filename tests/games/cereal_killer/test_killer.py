@@ -125,6 +125,15 @@ def test_later_days_may_repeat_only_the_current_space_as_start() -> None:
     assert (err.value.code, err.value.params) == ("cereal_killer.wrong_start", {"space": 3, "current": 8})
 
 
+def test_a_route_naming_the_current_space_as_first_step_gets_a_clear_refusal() -> None:
+    """Standing on 8, "8 3 2" reads as three steps whose first stays in place: refused as step_in_place, not as
+    "8 is not next to 8"."""
+    state = at(new_game(), day=2, killer=8, detective=19, routes=[[1, 2, 3, 8]], victims=[Victim(day=1, space=1)])
+    with pytest.raises(IllegalAction) as err:
+        step(state, 0, KillerTurn(path=[8, 3, 2]))
+    assert (err.value.code, err.value.params) == ("cereal_killer.step_in_place", {"space": 8})
+
+
 def test_route_is_private_and_the_victim_public() -> None:
     """The route goes to the Killer alone; the victim and Witness are announced publicly."""
     events = step(new_game(), 0, KillerTurn(start=8, path=[3, 2, 1], victim=3, witness=4)).events
