@@ -1,7 +1,8 @@
 """Asesino en Serie on Discord: the social mode (real-time days, official medium).
 
 ``setup`` registers :class:`~bot.cogs.asesino_social._views.SocialUI` for ``("asesino", "social")``, the day and
-judgement timers (:mod:`bot.cogs.asesino_social._days`) and the ``/accuse`` and ``/post`` commands.
+judgement timers (:mod:`bot.cogs.asesino_social._days`) and the ``/accuse`` and ``/post`` commands. The
+server's dead role is handled in :mod:`bot.cogs.asesino_social._dead`.
 """
 
 from __future__ import annotations
