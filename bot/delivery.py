@@ -6,6 +6,7 @@ Everything public is rendered from public events and ``engine.view(state, None)`
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,15 @@ class Delivery:
 
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
+        self._shown: dict[int, str] = {}  # game id -> the public view its last status showed (this process)
+
+    def _public_changed(self, table: Table) -> bool:
+        """Whether the public view differs from the one the last status of this process showed (unknown after a
+        restart: then it counts as changed)."""
+        shown = json.dumps(table.engine.view(table.state, None), sort_keys=True, default=str)
+        changed = self._shown.get(table.id) != shown
+        self._shown[table.id] = shown
+        return changed
 
     async def __call__(self, table: Table, events: list[Event]) -> None:
         ctx = RenderContext(table, table.language)
@@ -49,7 +59,10 @@ class Delivery:
                         refused.append(seat)
         if table.status == "active":
             await self.arm_turn_timers(table)  # before anything is shown, so a visible turn always has its timer
-        if table.status in ("active", "finished"):
+        changed = self._public_changed(table)
+        if table.status in ("active", "finished") and (lines or changed):
+            # a step with no public event and no change to the public view posts nothing: a fresh status after a
+            # secret action (a social-mode night action, say) would tell the channel that someone just acted
             await self.post_status(table, lines)
         if refused:
             await self.dm_fallback(table, refused)

@@ -8,10 +8,13 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.bot import CoronerBot
 from bot.clock import FakeClock
+from bot.db.session import create_engine, make_sessionmaker
 from bot.settings import Settings
+from bot.tables import TableService
 from games.core import register
 from tests.discord_double import Channel, DiscordDouble, Guild, User
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
@@ -31,6 +34,12 @@ class World:
     players: list[User]
     db_url: str
     clock: FakeClock
+    sessions: async_sessionmaker[AsyncSession]  # the test's own view of the bot's database
+
+    @property
+    def tables(self) -> TableService:
+        """A table service over the bot's database, to read (or, rarely, act on) what the bot stored."""
+        return TableService(self.sessions)
 
     def bot(self) -> CoronerBot:
         settings = Settings(_env_file=None, discord_token="double-token", database_url=self.db_url,
@@ -62,8 +71,10 @@ async def world(double: DiscordDouble, tmp_path) -> AsyncIterator[World]:  # noq
     players = [double.add_user(n, display_name=n.title()) for n in names]
     for user in players:
         guild.add_member(user)
-    yield World(double, guild, games, medium, admin, players, f"sqlite+aiosqlite:///{tmp_path}/coroner.db",
-                FakeClock())
+    url = f"sqlite+aiosqlite:///{tmp_path}/coroner.db"
+    engine = create_engine(url)
+    yield World(double, guild, games, medium, admin, players, url, FakeClock(), make_sessionmaker(engine))
+    await engine.dispose()
 
 
 WaitFor = Callable[..., object]

@@ -18,11 +18,6 @@ from tests.e2e.conftest import World, refusal
 TITLE = "Asesino en Serie"
 
 
-def tables(world: World) -> TableService:
-    from bot.db.session import create_engine, make_sessionmaker
-
-    return TableService(make_sessionmaker(create_engine(world.db_url)))
-
 
 def status_messages(world: World) -> list[StoredMessage]:
     """The bot's table-status messages (not the lobbies, whose embed lists the players)."""
@@ -49,7 +44,7 @@ async def open_and_start(world: World, mode: str, players: list[User], options: 
         await (await user.click(lobby, label="Join")).response()
     await (await host.click(lobby, label="Start")).response()
     await world.double.wait_for(lambda: status_messages(world), what="the first table status")
-    table = await tables(world).table_in_channel(world.games.id)
+    table = await world.tables.table_in_channel(world.games.id)
     assert table is not None and table.status == "active"
     return table
 
@@ -117,7 +112,7 @@ async def answer_panel(user: User, panel: StoredMessage, action: Any) -> None:
 
 async def play_to_the_end(world: World, table_id: int, seed: int) -> Table:
     rng = random.Random(seed)
-    service = tables(world)
+    service = world.tables
     for _ in range(200):
         table = await service.load(table_id)
         if table.status != "active":
@@ -145,7 +140,7 @@ async def test_tabletop_game_to_the_end(world: World) -> None:
         waiting_seat = table.engine.waiting(table.state)[0]
         bystander = next(u for u in world.players if u.id != table.user_of(waiting_seat))
         assert "not your turn" in await refusal(await bystander.click(first, label="Clockwise"))
-        assert (await tables(world).load(table.id)).version == table.version
+        assert (await world.tables.load(table.id)).version == table.version
 
         final = await play_to_the_end(world, table.id, seed=7)
         outcome = final.outcome
@@ -154,7 +149,7 @@ async def test_tabletop_game_to_the_end(world: World) -> None:
         assert last.embeds[-1]["title"] == "Game over"
         winners = ", ".join(final.seat_names(s)[0] for s in outcome.winners)
         assert last.embeds[-1]["fields"][0]["value"] == winners
-        board = await tables(world).leaderboard(world.guild.id, "asesino")
+        board = await world.tables.leaderboard(world.guild.id, "asesino")
         assert sorted(row.points for row in board) == sorted(outcome.scores.values())
 
 
@@ -203,7 +198,7 @@ async def test_turn_button_refuses_other_players(world: World) -> None:
         other = user_of(world, table, 1 - seat)
         status = status_messages(world)[-1]
         assert "not your turn" in await refusal(await other.click(status, custom_id=custom_id(status, "turn")))
-        again = await tables(world).load(table.id)
+        again = await world.tables.load(table.id)
         assert again.version == table.version and again.state == table.state
 
 
@@ -237,12 +232,12 @@ async def test_three_round_series_reopens_the_lobby_and_names_the_winner(world: 
             count = len(status_messages(world))
             await (await alice.click(lobby, label="Start")).response()
             await world.double.wait_for(lambda c=count: len(status_messages(world)) > c)
-            table = await tables(world).table_in_channel(world.games.id)
+            table = await world.tables.table_in_channel(world.games.id)
             assert table is not None and table.status == "active" and table.user_ids() == final.user_ids()
         best = max(points.values())
         winners = sorted(final.seat_of(u) for u, p in points.items() if p == best)
         assert standings.embeds[0]["fields"][0]["value"] == ", ".join(final.seat_names(s)[0] for s in winners)
-        board = await tables(world).leaderboard(world.guild.id, "asesino", series_id=series)
+        board = await world.tables.leaderboard(world.guild.id, "asesino", series_id=series)
         assert {row.user_id: row.points for row in board} == points
 
 
@@ -258,14 +253,14 @@ async def test_an_idle_player_is_warned_then_the_bot_moves_for_them(world: World
         warning = await world.double.wait_for(
             lambda: next((m for m in world.bot_messages() if "half of your time" in m.content), None))
         assert first.mention in warning.content
-        assert (await tables(world).load(table.id)).version == table.version
+        assert (await world.tables.load(table.id)).version == table.version
         statuses = len(status_messages(world))
         world.clock.advance(seconds=90)
         auto = await world.double.wait_for(
             lambda: next((m for m in world.bot_messages() if "ran out of time" in m.content), None))
         assert first.mention in auto.content
         await world.double.wait_for(lambda: len(status_messages(world)) > statuses, what="the bot's move")
-        moved = await tables(world).load(table.id)
+        moved = await world.tables.load(table.id)
         assert moved.version == table.version + 1 and moved.state.clockwise is True
         assert moved.engine.waiting(moved.state)[1] == "turn"
         world.clock.advance(seconds=149)

@@ -33,11 +33,6 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def service(world: World) -> TableService:
-    from bot.db.session import create_engine, make_sessionmaker
-
-    return TableService(make_sessionmaker(create_engine(world.db_url)))
-
 
 def statuses(world: World) -> list[StoredMessage]:
     return [m for m in world.bot_messages() if m.embeds and m.embeds[0].get("title") == TITLE]
@@ -72,7 +67,7 @@ async def start_game(world: World, players: list[User]) -> Table:
     lobby = await open_and_fill(world, players)
     await (await players[0].click(lobby, label="Start")).response()
     await world.double.wait_for(lambda: statuses(world) and all(u.dms() for u in players), what="start and role DMs")
-    table = await service(world).table_in_channel(world.games.id)
+    table = await world.tables.table_in_channel(world.games.id)
     assert table is not None and table.status == "active"
     return table
 
@@ -107,7 +102,7 @@ def seat(table: Table, user: User) -> int:
 
 
 async def version(world: World, table: Table) -> int:
-    return (await service(world).load(table.id)).version
+    return (await world.tables.load(table.id)).version
 
 
 async def dm_text(world: World, user: User, text: str) -> StoredMessage:
@@ -167,14 +162,14 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
         await dead.dm_bot("letter: Look at who hesitates.")
         await dm_text(world, dead, "Your Farewell Letter is saved")
         assert not [m for m in medium_posts(world) if "Farewell Letter" in m.text]
-        version = (await service(world).load(table.id)).version
+        version = (await world.tables.load(table.id)).version
 
     # the bot is down when day 2 ends: the missed boundary fires once at the next start
     world.clock.advance(hours=25)
     async with world.running():
         await world.double.wait_for(lambda: [m for m in medium_posts(world) if "Look at who hesitates." in m.text],
                                     what="the letter in the medium")
-        assert (await service(world).load(table.id)).state.day == 3
+        assert (await world.tables.load(table.id)).state.day == 3
         await world.double.wait_for(lambda: count_in_statuses(world, "Day 2 is over") == 1)
 
         # day 3: a dead player is refused; a judgement with three backers ends the game
@@ -197,12 +192,12 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
         await world.double.wait_for(lambda: dead_role.id not in world.guild.member(dead).role_ids,
                                     what="the dead role taken back at the end")
 
-    stored = await service(world).load(table.id)
+    stored = await world.tables.load(table.id)
     assert stored.status == "finished" and stored.version > version
     assert sorted(stored.outcome.winners) == sorted({doctor, detective, journalist, bystander})
     assert count_in_statuses(world, "Day 1 is over") == 1 and count_in_statuses(world, "Day 2 is over") == 1
     assert len([m for m in medium_posts(world) if "Look at who hesitates." in m.text]) == 1
-    assert await service(world).replay_check(table.id)
+    assert await world.tables.replay_check(table.id)
 
 
 async def test_start_is_refused_without_an_official_medium(world: World) -> None:
@@ -212,7 +207,7 @@ async def test_start_is_refused_without_an_official_medium(world: World) -> None
         lobby = await open_and_fill(world, players)
         text = await refusal(await players[0].click(lobby, label="Start"))
         assert "/config medium" in text
-        table = await service(world).table_in_channel(world.games.id)
+        table = await world.tables.table_in_channel(world.games.id)
         assert table is not None and table.status == "lobby"
 
 
@@ -281,7 +276,7 @@ async def test_the_dead_role_is_taken_back_at_the_end_even_when_discord_refuses_
         final = await world.double.wait_for(lambda: next((m for m in statuses(world) if len(m.embeds) > 1), None),
                                             what="the final status")
         assert final.embeds[-1]["title"] == "Game over"
-    assert (await service(world).load(table.id)).status == "finished"
+    assert (await world.tables.load(table.id)).status == "finished"
 
 
 async def test_a_failed_day_end_is_retried_from_a_persisted_timer(world: World,
@@ -321,9 +316,9 @@ async def test_a_failed_day_end_is_retried_from_a_persisted_timer(world: World,
         await world.double.wait_for(lambda: count_in_statuses(world, "Day 1 is over") == 1, what="the retried day end")
         await world.double.wait_for(lambda: len(scheduled) == 2, what="day 2's timer")
         assert scheduled[1][0] == _days.DAY_END and scheduled[1][2] == {"day": 2}
-        stored = await service(world).load(table.id)
+        stored = await world.tables.load(table.id)
         assert stored.state.day == 2 and stored.version == before + 1
-        assert [t.payload for t in await service(world).pending_timers(table.id) if t.kind == _days.DAY_END] == [
+        assert [t.payload for t in await world.tables.pending_timers(table.id) if t.kind == _days.DAY_END] == [
             {"day": 2}]
 
 
@@ -369,7 +364,7 @@ async def test_refusals_answer_privately_and_change_nothing(world: World) -> Non
         assert await refusal(deprived) == ("⛔ You were judged: you may still use your character's powers, but not "
                                            "judgements or anonymous posts.")
         assert await version(world, table) == before
-        stored = await service(world).load(table.id)
+        stored = await world.tables.load(table.id)
         assert stored.state.judgements[1].backers == [seat(table, who["killer"])]
 
 

@@ -10,8 +10,6 @@ from sqlalchemy import select
 
 from bot.cogs.cereal_killer._render import render_board
 from bot.db.models.stats import Achievement
-from bot.db.session import create_engine, make_sessionmaker
-from bot.tables import TableService
 from games.cereal_killer import ENGINE
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, refusal
@@ -20,9 +18,6 @@ ROUTE = "3 8 13 12 victim 3 witness 2"  # City A: House 3 -> 8 -> 13 -> Park 12;
 ROUTE_WORDS = ("3 → 8 → 13 → 12", "Your route", "The Killer was on")
 STATUS = "Cereal Killer — day"
 
-
-def tables(world: World) -> TableService:
-    return TableService(make_sessionmaker(create_engine(world.db_url)))
 
 
 def statuses(world: World) -> list[StoredMessage]:
@@ -96,7 +91,7 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
         assert "3 → 8 → 13 → 12" in confirmed.text and confirmed.attachments
         early = await killer_dm(world, alice, "13 14 9")
         assert "not due yet" in early.content
-        table = await tables(world).table_in_channel(world.games.id)
+        table = await world.tables.table_in_channel(world.games.id)
         assert table is not None and table.state.killer == 12
         status = await world.double.wait_for(lambda: statuses(world)[-1] if len(statuses(world)) > 1 else None)
         assert "A victim was found in the House on 3" in status.content
@@ -132,7 +127,7 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
         assert "{routes}" not in status.text
         assert "Hunch" in status.text and "Claustrophobia" in status.text
         assert "Distrust" not in status.text
-    async with make_sessionmaker(create_engine(world.db_url))() as session:
+    async with world.sessions() as session:
         rows = (await session.execute(select(Achievement.user_id, Achievement.achievement))).all()
     assert sorted(rows) == sorted([(bob.id, "hunch"), (bob.id, "claustrophobia")])
 
@@ -183,7 +178,7 @@ async def answer_prompt(world: World, killer: User, count: int) -> StoredMessage
 
 async def answer_due(world: World) -> int:
     """When the turn timer answers for the Killer (the persisted ``turn_timeout`` of the current version)."""
-    service = tables(world)
+    service = world.tables
     table = await service.table_in_channel(world.games.id)
     assert table is not None and table.state.pending is not None
     due = next(t.due_at for t in await service.pending_timers(table.id)
@@ -264,6 +259,6 @@ async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answe
         assert "Day 1: 3 → 8 → 13 → 12" in status.text and "Day 2: 12 → 13 → 14 → 9" in status.text
         assert "carol: K9" in status.text and "bob: Claustrophobia" in status.text
         assert status.buttons() == []
-    async with make_sessionmaker(create_engine(world.db_url))() as session:
+    async with world.sessions() as session:
         rows = (await session.execute(select(Achievement.user_id, Achievement.achievement))).all()
     assert sorted(rows) == sorted([(carol.id, "k9"), (bob.id, "claustrophobia")])

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.db.session import create_engine, make_sessionmaker
-from bot.tables import TableService
 from tests.discord_double import StoredMessage
 from tests.e2e.conftest import World, refusal
 
@@ -52,7 +50,7 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
                                                              if "could not send you a private" in m.content), None))
         assert erin.mention in fallback.content
 
-        table = await bot_tables(world).table_in_channel(world.games.id)
+        table = await world.tables.table_in_channel(world.games.id)
         assert table is not None and table.status == "active"
         assert [s.dm_ok for s in table.seats] == [True, True, True, True, False]
         secret = await (await erin.click(fallback, label="My secrets")).response()
@@ -64,7 +62,7 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
         first_status = status_messages(world)[-1]
         wrong = await bystander.click(first_status, custom_id=pass_button(first_status))
         assert "not your turn" in await refusal(wrong)
-        assert (await bot_tables(world).load(table.id)).version == table.version
+        assert (await world.tables.load(table.id)).version == table.version
 
     # restart: a new bot process on the same database; the old message's buttons still work
     async with world.running():
@@ -73,7 +71,7 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
         stale = await holder.click(first_status, custom_id=first_status.buttons()[1]["custom_id"])
         assert "out of date" in await refusal(stale)
 
-        while (current := await bot_tables(world).load(table.id)).status == "active":
+        while (current := await world.tables.load(table.id)).status == "active":
             latest = status_messages(world)[-1]
             user = next(u for u in world.players if u.id == current.user_of(current.state.holder))
             count = len(status_messages(world))
@@ -81,7 +79,7 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
             await world.double.wait_for(lambda c=count: len(status_messages(world)) > c)
         final = status_messages(world)[-1]
         assert final.embeds[-1]["title"] == "Game over"
-        board = await bot_tables(world).leaderboard(world.guild.id, "potato")
+        board = await world.tables.leaderboard(world.guild.id, "potato")
         assert sorted(row.points for row in board) == [0.0, 1.0, 1.0, 1.0, 1.0]
     sent = [m for m in world.double.all_messages() if m.author.id == world.double.bot_user.id]
     assert len(sent) > 10
@@ -99,10 +97,6 @@ async def test_idle_lobby_expires_on_the_clock(world: World) -> None:
         await world.double.wait_for(lambda: not lobby.components, what="the lobby to expire")
         assert "expired" in lobby.embeds[0]["description"]
 
-
-def bot_tables(world: World) -> TableService:
-    """A second table service on the test's database, to read what the bot stored."""
-    return TableService(make_sessionmaker(create_engine(world.db_url)))
 
 
 def pass_button(message: StoredMessage) -> str:
@@ -143,4 +137,25 @@ async def test_cancelling_a_running_game_is_announced_and_disables_its_buttons(w
         assert alice.mention in notice.content
         await world.double.wait_for(lambda: not status[0].components, what="the status buttons to go")
         assert "This game was cancelled." in lobby.text
-        assert (await bot_tables(world).load(1)).status == "cancelled"  # the only game of this fresh database
+        assert (await world.tables.load(1)).status == "cancelled"  # the only game of this fresh database
+
+
+async def test_a_secret_action_posts_nothing_public(world: World) -> None:
+    """A step with only private events reaches its recipient by DM and adds nothing to the channel (a fresh status
+    would tell everyone that someone just acted in secret)."""
+    alice, bob = world.players[:2]
+    bot = world.bot()
+    async with world.running(bot):
+        lobby = await open_lobby(world)
+        await (await bob.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        await world.double.wait_for(lambda: status_messages(world), what="the status")
+        await world.double.wait_for(lambda: len(bob.dms()) == 1, what="bob's deal")
+        before = [m.id for m in world.bot_messages()]
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        await bot.tables.act(table.id, alice.id, {"type": "whisper", "to": 1, "text": "psst"})
+        await world.double.wait_for(lambda: len(bob.dms()) == 2, what="the whisper")
+        assert "psst" in bob.dms()[-1].text
+        assert [m.id for m in world.bot_messages()] == before  # no new message in the channel
+        assert status_messages(world)[-1].components  # and the last status still has its buttons

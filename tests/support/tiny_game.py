@@ -39,7 +39,15 @@ class Shout(BaseModel):
     text: str = Field(max_length=200)
 
 
-PotatoAction = Annotated[Pass | Shout, Field(discriminator="type")]
+class Whisper(BaseModel):
+    """A private word to another seat: only they hear it (a secret action, for the no-leak tests)."""
+
+    type: Literal["whisper"] = "whisper"
+    to: int
+    text: str = Field(max_length=200)
+
+
+PotatoAction = Annotated[Pass | Shout | Whisper, Field(discriminator="type")]
 
 
 class HotPotato(Engine[PotatoState]):
@@ -75,6 +83,9 @@ class HotPotato(Engine[PotatoState]):
             raise IllegalAction("core.game_over")
         if isinstance(action, Shout):
             return Step(state=state, events=[Event(key="potato.shout", params={"seat": seat, "text": action.text})])
+        if isinstance(action, Whisper):
+            return Step(state=state, events=[Event(key="potato.whisper", params={"seat": seat, "text": action.text},
+                                                   audience=Audience.to(action.to))])
         if seat != state.holder:
             raise IllegalAction("core.not_your_turn")
         if action.to == seat or not 0 <= action.to < len(state.seats):
@@ -110,11 +121,13 @@ MESSAGES = {
            "potato.passed": "{from_seat} passes the potato to {to_seat}.",
            "potato.you_hold": "You hold the potato. Your secret number is {secret}.",
            "potato.burnt": "{seat} is left holding the potato!", "potato.bad_target": "You cannot pass to that seat.",
-           "potato.shout": "{seat} shouts: {text}", "potato.pass_to": "Pass to {seat}"},
+           "potato.shout": "{seat} shouts: {text}", "potato.pass_to": "Pass to {seat}",
+           "potato.whisper": "{seat} whispers: {text}"},
     "es": {"game.potato": "Patata caliente", "mode.potato.classic": "Clásico",
            "potato.dealt": "Tu número secreto es {secret}.", "potato.start": "{seat} empieza con la patata.",
            "potato.passed": "{from_seat} pasa la patata a {to_seat}.",
            "potato.you_hold": "Tienes la patata. Tu número secreto es {secret}.",
            "potato.burnt": "¡{seat} se queda con la patata!", "potato.bad_target": "No puedes pasarla a ese asiento.",
-           "potato.shout": "{seat} grita: {text}", "potato.pass_to": "Pasar a {seat}"},
+           "potato.shout": "{seat} grita: {text}", "potato.pass_to": "Pasar a {seat}",
+           "potato.whisper": "{seat} susurra: {text}"},
 }
