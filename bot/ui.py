@@ -151,6 +151,9 @@ class GameUI:
         last words or a Killer's answer use the prompt time for those)."""
         return int(config.turn_timeout_seconds)
 
+    async def on_cancelled(self, bot: Any, table: Table) -> None:
+        """A running game was cancelled (e.g. take back roles the game gave out)."""
+
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
         """Whether a DM from ``seat`` is for this game now (e.g. the Killer while its route is due)."""
         return False

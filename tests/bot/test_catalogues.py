@@ -38,3 +38,18 @@ def test_render_fills_params_and_survives_missing_ones() -> None:
     assert t("core.bad_player_count", "es", count=3) == "Este juego no se puede jugar con 3 jugadores."
     assert t("core.bad_player_count", "en") == "This game cannot be played with {count} players."
     assert t("no.such.key", "es") == "no.such.key"
+
+
+def _modes() -> list[tuple[str, str]]:
+    from games.core import all_games
+
+    return [(game.id, mode.id) for game in all_games() for mode in game.modes]
+
+
+@pytest.mark.parametrize(("game", "mode"), _modes())
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_mode_has_a_name_and_a_rules_summary(game: str, mode: str, language: str) -> None:
+    """/rules and the lobby never show a raw key: each game and mode has its name and summary in both languages."""
+    messages = load_language(language)
+    for key in (f"game.{game}", f"mode.{game}.{mode}", f"rules.{game}", f"rules.{game}.{mode}"):
+        assert key in messages, key

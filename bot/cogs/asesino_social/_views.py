@@ -25,7 +25,7 @@ import discord
 
 from bot.cogs.asesino_social import _render
 from bot.cogs.asesino_social._days import after_player_action, schedule_day_end
-from bot.cogs.asesino_social._dead import after_action
+from bot.cogs.asesino_social._dead import after_action, clear_dead
 from bot.components import GameSelect, game_button
 from bot.errors import UserError, send_error
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
@@ -114,6 +114,10 @@ class SocialUI(GameUI):
     def waiting_on(self, table: Table) -> list[int]:
         """Nobody is pinged on every status: everyone plays at once, in real time, over days."""
         return []
+
+    async def on_cancelled(self, bot: Any, table: Table) -> None:
+        """A cancelled game gives the dead role back too (best effort)."""
+        await clear_dead(bot, table)
 
     # --- rendering ------------------------------------------------------------------------------------------
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:

@@ -167,6 +167,7 @@ class Lobby(commands.Cog):
             table = await tables.cancel(game_id, user.id, is_manager=manager)
             if running:
                 await self.bot.delivery.announce_cancel(table, user.id)
+                await ui_for(table.game, table.mode).on_cancelled(self.bot, table)
         elif action == "start":
             await interaction.response.defer(ephemeral=not edit, thinking=not edit)
             table = await tables.load(game_id)

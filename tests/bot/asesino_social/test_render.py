@@ -36,7 +36,7 @@ def seat_of(state, role: SocialRole) -> int:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize(("key", "params", "expected"), [
     ("asesino_social.attack.saved", {"target": 1, "doctor": 2, "attackers": [0, 3]},
-     "Bob was attacked by Alice, Dave but the Doctor, Carol, arrived in time."),
+     "The Doctor, Carol, arrived in time: Bob survived an attack by the killers (Alice, Dave)."),
     ("asesino_social.inspect.result", {"target": 4, "card": "killer"}, "Erin holds the card: Killer."),
     ("asesino_social.day.ended", {"day": 1, "next_day": 2, "ends_at": "2026-12-01T09:00:00+00:00"},
      "Day 1 is over. Day 2 ends at <t:1796115600:f> (<t:1796115600:R>)."),
