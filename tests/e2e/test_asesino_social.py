@@ -133,7 +133,7 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
         await dm_text(world, user_at[accomplice], "has made you the accomplice")
         await pick(world, user_at[doctor], "protect", bystander)
         await pick(world, user_at[killer], "crime", bystander)
-        await dm_text(world, user_at[bystander], "but the Doctor")
+        await dm_text(world, user_at[bystander], "arrived in time")
         await dm_text(world, user_at[killer], "failed: someone protected them")
         await pick(world, user_at[detective], "inspect", killer)
         await dm_text(world, user_at[detective], "holds the card: Killer")
