@@ -135,7 +135,31 @@ class CerealKiller(Engine[CerealState]):
         return Step(state=new, events=events)
 
     def view(self, state: CerealState, seat: int | None) -> dict[str, Any]:
-        return build_view(state, seat)
+        """See :mod:`games.cereal_killer.views`; every view also carries ``hunter_moves``: the acting hunter's legal
+        moves grouped for menus (``None`` while the Killer moves or answers). They depend only on public pieces
+        (the hunters, the Witness, the Bone, the questions used), never on where the Killer is."""
+        return build_view(state, seat) | {"hunter_moves": self.hunter_moves(state)}
+
+    def hunter_moves(self, state: CerealState) -> dict[str, Any] | None:
+        """``{"place"|"step"|"arrest"|"sniff"|"bite": [space], "ask": [question], "bark"|"end": bool}`` for the
+        hunter whose turn it is, from :meth:`legal_actions`; ``None`` when no hunter is to act."""
+        if state.result is not None or state.pending is not None or state.phase == "killer":
+            return None
+        (seat,) = self.to_act(state)
+        options: dict[str, Any] = {"place": [], "step": [], "ask": [], "arrest": [], "sniff": [], "bite": [],
+                                   "bark": False, "end": False}
+        for action in self.legal_actions(state, seat):
+            if isinstance(action, PlaceDetective):
+                options["place"].append(action.space)
+            elif isinstance(action, Move):
+                options["step"].append(action.path[0])
+            elif isinstance(action, Ask):
+                options["ask"].append(action.question)
+            elif isinstance(action, Arrest | Sniff | Bite):
+                options[action.type].append(action.space)
+            elif isinstance(action, Bark | EndTurn):
+                options["bark" if isinstance(action, Bark) else "end"] = True
+        return options
 
     def outcome(self, state: CerealState) -> Outcome | None:
         return build_outcome(state)

@@ -22,8 +22,7 @@ from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
 from bot.ui import GameUI, Outgoing, RenderContext
 from games.cereal_killer.board import KIND_NAMES, Geometry, geometry
-from games.cereal_killer.hunters import reach
-from games.cereal_killer.models import DETECTIVE, KILLER, LOLA, ROLES
+from games.cereal_killer.models import KILLER, ROLES
 from games.cereal_killer.route import ParseError, parse_route
 from games.core import Event, IllegalAction
 
@@ -109,41 +108,36 @@ class CerealUI(GameUI):
         return msg.secrets(ctx, seat, view)
 
     def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
-        """The acting hunter's controls (none while the Killer moves or answers)."""
-        if view["result"] is not None or view["pending"] is not None or view["phase"] not in ("lola", "detective"):
+        """The acting hunter's controls, from the engine's public ``hunter_moves`` (none while the Killer moves or
+        answers)."""
+        options = view.get("hunter_moves")
+        if options is None:
             return []
         geo, gid, version = _geo(view), ctx.table.id, ctx.table.version
 
-        def select(name: str, placeholder: str, options: list[discord.SelectOption]) -> GameSelect:
-            return GameSelect(gid, version, name, options=options[:25], placeholder=ctx.t(placeholder))
+        def select(name: str, placeholder: str, choices: list[discord.SelectOption]) -> GameSelect:
+            return GameSelect(gid, version, name, options=choices[:25], placeholder=ctx.t(placeholder))
 
         def button(name: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> discord.ui.Item[Any]:
             return game_button(gid, version, name, label=ctx.t(f"cereal_killer.ui.button.{name}"), style=style)
 
-        turn = view["turn"]
-        if turn is None:
-            return [select("place", "cereal_killer.ui.pick.place", _space_options(ctx, geo, geo.of_kind("C")))]
-        seat, here = turn["seat"], view["detective" if turn["seat"] == DETECTIVE else "lola"]
+        if options["place"]:
+            return [select("place", "cereal_killer.ui.pick.place", _space_options(ctx, geo, options["place"]))]
         items: list[discord.ui.Item[Any]] = []
-        if turn["steps_left"]:
+        if options["step"]:
             items.append(button("move", discord.ButtonStyle.primary))
-        if seat == LOLA and turn["ability"] is None and view["bone"] != "bark":
+        if options["bark"]:
             items.append(button("bark"))
-        items.append(button("end", discord.ButtonStyle.danger))
-        if turn["steps_left"]:
-            steps = geo.steps_from(here, transit=seat == DETECTIVE)
-            items.append(select("step", "cereal_killer.ui.pick.step", _space_options(ctx, geo, steps)))
-        near = _space_options(ctx, geo, reach(geo, here))
-        if seat == DETECTIVE:
-            witness = view["witness"]
-            if witness is not None and witness in reach(geo, here) and not turn["asked"] and view["questions_left"]:
-                items.append(select("ask", "cereal_killer.ui.pick.ask", [discord.SelectOption(
-                    label=msg.word(ctx, "cereal_killer.question", q)[:100], value=q) for q in view["questions_left"]]))
-            items.append(select("arrest", "cereal_killer.ui.pick.arrest", near))
-        elif turn["ability"] is None:
-            for ability in ("sniff", "bite"):
-                if view["bone"] != ability:
-                    items.append(select(ability, f"cereal_killer.ui.pick.{ability}", near))
+        if options["end"]:
+            items.append(button("end", discord.ButtonStyle.danger))
+        if options["step"]:
+            items.append(select("step", "cereal_killer.ui.pick.step", _space_options(ctx, geo, options["step"])))
+        if options["ask"]:
+            items.append(select("ask", "cereal_killer.ui.pick.ask", [discord.SelectOption(
+                label=msg.word(ctx, "cereal_killer.question", q)[:100], value=q) for q in options["ask"]]))
+        for name in ("arrest", "sniff", "bite"):
+            if options[name]:
+                items.append(select(name, f"cereal_killer.ui.pick.{name}", _space_options(ctx, geo, options[name])))
         return items
 
     # --- the hunters' components and the Killer's answer buttons --------------------------------------------

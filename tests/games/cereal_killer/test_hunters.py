@@ -294,3 +294,15 @@ def test_one_ability_a_turn() -> None:
     with pytest.raises(IllegalAction) as err:
         step(state, 2, Sniff(space=9))
     assert err.value.code == "cereal_killer.ability_used"
+
+
+def test_public_view_lists_the_acting_hunters_moves_for_the_menus() -> None:
+    """`hunter_moves` groups legal_actions: the Detective on 7 (City A) with the Witness on 2 may step to its
+    neighbours, ask every unused question, and arrest on its own or an adjacent space."""
+    moves = ENGINE.view(detective_at(7, witness=2), None)["hunter_moves"]
+    assert moves == {"place": [], "step": [2, 6, 8, 12], "ask": ["direction", "same_row", "same_column",
+                                                                 "indoors", "parity"],
+                     "arrest": [2, 6, 7, 8, 12], "sniff": [], "bite": [], "bark": False, "end": True}
+    lola = ENGINE.view(lola_at(9, bone="sniff"), None)["hunter_moves"]
+    assert lola["sniff"] == [] and lola["bark"] is True and lola["bite"] == [4, 8, 9, 10, 14]
+    assert ENGINE.view(new_game(), None)["hunter_moves"] is None  # the Killer's turn: no hunter menus
