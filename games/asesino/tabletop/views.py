@@ -3,7 +3,8 @@
 Public view keys: ``players``, ``first``, ``turn``, ``clockwise`` (``None`` before chosen), ``waiting``
 (``{"seat", "kind", "must_pass"}`` or ``None``; ``must_pass``: passing is the only legal move), ``seats`` (one
 dict per seat: ``seat``, ``hand_size``, ``front`` (list of ``{"by", "words"}`` in play order — never the card),
-``cards_in_front``, ``sealed``, ``sealing`` (1-based sealing order or ``None``), ``resolved``, ``revealed`` (the shuffled cards, only once resolved), ``murdered``),
+``cards_in_front``, ``sealed``, ``sealing`` (1-based sealing order or ``None``), ``resolved``, ``revealed``
+(the shuffled cards, only once resolved), ``murdered``),
 ``sealed_order``, ``deaths``, ``said`` (``{"seat", "kind", "text"}``), ``resolving`` (``{"seat", "effects"}``
 while a destiny's effects run), ``discard_size``, ``result`` (``{"side", "reason"}`` or ``None``) and ``roles``
 (seat -> role, only once the game is over).
