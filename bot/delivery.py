@@ -88,8 +88,9 @@ class Delivery:
         if user_id is None:
             return True
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(**out.kwargs())
+            # create_dm takes a bare snowflake and caches the DM channel: no user lookup per message
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            await channel.send(**out.kwargs())
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", user_id, exc)

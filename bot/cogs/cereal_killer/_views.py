@@ -232,8 +232,7 @@ async def clear_answer_buttons(bot: CoronerBot, timer: Any) -> None:
         return
     prefix = f"coroner:g:{table.id}:{timer.payload.get('version')}:answer:"
     try:
-        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        channel = user.dm_channel or await user.create_dm()
+        channel = await bot.create_dm(discord.Object(id=user_id))
         async for message in channel.history(limit=25):
             ids = [getattr(item, "custom_id", None) or "" for row in message.components
                    for item in getattr(row, "children", [])]
