@@ -57,7 +57,6 @@ class CoronerBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.clock = clock or Clock()
-        self._languages: dict[int, str] = {}
         self._configs: dict[int, GuildConfig] = {}
 
     async def open_database(self) -> None:

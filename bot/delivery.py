@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import secrets_button, view_of
-from bot.ui import COLOUR, Outgoing, RenderContext, ui_for
+from bot.ui import Outgoing, RenderContext, ui_for
 from games.core import Event
 
 if TYPE_CHECKING:
@@ -182,6 +182,3 @@ class Delivery:
         await self.bot.timers.schedule(table.id, "turn_warning", now + timeout / 2, payload)
         await self.bot.timers.schedule(table.id, "turn_timeout", now + timeout, payload)
 
-
-def info_embed(title: str, description: str = "") -> discord.Embed:
-    return discord.Embed(title=title, description=description, colour=COLOUR)

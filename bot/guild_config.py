@@ -53,9 +53,6 @@ class GuildConfig(BaseModel):
             raise ValueError(f"unknown time zone {value!r} (use an IANA name such as Europe/Madrid)") from exc
         return value
 
-    @property
-    def zone(self) -> ZoneInfo:
-        return ZoneInfo(self.timezone)
 
     def allows_channel(self, channel_id: int) -> bool:
         """Whether games may be opened in ``channel_id`` (any channel when no game channels are set)."""

@@ -122,12 +122,6 @@ class TableService(LobbyMixin):
             rows = await games.active_games_of_guild(session, guild_id)
         return await self._tables(rows)
 
-    async def open_tables(self) -> list[Table]:
-        """Every lobby and running game (to re-register views after a restart)."""
-        async with self._sessions() as session:
-            rows = await games.all_active_games(session)
-        return await self._tables(rows)
-
     async def leaderboard(self, guild_id: int, game: str, *, mode: str | None = None, series_id: int | None = None,
                           limit: int = 10) -> list[scores.Standing]:
         """See :func:`bot.db.repos.scores.leaderboard`."""

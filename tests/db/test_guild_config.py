@@ -68,5 +68,5 @@ async def test_updates_persist_and_accumulate(sessions: Sessions) -> None:
         stored = await get_config(session, 1)
         assert stored == config
         assert stored.game_channel_ids == [5, 6] and not stored.allows_channel(7)
-        assert stored.zone.key == "Europe/Madrid"
+        assert stored.timezone == "Europe/Madrid"
         assert await get_config(session, 2) == GuildConfig()

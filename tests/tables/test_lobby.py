@@ -144,7 +144,6 @@ async def test_lookups_by_channel_user_and_guild(service: TableService) -> None:
     assert [t.id for t in await service.tables_of_user(HOST + 1)] == [first.id, second.id]
     assert [t.id for t in await service.tables_of_user(HOST + 2)] == [second.id]
     assert [t.id for t in await service.tables_in_guild(GUILD)] == [first.id, second.id]
-    assert [t.id for t in await service.open_tables()] == [first.id, second.id]
 
 
 async def test_message_ids_and_dm_flags_are_stored(service: TableService) -> None:

@@ -87,7 +87,7 @@ class Lobby(commands.Cog):
                       options: str | None = None) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config = await self.bot.config(interaction.guild_id)
-        if config.game_channel_ids and interaction.channel_id not in config.game_channel_ids:
+        if not config.allows_channel(interaction.channel_id):
             raise UserError("lobby.wrong_channel", channels=" ".join(f"<#{c}>" for c in config.game_channel_ids))
         try:
             get_engine(game, mode)

@@ -39,12 +39,6 @@ async def active_games_of_user(session: AsyncSession, user_id: int) -> Sequence[
     return (await session.scalars(stmt)).all()
 
 
-async def all_active_games(session: AsyncSession) -> Sequence[Game]:
-    """Every lobby and running game (the bot re-registers their views after a restart)."""
-    stmt = select(Game).where(Game.status.in_(ACTIVE_STATUSES)).order_by(Game.id)
-    return (await session.scalars(stmt)).all()
-
-
 async def seats_of(session: AsyncSession, game_id: int) -> Sequence[Seat]:
     """The seats of a game ordered by seat number."""
     return (await session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))).all()
