@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from typing import Any, Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.base import utcnow
 from bot.db.models import GuildSettings
+from games.asesino.social.clock import TimeZoneName
 
 _HH_MM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
@@ -30,7 +30,7 @@ class GuildConfig(BaseModel):
     game_channel_ids: list[int] = Field(default_factory=list)  # empty: games may run in any channel
     day_length_minutes: int = Field(default=1440, ge=10, le=7 * 1440)
     day_boundary: str = "09:00"  # local "HH:MM" at which a social-mode day ends
-    timezone: str = "UTC"  # IANA name
+    timezone: TimeZoneName = "UTC"  # IANA name
     turn_timeout_seconds: int = Field(default=300, ge=10, le=7 * 86400)
     response_window_seconds: int = Field(default=900, ge=10, le=7 * 86400)
     lobby_timeout_minutes: int = Field(default=30, ge=1, le=7 * 1440)
@@ -43,16 +43,6 @@ class GuildConfig(BaseModel):
         if not _HH_MM.match(value):
             raise ValueError(f"day_boundary must be HH:MM (00:00-23:59), not {value!r}")
         return value
-
-    @field_validator("timezone")
-    @classmethod
-    def _check_timezone(cls, value: str) -> str:
-        try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise ValueError(f"unknown time zone {value!r} (use an IANA name such as Europe/Madrid)") from exc
-        return value
-
 
     def allows_channel(self, channel_id: int) -> bool:
         """Whether games may be opened in ``channel_id`` (any channel when no game channels are set)."""

@@ -10,9 +10,23 @@ day until the *next* midnight, and DST changes give 23 h or 25 h days. Without a
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
+from typing import Annotated
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import AwareDatetime, BaseModel, Field, field_validator
+from pydantic import AfterValidator, AwareDatetime, BaseModel, Field
+
+
+def check_time_zone(value: str) -> str:
+    """``value`` when it names an IANA time zone (e.g. ``Europe/Madrid``). Raises ``ValueError`` otherwise."""
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {value!r} (use an IANA name such as Europe/Madrid)") from exc
+    return value
+
+
+#: an IANA time zone name, checked on validation (the game's options and the server's ``/config days``)
+TimeZoneName = Annotated[str, AfterValidator(check_time_zone)]
 
 
 class SocialOptions(BaseModel):
@@ -25,18 +39,9 @@ class SocialOptions(BaseModel):
     day_length_minutes: int = Field(default=1440, ge=10, le=7 * 1440)
     judgement_window_minutes: int = Field(default=15, ge=1, le=24 * 60)
     boundary: time | None = None
-    time_zone: str = "UTC"
+    time_zone: TimeZoneName = "UTC"
     started_at: AwareDatetime | None = None
     first_day_ends_at: AwareDatetime | None = None
-
-    @field_validator("time_zone")
-    @classmethod
-    def _known_zone(cls, value: str) -> str:
-        try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise ValueError(f"unknown time zone {value!r}") from exc
-        return value
 
 
 def utc(moment: datetime) -> datetime:
