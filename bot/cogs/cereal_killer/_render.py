@@ -55,7 +55,8 @@ def _centre(geo: Geometry, space: int) -> tuple[int, int]:
     return (x0 + x1) // 2, (y0 + y1) // 2
 
 
-def _geometry(view: dict[str, Any]) -> Geometry:
+def board_geometry(view: dict[str, Any]) -> Geometry:
+    """The board of an engine view (its ``boards`` City and Suburbs)."""
     boards = view["boards"]
     return geometry(boards["city"], boards["suburbs"])
 
@@ -71,7 +72,7 @@ def render_board(view: dict[str, Any], *, route: list[int] | None = None,
                  language: str = "en") -> tuple[bytes, str]:
     """PNG bytes and a text description of ``view``; ``route`` (the Killer's spaces in order) is drawn as a
     line and its last space marked K, for the Killer's private copy only."""
-    geo = _geometry(view)
+    geo = board_geometry(view)
     image = Image.new("RGB", (COLUMNS * CELL, HEADER + geo.rows * CELL), (250, 248, 240))
     draw = ImageDraw.Draw(image)
     _draw_header(draw, view, language)
@@ -143,14 +144,15 @@ def _draw_pieces(draw: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any],
             _token(draw, (cx + dx, cy + dy), piece)
 
 
-def _place(geo: Geometry, space: int, language: str) -> str:
+def place_name(geo: Geometry, space: int, language: str) -> str:
+    """A space in words, e.g. "12 (Park)"."""
     return t("cereal_killer.render.place", language, space=space,
              kind=t(f"cereal_killer.kind.{KIND_NAMES[geo.kind(space)]}", language))
 
 
 def describe(view: dict[str, Any], *, route: list[int] | None = None, language: str = "en") -> str:
     """The board in words: day, boards, pieces, victims, answers, arrests, objective (and the route if given)."""
-    geo = _geometry(view)
+    geo = board_geometry(view)
     boards = view["boards"]
     lines = [t("cereal_killer.render.title", language, day=view["day"], days=view["days"])]
     if boards["suburbs"] is None:
@@ -159,7 +161,7 @@ def describe(view: dict[str, Any], *, route: list[int] | None = None, language: 
         lines.append(t("cereal_killer.render.boards", language, city=boards["city"], suburbs=boards["suburbs"]))
     for piece in ("detective", "lola", "witness"):
         if view[piece] is not None:
-            lines.append(t(f"cereal_killer.render.{piece}", language, place=_place(geo, view[piece], language)))
+            lines.append(t(f"cereal_killer.render.{piece}", language, place=place_name(geo, view[piece], language)))
     victims = ", ".join(str(v["space"]) for v in view["victims"])
     lines.append(t("cereal_killer.render.victims", language, count=len(view["victims"]), spaces=victims or "-"))
     for answer in view["answers"]:
@@ -174,7 +176,7 @@ def describe(view: dict[str, Any], *, route: list[int] | None = None, language: 
     killer = _killer_space(view, route)
     if route:
         lines.append(t("cereal_killer.render.route", language, route=" → ".join(map(str, route)),
-                       place=_place(geo, route[-1], language)))
+                       place=place_name(geo, route[-1], language)))
     elif killer is not None:
-        lines.append(t("cereal_killer.render.revealed", language, place=_place(geo, killer, language)))
+        lines.append(t("cereal_killer.render.revealed", language, place=place_name(geo, killer, language)))
     return "\n".join(lines)

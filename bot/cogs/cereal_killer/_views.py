@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.cereal_killer import _messages as msg
+from bot.cogs.cereal_killer._render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
 from bot.ui import GameUI, Outgoing, RenderContext
-from games.cereal_killer.board import KIND_NAMES, Geometry, geometry
+from games.cereal_killer.board import Geometry
 from games.cereal_killer.models import KILLER, ROLES
 from games.cereal_killer.route import ParseError, parse_route
 from games.core import Event, IllegalAction
@@ -36,14 +37,9 @@ log = logging.getLogger(__name__)
 NUMBERS = re.compile(r"\d+")
 
 
-def _geo(view: dict[str, Any]) -> Geometry:
-    return geometry(view["boards"]["city"], view["boards"]["suburbs"])
-
-
 def _space_options(ctx: RenderContext, geo: Geometry, spaces: Sequence[int]) -> list[discord.SelectOption]:
     """One option per space, labelled e.g. "12 (Park)"."""
-    return [discord.SelectOption(label=ctx.t("cereal_killer.render.place", space=s, kind=ctx.t(
-        f"cereal_killer.kind.{KIND_NAMES[geo.kind(s)]}")), value=str(s)) for s in spaces]
+    return [discord.SelectOption(label=place_name(geo, s, ctx.language), value=str(s)) for s in spaces]
 
 
 def refusal(ctx: RenderContext, exc: IllegalAction) -> UserError:
@@ -113,7 +109,7 @@ class CerealUI(GameUI):
         options = view.get("hunter_moves")
         if options is None:
             return []
-        geo, gid, version = _geo(view), ctx.table.id, ctx.table.version
+        geo, gid, version = board_geometry(view), ctx.table.id, ctx.table.version
 
         def select(name: str, placeholder: str, choices: list[discord.SelectOption]) -> GameSelect:
             return GameSelect(gid, version, name, options=choices[:25], placeholder=ctx.t(placeholder))
