@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: CoronerBot) -> None:
-    """Register the tabletop and small mode UIs; they keep ``bot`` to hand a finished series round to the lobby."""
+    """Register the tabletop and small mode UIs (a finished series round reaches the lobby cog through a timer the
+    delivery arms, so the UIs hold no bot)."""
     register_ui(TabletopUI())
     register_ui(SmallUI())

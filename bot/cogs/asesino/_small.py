@@ -39,9 +39,10 @@ class SmallUI(AsesinoUI):
         return [self._turn_button(ctx, waiting["kind"])]
 
     def _ref_options(self, ctx: RenderContext, refs: list[Any], table: Table) -> list[discord.SelectOption]:
+        columns = table.engine.view(table.state, None)["columns"]
         options = []
         for ref in refs:
-            slot = table.engine.view(table.state, None)["columns"][ref.column]["slots"][ref.index]
+            slot = columns[ref.column]["slots"][ref.index]
             who = ctx.name(slot["by"]) if slot["by"] is not None else ctx.t("asesino.ui.dealt")
             label = ctx.t("asesino.ui.slot", column=ref.column + 1, index=ref.index + 1, who=who)
             options.append(discord.SelectOption(label=label[:100], value=f"{ref.column}.{ref.index}"))

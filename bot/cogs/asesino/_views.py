@@ -16,7 +16,6 @@ Every component carries the table version it was drawn at, so an outdated one is
 
 from __future__ import annotations
 
-from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -114,10 +113,10 @@ class TabletopUI(AsesinoUI):
                 for a in legal if a.target is not None]
             await self.ephemeral(interaction, ctx, "asesino.ui.pick_accused", self.select(ctx, "accuse", options))
             return
-        if kind == "order":
-            effects = table.state.resolution.effects if table.state.resolution else []
+        if kind == "order":  # the engine lists every order of the found effects
+            orders = dict.fromkeys(tuple(a.order) for a in legal)
             options = [discord.SelectOption(label=render.card_list(ctx, list(order))[:100], value=",".join(order))
-                       for order in dict.fromkeys(permutations(effects))]
+                       for order in orders]
             await self.ephemeral(interaction, ctx, "asesino.ui.pick_order", self.select(ctx, "order", options))
             return
         hand = table.engine.view(table.state, seat)["hand"]
