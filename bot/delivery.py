@@ -33,12 +33,12 @@ class Delivery:
         self.bot = bot
         self._shown: dict[int, str] = {}  # game id -> the public view its last status showed (this process)
 
-    def _public_changed(self, table: Table) -> bool:
-        """Whether the public view differs from the one the last status of this process showed (unknown after a
-        restart: then it counts as changed)."""
-        shown = json.dumps(table.engine.view(table.state, None), sort_keys=True, default=str)
-        changed = self._shown.get(table.id) != shown
-        self._shown[table.id] = shown
+    def _public_changed(self, game_id: int, public: dict[str, Any]) -> bool:
+        """Whether ``public`` (the public view) differs from the one the last status of this process showed
+        (unknown after a restart: then it counts as changed)."""
+        shown = json.dumps(public, sort_keys=True, default=str)
+        changed = self._shown.get(game_id) != shown
+        self._shown[game_id] = shown
         return changed
 
     async def __call__(self, table: Table, events: list[Event]) -> None:
@@ -59,11 +59,12 @@ class Delivery:
                         refused.append(seat)
         if table.status == "active":
             await self.arm_turn_timers(table)  # before anything is shown, so a visible turn always has its timer
-        changed = self._public_changed(table)
+        public = table.engine.view(table.state, None)
+        changed = self._public_changed(table.id, public)
         if table.status in ("active", "finished") and (lines or changed):
             # a step with no public event and no change to the public view posts nothing: a fresh status after a
             # secret action (a social-mode night action, say) would tell the channel that someone just acted
-            await self.post_status(table, lines)
+            await self.post_status(table, lines, public)
         if refused:
             await self.dm_fallback(table, refused)
         if table.status == "finished" and table.series_id is not None:
@@ -113,18 +114,26 @@ class Delivery:
         ctx = RenderContext(table, table.language)
         channel = await self.channel(table.channel_id)
         await channel.send(**Outgoing(content=ctx.t("game.cancelled", user=f"<@{by_user_id}>")).kwargs())
-        if table.table_message_id:
-            try:
-                await channel.get_partial_message(table.table_message_id).edit(view=None)  # type: ignore[attr-defined]
-            except discord.HTTPException:
-                log.debug("could not clear the components of %s", table.table_message_id)
+        await self._clear_components(channel, table.table_message_id)
+
+    @staticmethod
+    async def _clear_components(channel: discord.abc.Messageable, message_id: int | None) -> None:
+        """Take the buttons off an earlier status message (best effort: it may be gone)."""
+        if not message_id:
+            return
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
+        except discord.HTTPException:
+            log.debug("could not clear the components of %s", message_id)
 
     # --- the table status -----------------------------------------------------------------------------------
-    def status_message(self, table: Table, lines: list[str]) -> Outgoing:
-        """The public status: the step's public lines, the table embed (public view only) and the components."""
+    def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:
+        """The public status: the step's public lines, the table embed and the components, all from ``public``
+        (``engine.view(state, None)``, computed here when not given)."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
-        public = table.engine.view(table.state, None)
+        if public is None:
+            public = table.engine.view(table.state, None)
         embed = ui.table_embed(ctx, public)
         files = ui.table_files(ctx, public)
         content = "\n".join(lines)
@@ -158,16 +167,12 @@ class Delivery:
                 embed.add_field(name=ctx.t("outcome.points"), value=scores, inline=False)
         return embed
 
-    async def post_status(self, table: Table, lines: list[str]) -> None:
+    async def post_status(self, table: Table, lines: list[str], public: dict[str, Any]) -> None:
+        """Post a new status (from the public view ``public``) and take the buttons off the previous one."""
         channel = await self.channel(table.channel_id)
-        message = await channel.send(**self.status_message(table, lines).kwargs())
-        previous = table.table_message_id
+        message = await channel.send(**self.status_message(table, lines, public).kwargs())
         await self.bot.tables.set_table_message(table.id, message.id)
-        if previous:
-            try:
-                await channel.get_partial_message(previous).edit(view=None)  # type: ignore[attr-defined]
-            except discord.HTTPException:
-                log.debug("could not clear the components of %s", previous)
+        await self._clear_components(channel, table.table_message_id)
 
     # --- turn timers ----------------------------------------------------------------------------------------
     async def arm_turn_timers(self, table: Table) -> None:
