@@ -159,3 +159,19 @@ async def test_a_secret_action_posts_nothing_public(world: World) -> None:
         assert "psst" in bob.dms()[-1].text
         assert [m.id for m in world.bot_messages()] == before  # no new message in the channel
         assert status_messages(world)[-1].components  # and the last status still has its buttons
+
+
+async def test_rules_games_and_leaderboard_answer_from_the_catalogue(world: World) -> None:
+    """/rules lists every mode with its player counts; /games and /leaderboard say when there is nothing yet."""
+    alice = world.players[0]
+    async with world.running():
+        rules = await (await alice.slash(world.games, "rules", game="asesino")).response()
+        modes = {f["name"]: f["value"].split("\n")[0] for f in rules.embeds[0]["fields"]}
+        assert rules.ephemeral and rules.embeds[0]["title"] == "Asesino en Serie"
+        assert modes == {"Tabletop": "5-10 players.", "Small table": "2-4 players.",
+                         "Social (real-time days)": "6-12 players."}
+        games = await (await alice.slash(world.games, "games")).response()
+        assert games.ephemeral and games.embeds[0]["description"] == "No games right now. Open one with /newgame."
+        board = await (await alice.slash(world.games, "leaderboard", game="cereal_killer")).response()
+        assert "Cereal Killer" in board.embeds[0]["title"]
+        assert board.embeds[0]["description"] == "No finished games yet."

@@ -11,12 +11,17 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.errors import UserError
+from bot.i18n import t
 from bot.ui import COLOUR, SILENT, RenderContext, ui_for
-from games.core import all_games
+from games.core import get_game
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
     from bot.tables import Table
+
+#: the ``game`` choices of /rules and /leaderboard (names localised through the ``game.<id>`` keys)
+GAME_CHOICES = [app_commands.Choice(name=_("Asesino en Serie", key="game.asesino"), value="asesino"),
+                app_commands.Choice(name=_("Cereal Killer", key="game.cereal_killer"), value="cereal_killer")]
 
 
 async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table: Table) -> None:
@@ -58,22 +63,15 @@ class Core(commands.Cog):
 
     @app_commands.command(name="rules", description=_("A short summary of a game's rules"))
     @app_commands.describe(game=_("The game"))
-    @app_commands.choices(game=[app_commands.Choice(name=_("Asesino en Serie", key="game.asesino"), value="asesino"),
-                                app_commands.Choice(name=_("Cereal Killer", key="game.cereal_killer"),
-                                                    value="cereal_killer")])
+    @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         language = await self.bot.language(interaction.guild_id)
-        ctx_t = self.bot.t
-        embed = discord.Embed(title=await ctx_t(interaction.guild_id, f"game.{game.value}"),
-                              description=await ctx_t(interaction.guild_id, f"rules.{game.value}"), colour=COLOUR)
-        for info in all_games():
-            if info.id == game.value:
-                for mode in info.modes:
-                    from bot.i18n import t
-
-                    embed.add_field(name=f"{t(f'mode.{game.value}.{mode.id}', language)}",
-                                    value=t("rules.players", language, min=mode.min_players, max=mode.max_players)
-                                    + "\n" + t(f"rules.{game.value}.{mode.id}", language)[:900], inline=False)
+        embed = discord.Embed(title=t(f"game.{game.value}", language), description=t(f"rules.{game.value}", language),
+                              colour=COLOUR)
+        for mode in get_game(game.value).modes:
+            embed.add_field(name=t(f"mode.{game.value}.{mode.id}", language),
+                            value=t("rules.players", language, min=mode.min_players, max=mode.max_players)
+                            + "\n" + t(f"rules.{game.value}.{mode.id}", language)[:900], inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="games", description=_("List the games running in this server"))
@@ -81,8 +79,6 @@ class Core(commands.Cog):
     async def games(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         language = await self.bot.language(interaction.guild_id)
-        from bot.i18n import t
-
         tables = await self.bot.tables.tables_in_guild(interaction.guild_id)
         lines = [t("games.line", language, game=t(f"game.{x.game}", language), mode=t(f"mode.{x.game}.{x.mode}",
                    language), channel=f"<#{x.channel_id}>", status=t(f"lobby.status.{x.status}", language),
@@ -93,16 +89,12 @@ class Core(commands.Cog):
 
     @app_commands.command(name="leaderboard", description=_("Points in this server: all time, or one series"))
     @app_commands.describe(game=_("The game"), series=_("A series number (leave empty for all time)"))
-    @app_commands.choices(game=[app_commands.Choice(name=_("Asesino en Serie", key="game.asesino"), value="asesino"),
-                                app_commands.Choice(name=_("Cereal Killer", key="game.cereal_killer"),
-                                                    value="cereal_killer")])
+    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                           series: int | None = None) -> None:
         assert interaction.guild_id is not None
         language = await self.bot.language(interaction.guild_id)
-        from bot.i18n import t
-
         rows = await self.bot.tables.leaderboard(interaction.guild_id, game.value, series_id=series)
         lines = [t("leaderboard.line", language, rank=i + 1, user=f"<@{row.user_id}>", points=f"{row.points:g}",
                    wins=row.wins, games=row.games) for i, row in enumerate(rows[:20])]
