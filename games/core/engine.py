@@ -114,7 +114,8 @@ class Step(BaseModel):
 
 
 class ModeInfo(BaseModel):
-    """A playable mode of a game: its catalogue name key and its player-count limits (inclusive)."""
+    """A playable mode of a game: its id (named in the catalogues as ``mode.<game>.<id>``) and its player-count
+    limits (inclusive)."""
 
     id: str
     min_players: int
@@ -122,12 +123,13 @@ class ModeInfo(BaseModel):
 
 
 class GameInfo(BaseModel):
-    """A game as the lobby lists it: id, catalogue name key and modes."""
+    """A game as the lobby lists it: its id (named in the catalogues as ``game.<id>``) and its modes."""
 
     id: str
     modes: list[ModeInfo]
 
     def mode(self, mode_id: str) -> ModeInfo:
+        """The mode ``mode_id``. Raises ``KeyError`` when the game has no such mode."""
         for mode in self.modes:
             if mode.id == mode_id:
                 return mode
