@@ -61,6 +61,14 @@ def potato() -> None:
 
 
 @pytest.fixture
+def social_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game gets the social tests' known deal (``tests.e2e.social.SEED``)."""
+    from tests.e2e.social import SEED
+
+    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: SEED))
+
+
+@pytest.fixture
 async def world(double: DiscordDouble, tmp_path) -> AsyncIterator[World]:  # noqa: F811
     guild = double.add_guild("Coroner Test")
     games = guild.add_text_channel("games")

@@ -1,0 +1,233 @@
+"""End to end, one social-mode feature each: the interview relay and note, the dead role taken back at the end
+and on cancel, a failed day end retried, private refusals that change nothing, and My actions paged."""
+
+from __future__ import annotations
+
+import importlib
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from bot.cogs.asesino_social import _days
+from bot.tables import TableService
+from tests.e2e.conftest import World, refusal
+from tests.e2e.social import (
+    cast,
+    count_in_statuses,
+    dm_text,
+    medium_posts,
+    pick,
+    seat,
+    six_players,
+    start_game,
+    statuses,
+    version,
+)
+
+pytestmark = pytest.mark.usefixtures("social_seed")
+
+
+async def test_interview_messages_are_relayed_only_between_the_pair_and_the_note_is_published(world: World) -> None:
+    """During an open interview the Journalist's and the interviewee's DMs reach only the other side; the note
+    is published in the medium at the day's end under the interviewee's name."""
+    players = await six_players(world)
+    async with world.running():
+        table = await start_game(world, players)
+        who = cast(table, players)
+        journalist, interviewee = who["journalist"], who["bystander"]
+        others = [u for u in players if u not in (journalist, interviewee)]
+        name = table.seat_names(seat(table, interviewee))[0]
+        assert await pick(world, journalist, "interview", seat(table, interviewee)) == (
+            "Interview open: write to the bot by DM to talk.")
+        await dm_text(world, interviewee, "Interview open")
+
+        await journalist.dm_bot("Where were you at noon?")
+        await dm_text(world, interviewee, f"The Journalist {table.seat_names(seat(table, journalist))[0]} asks: "
+                                          "Where were you at noon?")
+        await dm_text(world, journalist, "Passed on.")
+        await interviewee.dm_bot("In the library, alone.")
+        await dm_text(world, journalist, f"{name} answers: In the library, alone.")
+        await dm_text(world, interviewee, "Passed on.")
+        relayed = ("Where were you at noon?", "In the library, alone.")
+        everywhere = [*world.double.messages(world.games), *medium_posts(world), *(m for u in others for m in u.dms())]
+        assert not [m for m in everywhere if any(text in m.text for text in relayed)]
+
+        await journalist.dm_bot("note: Alone in the library at noon.")
+        await dm_text(world, journalist, "Your note is saved")
+        assert not [m for m in medium_posts(world) if "Alone in the library" in m.text]
+        world.clock.advance(hours=25)
+        note = await world.double.wait_for(lambda: next((m for m in medium_posts(world)
+                                                         if "Alone in the library at noon." in m.text), None),
+                                           what="the note in the medium")
+        assert note.embeds[0]["title"] == f"Journalist's note on {name} (day 1)"
+        assert not [m for u in others for m in u.dms() if "Alone in the library" in m.text]
+
+
+async def test_the_dead_role_is_taken_back_at_the_end_even_when_discord_refuses_one(world: World) -> None:
+    """Two murdered players get the dead role; when the game ends it is taken back from both, and a 403 on the
+    first removal is logged and skipped: the other player still loses the role and the game ends normally."""
+    players = await six_players(world)
+    dead_role = world.guild.add_role("Dead")
+    async with world.running():
+        await (await world.admin.slash(world.games, "config deadrole", role=dead_role)).response()
+        table = await start_game(world, players)
+        who = cast(table, players)
+        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
+        world.clock.advance(hours=25)
+        await world.double.wait_for(lambda: count_in_statuses(world, "Day 1 is over") == 1, what="day 1 to end")
+        await pick(world, who["accomplice"], "crime", seat(table, who["journalist"]))
+        dead = sorted((who["bystander"], who["journalist"]), key=lambda u: seat(table, u))
+        has_role = lambda user: dead_role.id in world.guild.member(user).role_ids  # noqa: E731
+        await world.double.wait_for(lambda: all(has_role(u) for u in dead), what="the dead role on both")
+        refused = world.double.fail_once("DELETE", rf"/members/{dead[0].id}/roles/{dead_role.id}$", status=403)
+
+        await (await who["detective"].slash(world.games, "accuse", player=who["killer"])).wait_followups(1)
+        for backer in (who["doctor"], who["accomplice"]):
+            latest = statuses(world)[-1]
+            button = next(b for b in latest.buttons() if ":social_back:1" in b["custom_id"])
+            await (await backer.click(latest, custom_id=button["custom_id"])).wait_followups(1)
+        await world.double.wait_for(lambda: not has_role(dead[1]), what="the dead role taken back")
+        assert refused.hits == 1 and has_role(dead[0])
+        final = await world.double.wait_for(lambda: next((m for m in statuses(world) if len(m.embeds) > 1), None),
+                                            what="the final status")
+        assert final.embeds[-1]["title"] == "Game over"
+    assert (await world.tables.load(table.id)).status == "finished"
+
+
+async def test_a_failed_day_end_is_retried_from_a_persisted_timer(world: World,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """When ending the day fails once (here: the table service raises), nothing changes, a retry timer is armed
+    a minute later, and that retry ends the day once and arms the next day's end."""
+    players = await six_players(world)
+    failures: list[dict[str, Any]] = []
+    act_as_seat = TableService.act_as_seat
+
+    async def fail_first_day_end(self: TableService, game_id: int, seat: int, action: dict[str, Any],
+                                 **kwargs: Any) -> Any:
+        if action["type"] == "end_day" and not failures:
+            failures.append(action)
+            raise RuntimeError("database unavailable")
+        return await act_as_seat(self, game_id, seat, action, **kwargs)
+
+    monkeypatch.setattr(TableService, "act_as_seat", fail_first_day_end)
+    bot = world.bot()
+    async with world.running(bot):
+        table = await start_game(world, players)
+        scheduled: list[tuple[str, datetime, dict[str, Any]]] = []
+        schedule = bot.timers.schedule
+
+        async def record(game_id: int, kind: str, due_at: datetime, payload: dict[str, Any]) -> None:
+            scheduled.append((kind, due_at, payload))
+            await schedule(game_id, kind, due_at, payload)
+
+        monkeypatch.setattr(bot.timers, "schedule", record)
+        before = await version(world, table)
+        failed_at = world.clock.advance(hours=25)
+        await world.double.wait_for(lambda: scheduled, what="the retry timer")
+        assert failures and scheduled == [(_days.DAY_END, failed_at + _days.RETRY, {"day": 1})]
+        assert await version(world, table) == before and count_in_statuses(world, "Day 1 is over") == 0
+
+        world.clock.advance(_days.RETRY)
+        await world.double.wait_for(lambda: count_in_statuses(world, "Day 1 is over") == 1, what="the retried day end")
+        await world.double.wait_for(lambda: len(scheduled) == 2, what="day 2's timer")
+        assert scheduled[1][0] == _days.DAY_END and scheduled[1][2] == {"day": 2}
+        stored = await world.tables.load(table.id)
+        assert stored.state.day == 2 and stored.version == before + 1
+        assert [t.payload for t in await world.tables.pending_timers(table.id) if t.kind == _days.DAY_END] == [
+            {"day": 2}]
+
+
+async def test_refusals_answer_privately_and_change_nothing(world: World) -> None:
+    """A second crime by the Accomplice (from a panel opened before the Killer struck), a dead player's anonymous
+    post (button and /post: no modal opens) and a judged player's backing are each refused ephemerally with the
+    reason, and the table version does not move."""
+    players = await six_players(world)
+    async with world.running():
+        table = await start_game(world, players)
+        who = cast(table, players)
+        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        stale = await who["accomplice"].click(statuses(world)[-1], label="My actions")
+        await stale.response()
+        panel = stale.original
+        assert panel is not None
+        crime = next(s for s in panel.selects() if ":social_target:crime" in s["custom_id"])
+        await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
+        before = await version(world, table)
+        second = await who["accomplice"].select(panel, crime["custom_id"], [str(seat(table, who["journalist"]))])
+        assert await refusal(second) == "⛔ Your pair has already struck today."
+
+        dead = who["bystander"]
+        button = await dead.click(statuses(world)[-1], label="Anonymous post")
+        assert (await button.response()).modal is None
+        assert await refusal(button) == "⛔ You are dead: today you may only write your Farewell Letter."
+        assert "Farewell Letter" in await refusal(await dead.slash(world.games, "post"))
+        assert await version(world, table) == before
+
+        # judgement #1 stands against the Doctor, who then tries to back judgement #2
+        await (await who["detective"].slash(world.games, "accuse", player=who["doctor"])).wait_followups(1)
+        for backer in (who["journalist"], who["accomplice"]):
+            latest = statuses(world)[-1]
+            back = next(b for b in latest.buttons() if ":social_back:1" in b["custom_id"])
+            await (await backer.click(latest, custom_id=back["custom_id"])).wait_followups(1)
+        await world.double.wait_for(lambda: count_in_statuses(world, "Judgement #1 stands") == 1, what="#1 stands")
+        await (await who["killer"].slash(world.games, "accuse", player=who["journalist"])).wait_followups(1)
+        latest = await world.double.wait_for(lambda: next((m for m in statuses(world)[-1:] if any(
+            ":social_back:2" in b["custom_id"] for b in m.buttons())), None), what="judgement #2 on the status")
+        before = await version(world, table)
+        back = next(b for b in latest.buttons() if ":social_back:2" in b["custom_id"])
+        deprived = await who["doctor"].click(latest, custom_id=back["custom_id"])
+        assert await refusal(deprived) == ("⛔ You were judged: you may still use your character's powers, but not "
+                                           "judgements or anonymous posts.")
+        assert await version(world, table) == before
+        stored = await world.tables.load(table.id)
+        assert stored.state.judgements[1].backers == [seat(table, who["killer"])]
+
+
+async def test_my_actions_pages_its_selects_when_more_kinds_exist_than_fit(world: World,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one select to a page, the Killer before recruiting sees the recruit select and "More actions (2/2)",
+    which opens the accusation select; both pages act."""
+    players = await six_players(world)
+    async with world.running():
+        # the bot (re)loads its extension modules: patch the copy it runs
+        monkeypatch.setattr(importlib.import_module("bot.cogs.asesino_social._views"), "MAX_SELECTS", 1)
+        table = await start_game(world, players)
+        who = cast(table, players)
+        killer = who["killer"]
+        first = await killer.click(statuses(world)[-1], label="My actions")
+        await first.response()
+        assert first.original is not None
+        assert [s["custom_id"].split(":")[-1] for s in first.original.selects()] == ["recruit"]
+        assert "Anonymous post" in [b["label"] for b in first.original.buttons()]
+        more = await killer.click(first.original, label="More actions (2/2)")
+        assert (await more.response()).ephemeral and more.original is not None
+        (accuse,) = more.original.selects()
+        assert accuse["custom_id"].endswith(":social_target:open_judgement")
+        assert not [b for b in more.original.buttons() if b["label"].startswith("More actions")]
+
+        done = await killer.select(more.original, accuse["custom_id"], [str(seat(table, who["doctor"]))])
+        assert "Judgement opened" in (await done.wait_followups(1))[0].content
+        recruit = first.original.selects()[0]["custom_id"]
+        done = await killer.select(first.original, recruit, [str(seat(table, who["accomplice"]))])
+        await done.wait_followups(1)
+        await dm_text(world, who["accomplice"], "has made you the accomplice")
+
+
+async def test_cancelling_a_social_game_takes_the_dead_role_back(world: World) -> None:
+    """A murdered player holds the dead role; the host's /cancel announces the end and removes the role."""
+    players = await six_players(world)
+    dead_role = world.guild.add_role("Dead")
+    async with world.running():
+        await (await world.admin.slash(world.games, "config deadrole", role=dead_role)).response()
+        table = await start_game(world, players)
+        who = cast(table, players)
+        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
+        member = world.guild.member(who["bystander"])
+        await world.double.wait_for(lambda: dead_role.id in member.role_ids, what="the dead role")
+        assert "cancelled" in await refusal(await players[0].slash(world.games, "cancel"))
+        await world.double.wait_for(lambda: dead_role.id not in member.role_ids, what="the role taken back")
+        assert any("was cancelled by" in m.content for m in world.bot_messages())
+        assert (await world.tables.load(table.id)).status == "cancelled"
