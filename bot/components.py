@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from bot.bot import CoronerBot
 
 
-
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
                   template=r"coroner:lobby:(?P<game_id>\d+):(?P<action>[a-z]+)"):
     """Join / Leave / Start / Cancel on a lobby message."""
@@ -81,10 +80,9 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select],
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> GameSelect:
         select = cast(discord.ui.Select, item)
-        made = cls(int(match["game_id"]), int(match["version"]), match["name"], match["arg"],
+        return cls(int(match["game_id"]), int(match["version"]), match["name"], match["arg"],
                    options=list(select.options) or None, placeholder=select.placeholder,
                    min_values=select.min_values, max_values=select.max_values)
-        return made
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = cast("CoronerBot", interaction.client)

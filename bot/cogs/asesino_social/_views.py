@@ -26,7 +26,7 @@ import discord
 from bot.cogs.asesino_social import _render
 from bot.cogs.asesino_social._days import after_player_action, schedule_day_end
 from bot.cogs.asesino_social._dead import after_action, clear_dead
-from bot.components import GameSelect, game_button
+from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
 from games.asesino.social import SocialOptions, SocialRole, day_end
@@ -217,10 +217,8 @@ class SocialUI(GameUI):
             lines.append(ctx.t("asesino_social.deprived"))
         if not me.alive:
             lines.append(ctx.t("asesino_social.dead_may_write_letter"))
-        view = discord.ui.View(timeout=None)
-        for item in items:
-            view.add_item(item)
-        await interaction.response.send_message("\n".join(lines), view=view, ephemeral=True, allowed_mentions=SILENT)
+        await interaction.response.send_message("\n".join(lines), view=view_of(*items), ephemeral=True,
+                                                allowed_mentions=SILENT)
 
     # --- DMs ------------------------------------------------------------------------------------------------
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
