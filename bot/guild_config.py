@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.base import utcnow
 from bot.db.models import GuildSettings
-from games.asesino.social.clock import TimeZoneName
+from games.core.timezones import TimeZoneName
 
 _HH_MM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 

@@ -29,10 +29,10 @@ from bot.cogs.asesino_social._dead import after_action, clear_dead
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
-from games.asesino.social import SocialOptions, SocialRole, day_end
+from games.asesino.social import SocialOptions, day_end
 from games.asesino.social.actions import TEXT_LIMIT
 from games.asesino.social.engine import PLACEHOLDER
-from games.asesino.social.rules import may_write_letter
+from games.asesino.social.rules import interview_pair, may_write_letter
 from games.core import Event, IllegalAction
 
 if TYPE_CHECKING:
@@ -225,7 +225,7 @@ class SocialUI(GameUI):
         """A player who may write a Farewell Letter today, or either side of an open interview."""
         if seat is None or table.state is None or table.state.result is not None:
             return False
-        return may_write_letter(table.state, seat) or seat in interview_pair(table)
+        return may_write_letter(table.state, seat) or seat in interview_pair(table.state)
 
     async def on_dm(self, bot: Any, message: discord.Message, table: Table, seat: int, content: str) -> None:
         text = content.strip()
@@ -242,7 +242,7 @@ class SocialUI(GameUI):
         if may_write_letter(table.state, seat):
             await play(bot, table, message.author.id, {"type": "write_letter", "text": text})
             return
-        pair = interview_pair(table)
+        pair = interview_pair(table.state)
         if seat in pair:
             other = pair[1] if seat == pair[0] else pair[0]
             ctx = RenderContext(table, table.language)
@@ -261,13 +261,3 @@ def action_pages(kinds: list[str], per_page: int | None = None) -> list[list[str
     leaving a row for the buttons); one empty page when there is none."""
     size = per_page or MAX_SELECTS
     return [kinds[i:i + size] for i in range(0, len(kinds), size)] or [[]]
-
-
-def interview_pair(table: Table) -> tuple[int, ...]:
-    """``(journalist, interviewee)`` while today's interview is open (both alive), else ``()``."""
-    state = table.state
-    journalist = state.seat_with_power(SocialRole.JOURNALIST)
-    target = state.today.interview
-    if journalist is None or target is None or not state.seats[journalist].alive or not state.seats[target].alive:
-        return ()
-    return (journalist, target)

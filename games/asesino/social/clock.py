@@ -10,23 +10,11 @@ day until the *next* midnight, and DST changes give 23 h or 25 h days. Without a
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
-from typing import Annotated
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, Field
 
-
-def check_time_zone(value: str) -> str:
-    """``value`` when it names an IANA time zone (e.g. ``Europe/Madrid``). Raises ``ValueError`` otherwise."""
-    try:
-        ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"unknown time zone {value!r} (use an IANA name such as Europe/Madrid)") from exc
-    return value
-
-
-#: an IANA time zone name, checked on validation (the game's options and the server's ``/config days``)
-TimeZoneName = Annotated[str, AfterValidator(check_time_zone)]
+from games.core.timezones import TimeZoneName
 
 
 class SocialOptions(BaseModel):

@@ -91,6 +91,16 @@ def judgements_left(state: SocialState, seat: int) -> int:
     return max(0, judgement_limit(state, seat) - state.today.judgements.get(seat, 0))
 
 
+def interview_pair(state: SocialState) -> tuple[int, ...]:
+    """``(journalist, interviewee)`` while today's interview is open (both alive), else ``()``: the two seats
+    whose words the bot relays to each other."""
+    journalist = state.seat_with_power(SocialRole.JOURNALIST)
+    target = state.today.interview
+    if journalist is None or target is None or not state.seats[journalist].alive or not state.seats[target].alive:
+        return ()
+    return (journalist, target)
+
+
 def may_write_letter(state: SocialState, seat: int) -> bool:
     """A Farewell Letter is due on the day of one's death or of a judgement that stood against one."""
     player = state.seats[seat]
