@@ -128,6 +128,11 @@ class TableService(LobbyMixin):
         async with self._sessions() as session:
             return await scores.leaderboard(session, guild_id, game, mode=mode, series_id=series_id, limit=limit)
 
+    async def series_rounds(self, series_id: int) -> scores.SeriesRounds | None:
+        """See :func:`bot.db.repos.scores.series_rounds`."""
+        async with self._sessions() as session:
+            return await scores.series_rounds(session, series_id)
+
     # --- playing -------------------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: dict[str, Any], *,
                   expected_version: int | None = None) -> ActResult:

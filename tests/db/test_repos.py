@@ -122,12 +122,14 @@ async def test_series_rounds_count_up_and_finish(sessions: Sessions) -> None:
     async with sessions() as session:
         loaded = await session.get(Series, series.id)
         assert loaded is not None and (loaded.rounds_played, loaded.status) == (2, "finished")
-        assert await scores.series_standings(session, series.id) == [
+        assert await scores.leaderboard(session, 10, "potato", series_id=series.id) == [
             scores.Standing(100, 3.0, 1, 2), scores.Standing(101, 3.0, 1, 2)]
+        assert await scores.series_rounds(session, series.id) == scores.SeriesRounds(
+            series.id, 2, 2, {1: {100: 3.0, 101: 0.0}, 2: {100: 0.0, 101: 3.0}})
         all_time = await scores.leaderboard(session, 10, "potato")
         assert [(s.user_id, s.points, s.games) for s in all_time] == [(100, 13.0, 3), (101, 3.0, 2)]
         assert await scores.leaderboard(session, 10, "other") == []
-        assert await scores.series_standings(session, 999) == []
+        assert await scores.series_rounds(session, 999) is None
 
 
 async def test_a_series_needs_a_round() -> None:

@@ -220,28 +220,19 @@ class Lobby(commands.Cog):
         """A round of a series ended: post the standings (the UI's ``series_embed``) and, unless it was the
         last round, open the next round's lobby in the same channel with the same players seated in the same
         order (the host presses Start). Runs from a timer the delivery of the round's last step arms."""
-        from sqlalchemy import select
-
-        from bot.db.models import Score, Series
-
         table = await self.bot.tables.load(game_id)
         if table.series_id is None or table.status != "finished":
             return
-        async with self.bot.sessions() as session:
-            series = await session.get(Series, table.series_id)
-            scores = (await session.scalars(select(Score).where(Score.series_id == table.series_id))).all()
+        series = await self.bot.tables.series_rounds(table.series_id)
         if series is None:
             return
-        rounds: dict[int, dict[int, float]] = {}
-        for score in scores:
-            seat = table.seat_of(score.user_id)
-            if seat is not None:
-                rounds.setdefault(score.round or 0, {})[seat] = score.points
+        rounds = [{seat: points for user, points in series.points[r].items() if (seat := table.seat_of(user))
+                   is not None} for r in sorted(series.points)]
         ui = ui_for(table.game, table.mode)
         channel = await self.bot.delivery.channel(table.channel_id)
         if hasattr(ui, "series_embed"):
-            embed = ui.series_embed(RenderContext(table, table.language), [rounds[r] for r in sorted(rounds)],
-                                    series.id, series.rounds_played, series.rounds_total)
+            embed = ui.series_embed(RenderContext(table, table.language), rounds, series.series_id,
+                                    series.rounds_played, series.rounds_total)
             await channel.send(embed=embed, allowed_mentions=SILENT)
         if series.rounds_played >= series.rounds_total:
             return

@@ -79,12 +79,27 @@ async def leaderboard(session: AsyncSession, guild_id: int, game: str, *, mode: 
     return [Standing(user_id=u, points=float(p), wins=int(w), games=int(g)) for u, p, w, g in rows]
 
 
-async def series_standings(session: AsyncSession, series_id: int) -> list[Standing]:
-    """Every player's standing in one series (empty for an unknown series)."""
+@dataclass(frozen=True, slots=True)
+class SeriesRounds:
+    """A series' progress and its points per round: ``points[round][user_id]`` (rounds count from 1)."""
+
+    series_id: int
+    rounds_played: int
+    rounds_total: int
+    points: dict[int, dict[int, float]]
+
+
+async def series_rounds(session: AsyncSession, series_id: int) -> SeriesRounds | None:
+    """The rounds played so far with every player's points in each (``None`` for an unknown series)."""
     series = await session.get(Series, series_id)
     if series is None:
-        return []
-    return await leaderboard(session, series.guild_id, series.game, series_id=series_id, limit=1000)
+        return None
+    rows = (await session.scalars(select(Score).where(Score.series_id == series_id)
+                                  .order_by(Score.round, Score.id))).all()
+    points: dict[int, dict[int, float]] = {}
+    for row in rows:
+        points.setdefault(row.round or 0, {})[row.user_id] = row.points
+    return SeriesRounds(series.id, series.rounds_played, series.rounds_total, points)
 
 
 async def achievements_of(session: AsyncSession, guild_id: int, user_id: int) -> Sequence[Achievement]:
