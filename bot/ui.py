@@ -28,18 +28,29 @@ SILENT = discord.AllowedMentions(everyone=False, roles=False, users=False, repli
 PINGS_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A file to attach (bytes, so a message can be re-sent) with its alt text for people who cannot see it
+    (Discord keeps at most 1024 characters of it)."""
+
+    name: str
+    data: bytes
+    description: str = ""
+
+
 @dataclass
 class Outgoing:
-    """One message to send: text, embeds, components and files (as bytes, so a message can be re-sent)."""
+    """One message to send: text, embeds, components and files."""
 
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None
-    files: list[tuple[str, bytes]] = field(default_factory=list)
+    files: list[Attachment] = field(default_factory=list)
     mentions: bool = False
 
     def discord_files(self) -> list[discord.File]:
-        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.files]
+        return [discord.File(io.BytesIO(f.data), filename=f.name, description=f.description[:1024] or None)
+                for f in self.files]
 
     def kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``Messageable.send`` / ``followup.send``."""
@@ -117,7 +128,7 @@ class GameUI:
             embed.add_field(name=key.replace("_", " "), value=str(value))
         return embed
 
-    def table_files(self, ctx: RenderContext, view: dict[str, Any]) -> list[tuple[str, bytes]]:
+    def table_files(self, ctx: RenderContext, view: dict[str, Any]) -> list[Attachment]:
         """Files (e.g. a board image) attached to the public status, from the public ``view``."""
         return []
 

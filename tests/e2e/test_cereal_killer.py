@@ -95,8 +95,9 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
         assert table is not None and table.state.killer == 12
         status = await world.double.wait_for(lambda: statuses(world)[-1] if len(statuses(world)) > 1 else None)
         assert "A victim was found in the House on 3" in status.content
-        public_png = render_board(ENGINE.view(table.state, None))[0]
+        public_png, public_text = render_board(ENGINE.view(table.state, None))
         assert status.attachments[0].data == public_png
+        assert status.attachments[0].description == public_text[:1024]  # alt text for people who cannot see it
         assert_no_route_in_public(world)
 
         assert "not your turn" in await refusal(await alice.select(status, custom_id(status, "place"), ["7"]))

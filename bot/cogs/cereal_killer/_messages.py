@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.cereal_killer._render import describe, render_board
-from bot.ui import COLOUR, Outgoing, RenderContext
+from bot.ui import COLOUR, Attachment, Outgoing, RenderContext
 from games.cereal_killer.models import KILLER, LOLA, ROLES
 from games.core import Event
 
@@ -107,9 +107,10 @@ def status_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
     return embed
 
 
-def board_files(ctx: RenderContext, view: dict[str, Any]) -> list[tuple[str, bytes]]:
-    png, _ = render_board(view, language=ctx.language)
-    return [(BOARD_FILE, png)]
+def board_files(ctx: RenderContext, view: dict[str, Any]) -> list[Attachment]:
+    """The public board image, with its text description as alt text."""
+    png, description = render_board(view, language=ctx.language)
+    return [Attachment(BOARD_FILE, png, description)]
 
 
 def private_board(ctx: RenderContext, event: Event, view: dict[str, Any]) -> tuple[bytes, str] | None:
@@ -126,10 +127,10 @@ def private_board(ctx: RenderContext, event: Event, view: dict[str, Any]) -> tup
 def private_message(ctx: RenderContext, seat: int, event: Event, view: dict[str, Any]) -> Outgoing:
     """A DM for a seat event; the Killer's route events carry its private board image."""
     embed = discord.Embed(description=text_of(ctx, event), colour=COLOUR)
-    files: list[tuple[str, bytes]] = []
+    files: list[Attachment] = []
     board = private_board(ctx, event, view) if seat == KILLER else None
     if board is not None:
-        files.append((PRIVATE_FILE, board[0]))
+        files.append(Attachment(PRIVATE_FILE, board[0], board[1]))
         embed.set_image(url=f"attachment://{PRIVATE_FILE}")
         embed.add_field(name=ctx.t("cereal_killer.ui.board_text"), value=board[1][:1000], inline=False)
     embed.set_footer(text=ctx.t("cereal_killer.ui.dm_footer", game=ctx.table.id))

@@ -21,7 +21,7 @@ from bot.cogs.cereal_killer import _messages as msg
 from bot.cogs.cereal_killer._render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
-from bot.ui import GameUI, Outgoing, RenderContext
+from bot.ui import Attachment, GameUI, Outgoing, RenderContext
 from games.cereal_killer.board import Geometry
 from games.cereal_killer.models import KILLER, ROLES
 from games.cereal_killer.route import ParseError, parse_route
@@ -97,7 +97,7 @@ class CerealUI(GameUI):
     def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
         return msg.status_embed(ctx, view)
 
-    def table_files(self, ctx: RenderContext, view: dict[str, Any]) -> list[tuple[str, bytes]]:
+    def table_files(self, ctx: RenderContext, view: dict[str, Any]) -> list[Attachment]:
         return msg.board_files(ctx, view)
 
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:

@@ -128,7 +128,8 @@ def test_the_route_confirmation_carries_the_killers_board() -> None:
     step = ENGINE.apply(new_game(), 0, FIRST)
     recorded = next(e for e in step.events if e.key == "cereal_killer.route_recorded")
     out = UI.private_event(ctx_of(step.state), 0, recorded)
-    assert [name for name, _ in out.files] == [msg.PRIVATE_FILE]
+    assert [f.name for f in out.files] == [msg.PRIVATE_FILE]
+    assert out.files[0].description  # the route described in words for people who cannot see the image
     assert "Your route: 3 → 8 → 13 → 12" in str(out.embeds[0].to_dict())
 
 
