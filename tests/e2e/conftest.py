@@ -1,5 +1,6 @@
-"""End-to-end fixtures: the real CoronerBot (discord.py) against the loopback Discord double, a SQLite file
-database and a fake clock."""
+"""End-to-end fixtures: the real CoronerBot (discord.py) against the loopback Discord double, a fake clock, and a
+fresh database: every end-to-end test runs once on a SQLite file and once on PostgreSQL (skipped, saying why, when
+the server at 127.0.0.1:5432 is not reachable)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from bot.settings import Settings
 from bot.tables import TableService
 from games.core import register
 from tests.discord_double import Channel, DiscordDouble, Guild, User
+from tests.db.backends import db_url, pg_database  # noqa: F401 - every e2e test runs on SQLite and PostgreSQL
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
 from tests.support import tiny_ui
 from tests.support.tiny_game import ENGINE
@@ -69,7 +71,7 @@ def social_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-async def world(double: DiscordDouble, tmp_path) -> AsyncIterator[World]:  # noqa: F811
+async def world(double: DiscordDouble, db_url: str) -> AsyncIterator[World]:  # noqa: F811
     guild = double.add_guild("Coroner Test")
     games = guild.add_text_channel("games")
     medium = guild.add_text_channel("official-medium")
@@ -79,7 +81,7 @@ async def world(double: DiscordDouble, tmp_path) -> AsyncIterator[World]:  # noq
     players = [double.add_user(n, display_name=n.title()) for n in names]
     for user in players:
         guild.add_member(user)
-    url = f"sqlite+aiosqlite:///{tmp_path}/coroner.db"
+    url = db_url
     engine = create_engine(url)
     yield World(double, guild, games, medium, admin, players, url, FakeClock(), make_sessionmaker(engine))
     await engine.dispose()
