@@ -17,8 +17,8 @@ from bot.db.session import create_engine, make_sessionmaker
 from bot.settings import Settings
 from bot.tables import TableService
 from games.core import register
-from tests.discord_double import Channel, DiscordDouble, Guild, User
 from tests.db.backends import db_url, pg_database  # noqa: F401 - every e2e test runs on SQLite and PostgreSQL
+from tests.discord_double import Channel, DiscordDouble, Guild, User
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
 from tests.support import tiny_ui
 from tests.support.tiny_game import ENGINE
