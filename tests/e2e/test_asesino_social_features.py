@@ -231,3 +231,20 @@ async def test_cancelling_a_social_game_takes_the_dead_role_back(world: World) -
         await world.double.wait_for(lambda: dead_role.id not in member.role_ids, what="the role taken back")
         assert any("was cancelled by" in m.content for m in world.bot_messages())
         assert (await world.tables.load(table.id)).status == "cancelled"
+
+
+async def test_secret_actions_leave_the_channel_untouched(world: World) -> None:
+    """A recruitment, a protection and an inspection reach their players by DM and add or edit nothing in the game
+    channel, so nobody can tell from the channel that someone just acted."""
+    players = await six_players(world)
+    async with world.running():
+        table = await start_game(world, players)
+        who = cast(table, players)
+        before = [(m.id, m.text, str(m.components)) for m in world.bot_messages()]
+        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        await dm_text(world, who["accomplice"], "has made you the accomplice")
+        await pick(world, who["doctor"], "protect", seat(table, who["bystander"]))
+        await pick(world, who["detective"], "inspect", seat(table, who["killer"]))
+        await dm_text(world, who["detective"], "Killer")
+        assert [(m.id, m.text, str(m.components)) for m in world.bot_messages()] == before
+        assert await version(world, table) == table.version + 3
