@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.ui import Outgoing, RenderContext
+from bot.ui import Outgoing, RenderContext, ui_for
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -23,7 +23,9 @@ def install_turn_timers(bot: CoronerBot) -> None:
         if table is None:
             return
         ctx = RenderContext(table, table.language)
-        seats = table.engine.to_act(table.state)
+        seats = ui_for(table.game, table.mode).waiting_on(table)  # a game may keep who it waits on secret
+        if not seats:
+            return
         text = ctx.t("turn.warning", seats=", ".join(ctx.mention(s) for s in seats))
         await (await bot.delivery.channel(table.channel_id)).send(**Outgoing(content=text, mentions=True).kwargs())
 

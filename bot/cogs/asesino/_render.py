@@ -102,7 +102,8 @@ def _waiting_line(ctx: RenderContext, view: dict[str, Any]) -> str | None:
     waiting = view.get("waiting")
     if not waiting:
         return None
-    return ctx.t(f"asesino.ui.waiting.{waiting['kind']}", seat=ctx.name(waiting["seat"]))
+    seat = waiting["seat"]
+    return ctx.t(f"asesino.ui.waiting.{waiting['kind']}", seat=ctx.name(seat) if seat is not None else "")
 
 
 def _roles_field(ctx: RenderContext, embed: discord.Embed, view: dict[str, Any]) -> None:

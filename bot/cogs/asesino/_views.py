@@ -85,6 +85,14 @@ class TabletopUI(AsesinoUI):
     mode = "tabletop"
     supports_series = True
 
+    def waiting_on(self, table: Table) -> list[int]:
+        """Nobody is named while the Prosecutor is asked to accuse (edition ruling: the public table never says
+        that a Prosecutor is being asked); the Prosecutor has the private prompt."""
+        waiting = table.engine.waiting(table.state)
+        if waiting is not None and waiting[1] == "accuse":
+            return []
+        return super().waiting_on(table)
+
     def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
         return render.tabletop_embed(ctx, view)
 
@@ -108,9 +116,7 @@ class TabletopUI(AsesinoUI):
             await interaction.response.send_modal(self.speech_modal(ctx, kind, {"type": kind}))
             return
         if kind == "accuse":
-            options = [discord.SelectOption(label=ctx.t("asesino.ui.no_accusation"), value="none")] + [
-                discord.SelectOption(label=ctx.name(a.target)[:100], value=str(a.target))
-                for a in legal if a.target is not None]
+            options = [discord.SelectOption(label=ctx.name(a.target)[:100], value=str(a.target)) for a in legal]
             await self.ephemeral(interaction, ctx, "asesino.ui.pick_accused", self.select(ctx, "accuse", options))
             return
         if kind == "order":  # the engine lists every order of the found effects
@@ -147,8 +153,7 @@ class TabletopUI(AsesinoUI):
             action = {"type": "declare", "card": arg, "target": int(values[0])}
             await interaction.response.send_modal(self.speech_modal(ctx, "words", action, version=version))
         elif name == "accuse":
-            target = None if values[0] == "none" else int(values[0])
-            await self.act(interaction, table, version, {"type": "accuse", "target": target})
+            await self.act(interaction, table, version, {"type": "accuse", "target": int(values[0])})
         elif name == "order":
             await self.act(interaction, table, version, {"type": "order_effects", "order": values[0].split(",")})
         else:
