@@ -174,14 +174,14 @@ async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch:
 
 async def test_small_game_for_two_to_the_end(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two players play the 2-4 player mode to its end through the turn panel (cards, columns, reveals) and
-    the effect panels (with a fixed deal, game seed 11: Accomplice, Prosecutor and Journalist all used)."""
-    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: 11))
+    the effect panels (with a fixed deal, game seed 12: Accomplice, Prosecutor and Journalist all used)."""
+    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: 12))
     alice, bob = world.players[:2]
     async with world.running():
         table = await open_and_start(world, "small", [alice, bob])
         await world.double.wait_for(lambda: alice.dms() and bob.dms(), what="the intro DMs")
         assert "Your identity" in alice.dms()[0].text
-        final = await play_to_the_end(world, table.id, seed=11)
+        final = await play_to_the_end(world, table.id, seed=12)
         assert final.outcome is not None
         assert status_messages(world)[-1].embeds[-1]["title"] == "Game over"
         log = "\n".join(m.content for m in status_messages(world))

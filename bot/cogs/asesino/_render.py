@@ -23,6 +23,16 @@ CARD_KEYS = frozenset({"card", "role", "identity", "effect"})
 CARD_LIST_KEYS = frozenset({"hand", "cards", "effects", "order", "gave", "got", "lost"})
 ONE_BASED_KEYS = frozenset({"column", "first_column", "second_column", "first_index", "second_index"})
 MURDERS_TO_WIN = 3
+ZWSP = "\u200b"
+PLAYER_TEXT_KEYS = frozenset({"words", "text"})
+
+
+def neutral(text: str) -> str:
+    """Player-written ``text`` that can neither ping nor display a name: a zero-width space breaks user, role and
+    channel mentions (``<@id>``, ``<@&id>``, ``<#id>``) and ``@everyone`` / ``@here``, which then show as typed."""
+    for token in ("<@", "<#"):
+        text = text.replace(token, token[0] + ZWSP + token[1])
+    return text.replace("@everyone", "@" + ZWSP + "everyone").replace("@here", "@" + ZWSP + "here")
 
 
 def card_name(ctx: RenderContext, card: str) -> str:
@@ -57,8 +67,8 @@ def params_of(ctx: RenderContext, event: Event) -> dict[str, Any]:
             params[key] = value + 1
         elif key == "reason" and isinstance(value, str):
             params[key] = ctx.t(value)
-        elif key in ("words", "text") and not value:
-            params[key] = "…"
+        elif key in PLAYER_TEXT_KEYS and isinstance(value, str):
+            params[key] = neutral(value) if value else "…"
     return ctx.seat_params(params)
 
 
