@@ -84,8 +84,7 @@ async def answer_panel(user: User, panel: StoredMessage, action: Any) -> None:
         assert (await handle.response()).modal is not None
         await (await user.submit_modal(handle, {"words": "trust me"})).response()
     elif kind == "accuse":
-        value = "none" if action.target is None else str(action.target)
-        await (await user.select(panel, custom_id(panel, "accuse"), [value])).response()
+        await (await user.select(panel, custom_id(panel, "accuse"), [str(action.target)])).response()
     elif kind == "order_effects":
         await (await user.select(panel, custom_id(panel, "order"), [",".join(action.order)])).response()
     elif kind == "play_card":
