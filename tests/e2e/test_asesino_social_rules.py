@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.discord_double import User
 from tests.e2e.conftest import World, refusal
 from tests.e2e.social import cast, dm_text, medium_posts, pick, seat, start_game, statuses
-from tests.discord_double import User
 
 pytestmark = pytest.mark.usefixtures("social_seed")
 ZWSP = "\u200b"
