@@ -67,7 +67,9 @@ async def test_a_game_down_across_two_day_boundaries_ends_both_days_in_order_fir
     each day ends at its own boundary, and the first action after the restart counts for the current day."""
     players = await with_francisco(world)
     async with world.running():
+        await (await world.admin.slash(world.games, "config days", max_days=5)).response()
         table = await start_game(world, players)
+        assert table.state.options.max_days == 5  # the server's maximum length reaches the game
         who = cast(table, players)
         await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
         first_end = (await world.tables.load(table.id)).state.day_ends_at

@@ -168,14 +168,16 @@ class SocialUI(GameUI):
 
     # --- start ----------------------------------------------------------------------------------------------
     async def prepare_start(self, bot: Any, table: Table, config: Any) -> dict[str, Any]:
-        """Refuse without an official medium (``asesino_social.ui.no_medium``); otherwise the day options from the
-        server config and ``started_at = now``, and arm day 1's end."""
+        """Refuse without an official medium (``asesino_social.ui.no_medium``); otherwise the day options and the
+        maximum length from the server config (a ``max_days`` the lobby chose wins) and ``started_at = now``, and
+        arm day 1's end."""
         if config.medium_channel_id is None:
             raise UserError("asesino_social.ui.no_medium")
         started = bot.clock.now()
         options = {"day_length_minutes": max(10, config.day_length_minutes), "boundary": config.day_boundary,
                    "time_zone": config.timezone, "started_at": started.isoformat(),
-                   "judgement_window_minutes": max(1, config.response_window_seconds // 60)}
+                   "judgement_window_minutes": max(1, config.response_window_seconds // 60),
+                   "max_days": _max_days(table.options, config.social_max_days)}
         ends = day_end(started, SocialOptions.model_validate({**table.options, **options}))
         await schedule_day_end(bot, table.id, 1, ends)
         return options
@@ -270,6 +272,13 @@ class SocialUI(GameUI):
                                        allowed_mentions=SILENT)
             return
         raise UserError("asesino_social.ui.dm_help")
+
+
+def _max_days(options: dict[str, Any], configured: int) -> int:
+    """The lobby's ``max_days`` when the host chose one (it differs from the default), else the server's."""
+    chosen = options.get("max_days")
+    default = SocialOptions.model_fields["max_days"].default
+    return chosen if isinstance(chosen, int) and chosen != default else configured
 
 
 def action_pages(kinds: list[str], per_page: int | None = None) -> list[list[str]]:
