@@ -14,19 +14,23 @@ from games.asesino.social.rules import Ctx, may_send_clue, may_write_letter, req
 from games.asesino.social.state import Post, Review, SocialState
 from games.core import IllegalAction
 
+#: a refusal names at most this many words, each cut to ``WORD_SHOWN`` characters (it must fit one message)
+WORDS_SHOWN = 10
+WORD_SHOWN = 40
+
 
 def check_text(state: SocialState, text: str) -> None:
     """The limits of a letter or a clue: no player named (names, their short and pet forms, mentions, raw user
     ids), and not both a place and a time. Raises ``asesino_social.letter_names_player`` (``words``),
     ``asesino_social.letter_time_and_place`` (``time``, ``place``) or ``asesino_social.letter_names_and_time_place``
     (all three), each naming the words that broke the rule."""
-    names = named_words(text, [name for player in state.seats for name in player.names])
+    found = named_words(text, [name for player in state.seats for name in player.names])
+    names = ", ".join([word[:WORD_SHOWN] for word in found[:WORDS_SHOWN]] + (["…"] if len(found) > WORDS_SHOWN else []))
     both = time_and_place(text)
     if names and both:
-        raise IllegalAction("asesino_social.letter_names_and_time_place", words=", ".join(names), time=both[0],
-                            place=both[1])
+        raise IllegalAction("asesino_social.letter_names_and_time_place", words=names, time=both[0], place=both[1])
     if names:
-        raise IllegalAction("asesino_social.letter_names_player", words=", ".join(names))
+        raise IllegalAction("asesino_social.letter_names_player", words=names)
     if both:
         raise IllegalAction("asesino_social.letter_time_and_place", time=both[0], place=both[1])
 

@@ -165,3 +165,14 @@ def test_pet_form_and_clue_word_lists_are_small_per_language_data() -> None:
     assert "pepe" in pet_forms().languages["es"]["jose"] and "bill" in pet_forms().languages["en"]["william"]
     for lang in letter_clues().languages.values():
         assert all(word == word.lower() for word in lang.time + lang.place)
+
+
+def test_a_refusal_fits_one_message_whatever_the_letter() -> None:
+    """A letter of the longest length made only of names: the refusal names at most ten words, each cut short."""
+    text = " ".join(["Robertito" * 20] + ["Merche", "Pepe", "Bill"] * 150)[:1800]
+    error = murdered().refused(2, WriteLetter, text=text)
+    words = error.params["words"].split(", ")
+    assert words[:4] == [("Robertito" * 20)[:40], "Merche", "Pepe", "Bill"] and len(words) <= 5
+    text = " ".join(f"Roberto{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(200))
+    error = murdered().refused(2, WriteLetter, text=text)
+    assert error.params["words"].endswith(", …") and len(error.params["words"]) < 200
