@@ -19,7 +19,7 @@ from games.asesino.small.models import (
     Reveal,
     SmallOptions,
 )
-from games.core import IllegalAction, SeatInfo
+from games.core import IllegalAction, SeatInfo, Step
 from tests.games.asesino.support import SMALL, columns, keys, play_randomly
 
 BAD3 = [("bad", 0), ("bad", 1), ("good", 0)]
@@ -288,41 +288,36 @@ def test_first_player_is_the_host_option_or_drawn_and_play_goes_up_the_seats() -
     assert len({SMALL.setup(SmallOptions(), [SeatInfo()] * 4, seed).turn for seed in range(30)}) > 1
 
 
-def _dealt_two(seed: int = 3) -> object:
-    """Seed 3, seat 0 first: seat 0 is the Detective (hand starts with its card), seat 1 the Killer; the first
-    row is doctor / good / bad / bad."""
-    state = SMALL.setup(SmallOptions(first_player=0), [SeatInfo()] * 2, seed)
+def _dealt_two_then(*moves: tuple[int, object]) -> Step:
+    """A dealt game (seed 3, seat 0 first: seat 0 the Detective, its hand starting with that card, seat 1 the
+    Killer; the first row doctor / good / bad / bad) after ``moves``; returns the last step."""
+    state = SMALL.setup(SmallOptions(first_player=0), [SeatInfo()] * 2, 3)
     assert [p.hand[0] for p in state.seats] == ["detective", "killer"]
     assert [[s.card for s in c.slots] for c in state.columns[:2]] == [["doctor"], ["good"]]
-    return state
+    for seat, action in moves:
+        step = SMALL.apply(state, seat, action)
+        state = step.state
+    return step
 
 
 def test_golden_killer_card_played_from_hand_makes_a_murder_in_a_dealt_game() -> None:
     """Rulebook: "Killer: In the column in which it appears, a murder has occurred, regardless of the other cards
     that appear" — the Killer plays their own identity card (declared good) and its column is a murder."""
-    state = _dealt_two()
-    for seat, action in [(0, PlayCard(card="good", column=1, declared="good")),
-                         (1, PlayCard(card="killer", column=1, declared="good")),
-                         (0, Reveal(column=1))]:
-        step = SMALL.apply(state, seat, action)
-        state = step.state
+    step = _dealt_two_then((0, PlayCard(card="good", column=1, declared="good")),
+                           (1, PlayCard(card="killer", column=1, declared="good")), (0, Reveal(column=1)))
     murder = [e for e in step.events if e.key == "asesino.small.murder"]
     assert [e.params for e in murder] == [{"column": 1, "murders": 1, "killer_card": True,
                                           "doctor_cancelled": False}]
-    assert [s.card for s in state.columns[1].slots] == ["good", "good", "killer"]
+    assert [s.card for s in step.state.columns[1].slots] == ["good", "good", "killer"]
 
 
 def test_golden_detective_catches_the_killer_in_a_dealt_game() -> None:
     """Rulebook: "Detective: If it appears in the same column as the Killer's card, the Killer has been caught" —
     both identity cards played into one column; its reveal ends the game for the good side."""
-    state = _dealt_two()
-    for seat, action in [(0, PlayCard(card="detective", column=0, declared="good")),
-                         (1, PlayCard(card="killer", column=0, declared="bad")),
-                         (0, Reveal(column=0))]:
-        step = SMALL.apply(state, seat, action)
-        state = step.state
+    step = _dealt_two_then((0, PlayCard(card="detective", column=0, declared="good")),
+                           (1, PlayCard(card="killer", column=0, declared="bad")), (0, Reveal(column=0)))
     assert "asesino.small.detective_caught" in keys(step.events)
-    outcome = SMALL.outcome(state)
+    outcome = SMALL.outcome(step.state)
     assert outcome is not None and outcome.reason == "asesino.end.detective_caught" and outcome.winners == [0]
 
 
