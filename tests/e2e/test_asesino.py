@@ -267,3 +267,38 @@ async def test_an_idle_player_is_warned_then_the_bot_moves_for_them(world: World
         world.clock.advance(seconds=2)
         await world.double.wait_for(lambda: sum("half of your time" in m.content for m in world.bot_messages()) == 2)
 
+
+
+async def test_an_absent_prosecutor_is_never_named_while_asked_and_the_bot_accuses_at_random(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ruling (Prosecutor effect): "A living Prosecutor must accuse: ... when the time limit runs out the bot names a
+    player at random for them and says so. The public table never says that a Prosecutor is being asked". Eight
+    players, game seed 1: the 28th random move leaves the game waiting on the Prosecutor."""
+    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: 1))
+    extra = [world.double.add_user(n, display_name=n.title()) for n in ("frank", "grace", "heidi")]
+    for user in extra:
+        world.guild.add_member(user)
+    world.players.extend(extra)
+    async with world.running():
+        table = await open_and_start(world, "tabletop", world.players)
+        rng = random.Random(1)
+        for _ in range(60):
+            table = await world.tables.load(table.id)
+            if table.engine.waiting(table.state)[1] == "accuse":
+                break
+            await play_one(world, table, rng)
+        prosecutor, kind = table.engine.waiting(table.state)
+        assert kind == "accuse"
+        hidden = user_of(world, table, prosecutor)
+        await world.double.wait_for(lambda: any("accuse" in m.text for m in hidden.dms()), what="the private prompt")
+        status = status_messages(world)[-1]
+        assert "Waiting on the effect of a revealed card." in status.text
+        seen = len(world.bot_messages())
+        world.clock.advance(seconds=100)  # past the half-time warning of the 180 s prompt time
+        world.clock.advance(seconds=100)  # past the time limit
+        said = await world.double.wait_for(lambda: next((m for m in status_messages(world)
+                                                         if "did not accuse in time" in m.text), None),
+                                           what="the random accusation")
+        assert "at random" in said.text
+        between = [m for m in world.bot_messages()[seen:] if m.id != said.id and "ran out of time" not in m.text]
+        assert not [m for m in [status, *between] if str(hidden.id) in m.text or "▶" in m.text]
