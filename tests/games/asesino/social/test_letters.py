@@ -111,6 +111,8 @@ def test_refused_letter_sent_to_the_host_and_approved_is_published_at_the_day_en
     assert sent.audience == Audience.to(2) and sent.params == {"review": 1}
     assert ENGINE.view(game.state, None)["published"] == []
     assert "reviews" not in ENGINE.view(game.state, None)
+    assert ENGINE.view(game.state, 2)["me"]["reviews"] == [{"id": 1, "day": 1, "status": "pending"}]
+    assert ENGINE.view(game.state, 3)["me"]["reviews"] == []
     assert game.refused(2, RequestReview, text="another").code == "asesino_social.review_pending"
     assert game.refused(2, ReviewLetter, review=1, approve=True).code == "asesino_social.system_only"
     approved = game.act(SYSTEM_SEAT, ReviewLetter, review=1, approve=True)
