@@ -49,6 +49,7 @@ DM_COMMANDS = {"note": "publish_note", "nota": "publish_note", "letter": "write_
                "review": "request_review", "revision": "request_review", "revisión": "request_review",
                "clue": "send_clue", "pista": "send_clue"}
 MAX_SELECTS = 4
+DAY_OVER = "asesino_social.day_over"
 
 
 async def play(bot: CoronerBot, table: Table, user_id: int, action: dict[str, Any]) -> ActResult:
@@ -72,8 +73,14 @@ def check_now(bot: CoronerBot, table: Table, seat: int, action: dict[str, Any]) 
 
 
 def open_modal_checked(bot: CoronerBot, table: Table, seat: int, kind: str) -> TextModal:
-    """The text modal for ``kind``, or the engine's refusal (a dead player's post, a letter on the wrong day...)."""
-    check_now(bot, table, seat, {"type": kind, "text": PLACEHOLDER})
+    """The text modal for ``kind``, or the engine's refusal (a dead player's post, a letter on the wrong day...).
+    A day already over is no refusal: the modal opens at once (it must be the first answer) and its submission
+    ends the overdue days first, then counts for the new day."""
+    try:
+        check_now(bot, table, seat, {"type": kind, "text": PLACEHOLDER})
+    except IllegalAction as exc:
+        if exc.code != DAY_OVER:
+            raise
     return TextModal(bot, table, kind, RenderContext(table, table.language))
 
 
