@@ -121,26 +121,45 @@ def named_words(text: str, names: Iterable[str]) -> list[str]:
     return list(found)
 
 
-def _first(expressions: Iterable[str], patterns: Iterable[str], text: str) -> tuple[int, str] | None:
-    """The earliest match in the folded ``text`` of any expression (whole words, an optional plural ending) or
-    pattern: ``(position, matched text)``."""
-    best: tuple[int, str] | None = None
+def _fold_map(text: str) -> tuple[str, list[int]]:
+    """:func:`fold` of ``text`` and, for each folded character, the index of the character of ``text`` it comes
+    from (so a match in the folded text can be shown as the writer spelled it)."""
+    out: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text):
+        if char.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+                origin.append(index)
+            continue
+        for piece in fold(char):
+            out.append(piece)
+            origin.append(index)
+    if out and out[-1] == " ":
+        out.pop()
+        origin.pop()
+    return "".join(out), origin
+
+
+def _first(expressions: Iterable[str], patterns: Iterable[str], folded: str) -> tuple[int, int] | None:
+    """The earliest match in ``folded`` of any expression (whole words, an optional plural ending) or pattern:
+    ``(start, end)`` in ``folded``."""
+    best: tuple[int, int] | None = None
     regexes = [rf"(?<!\w){re.escape(fold(e))}(?:e?s)?(?!\w)" for e in expressions] + list(patterns)
     for regex in regexes:
-        match = re.search(regex, text)
+        match = re.search(regex, folded)
         if match and (best is None or match.start() < best[0]):
-            best = (match.start(), match.group())
+            best = (match.start(), match.end())
     return best
 
 
 def time_and_place(text: str) -> tuple[str, str] | None:
-    """``(time expression, place expression)`` when ``text`` refers to both, else ``None`` (the words are
-    returned folded, as matched)."""
-    folded = fold(text)
+    """``(time expression, place expression)`` as written in ``text`` when it refers to both, else ``None``."""
+    folded, origin = _fold_map(text)
     languages = letter_clues().languages.values()
     time = _first([w for lang in languages for w in lang.time], [p for lang in languages for p in lang.time_patterns],
                   folded)
     place = _first([w for lang in languages for w in lang.place], [], folded)
     if time is None or place is None:
         return None
-    return time[1], place[1]
+    return tuple(text[origin[start]:origin[end - 1] + 1] for start, end in (time, place))  # type: ignore[return-value]

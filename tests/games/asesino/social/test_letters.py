@@ -81,6 +81,12 @@ def test_letter_referring_to_both_a_time_and_a_place_is_refused(text: str, time:
     assert error.params["place"] == place and error.params["time"] in (time, "afternoon", "evening", "a las siete")
 
 
+def test_the_refusal_quotes_time_and_place_as_the_writer_spelled_them() -> None:
+    """Matching ignores case and accents, but the refusal shows the writer's own words."""
+    error = murdered().refused(2, WriteLetter, text="Me mataron por la MAÑANA, en el Baño.")
+    assert error.params == {"time": "MAÑANA", "place": "Baño"}
+
+
 def test_a_letter_breaking_both_rules_names_every_word() -> None:
     """Every refusal says exactly which words broke which rule."""
     error = murdered().refused(2, WriteLetter, text="Merche, at 9 pm, in the garden")
