@@ -142,6 +142,7 @@ class CoronerBot(commands.AutoShardedBot):
         """Route a persistent game component to the game's UI; errors become ephemeral replies."""
         from bot.cogs.core.cog import show_secrets
 
+        table = None
         try:
             table = await self.tables.load(game_id)
             if name == "secrets":
@@ -149,7 +150,7 @@ class CoronerBot(commands.AutoShardedBot):
                 return
             await ui_for(table.game, table.mode).on_component(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
-            await send_error(self, interaction, exc)
+            await send_error(self, interaction, exc, table)
 
 
 class StartupError(Exception):

@@ -75,3 +75,6 @@ def fate(cards: Iterable[Card]) -> Fate:
         doctor_saved=cancelled and bad == 2,
         murdered=killer_card or effective >= 2,
     )
+
+#: decisions that are a player's turn (the turn time limit); every other kind the engines wait on is a prompt
+TURN_KINDS = frozenset({"turn", "declare_all"})

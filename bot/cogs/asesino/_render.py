@@ -9,6 +9,7 @@ The public embeds (:func:`tabletop_embed`, :func:`small_embed`) read only ``engi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import discord
@@ -41,25 +42,27 @@ def card_list(ctx: RenderContext, cards: list[Any]) -> str:
     return ", ".join(parts) or ctx.t("asesino.ui.none")
 
 
-def params_of(ctx: RenderContext, event: Event) -> dict[str, Any]:
-    """``event.params`` ready for the catalogue: names, card names, 1-based columns, rendered reasons."""
-    params = dict(event.params)
-    for key, value in event.params.items():
-        if key in SEAT_KEYS and isinstance(value, int):
-            params[key] = ctx.name(value)
-        elif key in SEAT_LIST_KEYS and isinstance(value, list):
-            params[key] = ", ".join(ctx.name(seat) for seat in value)
-        elif key in CARD_KEYS and isinstance(value, str):
-            params[key] = card_name(ctx, value)
+def words(ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
+    """Event, refusal or outcome ``params`` ready for the catalogue: names (the ``declared`` seats and this
+    game's seat parameters), card names, 1-based columns, rendered reasons."""
+    out = ctx.seat_params(params, {*declared, *SEAT_KEYS, *SEAT_LIST_KEYS})
+    for key, value in params.items():
+        if key in CARD_KEYS and isinstance(value, str):
+            out[key] = card_name(ctx, value)
         elif key in CARD_LIST_KEYS and isinstance(value, list):
-            params[key] = card_list(ctx, value)
+            out[key] = card_list(ctx, value)
         elif key in ONE_BASED_KEYS and isinstance(value, int):
-            params[key] = value + 1
+            out[key] = value + 1
         elif key == "reason" and isinstance(value, str):
-            params[key] = ctx.t(value)
+            out[key] = ctx.t(value)
         elif key in ("words", "text") and not value:
-            params[key] = "…"
-    return ctx.seat_params(params)
+            out[key] = "…"
+    return out
+
+
+def params_of(ctx: RenderContext, event: Event) -> dict[str, Any]:
+    """``event.params`` ready for the catalogue (see :func:`words`)."""
+    return words(ctx, event.params, event.seat_params)
 
 
 def event_line(ctx: RenderContext, event: Event) -> str:

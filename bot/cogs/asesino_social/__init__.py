@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import games.asesino.social  # noqa: F401 - registers the engine
 from bot.cogs.asesino_social import _days
-from bot.cogs.asesino_social._views import SocialUI
+from bot.cogs.asesino_social._views import SOCIAL
 from bot.cogs.asesino_social.cog import SocialCommands
 from bot.ui import register_ui
 
@@ -20,6 +20,6 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: CoronerBot) -> None:
-    register_ui(SocialUI())
+    register_ui(SOCIAL)
     _days.install(bot)
     await bot.add_cog(SocialCommands(bot))

@@ -37,7 +37,7 @@ from games.asesino.social.roles import SocialRole, deal_characters, deal_roles
 from games.asesino.social.rules import Ctx, require_player
 from games.asesino.social.state import SYSTEM_SEAT, SocialSeat, SocialState, TimelineEntry
 from games.asesino.social.views import public_view, seat_view
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, rng_for
+from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
 
 PLACEHOLDER = "..."  # free-text placeholder in legal_actions; the adapter lets the player type the text
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # placeholder `at` before the clock has started
@@ -105,6 +105,13 @@ class SocialEngine(Engine[SocialState]):
         events.append(Event(key="asesino_social.intro.start",
                             params={"players": state.players, "to_win": state.murders_to_win, "ends_at": ends}))
         return events
+
+    def waiting(self, state: SocialState) -> Waiting | None:
+        """Real time: every seat may act during the day (the engine refuses what a seat may not do) and the
+        game's own clock ends it; nobody in particular is waited on. ``None`` once the game is over."""
+        if state.result is not None:
+            return None
+        return Waiting(seats=tuple(range(state.players)), kind="day", pace="realtime")
 
     def legal_actions(self, state: SocialState, seat: int) -> list[Any]:
         """Every concrete action ``seat`` may take now (``-1``: the system actions). Free text is

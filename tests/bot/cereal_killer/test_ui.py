@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot import ui as ui_module
 from bot.cogs.cereal_killer import _messages as msg
 from bot.cogs.cereal_killer._views import CerealUI, _action
 from bot.errors import UserError, error_text
@@ -52,11 +53,8 @@ def names(items: list[Any]) -> list[str]:
 ])
 def test_refusals_put_their_parameters_in_words(code: str, params: dict[str, Any], text: str) -> None:
     """An engine refusal reaches the player with roles, abilities and answers spelled out."""
-    from bot.cogs.cereal_killer._views import refusal
-
-    error = refusal(ctx_of(new_game()), IllegalAction(code, **params))
-    assert isinstance(error, UserError)
-    assert error_text("en", error) == "⛔ " + text
+    ui_module.register_ui(UI)
+    assert error_text("en", IllegalAction(code, **params), table(new_game())) == "⛔ " + text
 
 
 @pytest.mark.parametrize(("name", "value", "action"), [
