@@ -171,7 +171,7 @@ class SmallEngine(Engine[SmallState]):
             events.append(Event(key="asesino.small.effect_skipped", params={"seat": seat, "effect": "accomplice"}))
             return
         if not 0 <= action.target < len(state.seats) or action.target == seat:
-            raise IllegalAction("asesino.error.bad_target", target=action.target)
+            raise IllegalAction("asesino.error.bad_target", seat_params=("target",), target=action.target)
         mine, theirs = state.seats[seat].hand, state.seats[action.target].hand
         if len(action.cards) > len(theirs):
             raise IllegalAction("asesino.error.too_many_cards", count=len(theirs))

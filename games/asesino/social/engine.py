@@ -68,6 +68,10 @@ def next_boundary(state: SocialState) -> datetime | None:
     return state.day_ends_at
 
 
+#: the seat parameters of the endings (``asesino_social.end.*``)
+OUTCOME_SEATS = ("killer", "accomplice", "maniac", "accusers")
+
+
 class SocialEngine(Engine[SocialState]):
     game: ClassVar[str] = "asesino"
     mode: ClassVar[ModeInfo] = ModeInfo(id="social", min_players=6, max_players=12)
@@ -162,7 +166,8 @@ class SocialEngine(Engine[SocialState]):
             return None
         winners = state.result.winners
         return Outcome(winners=winners, reason=state.result.reason, params=state.result.params,
-                       scores={s: (1.0 if s in winners else 0.0) for s in range(state.players)})
+                       scores={s: (1.0 if s in winners else 0.0) for s in range(state.players)},
+                       seat_params=OUTCOME_SEATS)
 
 
 def _check(state: SocialState, seat: int, action: Any) -> None:

@@ -157,10 +157,10 @@ class TabletopEngine(Engine[TabletopState]):
         if action.card not in player.hand:
             raise IllegalAction("asesino.error.card_not_in_hand", card=action.card)
         if not 0 <= action.target < len(state.seats) or action.target == seat:
-            raise IllegalAction("asesino.error.bad_target", target=action.target)
+            raise IllegalAction("asesino.error.bad_target", seat_params=("target",), target=action.target)
         target = state.seats[action.target]
         if target.sealed:
-            raise IllegalAction("asesino.error.target_sealed", target=action.target)
+            raise IllegalAction("asesino.error.target_sealed", seat_params=("target",), target=action.target)
         player.hand.remove(action.card)
         target.front.append(Played(card=action.card, by=seat, words=action.words))
         events.append(Event(key="asesino.declared", params={"seat": seat, "target": action.target,
@@ -179,7 +179,7 @@ class TabletopEngine(Engine[TabletopState]):
             events.append(Event(key="asesino.accusation.none"))
             return
         if not 0 <= action.target < len(state.seats) or action.target == seat:
-            raise IllegalAction("asesino.error.bad_target", target=action.target)
+            raise IllegalAction("asesino.error.bad_target", seat_params=("target",), target=action.target)
         correct = state.seats[action.target].role == "killer"
         verdict = "right" if correct else "wrong"
         events.append(Event(key=f"asesino.accusation.{verdict}", params={"seat": seat, "target": action.target}))
