@@ -17,6 +17,7 @@ from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
+from bot.plugins import extensions
 from bot.settings import Settings
 from bot.timers import TimerRunner
 from bot.turns import install_turn_timers
@@ -24,10 +25,8 @@ from bot.ui import ui_for
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = (
-    "bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm",
-    "bot.cogs.asesino", "bot.cogs.asesino_social", "bot.cogs.cereal_killer",
-)
+#: the cog packages found when this module was imported (:func:`bot.plugins.extensions` looks again at start)
+EXTENSIONS: tuple[str, ...] = extensions()
 
 
 def point_at_api(base: str | None) -> None:
@@ -87,7 +86,7 @@ class CoronerBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
         self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await self.load_extension(extension)
         self.timers.start()
         if self.settings.sync_commands:

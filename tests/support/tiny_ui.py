@@ -36,3 +36,8 @@ def install() -> None:
     register_ui(PotatoUI())
     for language, messages in MESSAGES.items():
         catalog(language).messages.update(messages)
+
+
+async def setup(bot: object) -> None:
+    """The discord.py extension entry point of a game's Discord part (``bot/cogs/<game>/__init__.py``)."""
+    install()
