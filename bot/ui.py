@@ -89,11 +89,13 @@ class RenderContext:
 
     def seat_params(self, params: dict[str, Any], declared: Iterable[str] = (), *,
                     mention: bool = False) -> dict[str, Any]:
-        """``params`` with their seats (``declared`` and the conventional names, :func:`games.core.seat_keys`)
-        shown as names (or mentions); a list of seats becomes a comma-separated list."""
+        """``params`` with their seats (``declared``, the engine's ``seat_params`` and the conventional names, see
+        :func:`games.core.seat_keys`) shown as names (or mentions); a list of seats becomes a comma-separated
+        list."""
         show: Callable[[int], str] = self.mention if mention else self.name
         out = dict(params)
-        for key in seat_keys(params, declared):
+        engine_seats = getattr(self.table.engine, "seat_params", ())
+        for key in seat_keys(params, (*declared, *engine_seats)):
             value = params.get(key)
             if isinstance(value, int) and not isinstance(value, bool):
                 out[key] = show(value)

@@ -78,3 +78,6 @@ def fate(cards: Iterable[Card]) -> Fate:
 
 #: decisions that are a player's turn (the turn time limit); every other kind the engines wait on is a prompt
 TURN_KINDS = frozenset({"turn", "declare_all"})
+
+#: parameters that are seats in the card modes' events, refusals and outcomes (see ``games.core.seat_keys``)
+SEAT_PARAMS = ("target", "killer", "accomplice", "prosecutor", "winners")

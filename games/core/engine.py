@@ -204,7 +204,9 @@ class Engine(ABC, Generic[StateT]):
     """Base class of every game engine (one instance per game and mode; instances hold no game data).
 
     Subclasses set ``game``, ``mode``, ``State``, ``Options`` and ``Action`` (a discriminated union on
-    ``type``, usually ``Annotated[A | B | ..., Field(discriminator="type")]``).
+    ``type``, usually ``Annotated[A | B | ..., Field(discriminator="type")]``), and may set ``seat_params``: the
+    parameter names that are seats in every event, refusal and outcome of the engine (beyond the conventional
+    names and what each one declares, see :func:`seat_keys`).
     """
 
     game: ClassVar[str]
@@ -212,6 +214,7 @@ class Engine(ABC, Generic[StateT]):
     State: ClassVar[type[BaseModel]]
     Options: ClassVar[type[BaseModel]]
     Action: ClassVar[Any]
+    seat_params: ClassVar[tuple[str, ...]] = ()
 
     _action_adapter: ClassVar[TypeAdapter[Any] | None] = None
 

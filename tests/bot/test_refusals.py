@@ -21,7 +21,7 @@ from bot.i18n import catalog
 from bot.i18n.catalog import LANGUAGES
 from bot.tables import Table, TableSeat
 from bot.ui import GameUI, register_ui
-from games.core import IllegalAction, seat_keys
+from games.core import IllegalAction, get_engine, seat_keys
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -80,7 +80,7 @@ def table_for(where: str, language: str) -> Table:
     return Table(id=1, game=game, mode=mode, guild_id=1, channel_id=2, host_id=100, status="active", seed=1,
                  options={}, version=3, language=language, series_id=None, lobby_message_id=None,
                  table_message_id=None, created_at=NOW, updated_at=NOW, finished_at=None, outcome=None, seats=seats,
-                 state=None, engine=None)  # type: ignore[arg-type]
+                 state=None, engine=get_engine(game, mode))
 
 
 REFUSALS = refusals()

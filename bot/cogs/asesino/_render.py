@@ -1,8 +1,9 @@
 """Text and embeds of Asesino en Serie (tabletop and 2-4 player modes), built only from engine events and views.
 
 Event parameters are turned into words here: card kinds (``card``, ``role``, ``hand``, ``cards``...) are named
-from the catalogue (``asesino.card.<kind>``), seats (``target``, ``killer``, ``winners``...) become player names,
-columns and positions are shown 1-based and ``reason`` (a catalogue key) is rendered.
+from the catalogue (``asesino.card.<kind>``), seats (declared by the engines: ``target``, ``killer``,
+``winners``...) become player names, columns and positions are shown 1-based and ``reason`` (a catalogue key) is
+rendered.
 
 The public embeds (:func:`tabletop_embed`, :func:`small_embed`) read only ``engine.view(state, None)``.
 """
@@ -18,8 +19,6 @@ from bot.ui import COLOUR, RenderContext
 from games.asesino.common import card_key
 from games.core import Event
 
-SEAT_KEYS = frozenset({"target", "killer", "accomplice", "prosecutor"})
-SEAT_LIST_KEYS = frozenset({"winners"})
 CARD_KEYS = frozenset({"card", "role", "identity", "effect"})
 CARD_LIST_KEYS = frozenset({"hand", "cards", "effects", "order", "gave", "got", "lost"})
 ONE_BASED_KEYS = frozenset({"column", "first_column", "second_column", "first_index", "second_index"})
@@ -43,9 +42,9 @@ def card_list(ctx: RenderContext, cards: list[Any]) -> str:
 
 
 def words(ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
-    """Event, refusal or outcome ``params`` ready for the catalogue: names (the ``declared`` seats and this
-    game's seat parameters), card names, 1-based columns, rendered reasons."""
-    out = ctx.seat_params(params, {*declared, *SEAT_KEYS, *SEAT_LIST_KEYS})
+    """Event, refusal or outcome ``params`` ready for the catalogue: names (the ``declared`` seats and the
+    engine's ``seat_params``), card names, 1-based columns, rendered reasons."""
+    out = ctx.seat_params(params, declared)
     for key, value in params.items():
         if key in CARD_KEYS and isinstance(value, str):
             out[key] = card_name(ctx, value)

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from games.asesino.common import TURN_KINDS
+from games.asesino.common import SEAT_PARAMS, TURN_KINDS
 from games.asesino.small import effects
 from games.asesino.small.models import (
     AccompliceSwap,
@@ -43,6 +43,7 @@ class SmallEngine(Engine[SmallState]):
     State = SmallState
     Options = SmallOptions
     Action: ClassVar[Any] = SmallAction
+    seat_params: ClassVar[tuple[str, ...]] = SEAT_PARAMS
 
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> SmallState:
         assert isinstance(options, SmallOptions)

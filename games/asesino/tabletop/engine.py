@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from games.asesino.common import TURN_KINDS, side_of
+from games.asesino.common import SEAT_PARAMS, TURN_KINDS, side_of
 from games.asesino.series import round_points
 from games.asesino.tabletop.flow import advance, can_declare, end, next_seat, seal, targets
 from games.asesino.tabletop.models import (
@@ -47,6 +47,7 @@ class TabletopEngine(Engine[TabletopState]):
     State = TabletopState
     Options = TabletopOptions
     Action: ClassVar[Any] = TabletopAction
+    seat_params: ClassVar[tuple[str, ...]] = SEAT_PARAMS
 
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> TabletopState:
         assert isinstance(options, TabletopOptions)
