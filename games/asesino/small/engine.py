@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from games.asesino.common import SEAT_PARAMS, TURN_KINDS
+from games.asesino.common import SEAT_PARAMS, waiting_for
 from games.asesino.small import effects
 from games.asesino.small.models import (
     AccompliceSwap,
@@ -64,11 +64,7 @@ class SmallEngine(Engine[SmallState]):
 
     def waiting(self, state: SmallState) -> Waiting | None:
         """The seat the game waits on: a turn (``turn``, ``declare_all``) or a prompt (any other kind)."""
-        pending = self._pending(state)
-        if pending is None:
-            return None
-        seat, kind = pending
-        return Waiting.turn(seat, kind) if kind in TURN_KINDS else Waiting.prompt(seat, kind)
+        return waiting_for(self._pending(state))
 
     def legal_actions(self, state: SmallState, seat: int) -> list[Any]:
         waiting = self._pending(state)

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from games.asesino.common import SEAT_PARAMS, TURN_KINDS, side_of
+from games.asesino.common import SEAT_PARAMS, side_of, waiting_for
 from games.asesino.series import round_points
 from games.asesino.tabletop.flow import advance, can_declare, end, next_seat, seal, targets
 from games.asesino.tabletop.models import (
@@ -80,11 +80,7 @@ class TabletopEngine(Engine[TabletopState]):
 
     def waiting(self, state: TabletopState) -> Waiting | None:
         """The seat the game waits on: a turn (``turn``, ``declare_all``) or a prompt (any other kind)."""
-        pending = self._pending(state)
-        if pending is None:
-            return None
-        seat, kind = pending
-        return Waiting.turn(seat, kind) if kind in TURN_KINDS else Waiting.prompt(seat, kind)
+        return waiting_for(self._pending(state))
 
     def legal_actions(self, state: TabletopState, seat: int) -> list[Any]:
         waiting = self._pending(state)
