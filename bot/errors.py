@@ -37,9 +37,9 @@ def error_text(language: str, exc: BaseException, table: Table | None = None) ->
 
     cat = catalog(language)
     if isinstance(exc, IllegalAction | TableError | UserError):
-        declared = getattr(exc, "seat_params", ())
         if table is None:
             return "⛔ " + cat.render(exc.code, **exc.params)
+        declared = getattr(exc, "seat_params", ())  # only an IllegalAction declares seats beyond the convention
         words = ui_for(table.game, table.mode).words(RenderContext(table, language), exc.params, declared)
         return "⛔ " + cat.render(exc.code, **words)
     return "⚠️ " + cat.render("error.unexpected")
