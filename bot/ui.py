@@ -1,4 +1,5 @@
-"""How a game looks on Discord: the :class:`GameUI` base every game's ``_render.py`` extends, and its registry.
+"""How a game looks on Discord: the :class:`GameUI` base every game's ``bot/cogs/<game>/ui.py`` extends, and its
+registry.
 
 The adapter renders only from engine views and events: public messages from ``engine.view(state, None)`` and
 public events, DMs from ``engine.view(state, seat)`` and seat events. A GameUI never decides a rule.

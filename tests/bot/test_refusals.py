@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.asesino._small import SmallUI
-from bot.cogs.asesino._views import TabletopUI
-from bot.cogs.asesino_social._views import SOCIAL
-from bot.cogs.cereal_killer._views import CerealUI
+from bot.cogs.asesino.small_ui import SmallUI
+from bot.cogs.asesino.ui import TabletopUI
+from bot.cogs.asesino_social.ui import SOCIAL
+from bot.cogs.cereal_killer.ui import CerealUI
 from bot.errors import error_text
 from bot.i18n import catalog
 from bot.i18n.catalog import LANGUAGES

@@ -89,10 +89,6 @@ class ActionsMixin(GameUI):
         return game_button(ctx.table.id, ctx.table.version, "skip", kind, label=ctx.t("asesino.ui.skip"),
                            style=discord.ButtonStyle.secondary)
 
-    @staticmethod
-    def view(*items: discord.ui.Item[Any]) -> discord.ui.View:
-        return view_of(*items)
-
     async def ephemeral(self, interaction: discord.Interaction, ctx: RenderContext, key: str,
                         *items: discord.ui.Item[Any], **params: Any) -> None:
         await interaction.response.send_message(ctx.t(key, **params), view=view_of(*items), ephemeral=True,

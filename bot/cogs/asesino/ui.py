@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.asesino import _render as render
+from bot.cogs.asesino import render
 from bot.cogs.asesino._actions import ActionsMixin
-from bot.components import game_button
+from bot.components import game_button, view_of
 from bot.ui import COLOUR, Outgoing, RenderContext
 from games.asesino.series import standings
 from games.core import Event, IllegalAction
@@ -138,7 +138,7 @@ class TabletopUI(AsesinoUI):
             options = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t)) for t in targets]
             await interaction.response.edit_message(
                 content=ctx.t("asesino.ui.pick_target", card=render.card_name(ctx, card)),
-                view=self.view(self.select(ctx, "target", options, arg=card, version=version)))
+                view=view_of(self.select(ctx, "target", options, arg=card, version=version)))
         elif name == "target":
             action = {"type": "declare", "card": arg, "target": int(values[0])}
             await interaction.response.send_modal(self.speech_modal(ctx, "words", action, version=version))

@@ -11,8 +11,8 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.cogs.asesino_social._days import is_social
-from bot.cogs.asesino_social._views import SOCIAL, open_modal_checked, seat_or_refuse
+from bot.cogs.asesino_social.days import is_social
+from bot.cogs.asesino_social.ui import SOCIAL, open_modal_checked, seat_or_refuse
 from bot.errors import UserError
 
 if TYPE_CHECKING:

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.asesino_social import _render
-from bot.cogs.asesino_social._days import after_player_action, schedule_day_end
-from bot.cogs.asesino_social._dead import after_action, clear_dead
+from bot.cogs.asesino_social import render
+from bot.cogs.asesino_social.days import after_player_action, schedule_day_end
+from bot.cogs.asesino_social.dead import after_action, clear_dead
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
@@ -119,25 +119,25 @@ class SocialUI(GameUI):
 
     # --- rendering ------------------------------------------------------------------------------------------
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
-        return _render.params_text(ctx, params, declared)
+        return render.params_text(ctx, params, declared)
 
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
-        return _render.public_line(ctx, event)
+        return render.public_line(ctx, event)
 
     def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
-        text = _render.event_text(ctx, event)
+        text = render.event_text(ctx, event)
         if event.key == "asesino_social.intro.role":
             text += "\n\n" + ctx.t("asesino_social.ui.dm_help")
-        return Outgoing(embeds=[discord.Embed(description=_render.clip(text, _render.EMBED_LIMIT), colour=COLOUR)])
+        return Outgoing(embeds=[discord.Embed(description=render.clip(text, render.EMBED_LIMIT), colour=COLOUR)])
 
     def medium_event(self, ctx: RenderContext, event: Event) -> Outgoing:
-        return Outgoing(embeds=[_render.medium_post(ctx, event)])
+        return Outgoing(embeds=[render.medium_post(ctx, event)])
 
     def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
-        return _render.table_embed(ctx, view)
+        return render.table_embed(ctx, view)
 
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
-        return _render.secrets_embed(ctx, view)
+        return render.secrets_embed(ctx, view)
 
     def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
         game_id = ctx.table.id

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.cereal_killer._render import describe, render_board
+from bot.cogs.cereal_killer.render import describe, render_board
 from bot.ui import COLOUR, Attachment, Outgoing, RenderContext
 from games.cereal_killer.models import KILLER, LOLA, ROLES
 from games.core import Event

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.cereal_killer import _messages as msg
-from bot.cogs.cereal_killer._render import board_geometry, place_name
+from bot.cogs.cereal_killer import messages as msg
+from bot.cogs.cereal_killer.render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
 from bot.tables import TableService

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.cogs.lobby._render import lobby_embed, lobby_view
+from bot.cogs.lobby.render import lobby_embed, lobby_view
 from bot.errors import UserError, send_error
 from bot.i18n import t
 from bot.plugins import game_choices
