@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.ui import Outgoing, RenderContext, ui_for
+from bot.ui import Outgoing, RenderContext
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -23,10 +23,10 @@ def install_turn_timers(bot: CoronerBot) -> None:
         if table is None:
             return
         ctx = RenderContext(table, table.language)
-        seats = ui_for(table.game, table.mode).waiting_on(table)  # a game may keep who it waits on secret
-        if not seats:
+        waiting = table.engine.waiting(table.state)
+        if waiting is None or waiting.hidden:  # a game may keep who it waits on secret
             return
-        text = ctx.t("turn.warning", seats=", ".join(ctx.mention(s) for s in seats))
+        text = ctx.t("turn.warning", seats=", ".join(ctx.mention(s) for s in waiting.seats))
         await (await bot.delivery.channel(table.channel_id)).send(**Outgoing(content=text, mentions=True).kwargs())
 
     async def expire(timer: Any) -> None:

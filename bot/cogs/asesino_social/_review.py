@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.asesino._render import neutral
-from bot.cogs.asesino_social._days import catch_up
-from bot.cogs.asesino_social._dead import after_action
+from bot.cogs.asesino.render import neutral
+from bot.cogs.asesino_social.days import catch_up
+from bot.cogs.asesino_social.dead import after_action
 from bot.components import game_button, view_of
 from bot.errors import UserError
 from bot.ui import COLOUR, Outgoing, RenderContext

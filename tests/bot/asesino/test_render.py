@@ -10,9 +10,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.cogs.asesino import _render as render
-from bot.cogs.asesino._small import SmallUI
-from bot.cogs.asesino._views import TabletopUI
+from bot.cogs.asesino import render
+from bot.cogs.asesino.small_ui import SmallUI
+from bot.cogs.asesino.ui import TabletopUI
 from bot.tables import Table
 from bot.tables.model import TableSeat
 from bot.ui import RenderContext
@@ -168,10 +168,10 @@ def test_public_table_says_only_that_a_revealed_card_is_being_resolved_while_the
                   sealed=[0], turn=1)
     engine = get_engine("asesino", "tabletop")
     state = engine.apply(state, 1, engine.parse_action({"type": "declare", "card": "good", "target": 5})).state
-    assert engine.waiting(state) == (2, "accuse")
     table = make_table("tabletop", 6, 1, state)
     ctx = RenderContext(table, "en")
     text = embed_text(render.tabletop_embed(ctx, engine.view(state, None)))
     assert "Waiting on the effect of a revealed card." in text
     assert "Prosecutor" not in text.split("\n")[0] and "▶️" not in text
-    assert TabletopUI().waiting_on(table) == []
+    waiting = engine.waiting(state)
+    assert waiting is not None and waiting.hidden and waiting.seats == (2,)

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.clock import FakeClock
-from bot.cogs.asesino_social._views import MAX_SELECTS, TARGET_KINDS, action_pages, check_now
+from bot.cogs.asesino_social.ui import MAX_SELECTS, TARGET_KINDS, action_pages, check_now
 from games.asesino.social import ENGINE, Crime, Recruit, SocialRole
 from games.core import IllegalAction
 from tests.bot.asesino_social.test_render import START, make_table, new_state, seat_of
@@ -47,7 +47,7 @@ def test_a_modal_opens_after_the_boundary_and_refusals_still_come_first() -> Non
     then); within the day a refusal still comes before the modal."""
     from datetime import timedelta
 
-    from bot.cogs.asesino_social._views import TextModal, open_modal_checked
+    from bot.cogs.asesino_social.ui import TextModal, open_modal_checked
 
     state = new_state()
     table = make_table(state)
