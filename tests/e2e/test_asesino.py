@@ -154,14 +154,19 @@ async def test_tabletop_game_to_the_end(world: World) -> None:
         assert sorted(row.points for row in board) == sorted(outcome.scores.values())
 
 
-async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a fixed deal (game seed 1) eight players meet the effect order, the press statement, the
-    Prosecutor's accusation, last words and a murdered player's forced plays, each through its component."""
+def eight_players_seed_one(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three more players (eight in all) and game seed 1 for the next game."""
     monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: 1))
     extra = [world.double.add_user(n, display_name=n.title()) for n in ("frank", "grace", "heidi")]
     for user in extra:
         world.guild.add_member(user)
     world.players.extend(extra)
+
+
+async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a fixed deal (game seed 1) eight players meet the effect order, the press statement, the
+    Prosecutor's accusation, last words and a murdered player's forced plays, each through its component."""
+    eight_players_seed_one(world, monkeypatch)
     async with world.running():
         table = await open_and_start(world, "tabletop", world.players)
         assert table.seed == 1
@@ -276,11 +281,7 @@ async def test_an_absent_prosecutor_is_never_named_while_asked_and_the_bot_accus
     """Ruling (Prosecutor effect): "A living Prosecutor must accuse: ... when the time limit runs out the bot names a
     player at random for them and says so. The public table never says that a Prosecutor is being asked". Eight
     players, game seed 1: the 28th random move leaves the game waiting on the Prosecutor."""
-    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: 1))
-    extra = [world.double.add_user(n, display_name=n.title()) for n in ("frank", "grace", "heidi")]
-    for user in extra:
-        world.guild.add_member(user)
-    world.players.extend(extra)
+    eight_players_seed_one(world, monkeypatch)
     async with world.running():
         table = await open_and_start(world, "tabletop", world.players)
         rng = random.Random(1)
