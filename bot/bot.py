@@ -15,6 +15,7 @@ from bot.components import GameButton, GameSelect, LobbyButton
 from bot.delivery import Delivery
 from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
+from bot.live_table import answering
 from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
 from bot.settings import Settings
@@ -147,7 +148,8 @@ class CoronerBot(commands.AutoShardedBot):
             if name == "secrets":
                 await show_secrets(self, interaction, table)
                 return
-            await ui_for(table.game, table.mode).on_component(interaction, table, name, arg, version, values)
+            with answering(interaction):  # a move made on the table message is answered by editing it
+                await ui_for(table.game, table.mode).on_component(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
             await send_error(self, interaction, exc)
 

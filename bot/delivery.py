@@ -1,7 +1,9 @@
-"""Delivering a step's events: public lines and the table status to the game channel, seat events by DM (with the
-"My secrets" fallback when a DM is refused), medium events to the server's official medium channel.
+"""Delivering a step's events: public lines into the game's living table (:mod:`bot.live_table`), seat events by DM
+(with the "My secrets" fallback when a DM is refused), medium events to the server's official medium channel.
 
-Everything public is rendered from public events and ``engine.view(state, None)`` only.
+Everything public is rendered from public events and ``engine.view(state, None)`` only. A seat event the game's UI
+lists in ``echo_keys`` (one that only repeats the move its player just made) is not sent: DMs go out only when a
+seat's private information changed.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import secrets_button, view_of
-from bot.ui import Outgoing, RenderContext, ui_for
+from bot.live_table import LiveTable
+from bot.ui import MAX_FIELDS, Outgoing, RenderContext, ui_for
 from games.core import Event
 
 if TYPE_CHECKING:
@@ -23,7 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
-MAX_CONTENT = 1900
+MAX_FIELD = 1024
 
 
 class Delivery:
@@ -32,6 +35,7 @@ class Delivery:
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
         self._shown: dict[int, str] = {}  # game id -> the public view its last status showed (this process)
+        self.live = LiveTable(bot)
 
     def _public_changed(self, game_id: int, public: dict[str, Any]) -> bool:
         """Whether ``public`` (the public view) differs from the one the last status of this process showed
@@ -44,9 +48,11 @@ class Delivery:
     async def __call__(self, table: Table, events: list[Event]) -> None:
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
-        lines: list[str] = []
+        lines: list[str] = self.live.take_notes(table.id)
         refused: list[int] = []
         for event in events:
+            if event.key in ui.echo_keys:
+                continue
             if event.audience.kind == "public":
                 line = ui.public_event(ctx, event)
                 if line:
@@ -62,9 +68,14 @@ class Delivery:
         public = table.engine.view(table.state, None)
         changed = self._public_changed(table.id, public)
         if table.status in ("active", "finished") and (lines or changed):
-            # a step with no public event and no change to the public view posts nothing: a fresh status after a
-            # secret action (a social-mode night action, say) would tell the channel that someone just acted
-            await self.post_status(table, lines, public)
+            # a step with no public event and no change to the public view shows nothing: a changed table after
+            # a secret action (a social-mode night action, say) would tell the channel that someone just acted
+            log_lines = self.live.remember(table.id, lines)
+            await self.live.show(table, self.status_message(table, log_lines, public),
+                                 fresh=ui.fresh_table(table, events))
+            await self.live.after_step(table)
+        if table.status == "finished":
+            self.live.forget(table.id)
         if refused:
             await self.dm_fallback(table, refused)
         if table.status == "finished" and table.series_id is not None:
@@ -110,35 +121,29 @@ class Delivery:
         await (await self.channel(table.channel_id)).send(**out.kwargs())
 
     async def announce_cancel(self, table: Table, by_user_id: int) -> None:
-        """A running game was cancelled: say so publicly and take the buttons off the last status message."""
+        """A running game was cancelled: the table says so, without its buttons (one edit)."""
         ctx = RenderContext(table, table.language)
-        channel = await self.channel(table.channel_id)
-        await channel.send(**Outgoing(content=ctx.t("game.cancelled", user=f"<@{by_user_id}>")).kwargs())
-        await self._clear_components(channel, table.table_message_id)
-
-    @staticmethod
-    async def _clear_components(channel: discord.abc.Messageable, message_id: int | None) -> None:
-        """Take the buttons off an earlier status message (best effort: it may be gone)."""
-        if not message_id:
-            return
-        try:
-            await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
-        except discord.HTTPException:
-            log.debug("could not clear the components of %s", message_id)
+        out = self.status_message(table, self.live.remember(table.id, [ctx.t("game.cancelled",
+                                                                               user=f"<@{by_user_id}>")]))
+        out.view = None
+        await self.live.unping(table)
+        await self.live.show(table, out)
+        self.live.forget(table.id)
 
     # --- the table status -----------------------------------------------------------------------------------
     def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:
-        """The public status: the step's public lines, the table embed and the components, all from ``public``
-        (``engine.view(state, None)``, computed here when not given)."""
+        """The public table: the table embed with ``lines`` (the "last moves" log) as its last field, who the game
+        waits on, and the components, all from ``public`` (``engine.view(state, None)``, computed here when not
+        given)."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
         if public is None:
             public = table.engine.view(table.state, None)
         embed = ui.table_embed(ctx, public)
         files = ui.table_files(ctx, public)
-        content = "\n".join(lines)
-        if len(content) > MAX_CONTENT:
-            content = content[: MAX_CONTENT - 1] + "…"
+        if lines and len(embed.fields) < MAX_FIELDS:
+            embed.add_field(name=ctx.t("table.last_moves"), value="\n".join(lines)[:MAX_FIELD], inline=False)
+        content = ""
         embeds = [embed]
         items: list[discord.ui.Item[Any]] = []
         mentions = False
@@ -154,6 +159,10 @@ class Delivery:
         return Outgoing(content=content or None, embeds=embeds, files=files,
                         view=view_of(*items) if items else None, mentions=mentions)
 
+    async def show_table(self, table: Table) -> None:
+        """Show the table as it is now (e.g. a game whose start produced no event)."""
+        await self.live.show(table, self.status_message(table, self.live.remember(table.id, [])))
+
     def outcome_embed(self, ctx: RenderContext, table: Table) -> discord.Embed:
         outcome = table.engine.outcome(table.state)
         embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
@@ -164,15 +173,9 @@ class Delivery:
             if outcome.scores:
                 scores = "\n".join(f"{ctx.name(s)}: {p:g}" for s, p in sorted(outcome.scores.items(),
                                                                                 key=lambda kv: -kv[1]))
-                embed.add_field(name=ctx.t("outcome.points"), value=scores, inline=False)
+                title = "outcome.points" if table.series_id is not None else "outcome.points_game"
+                embed.add_field(name=ctx.t(title), value=scores, inline=False)
         return embed
-
-    async def post_status(self, table: Table, lines: list[str], public: dict[str, Any]) -> None:
-        """Post a new status (from the public view ``public``) and take the buttons off the previous one."""
-        channel = await self.channel(table.channel_id)
-        message = await channel.send(**self.status_message(table, lines, public).kwargs())
-        await self.bot.tables.set_table_message(table.id, message.id)
-        await self._clear_components(channel, table.table_message_id)
 
     # --- turn timers ----------------------------------------------------------------------------------------
     async def arm_turn_timers(self, table: Table) -> None:

@@ -107,6 +107,13 @@ class GameUI:
 
     game: str = ""
     mode: str | None = None  # None: every mode of ``game`` without a UI of its own
+    #: seat-event keys that only repeat the move their player just made: never sent (DMs only on a change)
+    echo_keys: frozenset[str] = frozenset()
+
+    def fresh_table(self, table: Table, events: list[Event]) -> bool:
+        """Whether this step is worth a new table message (e.g. a death reveal, a round end) rather than an edit
+        of the living table; ``table`` is the table after the step. None by default."""
+        return False
 
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         """One line of the public log for ``event`` (``None`` hides it)."""

@@ -13,7 +13,7 @@ from bot.i18n import catalog
 from bot.tables import Table, TableService
 from games.asesino.common import card_key
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, refusal
+from tests.e2e.conftest import World, mark, refusal, table_log
 
 TITLE = "Asesino en Serie"
 
@@ -58,7 +58,7 @@ async def play_one(world: World, table: Table, rng: random.Random) -> None:
     seat, kind = table.engine.waiting(table.state)
     user = user_of(world, table, seat)
     status = status_messages(world)[-1]
-    count = len(status_messages(world))
+    before = mark(status_messages(world))
     action = rng.choice(table.engine.legal_actions(table.state, seat))
     if kind == "direction":
         await (await user.click(status, label="Clockwise" if action.clockwise else "Counter-clockwise")).response()
@@ -73,7 +73,7 @@ async def play_one(world: World, table: Table, rng: random.Random) -> None:
             panel = answer.message
             assert panel is not None and answer.ephemeral
             await answer_panel(user, panel, action)
-    await world.double.wait_for(lambda: len(status_messages(world)) > count, what=f"the status after {action}")
+    await world.double.wait_for(lambda: mark(status_messages(world)) != before, what=f"the table after {action}")
 
 
 async def answer_panel(user: User, panel: StoredMessage, action: Any) -> None:
@@ -166,7 +166,7 @@ async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch:
         assert table.seed == 1
         final = await play_to_the_end(world, table.id, seed=1)
         assert final.outcome is not None
-        log = "\n".join(m.content for m in status_messages(world))
+        log = table_log(status_messages(world))
         for expected in ("resolves the effects in this order", "tells the press: “", "speaks”",
                          "last words: “", "Prosecutor"):
             assert expected in log, expected
@@ -184,7 +184,7 @@ async def test_small_game_for_two_to_the_end(world: World, monkeypatch: pytest.M
         final = await play_to_the_end(world, table.id, seed=11)
         assert final.outcome is not None
         assert status_messages(world)[-1].embeds[-1]["title"] == "Game over"
-        log = "\n".join(m.content for m in status_messages(world))
+        log = table_log(status_messages(world))
         assert "card(s) with" in log and "swaps card" in log and "turns face up" in log
         assert any("took" in m.text for u in (alice, bob) for m in u.dms())
 
@@ -229,9 +229,8 @@ async def test_three_round_series_reopens_the_lobby_and_names_the_winner(world: 
                 break
             lobby = await world.double.wait_for(lambda r=round_no: next(
                 (m for m in world.bot_messages() if m.content.startswith(f"Round {r + 1} of 3")), None))
-            count = len(status_messages(world))
             await (await alice.click(lobby, label="Start")).response()
-            await world.double.wait_for(lambda c=count: len(status_messages(world)) > c)
+            await world.double.wait_for(lambda lobby=lobby: lobby in status_messages(world), what="the next table")
             table = await world.tables.table_in_channel(world.games.id)
             assert table is not None and table.status == "active" and table.user_ids() == final.user_ids()
         best = max(points.values())
@@ -248,23 +247,27 @@ async def test_an_idle_player_is_warned_then_the_bot_moves_for_them(world: World
         table = await open_and_start(world, "tabletop", world.players)
         first = user_of(world, table, table.state.turn)
         assert table.engine.waiting(table.state) == (table.state.turn, "direction")
-        world.clock.advance(seconds=89)
+        world.clock.advance(seconds=29)
         world.clock.advance(seconds=2)
+        ping = await world.double.wait_for(
+            lambda: next((m for m in world.bot_messages() if "Your move" in m.content), None))
+        assert first.mention in ping.content  # after the 30 s grace period: the only new message so far
+        world.clock.advance(seconds=60)
         warning = await world.double.wait_for(
             lambda: next((m for m in world.bot_messages() if "half of your time" in m.content), None))
         assert first.mention in warning.content
+        assert ping.deleted  # the warning took the ping's place: one ping in the channel at most
         assert (await world.tables.load(table.id)).version == table.version
-        statuses = len(status_messages(world))
+        before = mark(status_messages(world))
         world.clock.advance(seconds=90)
-        auto = await world.double.wait_for(
-            lambda: next((m for m in world.bot_messages() if "ran out of time" in m.content), None))
-        assert first.mention in auto.content
-        await world.double.wait_for(lambda: len(status_messages(world)) > statuses, what="the bot's move")
+        await world.double.wait_for(lambda: mark(status_messages(world)) != before, what="the bot's move")
+        assert f"{table.seat_names(table.state.turn)[0]} ran out of time" in status_messages(world)[-1].text
+        await world.double.wait_for(lambda: warning.deleted, what="the warning to go with the move")
         moved = await world.tables.load(table.id)
         assert moved.version == table.version + 1 and moved.state.clockwise is True
         assert moved.engine.waiting(moved.state)[1] == "turn"
         world.clock.advance(seconds=149)
-        assert sum("half of your time" in m.content for m in world.bot_messages()) == 1
+        assert not any("half of your time" in m.content for m in world.bot_messages())
         world.clock.advance(seconds=2)
-        await world.double.wait_for(lambda: sum("half of your time" in m.content for m in world.bot_messages()) == 2)
-
+        await world.double.wait_for(lambda: sum("half of your time" in m.content for m in world.bot_messages()) == 1)
+        assert len([m for m in world.bot_messages() if not m.embeds]) == 1  # the channel holds one ping at most
