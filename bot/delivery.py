@@ -70,8 +70,7 @@ class Delivery:
         if table.status in ("active", "finished") and (lines or changed):
             # a step with no public event and no change to the public view shows nothing: a changed table after
             # a secret action (a social-mode night action, say) would tell the channel that someone just acted
-            log_lines = self.live.remember(table.id, lines)
-            await self.live.show(table, self.status_message(table, log_lines, public),
+            await self.live.show(table, lines, lambda log_lines: self.status_message(table, log_lines, public),
                                  fresh=ui.fresh_table(table, events))
             await self.live.after_step(table)
         if table.status == "finished":
@@ -123,11 +122,14 @@ class Delivery:
     async def announce_cancel(self, table: Table, by_user_id: int) -> None:
         """A running game was cancelled: the table says so, without its buttons (one edit)."""
         ctx = RenderContext(table, table.language)
-        out = self.status_message(table, self.live.remember(table.id, [ctx.t("game.cancelled",
-                                                                               user=f"<@{by_user_id}>")]))
-        out.view = None
+
+        def render(log_lines: list[str]) -> Outgoing:
+            out = self.status_message(table, log_lines)
+            out.view = None
+            return out
+
         await self.live.unping(table)
-        await self.live.show(table, out)
+        await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
         self.live.forget(table.id)
 
     # --- the table status -----------------------------------------------------------------------------------
@@ -161,7 +163,7 @@ class Delivery:
 
     async def show_table(self, table: Table) -> None:
         """Show the table as it is now (e.g. a game whose start produced no event)."""
-        await self.live.show(table, self.status_message(table, self.live.remember(table.id, [])))
+        await self.live.show(table, [], lambda log_lines: self.status_message(table, log_lines))
 
     def outcome_embed(self, ctx: RenderContext, table: Table) -> discord.Embed:
         outcome = table.engine.outcome(table.state)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
@@ -97,9 +97,11 @@ class LiveTable:
     def take_notes(self, game_id: int) -> list[str]:
         return self._notes.pop(game_id, [])
 
-    def remember(self, game_id: int, lines: list[str]) -> list[str]:
-        """Add a step's public ``lines``; returns the log to show (oldest first, the newest always kept whole
-        when it fits, older lines dropped first, a cut shown as "…")."""
+    def remember(self, game_id: int, lines: list[str], *, anew: bool = False) -> list[str]:
+        """Add a step's public ``lines`` (``anew``: to a new table message, whose log starts with this step);
+        returns the log to show (oldest first, older lines dropped first, a cut shown as "…")."""
+        if anew:
+            self._log.pop(game_id, None)
         steps = self._log.setdefault(game_id, deque(maxlen=LOG_STEPS))
         if lines:
             steps.append(list(lines))
@@ -107,10 +109,7 @@ class LiveTable:
         size = 0
         for line in reversed([line for step in steps for line in step]):
             if size + len(line) + 1 > LOG_CHARS:
-                if not shown:
-                    shown.append(line[: LOG_CHARS - 1] + "…")
-                else:
-                    shown.append("…")
+                shown.append(line[: LOG_CHARS - 1] + "…" if not shown else "…")
                 break
             shown.append(line)
             size += len(line) + 1
@@ -121,13 +120,16 @@ class LiveTable:
         self._notes.pop(game_id, None)
 
     # --- showing --------------------------------------------------------------------------------------------
-    async def show(self, table: Table, out: Outgoing, *, fresh: bool = False) -> None:
-        """Put ``out`` (the table) on the game's table message: the interaction's own edit, a PATCH, or (when the
-        table scrolled out of sight, was never shown, or ``fresh``) a new message, stripping the old one of its
-        buttons."""
+    async def show(self, table: Table, lines: list[str], render: Callable[[list[str]], Outgoing], *,
+                   fresh: bool = False) -> None:
+        """Show a step with public ``lines`` on the game's table message; ``render(log)`` draws the table around
+        the "last moves" ``log``. The interaction's own edit or a PATCH; a new message (stripping the old one of
+        its buttons, its log starting with this step) when the table scrolled out of sight, was never shown, or
+        the step is ``fresh``."""
         message_id = table.table_message_id or table.lobby_message_id
         config = await self.bot.config(table.guild_id)
         if message_id and not fresh and not self.scrolled(table.channel_id, config.table_repost_after):
+            out = render(self.remember(table.id, lines))
             try:
                 await self._edit(table, message_id, out)
             except discord.NotFound:
@@ -137,6 +139,7 @@ class LiveTable:
                     await self.bot.tables.set_table_message(table.id, message_id)
                 self._watching(table.channel_id, message_id, fresh=False)
                 return
+        out = render(self.remember(table.id, lines, anew=True))
         channel = await self.bot.delivery.channel(table.channel_id)
         message = await channel.send(**out.kwargs())
         await self.bot.tables.set_table_message(table.id, message.id)

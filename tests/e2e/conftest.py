@@ -127,3 +127,26 @@ def table_log(messages: list[StoredMessage]) -> str:
             for embed in version["embeds"]:
                 texts += [embed.get("description") or ""] + [f.get("value", "") for f in embed.get("fields", [])]
     return "\n".join(texts)
+
+
+def _log_lines(version: dict) -> list[str]:
+    fields = [f for e in version["embeds"][:1] for f in e.get("fields", []) if f.get("name") in LAST_MOVES]
+    return fields[-1]["value"].split("\n") if fields else []
+
+
+LAST_MOVES = ("Last moves", "Últimas jugadas")
+
+
+def shown_lines(messages: list[StoredMessage]) -> list[str]:
+    """Every public line the tables showed, each once, in order: each version of a table's "last moves" log is
+    the previous one without its oldest steps plus the new step's lines."""
+    lines: list[str] = []
+    for message in messages:
+        previous: list[str] = []
+        for version in [*message.history, message.snapshot()]:
+            current = _log_lines(version)
+            kept = next(len(previous) - j for j in range(len(previous) + 1)
+                        if previous[j:] == current[:len(previous) - j])
+            lines += current[kept:]
+            previous = current
+    return lines

@@ -229,7 +229,7 @@ async def test_cancelling_a_social_game_takes_the_dead_role_back(world: World) -
         await world.double.wait_for(lambda: dead_role.id in member.role_ids, what="the dead role")
         assert "cancelled" in await refusal(await players[0].slash(world.games, "cancel"))
         await world.double.wait_for(lambda: dead_role.id not in member.role_ids, what="the role taken back")
-        assert any("was cancelled by" in m.content for m in world.bot_messages())
+        assert any("was cancelled by" in m.text for m in world.bot_messages())
         assert (await world.tables.load(table.id)).status == "cancelled"
 
 

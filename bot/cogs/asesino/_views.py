@@ -41,6 +41,11 @@ class AsesinoUI(ActionsMixin, GameUI):
 
     game = "asesino"
     supports_series = False
+    echo_keys = frozenset({"asesino.you_declared", "asesino.small.you_played"})  # the player just did it
+
+    def fresh_table(self, table: Table, events: list[Event]) -> bool:
+        """A death is worth a new table message (players should not miss it)."""
+        return any(event.key == "asesino.destiny.murdered" for event in events)
 
     def move_timeout(self, table: Table, config: Any) -> int:
         """A turn (or playing out a hand) gets the turn time; prompts (direction, statement, last words,

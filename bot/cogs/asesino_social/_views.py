@@ -115,6 +115,10 @@ class SocialUI(GameUI):
         """Nobody is pinged on every status: everyone plays at once, in real time, over days."""
         return []
 
+    def fresh_table(self, table: Table, events: list[Event]) -> bool:
+        """A death and a day's end are worth a new table message: days are long, the table scrolls away."""
+        return any(event.key in ("asesino_social.death", "asesino_social.day.ended") for event in events)
+
     async def on_cancelled(self, bot: Any, table: Table) -> None:
         """A cancelled game gives the dead role back too (best effort)."""
         await clear_dead(bot, table)
