@@ -15,9 +15,9 @@ from bot.components import GameButton, GameSelect, LobbyButton
 from bot.delivery import Delivery
 from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
-from bot.live_table import answering
 from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
+from bot.live_table import answering
 from bot.settings import Settings
 from bot.timers import TimerRunner
 from bot.turns import install_turn_timers

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import secrets_button, view_of
+from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
 from bot.ui import MAX_FIELDS, Outgoing, RenderContext, ui_for
 from games.core import Event
@@ -150,7 +151,7 @@ class Delivery:
         items: list[discord.ui.Item[Any]] = []
         mentions = False
         if table.status == "finished":
-            embeds.append(self.outcome_embed(ctx, table))
+            embeds.append(outcome_embed(ctx, table))
         else:
             to_act = ui.waiting_on(table)
             if to_act:
@@ -165,20 +166,6 @@ class Delivery:
         """Show the table as it is now (e.g. a game whose start produced no event)."""
         await self.live.show(table, [], lambda log_lines: self.status_message(table, log_lines))
 
-    def outcome_embed(self, ctx: RenderContext, table: Table) -> discord.Embed:
-        outcome = table.engine.outcome(table.state)
-        embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
-        if outcome is not None:
-            embed.description = ctx.t(outcome.reason, **ctx.seat_params(outcome.params))
-            winners = ", ".join(ctx.name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
-            embed.add_field(name=ctx.t("outcome.winners"), value=winners, inline=False)
-            if outcome.scores:
-                scores = "\n".join(f"{ctx.name(s)}: {p:g}" for s, p in sorted(outcome.scores.items(),
-                                                                                key=lambda kv: -kv[1]))
-                title = "outcome.points" if table.series_id is not None else "outcome.points_game"
-                embed.add_field(name=ctx.t(title), value=scores, inline=False)
-        return embed
-
     # --- turn timers ----------------------------------------------------------------------------------------
     async def arm_turn_timers(self, table: Table) -> None:
         """A warning at half the turn timeout, then the bot's move at the timeout, for engines that define
@@ -192,3 +179,19 @@ class Delivery:
         await self.bot.timers.schedule(table.id, "turn_warning", now + timeout / 2, payload)
         await self.bot.timers.schedule(table.id, "turn_timeout", now + timeout, payload)
 
+
+def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
+    """The result under a finished table: how it ended, the winners, and the points ("this round" only in a
+    series)."""
+    outcome = table.engine.outcome(table.state)
+    embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
+    if outcome is not None:
+        embed.description = ui_for(table.game, table.mode).outcome_text(ctx, outcome)
+        winners = ", ".join(ctx.name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
+        embed.add_field(name=ctx.t("outcome.winners"), value=winners, inline=False)
+        if outcome.scores:
+            scores = "\n".join(f"{ctx.name(s)}: {ctx.t('leaderboard.points', count=plain_number(p))}"
+                               for s, p in sorted(outcome.scores.items(), key=lambda kv: -kv[1]))
+            title = "outcome.points" if table.series_id is not None else "outcome.points_game"
+            embed.add_field(name=ctx.t(title), value=scores, inline=False)
+    return embed

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import catalog
-from games.core import Event
+from games.core import Event, Outcome
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -109,6 +109,10 @@ class GameUI:
     mode: str | None = None  # None: every mode of ``game`` without a UI of its own
     #: seat-event keys that only repeat the move their player just made: never sent (DMs only on a change)
     echo_keys: frozenset[str] = frozenset()
+
+    def outcome_text(self, ctx: RenderContext, outcome: Outcome) -> str:
+        """How the game ended, in words (under the result's title)."""
+        return ctx.t(outcome.reason, **ctx.seat_params(outcome.params))
 
     def fresh_table(self, table: Table, events: list[Event]) -> bool:
         """Whether this step is worth a new table message (e.g. a death reveal, a round end) rather than an edit

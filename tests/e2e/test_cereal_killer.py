@@ -85,6 +85,8 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
         refused = await killer_dm(world, alice, "3 9 8 7")
         assert refused.content == "⛔ 3 is not next to 9."
         assert "not_adjacent" not in refused.content
+        unread = await killer_dm(world, alice, "i go 3 8 13 12")
+        assert unread.content.startswith('⛔ I could not read "i go 3 8 13 12": "i" is neither')
         await bob.dm_bot("7 12")
         await world.double.wait_for(lambda: bob.dms() and "Only the Killer" in bob.dms()[-1].content)
 

@@ -39,6 +39,7 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
         for user in (bob, carol, dave, erin):
             await (await user.click(lobby, label="Join")).response()
         assert lobby.embeds[0]["fields"][0]["name"] == "Players (5, needs 2-10)"
+        assert lobby.embeds[0]["description"].startswith("Press **Join** to play. This lobby closes <t:")
 
         assert "Only the host" in await refusal(await carol.click(lobby, label="Start"))
 

@@ -92,7 +92,8 @@ class ActionsMixin:
     def select(ctx: RenderContext, name: str, options: list[discord.SelectOption], *, arg: str = "",
                version: int | None = None, min_values: int = 1, max_values: int = 1) -> GameSelect:
         return GameSelect(ctx.table.id, ctx.table.version if version is None else version, name, arg,
-                          options=options[:25], min_values=min_values, max_values=min(max_values, len(options)))
+                          options=options[:25], min_values=min_values, max_values=min(max_values, len(options)),
+                          placeholder=ctx.t(f"asesino.ui.placeholder.{name}")[:150])
 
     @staticmethod
     def skip_button(ctx: RenderContext, kind: str) -> Any:

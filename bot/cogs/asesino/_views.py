@@ -25,7 +25,7 @@ from bot.cogs.asesino._actions import ActionsMixin
 from bot.components import game_button
 from bot.ui import COLOUR, GameUI, Outgoing, RenderContext
 from games.asesino.series import standings
-from games.core import Event, IllegalAction
+from games.core import Event, IllegalAction, Outcome
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -42,6 +42,10 @@ class AsesinoUI(ActionsMixin, GameUI):
     game = "asesino"
     supports_series = False
     echo_keys = frozenset({"asesino.you_declared", "asesino.small.you_played"})  # the player just did it
+
+    def outcome_text(self, ctx: RenderContext, outcome: Outcome) -> str:
+        roles = ctx.table.engine.view(ctx.table.state, None).get("roles") or {}
+        return render.ending_text(ctx, outcome.reason, roles)
 
     def fresh_table(self, table: Table, events: list[Event]) -> bool:
         """A death is worth a new table message (players should not miss it)."""
@@ -82,7 +86,7 @@ class AsesinoUI(ActionsMixin, GameUI):
         return game_button(ctx.table.id, ctx.table.version, name, arg, label=label, style=style, emoji=emoji)
 
     def _turn_button(self, ctx: RenderContext, kind: str) -> Any:
-        label = ctx.t("asesino.ui.take_turn" if kind in ("turn", "declare_all") else "asesino.ui.answer")
+        label = ctx.t("asesino.ui.take_turn" if kind in ("turn", "declare_all") else f"asesino.ui.control.{kind}")
         return self._button(ctx, "turn", label=label, emoji="🔪")
 
 

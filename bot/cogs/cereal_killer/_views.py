@@ -213,8 +213,8 @@ class CerealUI(GameUI):
         if state.phase != "killer":
             raise UserError("cereal_killer.dm.not_now")
         turn = parse_route(content)
-        if isinstance(turn, ParseError):
-            raise UserError(turn.code, **turn.params)
+        if isinstance(turn, ParseError):  # quote what could not be read, not just the word that stopped it
+            raise UserError(turn.code, **turn.params, text=_quoted(content))
         await self.act(bot, ctx, table, message.author.id, turn.model_dump(), table.version)
 
 
@@ -250,6 +250,12 @@ def _action(name: str, value: str) -> dict[str, Any]:
     if name not in kinds:
         raise UserError("cereal_killer.ui.unknown_control")
     return {"type": kinds[name], "space": _int(value)}
+
+
+def _quoted(text: str, limit: int = 100) -> str:
+    """``text`` on one line, cut to ``limit`` characters, without backticks (it is shown in quotes)."""
+    line = " ".join(text.replace("`", "'").split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _int(value: str) -> int:

@@ -117,12 +117,13 @@ class Lobby(commands.Cog):
     @staticmethod
     def _series_rounds(game: str, mode: str, settings: dict[str, Any]) -> int | None:
         """Take ``rounds`` out of the options when the mode's UI plays points series (``supports_series``):
-        the rounds belong to the series, not to the engine. Raises ``lobby.bad_options`` for a bad count."""
+        the rounds belong to the series, not to the engine. Raises ``lobby.bad_rounds`` (naming the limit) for a
+        bad count."""
         if "rounds" not in settings or not getattr(ui_for(game, mode), "supports_series", False):
             return None
         rounds = settings.pop("rounds")
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
-            raise UserError("lobby.bad_options", text=f"rounds={rounds}")
+            raise UserError("lobby.bad_rounds", text=f"rounds={rounds}", max=MAX_ROUNDS)
         return rounds
 
     async def _lobby_here(self, interaction: discord.Interaction) -> Table:

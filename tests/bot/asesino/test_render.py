@@ -93,7 +93,7 @@ def test_event_lines_name_cards_players_and_columns(key: str, params: dict[str, 
 
 
 def test_intro_dm_shows_the_role_and_each_hand_card() -> None:
-    """The start DM is titled with the role and lists the hand one card a line."""
+    """The start DM says once who you are (the title), what you hold (one card a line) and what to do next."""
     table = make_table("tabletop", 6, 9)
     ctx = RenderContext(table, "en")
     event = Event(key="asesino.intro.role", params={"role": "doctor", "hand": ["doctor", "good", "bad"]},
@@ -101,6 +101,8 @@ def test_intro_dm_shows_the_role_and_each_hand_card() -> None:
     embed = TabletopUI().private_event(ctx, 0, event).embeds[0]
     assert embed.title == "Your role: Doctor"
     assert embed.fields[0].value == "• Doctor\n• Good intentions\n• Bad intentions"
+    assert embed.description.startswith("Keep it secret. When the table in <#")
+    assert "Doctor" not in embed.description and "hand" not in embed.description.lower()
 
 
 def test_own_play_dm_comes_with_a_fresh_hand() -> None:
