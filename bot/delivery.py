@@ -13,6 +13,7 @@ import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.components import secrets_button, view_of
@@ -108,7 +109,7 @@ class Delivery:
                 log.warning("DM to %s refused: %s", user_id, exc)
             await self.bot.tables.set_dm_ok(table.id, user_id, False)
             return False
-        except discord.HTTPException:
+        except (discord.HTTPException, aiohttp.ClientError, OSError):  # one lost DM must not stop the table
             log.warning("DM to %s failed", user_id, exc_info=True)
             return False
         return True
