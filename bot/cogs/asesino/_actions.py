@@ -68,25 +68,28 @@ class ActionsMixin:
         if name == "turn":
             await self.on_turn(interaction, table, seat, waiting[1])
         elif name == "pass":
-            await self.act(interaction, table, version, {"type": "pass"}, from_status=True)
+            await self.act(interaction, table, version, {"type": "pass"})
         elif not await self.on_step(interaction, table, seat, name, arg, version, values):
             raise UserError("error.unexpected")
 
     # --- helpers -------------------------------------------------------------------------------------------
-    async def act(self, interaction: discord.Interaction, table: Table, version: int, action: dict[str, Any], *,
-                  from_status: bool = False) -> None:
-        """Play ``action``. From an ephemeral panel the panel is replaced by a short confirmation; from the
-        status message (or a modal) the click is acknowledged without touching the public message."""
+    async def act(self, interaction: discord.Interaction, table: Table, version: int, action: dict[str, Any]) -> None:
+        """Play ``action``; the edited table is the acknowledgement. A click (or a modal opened by a click) on the
+        table message is answered by the delivery's edit of that message (one callback); a move made on an
+        ephemeral panel takes the panel away."""
         bot: Any = interaction.client
-        if from_status or interaction.type == discord.InteractionType.modal_submit:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await bot.tables.act(table.id, interaction.user.id, action, expected_version=version)
-            await interaction.followup.send(await bot.t(interaction.guild_id, "asesino.ui.done"), ephemeral=True)
-            return
-        await interaction.response.defer()
+        on_table = interaction.message is not None and interaction.message.id in (table.table_message_id,
+                                                                                   table.lobby_message_id)
+        if not on_table:
+            await interaction.response.defer()
         await bot.tables.act(table.id, interaction.user.id, action, expected_version=version)
-        await interaction.edit_original_response(content=await bot.t(interaction.guild_id, "asesino.ui.done"),
-                                                 view=None)
+        if on_table and not interaction.response.is_done():  # the step showed nothing public: nothing to edit
+            await interaction.response.defer()
+        elif not on_table:  # the panel was only a way to this move
+            try:
+                await interaction.delete_original_response()
+            except discord.HTTPException:
+                pass
 
     @staticmethod
     def select(ctx: RenderContext, name: str, options: list[discord.SelectOption], *, arg: str = "",

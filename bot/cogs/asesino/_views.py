@@ -140,8 +140,7 @@ class TabletopUI(AsesinoUI):
                       version: int, values: list[str]) -> bool:
         ctx = RenderContext(table, table.language)
         if name == "direction":
-            await self.act(interaction, table, version, {"type": "choose_direction", "clockwise": arg == "cw"},
-                           from_status=True)
+            await self.act(interaction, table, version, {"type": "choose_direction", "clockwise": arg == "cw"})
         elif name == "card":
             card = values[0]
             targets = [a.target for a in table.engine.legal_actions(table.state, seat)
