@@ -1,5 +1,5 @@
 """Asesino en Serie end to end through the Discord double: scripted players drive a whole tabletop game and a
-whole 2-player game through the real components (buttons, ephemeral selects, modals), picking legal moves
+whole 2-player game through the real components (table buttons and the move modals they open), picking legal moves
 from the dealt state read back from the database."""
 
 from __future__ import annotations
@@ -67,48 +67,37 @@ async def play_one(world: World, table: Table, rng: random.Random) -> None:
         await (await user.click(status, label="Pass")).response()
     else:
         handle = await user.click(status, custom_id=custom_id(status, "turn"))
-        answer = await handle.response()
-        if kind in ("statement", "last_words"):
-            await (await user.submit_modal(handle, {"text": f"{user.username} speaks"})).response()
-        else:
-            panel = answer.message
-            assert panel is not None and answer.ephemeral
-            await answer_panel(user, panel, action)
+        modal = (await handle.response()).modal
+        assert modal is not None  # the table's button asks the whole move in one modal
+        await (await user.submit_modal(handle, modal_answers(modal, action, user))).response()
     await world.double.wait_for(lambda: mark(status_messages(world)) != before, what=f"the table after {action}")
 
 
-async def answer_panel(user: User, panel: StoredMessage, action: Any) -> None:
+def modal_answers(modal: Any, action: Any, user: User) -> dict[str, Any]:
+    """What a player fills in the move modal to make ``action`` (an empty effect select skips the effect)."""
     kind = action.type
+    if kind in ("statement", "last_words"):
+        return {"text": f"{user.username} speaks"}
     if kind == "declare":
-        await (await user.select(panel, custom_id(panel, "card"), [action.card])).response()
-        handle = await user.select(panel, custom_id(panel, "target"), [str(action.target)])
-        assert (await handle.response()).modal is not None
-        await (await user.submit_modal(handle, {"words": "trust me"})).response()
-    elif kind == "accuse":
-        value = "none" if action.target is None else str(action.target)
-        await (await user.select(panel, custom_id(panel, "accuse"), [value])).response()
-    elif kind == "order_effects":
-        await (await user.select(panel, custom_id(panel, "order"), [",".join(action.order)])).response()
-    elif kind == "play_card":
-        await (await user.select(panel, custom_id(panel, "scard"), [action.card])).response()
-        value = f"{action.column}.{action.declared}"
-        await (await user.select(panel, custom_id(panel, "splay"), [value])).response()
-    elif kind == "reveal":
-        await (await user.select(panel, custom_id(panel, "reveal"), [str(action.column)])).response()
-    elif kind in ("prosecutor_swap", "journalist_reveal", "accomplice_swap") and not (
-            getattr(action, "slots", None) or getattr(action, "cards", None)):
-        await (await user.click(panel, custom_id=custom_id(panel, "skip"))).response()
-    elif kind in ("prosecutor_swap", "journalist_reveal"):
+        return {"card": [action.card], "target": [str(action.target)], "words": "trust me"}
+    if kind == "accuse":
+        return {"accuse": ["none" if action.target is None else str(action.target)]}
+    if kind == "order_effects":
+        return {"order": [",".join(action.order)]}
+    if kind == "play_card":
+        return {"scard": [action.card], "splay": [f"{action.column}.{action.declared}"]}
+    if kind == "reveal":
+        return {"reveal": [str(action.column)]}
+    if kind in ("prosecutor_swap", "journalist_reveal"):
         name = "prosecutor" if kind == "prosecutor_swap" else "journalist"
-        values = [f"{ref.column}.{ref.index}" for ref in action.slots]
-        await (await user.select(panel, custom_id(panel, name), values)).response()
-    else:
-        options = [o["value"] for o in panel.component(custom_id(panel, "give"))["options"]]
-        picked: list[str] = []
-        for card in action.cards:
-            picked.append(next(v for v in options if v.endswith("." + card) and v not in picked))
-        await (await user.select(panel, custom_id(panel, "give"), picked)).response()
-        await (await user.select(panel, custom_id(panel, "gtarget"), [str(action.target)])).response()
+        return {name: [f"{ref.column}.{ref.index}" for ref in action.slots or []]}
+    if not action.cards:
+        return {}
+    options = [o["value"] for o in modal.field("give").raw["options"]]
+    picked: list[str] = []
+    for card in action.cards:
+        picked.append(next(v for v in options if v.endswith("." + card) and v not in picked))
+    return {"give": picked, "gtarget": [str(action.target)]}
 
 
 async def play_to_the_end(world: World, table_id: int, seed: int) -> Table:
