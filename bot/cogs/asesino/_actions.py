@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import UserError, send_error
+from bot.live_table import answering
 from bot.tables import TableError
 from bot.ui import RenderContext
 from games.asesino.common import SPEECH_MAX, WORDS_MAX
@@ -104,7 +105,8 @@ class ActionsMixin:
                                                                                    table.lobby_message_id)
         if not on_table:
             await interaction.response.defer()
-        await bot.tables.act(table.id, interaction.user.id, action, expected_version=version)
+        with answering(interaction):  # a modal's submit runs outside the component's own context
+            await bot.tables.act(table.id, interaction.user.id, action, expected_version=version)
         if on_table and not interaction.response.is_done():  # the step showed nothing public: nothing to edit
             await interaction.response.defer()
         elif not on_table:  # the panel was only a way to this move
