@@ -48,10 +48,13 @@ class Delivery:
         return changed
 
     async def __call__(self, table: Table, events: list[Event]) -> None:
+        """Show a committed step: the table first (it may be the answer to the click that made the move), then
+        one DM per seat whose private information changed, then the official medium's posts."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
         lines: list[str] = self.live.take_notes(table.id)
-        refused: list[int] = []
+        private: dict[int, list[Outgoing]] = {}
+        medium: list[Outgoing] = []
         for event in events:
             if event.key in ui.echo_keys:
                 continue
@@ -60,11 +63,10 @@ class Delivery:
                 if line:
                     lines.append(line)
             elif event.audience.kind == "medium":
-                await self.post_medium(table, ui.medium_event(ctx, event))
+                medium.append(ui.medium_event(ctx, event))
             else:
                 for seat in event.audience.seats:
-                    if not await self.dm(table, seat, ui.private_event(ctx, seat, event)) and seat not in refused:
-                        refused.append(seat)
+                    private.setdefault(seat, []).append(ui.private_event(ctx, seat, event))
         if table.status == "active":
             await self.arm_turn_timers(table)  # before anything is shown, so a visible turn always has its timer
         public = table.engine.view(table.state, None)
@@ -77,6 +79,10 @@ class Delivery:
             await self.live.after_step(table)
         if table.status == "finished":
             self.live.forget(table.id)
+        refused = [seat for seat, outs in private.items()
+                   if not all([await self.dm(table, seat, out) for out in merged(outs)])]
+        for out in medium:
+            await self.post_medium(table, out)
         if refused:
             await self.dm_fallback(table, refused)
         if table.status == "finished" and table.series_id is not None:
@@ -196,3 +202,23 @@ def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
             title = "outcome.points" if table.series_id is not None else "outcome.points_game"
             embed.add_field(name=ctx.t(title), value=scores, inline=False)
     return embed
+
+
+def merged(outs: list[Outgoing]) -> list[Outgoing]:
+    """One seat's DMs of one step as few messages as Discord allows: consecutive ones are joined while they fit
+    (10 embeds, 10 files, one set of components)."""
+    joined: list[Outgoing] = []
+    for out in outs:
+        last = joined[-1] if joined else None
+        if (last is None or (last.view is not None and out.view is not None)
+                or len(last.embeds) + len(out.embeds) > 10 or len(last.files) + len(out.files) > 10
+                or len(last.content or "") + len(out.content or "") >= 2000):
+            joined.append(Outgoing(content=out.content, embeds=list(out.embeds), view=out.view, files=list(out.files),
+                                   mentions=out.mentions))
+            continue
+        last.content = "\n".join(text for text in (last.content, out.content) if text) or None
+        last.embeds += out.embeds
+        last.files += out.files
+        last.view = last.view or out.view
+        last.mentions = last.mentions or out.mentions
+    return joined

@@ -4,7 +4,8 @@ scripted players through the real discord.py client and the loopback Discord dou
 Per mode it prints: accepted moves; REST calls per move outside interaction callbacks (the bot's real budget:
 Discord allows 50 a second in all, and callbacks and their webhook follow-ups do not count); callbacks per move;
 messages the bot left in the game channel; DMs per move; and p50/p99 latency from a move's first click to the
-table showing it. Nobody talks in the channel, so the table is never re-posted for scrolling.
+table showing it. Calls and DMs are counted over the whole game (opening, joins, the deal and every move) and
+divided by its moves. Nobody talks in the channel, so the table is never re-posted for scrolling.
 
 Run: ``.venv/bin/python -m tests.bench.bench_bot`` (prints numbers; asserts nothing). The social mode plays over
 real-time days and is not measured here.
@@ -152,10 +153,10 @@ async def bench_mode(world: World, label: str, game: str, mode: str, players: in
         rng = random.Random(number)
         earlier = {m.id for m in world.double.messages(world.games)}
         dms = sum(len(u.dms()) for u in world.players)
+        start = len(world.double.requests)  # the whole game: /newgame, joins, the deal and every move
         table = await open_game(world, game, mode, world.players[:players], options)
         await world.double.wait_for(lambda: [m for m in tables(world, title) if m.id not in earlier],
                                     what="the new game's table")
-        start = len(world.double.requests)
         moves = 0
         while table.status == "active" and moves < 400:
             before = mark(tables(world, title))

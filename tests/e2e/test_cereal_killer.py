@@ -45,14 +45,22 @@ async def start(world: World, players: list[User]) -> StoredMessage:
     for user in players[1:]:
         await (await user.click(lobby, label="Join")).response()
     await (await players[0].click(lobby, label="Start")).response()
-    return await world.double.wait_for(lambda: statuses(world)[-1] if statuses(world) else None, what="the table")
+    table = await world.double.wait_for(lambda: statuses(world)[-1] if statuses(world) else None, what="the table")
+    await world.double.wait_for(lambda: all(u.dms() for u in players), what="the role DMs (after the table)")
+    return table
+
+
+async def day_prompt(world: World, killer: User, day: int) -> StoredMessage:
+    """The Killer's DM asking for the route of ``day`` (it follows the table's edit)."""
+    return await world.double.wait_for(lambda: next((m for m in killer.dms() if m.text.startswith(f"Day {day}: ")),
+                                                    None), what=f"the day {day} route prompt")
 
 
 async def killer_dm(world: World, killer: User, text: str) -> StoredMessage:
-    count = len(killer.dms())
-    await killer.dm_bot(text)
-    await world.double.wait_for(lambda: len(killer.dms()) > count, what="the bot's DM answer")
-    return killer.dms()[count]
+    """DM the bot ``text``; its first DM after that message (the answer)."""
+    sent = await killer.dm_bot(text)
+    return await world.double.wait_for(lambda: next((m for m in killer.dms() if m.id > sent.id), None),
+                                       what="the bot's DM answer")
 
 
 async def click(world: World, user: User, message: StoredMessage, name: str, values: list[str] | None = None) -> Any:
@@ -158,6 +166,7 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
         status = await click(world, bob, status, "end")
         assert "Day 2 begins" in status.text
 
+        await day_prompt(world, alice, 2)
         blocked = await killer_dm(world, alice, "13 14 19")
         assert blocked.content == "⛔ You cannot step onto 19: the Detective stands there."
         count = mark(statuses(world))
@@ -255,6 +264,7 @@ async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answe
         status = await click(world, bob, status, "end")
         assert "Day 2 begins" in status.text
 
+        await day_prompt(world, alice, 2)
         count = mark(statuses(world))
         await killer_dm(world, alice, day_two)
         status = await next_status(world, count)

@@ -46,10 +46,6 @@ class AsesinoUI(ActionsMixin, GameUI):
         roles = ctx.table.engine.view(ctx.table.state, None).get("roles") or {}
         return render.ending_text(ctx, outcome.reason, roles)
 
-    def fresh_table(self, table: Table, events: list[Event]) -> bool:
-        """A death is worth a new table message (players should not miss it)."""
-        return any(event.key == "asesino.destiny.murdered" for event in events)
-
     def move_timeout(self, table: Table, config: Any) -> int:
         """A turn (or playing out a hand) gets the turn time; prompts (direction, statement, last words,
         accusation, effects) get the prompt time of ``/config timeouts``."""
