@@ -135,15 +135,15 @@ class LiveTable:
             except discord.NotFound:
                 log.info("the table message of game %s is gone: posting a new one", table.id)
             else:
+                self._watching(table.channel_id, message_id, fresh=False)
                 if table.table_message_id != message_id:
                     await self.bot.tables.set_table_message(table.id, message_id)
-                self._watching(table.channel_id, message_id, fresh=False)
                 return
         out = render(self.remember(table.id, lines, anew=True))
         channel = await self.bot.delivery.channel(table.channel_id)
         message = await channel.send(**out.kwargs())
-        await self.bot.tables.set_table_message(table.id, message.id)
         self._watching(table.channel_id, message.id, fresh=True)
+        await self.bot.tables.set_table_message(table.id, message.id)
         if message_id:
             await self.strip(table.channel_id, message_id)
 

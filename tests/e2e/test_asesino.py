@@ -141,6 +141,8 @@ async def test_tabletop_game_to_the_end(world: World) -> None:
         assert last.embeds[-1]["fields"][0]["value"] == winners
         board = await world.tables.leaderboard(world.guild.id, "asesino")
         assert sorted(row.points for row in board) == sorted(outcome.scores.values())
+        assert not [m.text for u in world.players for m in u.dms() if "You played" in m.text]  # no echo of a move
+        assert [m.id for m in world.bot_messages()] == [last.id]  # the lobby became the table and the result
 
 
 async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
