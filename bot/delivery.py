@@ -160,10 +160,10 @@ class Delivery:
         if table.status == "finished":
             embeds.append(outcome_embed(ctx, table))
         else:
-            to_act = ui.waiting_on(table)
-            if to_act:
+            waiting = table.engine.waiting(table.state)
+            if waiting is not None and waiting.pings:
                 content = (content + "\n" if content else "") + ctx.t(
-                    "turn.waiting_on", seats=", ".join(ctx.mention(s) for s in to_act))
+                    "turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
         return Outgoing(content=content or None, embeds=embeds, files=files,
@@ -177,7 +177,8 @@ class Delivery:
     async def arm_turn_timers(self, table: Table) -> None:
         """A warning at half the turn timeout, then the bot's move at the timeout, for engines that define
         ``timeout_action``. Timers carry the version they were armed at and do nothing if the game moved on."""
-        if not hasattr(table.engine, "timeout_action") or not table.engine.to_act(table.state):
+        waiting = table.engine.waiting(table.state)
+        if not hasattr(table.engine, "timeout_action") or waiting is None or not waiting.pings:
             return
         config = await self.bot.config(table.guild_id)
         timeout = timedelta(seconds=ui_for(table.game, table.mode).move_timeout(table, config))

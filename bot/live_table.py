@@ -20,15 +20,13 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.ui import Outgoing, RenderContext, ui_for
+from bot.ui import ANSWERING, Outgoing, RenderContext
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -36,22 +34,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: the interaction a move is being made with: when it came from a component on the table message, the delivery
-#: answers it by editing that message (one callback) instead of a PATCH
-ANSWERING: ContextVar[discord.Interaction | None] = ContextVar("coroner_answering", default=None)
 LOG_STEPS = 4  # steps whose public lines stay in "Last moves"
 LOG_CHARS = 1000  # the log is a field value (Discord: 1024)
 PING_TIMER = "turn_ping"
-
-
-@contextmanager
-def answering(interaction: discord.Interaction) -> Iterator[None]:
-    """While inside, a table update of this interaction's own message answers the interaction."""
-    token = ANSWERING.set(interaction)
-    try:
-        yield
-    finally:
-        ANSWERING.reset(token)
 
 
 def edit_kwargs(out: Outgoing) -> dict[str, Any]:
@@ -175,8 +160,7 @@ class LiveTable:
         """A step was shown: the ping (it asked for the move just made) goes, and a new one is armed (a persisted
         timer) for when the awaited players have not moved within the grace period."""
         await self.unping(table)
-        awaited = ui_for(table.game, table.mode).waiting_on(table) if table.status == "active" else []
-        if awaited:
+        if table.status == "active" and awaited(table):
             config = await self.bot.config(table.guild_id)
             due = self.bot.clock.now() + timedelta(seconds=config.turn_ping_seconds)
             await self.bot.timers.schedule(table.id, PING_TIMER, due, {"version": table.version})
@@ -193,7 +177,7 @@ class LiveTable:
 
     async def ping(self, table: Table, key: str = "turn.ping") -> None:
         """Post the ping ``key`` (``{seats}``: mentions of the awaited players), replacing an earlier one."""
-        seats = ui_for(table.game, table.mode).waiting_on(table)
+        seats = awaited(table)
         if not seats:
             return
         await self.unping(table)
@@ -208,3 +192,10 @@ class LiveTable:
         table = await self.bot.tables.load(timer.game_id)
         if table.status == "active" and table.version == timer.payload.get("version"):
             await self.ping(table)
+
+
+def awaited(table: Table) -> list[int]:
+    """The seats a ping names: those the game waits on, when the game says they are pinged (not in a real-time
+    game where everyone acts at once)."""
+    waiting = table.engine.waiting(table.state) if table.state is not None else None
+    return list(waiting.seats) if waiting is not None and waiting.pings else []

@@ -1,6 +1,8 @@
 """Message catalogues: gettext ``.po`` files read with Babel, one domain per area.
 
-Layout: ``bot/i18n/locales/<lang>/LC_MESSAGES/<domain>.po``. Every ``msgid`` is a dotted message key (the
+Layout: ``bot/i18n/locales/<lang>/LC_MESSAGES/<domain>.po``, plus the same layout inside any game's own package
+(``games/<game>/locales/`` or ``bot/cogs/<game>/locales/``), so a game ships its messages with it.
+Every ``msgid`` is a dotted message key (the
 ``key`` of a game :class:`~games.core.Event`, an :class:`~games.core.IllegalAction` code, or a UI string such as
 ``lobby.join``); every ``msgstr`` is the text, with ``{name}`` placeholders filled by :meth:`Catalog.render`.
 Spanish falls back to English for a missing key; a key missing everywhere renders as the key itself, so a
@@ -15,11 +17,12 @@ from __future__ import annotations
 
 import gettext
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel.messages.catalog import Message
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
@@ -69,29 +72,38 @@ class Catalog:
         return string.Formatter().vformat(self.template(key, count), (), _Lenient(params))
 
 
+def locale_dirs() -> list[Path]:
+    """Where catalogues live: ``bot/i18n/locales``, then the ``locales/`` of every package on ``games.__path__``
+    and ``bot.cogs.__path__`` (a game's own messages)."""
+    import games
+    from bot import cogs
+
+    dirs = [LOCALES]
+    for parent in (*games.__path__, *cogs.__path__):
+        dirs += sorted(path for path in Path(parent).glob("*/locales") if path.is_dir())
+    return dirs
+
+
+def _entries(language: str) -> Iterator[Message]:
+    """Every translated entry of ``language`` in the catalogues of :func:`locale_dirs`."""
+    for base in locale_dirs():
+        for path in sorted((base / language / "LC_MESSAGES").glob("*.po")):
+            with path.open("rb") as handle:
+                for message in read_po(handle, locale=language):
+                    if message.id and message.string and all(message.string if message.pluralizable else [1]):
+                        yield message
+
+
 def load_language(language: str) -> dict[str, str]:
-    """Every ``msgid -> msgstr`` of ``language`` (untranslated entries are skipped); a plural entry maps to its
-    last ("other") form."""
-    messages: dict[str, str] = {}
-    for path in sorted((LOCALES / language / "LC_MESSAGES").glob("*.po")):
-        with path.open("rb") as handle:
-            for message in read_po(handle, locale=language):
-                if message.id and message.string and all(message.string if message.pluralizable else [1]):
-                    key = message.id[0] if message.pluralizable else message.id
-                    text = message.string[-1] if message.pluralizable else message.string
-                    messages[str(key)] = str(text)
-    return messages
+    """Every ``msgid -> msgstr`` of ``language`` from :func:`locale_dirs` (untranslated entries are skipped); a
+    plural entry maps to its last ("other") form."""
+    return {str(m.id[0] if m.pluralizable else m.id): str(m.string[-1] if m.pluralizable else m.string)
+            for m in _entries(language)}
 
 
 def load_plurals(language: str) -> dict[str, tuple[str, ...]]:
     """Every plural entry of ``language``: ``msgid -> (msgstr[0], msgstr[1], ...)``."""
-    plurals: dict[str, tuple[str, ...]] = {}
-    for path in sorted((LOCALES / language / "LC_MESSAGES").glob("*.po")):
-        with path.open("rb") as handle:
-            for message in read_po(handle, locale=language):
-                if message.pluralizable and all(message.string):
-                    plurals[str(message.id[0])] = tuple(str(form) for form in message.string)
-    return plurals
+    return {str(m.id[0]): tuple(str(form) for form in m.string) for m in _entries(language) if m.pluralizable}
 
 
 @cache

@@ -9,11 +9,12 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import discord
 import pytest
 
-from bot.cogs.asesino import _render as render
-from bot.cogs.asesino._small import SmallUI
-from bot.cogs.asesino._views import TabletopUI
+from bot.cogs.asesino import render
+from bot.cogs.asesino.small_ui import SmallUI
+from bot.cogs.asesino.ui import TabletopUI
 from bot.cogs.lobby.cog import MAX_ROUNDS, Lobby
 from bot.delivery import outcome_embed
 from bot.errors import UserError, error_text
@@ -116,8 +117,8 @@ def test_every_asesino_select_has_a_placeholder_and_every_prompt_button_says_wha
     assert len(set(labels.values())) == len(labels) and not [v for v in labels.values() if "asesino.ui" in v]
     if language == "en":
         assert labels["last_words"] == "Say your last words"
-    select = TabletopUI().select(ctx, "accuse", [])
-    assert select.item.placeholder == messages.render("asesino.ui.placeholder.accuse")
+    select = TabletopUI().pick(ctx, "accuse", [discord.SelectOption(label="x")])
+    assert select.placeholder == messages.render("asesino.ui.placeholder.accuse")
 
 
 @pytest.mark.parametrize(("language", "expected"), [

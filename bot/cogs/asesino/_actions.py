@@ -11,11 +11,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import UserError, send_error
-from bot.live_table import answering
-from bot.tables import TableError
-from bot.ui import RenderContext
+from bot.tables import TableService
+from bot.ui import GameUI, RenderContext
 from games.asesino.common import SPEECH_MAX, WORDS_MAX
-from games.core import IllegalAction
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -39,7 +37,7 @@ class SpeechModal(discord.ui.Modal):
         try:
             await self.ui.act(interaction, self.table, self.version, self.action | {self.field: self.text.value})
         except Exception as exc:  # noqa: BLE001 - refusals become ephemeral replies
-            await send_error(interaction.client, interaction, exc)  # type: ignore[arg-type]
+            await send_error(interaction.client, interaction, exc, self.table)  # type: ignore[arg-type]
 
 
 class MoveModal(discord.ui.Modal):
@@ -59,10 +57,10 @@ class MoveModal(discord.ui.Modal):
         try:
             await self.ui.act(interaction, self.table, self.version, self.build(answers))
         except Exception as exc:  # noqa: BLE001 - refusals become ephemeral replies
-            await send_error(interaction.client, interaction, exc)  # type: ignore[arg-type]
+            await send_error(interaction.client, interaction, exc, self.table)  # type: ignore[arg-type]
 
 
-class ActionsMixin:
+class ActionsMixin(GameUI):
     """``on_component`` routing for the Asesino UIs (subclasses provide ``on_turn`` and ``on_step``)."""
 
     async def on_turn(self, interaction: discord.Interaction, table: Table, seat: int, kind: str) -> None:
@@ -75,21 +73,11 @@ class ActionsMixin:
 
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
-        """Refuses (ephemerally, changing nothing) anyone but the seat the game waits on, and outdated panels."""
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("secrets.not_a_player")
-        if table.status != "active" or table.state is None:
-            raise IllegalAction("core.game_over")
-        waiting = table.engine.waiting(table.state)
-        if waiting is None:
-            raise IllegalAction("core.game_over")
-        if waiting[0] != seat:
-            raise IllegalAction("core.not_your_turn")
-        if version != table.version:
-            raise TableError("table.stale", game_id=table.id)
+        """Only the seat the game waits on gets past the table service's gate (anyone else, and an outdated
+        control, get its refusal and nothing changes)."""
+        seat, waiting = TableService.check_turn(table, interaction.user.id, version)
         if name == "turn":
-            await self.on_turn(interaction, table, seat, waiting[1])
+            await self.on_turn(interaction, table, seat, waiting.kind)
         elif name == "pass":
             await self.act(interaction, table, version, {"type": "pass"})
         elif not await self.on_step(interaction, table, seat, name, arg, version, values):
@@ -97,23 +85,10 @@ class ActionsMixin:
 
     # --- helpers -------------------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, table: Table, version: int, action: dict[str, Any]) -> None:
-        """Play ``action``; the edited table is the acknowledgement. A click (or a modal opened by a click) on the
-        table message is answered by the delivery's edit of that message (one callback); a move made on an
-        ephemeral panel takes the panel away."""
-        bot: Any = interaction.client
-        on_table = interaction.message is not None and interaction.message.id in (table.table_message_id,
-                                                                                   table.lobby_message_id)
-        if not on_table:
-            await interaction.response.defer()
-        with answering(interaction):  # a modal's submit runs outside the component's own context
-            await bot.tables.act(table.id, interaction.user.id, action, expected_version=version)
-        if on_table and not interaction.response.is_done():  # the step showed nothing public: nothing to edit
-            await interaction.response.defer()
-        elif not on_table:  # the panel was only a way to this move
-            try:
-                await interaction.delete_original_response()
-            except discord.HTTPException:
-                pass
+        """Play ``action`` through :meth:`bot.ui.GameUI.play`, answering ``interaction`` with the table's edit (every
+        Asesino control is on the table message or in a modal opened from it)."""
+        await self.play(interaction.client, table, interaction.user.id, action, version=version,
+                        interaction=interaction)
 
     @staticmethod
     def pick(ctx: RenderContext, name: str, options: list[discord.SelectOption], *, min_values: int = 1,
@@ -124,7 +99,7 @@ class ActionsMixin:
                                  placeholder=ctx.t(f"asesino.ui.placeholder.{name}")[:150])
 
     @staticmethod
-    def words(ctx: RenderContext) -> discord.ui.TextInput[Any]:
+    def words_field(ctx: RenderContext) -> discord.ui.TextInput[Any]:
         return discord.ui.TextInput(custom_id="words", style=discord.TextStyle.paragraph, required=False,
                                     max_length=WORDS_MAX, placeholder=ctx.t("asesino.ui.placeholder.words")[:100])
 

@@ -1,5 +1,5 @@
 """The 2-4 player ("small") mode on Discord: six columns, a card played with a declared intention, reveals and
-the revealer's effects (see ``_views`` for the general flow)."""
+the revealer's effects (see ``ui`` for the general flow)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.asesino import _render as render
-from bot.cogs.asesino._views import AsesinoUI
+from bot.cogs.asesino import render
+from bot.cogs.asesino.ui import AsesinoUI
 from bot.errors import UserError
 from bot.ui import RenderContext
 from games.core import IllegalAction

@@ -15,14 +15,15 @@ Every component carries the table version it was drawn at, so an outdated one is
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.asesino import _render as render
+from bot.cogs.asesino import render
 from bot.cogs.asesino._actions import ActionsMixin
 from bot.components import game_button
-from bot.ui import COLOUR, GameUI, Outgoing, RenderContext
+from bot.ui import COLOUR, Outgoing, RenderContext
 from games.asesino.series import standings
 from games.core import Event, IllegalAction, Outcome
 
@@ -35,7 +36,7 @@ INTROS = frozenset({"asesino.intro.role", "asesino.small.intro"})
 SPEECH = frozenset({"statement", "last_words"})
 
 
-class AsesinoUI(ActionsMixin, GameUI):
+class AsesinoUI(ActionsMixin):
     """What both card modes share: event lines, DMs, the secrets embed, and the series hand-off."""
 
     game = "asesino"
@@ -46,13 +47,8 @@ class AsesinoUI(ActionsMixin, GameUI):
         roles = ctx.table.engine.view(ctx.table.state, None).get("roles") or {}
         return render.ending_text(ctx, outcome.reason, roles)
 
-    def move_timeout(self, table: Table, config: Any) -> int:
-        """A turn (or playing out a hand) gets the turn time; prompts (direction, statement, last words,
-        accusation, effects) get the prompt time of ``/config timeouts``."""
-        waiting = table.engine.waiting(table.state)
-        if waiting is not None and waiting[1] not in ("turn", "declare_all"):
-            return int(config.prompt_timeout_seconds)
-        return int(config.turn_timeout_seconds)
+    def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
+        return render.words(ctx, params, declared)
 
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         return render.event_line(ctx, event)
@@ -136,7 +132,7 @@ class TabletopUI(AsesinoUI):
                        for t in sorted({a.target for a in declares})]
             modal = self.move_modal(ctx, kind, [("card", self.pick(ctx, "card", cards)),
                                                 ("target", self.pick(ctx, "target", targets)),
-                                                ("words", self.words(ctx))], lambda answers: {
+                                                ("words", self.words_field(ctx))], lambda answers: {
                 "type": "declare", "card": answers["card"][0], "target": int(answers["target"][0]),
                 "words": answers["words"]})
         await interaction.response.send_modal(modal)
