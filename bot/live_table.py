@@ -1,9 +1,10 @@
 """One living table message per game: the lobby message becomes the table when the game starts and the result when
 it ends, edited in place.
 
-* A step edits the table: through the interaction that caused it when that interaction came from a component on
-  the table message itself (``interaction.response.edit_message``, callback type 7: no cost to the bot's REST
-  budget), else with one PATCH (moves from panels, modals, DMs and timers).
+* A step edits the table: through the interaction that made the move when it came from the table message (a
+  component on it, or a modal one opened: ``interaction.response.edit_message``, callback type 7, or the deferred
+  response's edit; no cost to the bot's REST budget), else with one PATCH (moves made by DM, by a timer, or on a
+  private panel). :meth:`bot.ui.GameUI.play` sets the interaction (:data:`bot.ui.ANSWERING`).
 * The table is posted again (and the old one stripped of its buttons) only when it has scrolled out of sight:
   more than ``table_repost_after`` messages (a ``/config`` setting) arrived in the channel after it, counted from
   the gateway's MESSAGE_CREATE events (no message content needed), or when the game declares a step worth a new
