@@ -96,7 +96,7 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
         for backer in (doctor, bystander):
             latest = statuses(world)[-1]
             button = next(b for b in latest.buttons() if ":social_back:1" in b["custom_id"])
-            (await (await user_at[backer].click(latest, custom_id=button["custom_id"])).wait_followups(1))
+            await (await user_at[backer].click(latest, custom_id=button["custom_id"])).response()
         final = await world.double.wait_for(lambda: next((m for m in statuses(world) if len(m.embeds) > 1), None),
                                             what="the final status")
         assert "has been judged" in final.text

@@ -170,7 +170,7 @@ async def test_refusals_answer_privately_and_change_nothing(world: World) -> Non
         for backer in (who["journalist"], who["accomplice"]):
             latest = statuses(world)[-1]
             back = next(b for b in latest.buttons() if ":social_back:1" in b["custom_id"])
-            await (await backer.click(latest, custom_id=back["custom_id"])).wait_followups(1)
+            await (await backer.click(latest, custom_id=back["custom_id"])).response()
         await world.double.wait_for(lambda: count_in_statuses(world, "Judgement #1 stands") == 1, what="#1 stands")
         await (await who["killer"].slash(world.games, "accuse", player=who["journalist"])).wait_followups(1)
         latest = await world.double.wait_for(lambda: next((m for m in statuses(world)[-1:] if any(

@@ -186,10 +186,9 @@ class SocialUI(GameUI):
             action = {"type": arg, TARGET_FIELD.get(arg, "target"): int(values[0])}
             await self.play(bot, table, interaction.user.id, action)
             await interaction.followup.send(ctx.t(f"asesino_social.ui.done.{arg}"), ephemeral=True)
-        elif name == "social_back" and arg.isdigit():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.play(bot, table, interaction.user.id, {"type": "back_judgement", "judgement": int(arg)})
-            await interaction.followup.send(ctx.t("asesino_social.ui.done.back_judgement"), ephemeral=True)
+        elif name == "social_back" and arg.isdigit():  # public: the table's edit is the acknowledgement
+            await self.play(bot, table, interaction.user.id, {"type": "back_judgement", "judgement": int(arg)},
+                            interaction=interaction)
         else:
             raise UserError("asesino_social.ui.unknown")
 
