@@ -87,7 +87,7 @@ async def test_the_dead_role_is_taken_back_at_the_end_even_when_discord_refuses_
         for backer in (who["doctor"], who["accomplice"]):
             latest = statuses(world)[-1]
             button = next(b for b in latest.buttons() if ":social_back:1" in b["custom_id"])
-            await (await backer.click(latest, custom_id=button["custom_id"])).wait_followups(1)
+            await (await backer.click(latest, custom_id=button["custom_id"])).response()
         await world.double.wait_for(lambda: not has_role(dead[1]), what="the dead role taken back")
         assert refused.hits == 1 and has_role(dead[0])
         final = await world.double.wait_for(lambda: next((m for m in statuses(world) if len(m.embeds) > 1), None),
