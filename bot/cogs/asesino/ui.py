@@ -30,8 +30,7 @@ from games.core import Event, IllegalAction, Outcome
 if TYPE_CHECKING:
     from bot.tables import Table
 
-HAND_UPDATES = frozenset({"asesino.you_declared", "asesino.small.you_played", "asesino.small.swap_mine",
-                          "asesino.small.swap_theirs"})
+HAND_UPDATES = frozenset({"asesino.small.swap_mine", "asesino.small.swap_theirs"})  # DMs that change a hand
 INTROS = frozenset({"asesino.intro.role", "asesino.small.intro"})
 SPEECH = frozenset({"statement", "last_words"})
 
