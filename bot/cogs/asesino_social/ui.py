@@ -121,12 +121,12 @@ class SocialUI(GameUI):
     mode = "social"
 
     # --- playing (every component, command and DM goes through :meth:`GameUI.play`) --------------------------
-    async def play(self, bot: Any, table: Table, user_id: int, action: dict[str, Any], *,
-                   version: int | None = None) -> ActResult:
+    async def play(self, bot: Any, table: Table, user_id: int, action: dict[str, Any], **kwargs: Any) -> ActResult:
         """Every overdue day is ended first (ruling "Time": an action counts for the day its timestamp falls in,
-        and after downtime the bot ends every overdue day, in order, before it applies anything else)."""
+        and after downtime the bot ends every overdue day, in order, before it applies anything else); then
+        :meth:`GameUI.play` with the same arguments."""
         await catch_up(bot, table.id)
-        return await super().play(bot, table, user_id, action, version=version)
+        return await super().play(bot, table, user_id, action, **kwargs)
 
     def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
         """Real time: every move carries ``at = bot.clock.now()``."""
@@ -138,6 +138,10 @@ class SocialUI(GameUI):
         await after_player_action(bot, result)
         await after_action(bot, result)
         await _review.offer(bot, result)
+
+    def fresh_table(self, table: Table, events: list[Event]) -> bool:
+        """A death and a day's end are worth a new table message: days are long, the table scrolls away."""
+        return any(event.key in ("asesino_social.death", "asesino_social.day.ended") for event in events)
 
     async def on_cancelled(self, bot: Any, table: Table) -> None:
         """A cancelled game gives the dead role back too (best effort)."""
@@ -213,10 +217,9 @@ class SocialUI(GameUI):
             action = {"type": arg, TARGET_FIELD.get(arg, "target"): int(values[0])}
             await self.play(bot, table, interaction.user.id, action)
             await interaction.followup.send(ctx.t(f"asesino_social.ui.done.{arg}"), ephemeral=True)
-        elif name == "social_back" and arg.isdigit():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.play(bot, table, interaction.user.id, {"type": "back_judgement", "judgement": int(arg)})
-            await interaction.followup.send(ctx.t("asesino_social.ui.done.back_judgement"), ephemeral=True)
+        elif name == "social_back" and arg.isdigit():  # public: the table's edit is the acknowledgement
+            await self.play(bot, table, interaction.user.id, {"type": "back_judgement", "judgement": int(arg)},
+                            interaction=interaction)
         else:
             raise UserError("asesino_social.ui.unknown")
 
