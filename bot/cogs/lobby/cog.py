@@ -46,8 +46,9 @@ def parse_options(text: str | None) -> dict[str, Any]:
 
 
 def user_names(user: discord.abc.User) -> list[str]:
-    """The names a player goes by here: user name, display name and server nickname (no duplicates)."""
-    names = [user.name, getattr(user, "global_name", None), getattr(user, "nick", None), user.display_name]
+    """The names a player goes by here, the one the server shows first (nickname, else display name: the name the
+    table calls the seat by), then the user name and global display name (no duplicates)."""
+    names = [user.display_name, user.name, getattr(user, "global_name", None), getattr(user, "nick", None)]
     return list(dict.fromkeys(n for n in names if n))
 
 
