@@ -85,6 +85,8 @@ def cancel(flow: Flow, effect: Effect, src: dict[str, Any]) -> None:
     if what == "whacking" and state.whacking is not None:
         state.whacking.cancelled = True
         state.whacking.shootout_target = None
+        state.limbo.remove(state.whacking.weapon)
+        flow.discard(state.whacking.weapon)
         flow.say("whack_cancelled", seat=state.whacking.whacker, weapon=state.whacking.weapon)
     elif what == "this_victim" and state.whacking is not None:
         victim = src["victim"]

@@ -63,3 +63,8 @@ def card_total(state: LetsKillState) -> tuple[int, int]:
     assert len(cards) == len(set(cards)), sorted(c for c in cards if cards.count(c) > 1)
     lk = sum(1 for c in cards if CARDS[c].deck == "lets_kill")
     return lk, len(cards) - lk
+
+
+def ready(hands: list[list[str]], **kwargs: Any) -> LetsKillState:
+    """Seat 0's Step 2: Step 1 drew V04 Mimi the Mime (always out on the town) and the window closed."""
+    return answer_window(build(hands=hands, victims_top=["V04", *kwargs.pop("victims_top", [])], **kwargs))
