@@ -139,7 +139,7 @@ class LetsKill(Engine[LetsKillState]):
         pending = state.pending
         if pending is None:
             raise IllegalAction("lets_kill.not_now")
-        flow = Flow(state.model_copy(deep=True))
+        flow = Flow(LetsKillState.model_validate_json(state.model_dump_json()))  # a deep copy, done by pydantic-core
         self._decide(flow, seat, action)
         pipeline.run(flow)
         return Step(state=flow.state, events=flow.events)

@@ -266,6 +266,7 @@ def w7_incident(flow: Flow, args: dict[str, Any]) -> None:
                    surprises={v: s for v, s in whacking.revealed.items() if v in remaining},
                    location=whacking.location, modifiers=list(whacking.modifiers))
     state.next_incident += 1
+    whacking.revealed.clear()
     for victim in remaining:
         flow.remove_victim(victim)
         state.placers.pop(victim, None)

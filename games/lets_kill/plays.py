@@ -28,9 +28,9 @@ def attaches(card: Card) -> str | None:
     return None
 
 
-def play_error(state: LetsKillState, seat: int, action: PlayCard) -> IllegalAction | None:
-    """Why ``seat`` may not make this play now, or ``None``."""
-    pending = state.pending
+def play_error(state: LetsKillState, seat: int, action: PlayCard, pending: Pending | None = None) -> IllegalAction | None:
+    """Why ``seat`` may not make this play now (for ``pending``, by default the state's), or ``None``."""
+    pending = pending or state.pending
     if pending is None or pending.kind != "play" or pending.seat != seat:
         return IllegalAction("lets_kill.not_now")
     if action.card not in state.hands[seat]:
@@ -86,8 +86,7 @@ def legal_plays(state: LetsKillState, pending: Pending) -> list[PlayCard]:
         if card.type not in pending.kinds:
             continue
         for action in _candidates(state, seat, card, pending.bonus):
-            probe = state.model_copy(update={"pending": pending})
-            if play_error(probe, seat, action) is None:
+            if play_error(state, seat, action, pending) is None:
                 found.append(action)
     return found
 
