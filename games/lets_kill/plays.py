@@ -28,7 +28,8 @@ def attaches(card: Card) -> str | None:
     return None
 
 
-def play_error(state: LetsKillState, seat: int, action: PlayCard, pending: Pending | None = None) -> IllegalAction | None:
+def play_error(state: LetsKillState, seat: int, action: PlayCard,
+               pending: Pending | None = None) -> IllegalAction | None:
     """Why ``seat`` may not make this play now (for ``pending``, by default the state's), or ``None``."""
     pending = pending or state.pending
     if pending is None or pending.kind != "play" or pending.seat != seat:

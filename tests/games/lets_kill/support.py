@@ -29,7 +29,8 @@ def build(*, hands: list[list[str]], lk_top: list[str] = (), victims_top: list[s
         seed=7, seats=[f"p{i}" for i in range(players)],
         lk_deck=[*lk_top, *(c for c in LETS_KILL_DECK if c not in used)],
         victims_deck=[*victims_top, *sorted((c for c in VICTIMS_DECK if c not in used), key=lambda c: c[0] != "V")],
-        hands=[list(h) for h in hands], locations=[LocationInPlay(card=k, victims=list(v)) for k, v in locations.items()],
+        hands=[list(h) for h in hands],
+        locations=[LocationInPlay(card=k, victims=list(v)) for k, v in locations.items()],
         town=list(town), surprises=dict(surprises), known=known, skips=[0] * players,
         incidents=[i.model_copy(deep=True) for i in incidents],
         next_incident=max([i.id for i in incidents], default=0) + 1, first=active, active=active, **extra)
