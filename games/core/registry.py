@@ -14,6 +14,7 @@ from games.core.engine import Engine, GameInfo
 BUILTIN: dict[str, tuple[str, ...]] = {
     "asesino": ("games.asesino.tabletop", "games.asesino.small", "games.asesino.social"),
     "cereal_killer": ("games.cereal_killer",),
+    "lets_kill": ("games.lets_kill",),
 }
 
 _ENGINES: dict[tuple[str, str], Engine] = {}

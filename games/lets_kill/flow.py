@@ -111,4 +111,3 @@ class Flow:
         state.ended = reason
         state.agenda.clear()
         state.pending = None
-        self.say("game_over", reason=reason)

@@ -293,7 +293,7 @@ def shootout(flow: Flow, args: dict[str, Any]) -> None:
     target = args["target"]
     state.shootout = Shootout(target=target, posse=flow.order_from_left(target), from_whacking=args["from_whacking"])
     state.pending = Pending(kind="pledge", seat=target)
-    flow.say("shootout", target=target)
+    flow.say("shootout", seat=target)
 
 
 def pledge(flow: Flow, seat: int, cards: list[str]) -> None:
@@ -336,8 +336,8 @@ def finish_shootout(flow: Flow, *, target_wins: bool) -> None:
     duel = state.shootout
     assert duel is not None
     state.shootout = None
-    flow.say("shootout_won" if target_wins else "shootout_lost", seat=duel.target, target=duel.target_total,
-             posse=duel.posse_total)
+    flow.say("shootout_won" if target_wins else "shootout_lost", seat=duel.target,
+             target_total=duel.target_total, posse_total=duel.posse_total)
     if target_wins:
         return
     state.skips[duel.target] += 1

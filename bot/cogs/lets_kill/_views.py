@@ -1,0 +1,130 @@
+"""The Let's Kill! GameUI: one Act button (and Pass during a response window) under the table; a click answers
+with an ephemeral select of the clicker's legal moves (the card first when there are more than fit in one select).
+
+Component names (``coroner:g|s:<game>:<version>:<name>:<arg>``): ``act`` and ``pass`` (buttons), ``card`` (select
+of cards, ephemeral), ``do`` (select of moves, ephemeral; a value is the index of the move in
+``legal_actions(state, seat)`` at that version, so a stale select is refused by the version check).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.cogs.lets_kill import _render as render
+from bot.components import GameSelect, game_button, view_of
+from bot.errors import UserError
+from bot.ui import SILENT, GameUI, Outgoing, RenderContext
+from games.core import Event, IllegalAction
+from games.lets_kill.models import PlayCard, Respond
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+    from bot.tables import Table
+
+MAX_OPTIONS = 25
+
+
+class LetsKillUI(GameUI):
+    game = "lets_kill"
+
+    def public_event(self, ctx: RenderContext, event: Event) -> str | None:
+        return render.event_text(ctx, event)
+
+    def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
+        return Outgoing(embeds=[discord.Embed(description=render.event_text(ctx, event)[:4000],
+                                              colour=render.COLOUR)])
+
+    def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
+        return render.table_embed(ctx, view)
+
+    def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
+        return render.secrets_embed(ctx, view)
+
+    def move_timeout(self, table: Table, config: Any) -> int:
+        """A response window lasts the server's response-window time, a shootout pledge the prompt time, and every
+        other decision the turn time (``/config timeouts``)."""
+        pending = table.state.pending if table.state is not None else None
+        if pending is not None and pending.kind == "window":
+            return int(config.response_window_seconds)
+        if pending is not None and pending.kind == "pledge":
+            return int(config.prompt_timeout_seconds)
+        return int(config.turn_timeout_seconds)
+
+    def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+        pending = view.get("pending")
+        if not pending or view.get("ended"):
+            return []
+        gid, version = ctx.table.id, ctx.table.version
+        items: list[discord.ui.Item[Any]] = [game_button(gid, version, "act", label=ctx.t("lets_kill.ui.act"),
+                                                         style=discord.ButtonStyle.primary)]
+        if pending["kind"] == "window":
+            items.append(game_button(gid, version, "pass", label=ctx.t("lets_kill.ui.pass")))
+        return items
+
+    async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
+                           version: int, values: list[str]) -> None:
+        bot: CoronerBot = interaction.client  # type: ignore[assignment]
+        ctx = RenderContext(table, table.language)
+        seat = self._check_turn(table, interaction.user.id, version)
+        legal = table.engine.legal_actions(table.state, seat)
+        if name == "pass":
+            await interaction.response.defer()
+            return await self._act(bot, ctx, table, interaction.user.id, Respond(), version)
+        if name == "do":
+            index = int(values[0]) if values and values[0].isdigit() else -1
+            if not 0 <= index < len(legal):
+                raise UserError("lets_kill.bad_choice")
+            await interaction.response.edit_message(view=None)
+            return await self._act(bot, ctx, table, interaction.user.id, legal[index], version)
+        picks = list(enumerate(legal))
+        if name == "card":
+            picks = [(i, a) for i, a in picks if isinstance(a, PlayCard) and a.card == (values[0] if values else "")]
+        elif len(picks) > MAX_OPTIONS:
+            return await self._cards_first(interaction, ctx, table, picks)
+        owners = {inc.id: inc.owner for inc in table.state.incidents}
+        options = [discord.SelectOption(label=render.action_label(ctx, a, owners), value=str(i))
+                   for i, a in picks[:MAX_OPTIONS]]
+        placeholder = ctx.t("lets_kill.ui.pick")
+        if len(picks) > MAX_OPTIONS:
+            placeholder = ctx.t("lets_kill.ui.more", count=len(picks) - MAX_OPTIONS)
+        select = GameSelect(table.id, table.version, "do", options=options, placeholder=placeholder[:150])
+        await interaction.response.send_message(view=view_of(select), ephemeral=True, allowed_mentions=SILENT)
+        return None
+
+    async def _cards_first(self, interaction: discord.Interaction, ctx: RenderContext, table: Table,
+                           picks: list[tuple[int, Any]]) -> None:
+        """Too many moves for one select: the cards first (plus the moves that are not a card play)."""
+        cards = list(dict.fromkeys(a.card for _, a in picks if isinstance(a, PlayCard)))
+        options = [discord.SelectOption(label=render.card_name(c)[:100], value=c) for c in cards][:MAX_OPTIONS]
+        items: list[discord.ui.Item[Any]] = [GameSelect(table.id, table.version, "card", options=options,
+                                                        placeholder=ctx.t("lets_kill.ui.pick_card"))]
+        others = [(i, a) for i, a in picks if not isinstance(a, PlayCard)]
+        if others:
+            items.append(GameSelect(table.id, table.version, "do", placeholder=ctx.t("lets_kill.ui.pick"),
+                                    options=[discord.SelectOption(label=render.action_label(ctx, a, {}),
+                                                                  value=str(i)) for i, a in others]))
+        await interaction.response.send_message(view=view_of(*items), ephemeral=True, allowed_mentions=SILENT)
+
+    @staticmethod
+    def _check_turn(table: Table, user_id: int, version: int) -> int:
+        """The clicker's seat; refuses an outdated message or a player the game is not waiting for."""
+        from bot.tables import TableError
+
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("table.not_a_player", game_id=table.id)
+        if version != table.version:
+            raise TableError("table.stale", game_id=table.id)
+        if table.status != "active" or seat not in table.engine.to_act(table.state):
+            raise UserError("lets_kill.ui.nothing_to_do")
+        return seat
+
+    @staticmethod
+    async def _act(bot: CoronerBot, ctx: RenderContext, table: Table, user_id: int, action: Any,
+                   version: int) -> None:
+        try:
+            await bot.tables.act(table.id, user_id, table.engine.dump_action(action), expected_version=version)
+        except IllegalAction as exc:
+            raise UserError(exc.code, **render.words(ctx, exc.params)) from exc
