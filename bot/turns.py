@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.ui import Outgoing, RenderContext
+from games.core import SYSTEM_SEAT
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -36,8 +37,10 @@ def install_turn_timers(bot: CoronerBot) -> None:
             return
         seat, action = move
         ctx = RenderContext(table, table.language)
-        await (await bot.delivery.channel(table.channel_id)).send(
-            **Outgoing(content=ctx.t("turn.auto", seat=ctx.mention(seat)), mentions=True).kwargs())
+        # the game's own clock (e.g. a response window closing) acts for everyone who had not answered yet
+        late = table.engine.to_act(table.state) if seat == SYSTEM_SEAT else [seat]
+        text = ctx.t("turn.auto", seat=", ".join(ctx.mention(s) for s in late))
+        await (await bot.delivery.channel(table.channel_id)).send(**Outgoing(content=text, mentions=True).kwargs())
         await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
                                      expected_version=table.version)
 
