@@ -71,12 +71,17 @@ class LetsKill(Engine[LetsKillState]):
                               victims_deck=victims_deck, hands=hands, town=town, first=first, active=first,
                               known=[[] for _ in range(players)], skips=[0] * players,
                               placers={v: right_of_first for v in town})
-        return begin(state)
+        started = Event(key="lets_kill.started", params={"seat": first, "victims": list(town)})
+        state.agenda = [Task(op="turn_start")]
+        flow = Flow(state)
+        pipeline.run(flow)
+        state.opening = [e.model_dump(mode="json") for e in [started, *flow.events] if e.audience.is_public]
+        return flow.state
 
     def intro(self, state: LetsKillState) -> list[Event]:
         events = [Event(key="lets_kill.dealt", params={"cards": list(hand)}, audience=Audience.to(seat))
                   for seat, hand in enumerate(state.hands)]
-        return [*events, Event(key="lets_kill.started", params={"seat": state.first, "victims": list(state.town)})]
+        return [*events, *(Event.model_validate(e) for e in state.opening)]
 
     # ------------------------------------------------------------ decisions
     def legal_actions(self, state: LetsKillState, seat: int) -> list[Any]:

@@ -140,6 +140,7 @@ class LetsKillState(BaseModel):
     whacking: Whacking | None = None
     shootout: Shootout | None = None
     window: Window | None = None
+    opening: list[dict[str, Any]] = Field(default_factory=list)  # public events of setup's first steps, for intro
     limbo: list[str] = Field(default_factory=list)  # cards between zones: a declared Weapon, an Event resolving
     rng_counter: int = 0
 
