@@ -3,7 +3,7 @@ name), their legality (LK-05, LK-10, LK-18..20, §7.7, §9.14), the legal lists,
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, islice
 
 from games.core import IllegalAction
 from games.lets_kill import effects, rules
@@ -79,7 +79,8 @@ def _event_error(state: LetsKillState, seat: int, card: Card, action: PlayCard) 
 
 
 def legal_plays(state: LetsKillState, pending: Pending) -> list[PlayCard]:
-    """Every legal play for ``pending`` (one per distinct target choice, targets in play order)."""
+    """The legal plays for ``pending``, one per distinct target choice in play order (choices with thousands of
+    combinations are listed up to :data:`rules.MAX_LISTED`; any legal one is accepted)."""
     seat = pending.seat
     found: list[PlayCard] = []
     for card_id in dict.fromkeys(state.hands[seat]):
@@ -104,14 +105,15 @@ def _candidates(state: LetsKillState, seat: int, card: Card, bonus: int) -> list
     if _on_play(card, "trigger_shootout"):
         return [PlayCard(card=card.id, seat=other) for other in range(len(state.seats)) if other != seat]
     for effect in _on_play(card, "move_victim"):
-        moves = [PlayCard(card=card.id)]
-        for size in range(1, effect.arg("n") + 1):
-            for group in combinations(state.town, size):
-                moves += [PlayCard(card=card.id, victims=list(group), location=loc.card) for loc in state.locations]
-        return moves
+        sizes = range(1, effect.arg("n") + 1)
+        moves = (PlayCard(card=card.id, victims=list(group), location=loc.card)
+                 for size in sizes for group in combinations(state.town, size) for loc in state.locations
+                 if rules.can_take(state, loc.card, list(group)))
+        return [PlayCard(card=card.id), *islice(moves, rules.MAX_LISTED)]
     for effect in _on_play(card, "peek_surprise"):
-        return [PlayCard(card=card.id, victims=list(group)) for size in range(effect.arg("n") + 1)
-                for group in combinations(state.surprises, size)]
+        peeks = (PlayCard(card=card.id, victims=list(group)) for size in range(effect.arg("n") + 1)
+                 for group in combinations(state.surprises, size))
+        return list(islice(peeks, rules.MAX_LISTED))
     return [PlayCard(card=card.id)]
 
 

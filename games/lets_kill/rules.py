@@ -3,7 +3,7 @@ Surprise targets (LK-10) and scoring (§7.5)."""
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, islice
 
 from games.core import IllegalAction
 from games.lets_kill.cards import CARDS, Card
@@ -152,18 +152,32 @@ def declaration_error(state: LetsKillState, weapon: str, targets: list[str], bon
     return None
 
 
+MAX_LISTED = 60
+
+
 def legal_declarations(state: LetsKillState, weapon: str, bonus: int = 0) -> list[list[str]]:
-    """Every legal declaration in placement order (the adapter and the random player; any order is accepted)."""
+    """Legal declarations in placement order, at most :data:`MAX_LISTED` per place (a crowded Location has
+    thousands; :func:`declaration_error` accepts any legal one, in any order)."""
     groups = [loc.victims for loc in state.locations] + [[v] for v in state.town]
     if scope_of(weapon)[0] == "out_on_the_town":
         groups = [list(state.town)]
     found = []
+    everyone = scope_of(weapon)[1]
     for group in groups:
         candidates = [v for v in group if whackable(state, v, weapon)]
-        for size in range(1, min(len(candidates), 9) + 1):
-            for combo in combinations(candidates, size):
-                if declaration_error(state, weapon, list(combo), bonus) is None:
-                    found.append(list(combo))
+        if not candidates:
+            continue
+        # sizes that can fit: the body count without the declared Victims' own modifiers, widened by them
+        _, loc = position(state, candidates[0])
+        shifts = [sum(e.arg("amount") for e in static(v, "body_count")) for v in candidates]
+        most = effective_body_count(weapon, [], loc, bonus) + sum(s for s in shifts if s > 0)
+        fewest = 1
+        if everyone and loc is not None:  # a maximal declaration only (§9.8)
+            fewest = max(1, min(len(candidates), most) + sum(s for s in shifts if s < 0))
+        sizes = range(fewest, min(len(candidates), most) + 1)
+        legal = (list(c) for size in sizes for c in combinations(candidates, size)
+                 if declaration_error(state, weapon, list(c), bonus) is None)
+        found += islice(legal, MAX_LISTED)
     return found
 
 
