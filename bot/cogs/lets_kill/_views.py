@@ -3,7 +3,8 @@ with an ephemeral select of the clicker's legal moves (the card first when there
 
 Component names (``coroner:g|s:<game>:<version>:<name>:<arg>``): ``act`` and ``pass`` (buttons), ``card`` (select
 of cards, ephemeral), ``do`` (select of moves, ephemeral; a value is the index of the move in
-``legal_actions(state, seat)`` at that version, so a stale select is refused by the version check).
+``legal_actions(state, seat)`` at that version, so a stale select is refused by the version check), ``aim`` (a
+multi-select of a Weapon's targets, ``arg`` = the Weapon, when its declarations do not fit in one select).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.ui import SILENT, GameUI, Outgoing, RenderContext
 from games.core import Event, IllegalAction
+from games.lets_kill.cards import CARDS
 from games.lets_kill.models import PlayCard, Respond
+from games.lets_kill.rules import victims_in_play, whackable
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -78,9 +81,15 @@ class LetsKillUI(GameUI):
                 raise UserError("lets_kill.bad_choice")
             await interaction.response.edit_message(view=None)
             return await self._act(bot, ctx, table, interaction.user.id, legal[index], version)
+        if name == "aim":
+            await interaction.response.edit_message(view=None)
+            return await self._act(bot, ctx, table, interaction.user.id, PlayCard(card=arg, victims=values), version)
         picks = list(enumerate(legal))
         if name == "card":
-            picks = [(i, a) for i, a in picks if isinstance(a, PlayCard) and a.card == (values[0] if values else "")]
+            card = values[0] if values else ""
+            picks = [(i, a) for i, a in picks if isinstance(a, PlayCard) and a.card == card]
+            if len(picks) > MAX_OPTIONS and CARDS[card].type == "weapon":
+                return await self._aim(interaction, ctx, table, card)
         elif len(picks) > MAX_OPTIONS:
             return await self._cards_first(interaction, ctx, table, picks)
         owners = {inc.id: inc.owner for inc in table.state.incidents}
@@ -92,6 +101,16 @@ class LetsKillUI(GameUI):
         select = GameSelect(table.id, table.version, "do", options=options, placeholder=placeholder[:150])
         await interaction.response.send_message(view=view_of(select), ephemeral=True, allowed_mentions=SILENT)
         return None
+
+    async def _aim(self, interaction: discord.Interaction, ctx: RenderContext, table: Table, weapon: str) -> None:
+        """A Weapon with more declarations than one select holds: pick its targets in a multi-select (the engine
+        checks the declaration)."""
+        targets = [v for v in victims_in_play(table.state) if whackable(table.state, v, weapon)][:MAX_OPTIONS]
+        options = [discord.SelectOption(label=render.card_name(v)[:100], value=v) for v in targets]
+        select = GameSelect(table.id, table.version, "aim", weapon, options=options, min_values=1,
+                            max_values=len(options), placeholder=ctx.t("lets_kill.ui.aim", weapon=render.card_name(
+                                weapon))[:150])
+        await interaction.response.send_message(view=view_of(select), ephemeral=True, allowed_mentions=SILENT)
 
     async def _cards_first(self, interaction: discord.Interaction, ctx: RenderContext, table: Table,
                            picks: list[tuple[int, Any]]) -> None:
