@@ -49,6 +49,8 @@ def refused_changes_nothing(state: LetsKillState, rng: random.Random) -> None:
     tries: list[tuple[int, Any]] = [(s, DiscardHand()) for s in idle[:1]]
     tries += [(s, Pledge(cards=["W99"])) for s in waiting][:1]
     tries += [(rng.choice(range(len(state.seats))), PlayCard(card="V05", victims=["V06"]))]
+    if idle and waiting:  # a move that is legal for a waiting seat, made by a seat the game is not waiting for
+        tries += [(rng.choice(idle), rng.choice(ENGINE.legal_actions(state, rng.choice(sorted(waiting)))))]
     for seat, action in tries:
         with pytest.raises(IllegalAction):
             ENGINE.apply(state, seat, action)
