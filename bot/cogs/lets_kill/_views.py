@@ -9,6 +9,8 @@ multi-select of a Weapon's targets, ``arg`` = the Weapon, when its declarations 
 
 from __future__ import annotations
 
+import math
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,6 +34,12 @@ MAX_OPTIONS = 25
 class LetsKillUI(GameUI):
     game = "lets_kill"
 
+    def __init__(self) -> None:
+        #: game id -> (the table version its response window opened at, the window's deadline). Every answer is an
+        #: action (a new version, so new timers): they get the time left, not a fresh window. After a restart
+        #: the open window gets its full length again.
+        self._windows: dict[int, tuple[int, datetime]] = {}
+
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         return render.event_text(ctx, event)
 
@@ -46,11 +54,17 @@ class LetsKillUI(GameUI):
         return render.secrets_embed(ctx, view)
 
     def move_timeout(self, table: Table, config: Any) -> int:
-        """A response window lasts the server's response-window time, a shootout pledge the prompt time, and every
-        other decision the turn time (``/config timeouts``)."""
+        """A response window lasts the server's response-window time from its opening (answers do not extend it),
+        a shootout pledge the prompt time, and every other decision the turn time (``/config timeouts``)."""
         pending = table.state.pending if table.state is not None else None
-        if pending is not None and pending.kind == "window":
-            return int(config.response_window_seconds)
+        window = table.state.window if table.state is not None else None
+        if pending is not None and pending.kind == "window" and window is not None:
+            opened = table.version - len(window.answers)
+            known = self._windows.get(table.id)
+            if known is None or known[0] != opened:
+                known = (opened, table.updated_at + timedelta(seconds=int(config.response_window_seconds)))
+                self._windows[table.id] = known
+            return max(1, math.ceil((known[1] - table.updated_at).total_seconds()))
         if pending is not None and pending.kind == "pledge":
             return int(config.prompt_timeout_seconds)
         return int(config.turn_timeout_seconds)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,7 +21,7 @@ from bot.ui import RenderContext
 from games.core import Event, SeatInfo
 from games.lets_kill.cards import LETS_KILL_DECK, VICTIMS_DECK
 from games.lets_kill.engine import ENGINE
-from games.lets_kill.models import Incident, LetsKillOptions, LetsKillState
+from games.lets_kill.models import Incident, LetsKillOptions, LetsKillState, Respond
 from tests.games.lets_kill.support import build
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -103,3 +105,17 @@ def test_every_legal_action_has_a_short_label() -> None:
             for action in ENGINE.legal_actions(state, seat):
                 label: Any = render.action_label(ctx, action, owners)
                 assert 0 < len(label) <= 100 and "{" not in label
+
+
+def test_answers_do_not_extend_a_response_window() -> None:
+    """The window's timers after an answer get the time left of the window opened earlier, not a fresh one."""
+    state = build(hands=[[], [], []], victims_top=["V04"])
+    config = SimpleNamespace(response_window_seconds=60, prompt_timeout_seconds=30, turn_timeout_seconds=300)
+    ui = LetsKillUI()
+    opened = replace(ctx_of(state).table, version=3, updated_at=START)
+    assert ui.move_timeout(opened, config) == 60
+    answered = ENGINE.apply(state, 1, Respond()).state
+    later = replace(opened, version=4, state=answered, updated_at=START + timedelta(seconds=25))
+    assert ui.move_timeout(later, config) == 35
+    played = replace(later, version=9, state=build(hands=[["E02"], [], []], victims_top=["V04"]))
+    assert ui.move_timeout(played, config) == 60  # a new window (nobody has answered it yet)
