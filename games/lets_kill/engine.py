@@ -28,7 +28,6 @@ from games.lets_kill.models import (
     PlayCard,
     Pledge,
     Respond,
-    Submission,
     Task,
 )
 from games.lets_kill.views import build_view
@@ -201,12 +200,12 @@ class LetsKill(Engine[LetsKillState]):
             error = plays.response_error(state, seat, action)
             if error is not None:
                 raise error
-            window.answers[seat] = Submission(card=action.card, victim=action.victim, location=action.location)
+            window.answers[seat] = action
             flow.say("answered", seat=seat)
             if any(s not in window.answers for s in window.eligible):
                 return
         for other in window.eligible:
-            window.answers.setdefault(other, Submission())
+            window.answers.setdefault(other, Respond())
         pipeline.close_window(flow)
 
     def _choose(self, flow: Flow, seat: int, cards: list[str]) -> None:

@@ -71,8 +71,12 @@ class Shootout(BaseModel):
     rounds: int = 0
 
 
-class Submission(BaseModel):
-    card: str | None = None  # None = pass
+class Respond(BaseModel):
+    """A sealed answer in a response window: ``card`` (a Response Event) or ``None`` to pass. ``victim``:
+    Not Dead Yet!'s choice; ``location``: Rubbernecker's destination (``None`` = out on the town)."""
+
+    type: Literal["respond"] = "respond"
+    card: str | None = None
     victim: str | None = None
     location: str | None = None
 
@@ -84,7 +88,7 @@ class Window(BaseModel):
     type: Literal["whack_declared", "incident_formed", "media_played", "victim_placed"]
     active: SeatNo
     eligible: list[SeatNo]
-    answers: dict[int, Submission] = Field(default_factory=dict)
+    answers: dict[int, Respond] = Field(default_factory=dict)  # sealed until the window closes
     victim: str | None = None
     card: str | None = None
     incident: int | None = None
@@ -168,16 +172,6 @@ class PlayCard(BaseModel):
 
 class DiscardHand(BaseModel):
     type: Literal["discard_hand"] = "discard_hand"
-
-
-class Respond(BaseModel):
-    """A sealed answer in a response window: ``card`` (a Response Event) or ``None`` to pass. ``victim``:
-    Not Dead Yet!'s choice; ``location``: Rubbernecker's destination (``None`` = out on the town)."""
-
-    type: Literal["respond"] = "respond"
-    card: str | None = None
-    victim: str | None = None
-    location: str | None = None
 
 
 class CloseWindow(BaseModel):

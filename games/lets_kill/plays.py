@@ -9,7 +9,7 @@ from games.core import IllegalAction
 from games.lets_kill import effects, rules
 from games.lets_kill.cards import CARDS, Card
 from games.lets_kill.flow import Flow
-from games.lets_kill.models import LetsKillState, Pending, PlayCard, Respond, Submission, Whacking
+from games.lets_kill.models import LetsKillState, Pending, PlayCard, Respond, Whacking
 
 WHACK_TASKS = ("w3", "w4", "w5", "w6", "w7", "w_end")
 
@@ -157,7 +157,7 @@ def apply_play(flow: Flow, seat: int, action: PlayCard) -> None:
 
 # ------------------------------------------------------------------ responses
 
-def response_error(state: LetsKillState, seat: int, answer: Respond | Submission) -> IllegalAction | None:
+def response_error(state: LetsKillState, seat: int, answer: Respond) -> IllegalAction | None:
     """The legality test of a Response Event, the same at submission and at resolution (LK-20, §9.13)."""
     window = state.window
     if window is None or seat not in window.eligible:
@@ -189,7 +189,7 @@ def response_error(state: LetsKillState, seat: int, answer: Respond | Submission
     return None
 
 
-def _move_ok(state: LetsKillState, answer: Respond | Submission) -> bool:
+def _move_ok(state: LetsKillState, answer: Respond) -> bool:
     """Rubbernecker (LK-29, §9.10): a legal position other than the current one, if the Victim was not moved."""
     window = state.window
     assert window is not None
