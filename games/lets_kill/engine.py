@@ -137,7 +137,8 @@ class LetsKill(Engine[LetsKillState]):
         return seat, default
 
     def apply(self, state: LetsKillState, seat: int, action: Any) -> Step:
-        """Raises :class:`IllegalAction` (``lets_kill.*``; ``core.game_over``) and then changes nothing."""
+        """Raises :class:`IllegalAction` (``lets_kill.*``; ``core.game_over``) and then changes nothing. Each seat
+        whose hand changed gets one private ``lets_kill.hand`` event with the whole hand, last."""
         if state.ended:
             raise IllegalAction("core.game_over")
         pending = state.pending
@@ -146,7 +147,10 @@ class LetsKill(Engine[LetsKillState]):
         flow = Flow(LetsKillState.model_validate_json(state.model_dump_json()))  # a deep copy, done by pydantic-core
         self._decide(flow, seat, action)
         pipeline.run(flow)
-        return Step(state=flow.state, events=flow.events)
+        changed = [s for s, hand in enumerate(flow.state.hands) if hand != state.hands[s]]
+        return Step(state=flow.state, events=flow.events + [
+            Event(key="lets_kill.hand", params={"cards": list(flow.state.hands[s])}, audience=Audience.to(s))
+            for s in changed])
 
     def _decide(self, flow: Flow, seat: int, action: Any) -> None:
         state = flow.state

@@ -55,7 +55,6 @@ class Flow:
         self.state.hands[seat].extend(drawn)
         if drawn:
             self.say("drew", seat=seat, count=len(drawn))
-            self.tell(seat, "you_drew", cards=drawn, hand=list(self.state.hands[seat]))
         return drawn
 
     def discard_from_hand(self, seat: int, cards: list[str]) -> None:

@@ -23,7 +23,7 @@ from games.lets_kill.models import (
 FIELD_LIMIT = 1024
 EMBED_BUDGET = 5600  # of Discord's 6000 characters per message's embeds, leaving room for titles and names
 CARD_KEYS = ("card", "weapon", "victim")
-LIST_KEYS = ("cards", "victims", "hand")
+LIST_KEYS = ("cards", "victims")
 
 
 def card_name(card_id: str | None) -> str:

@@ -56,7 +56,7 @@ def test_every_key_the_engine_can_send_is_in_both_catalogues() -> None:
     keys = {f"lets_kill.{k}" for k in re.findall(r'(?:say|tell)\((?:seat, )?"([a-z_]+)"', text)}
     keys |= set(re.findall(r'IllegalAction\("(lets_kill\.[a-z_]+)"', text))
     keys |= {f"lets_kill.end.{r}" for r in ("deck", "victims", "declared")} | {"lets_kill.dealt",
-                                                                                "lets_kill.started"}
+                                                                                "lets_kill.started", "lets_kill.hand"}
     for language in ("en", "es"):
         assert sorted(keys - set(load_language(language))) == []
 

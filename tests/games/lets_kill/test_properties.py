@@ -1,6 +1,6 @@
 """Random legal games at 3, 4 and 5 players: they end; cards are conserved at every step; refused actions change
-nothing; nothing public names a card in a hand or a face-down Surprise; windows open for everyone; JSON round-trips
-and replay rebuilds the game."""
+nothing; nothing public names a card in a hand or a face-down Surprise; windows open for everyone; a hand is sent
+by DM exactly when it changed; JSON round-trips and replay rebuilds the game."""
 
 from __future__ import annotations
 
@@ -75,6 +75,8 @@ def play_out(players: int, seed: int) -> tuple[LetsKillState, list[tuple[int, di
         if step_no % 7 == 0:
             refused_changes_nothing(state, rng)
         done = ENGINE.apply(state, seat, action)
+        hand_dms = [e.audience.seats for e in done.events if e.key == "lets_kill.hand"]
+        assert hand_dms == [(s,) for s, hand in enumerate(done.state.hands) if hand != state.hands[s]]
         log.append((seat, ENGINE.dump_action(action)))
         state = done.state
         check_invariants(state, done.events)
