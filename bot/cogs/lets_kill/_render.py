@@ -150,8 +150,9 @@ def action_label(ctx: RenderContext, action: Any, owners: dict[int, int]) -> str
         text = ctx.t("lets_kill.action.pledge", cards=card_names(action.cards), total=total) if action.cards \
             else ctx.t("lets_kill.action.no_pledge")
     elif isinstance(action, ChooseCards):
-        text = ctx.t("lets_kill.action.choose", cards=card_names(action.cards)) if action.cards \
-            else ctx.t("lets_kill.action.choose_none")
+        peeked = all(CARDS[c].type == "victim" for c in action.cards)  # Stakeout names Victims, not cards
+        key = "lets_kill.action.choose_surprises" if peeked else "lets_kill.action.choose"
+        text = ctx.t(key, cards=card_names(action.cards)) if action.cards else ctx.t("lets_kill.action.choose_none")
     elif isinstance(action, Declare):
         text = ctx.t("lets_kill.action.declare" if action.declare else "lets_kill.action.no_declare")
     else:
