@@ -83,7 +83,7 @@ def play_out(players: int, seed: int) -> tuple[LetsKillState, list[tuple[int, di
     return state, log
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]))
 def test_random_games_end_conserve_cards_and_replay(seed: int, players: int) -> None:
     """Every random game ends with an outcome naming the top scorers; state JSON round-trips; replay matches."""
