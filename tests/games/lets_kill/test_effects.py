@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from games.core import IllegalAction
-from games.lets_kill import rules
-from games.lets_kill.dsl import KINDS
+from games.lets_kill import effects, rules
+from games.lets_kill.dsl import KINDS, parse_effects
 from games.lets_kill.engine import ENGINE
+from games.lets_kill.flow import Flow
 from games.lets_kill.models import ChooseCards, DiscardHand, Incident, PlaceVictim, PlayCard, Pledge, Respond
 
 from .support import act, answer_window, build, card_total, ready
@@ -104,6 +105,21 @@ def test_discard_random_light_fingered_larry() -> None:
     state = ready([["W11", "E01", "E02", "E05"], [], []], town=["V19"])
     state = answer_window(act(state, 0, PlayCard(card="W11", victims=["V19"])))
     assert len([c for c in ("E01", "E02", "E05") if c in state.lk_discard]) == 1
+
+
+def test_discard_owner_choice_waits_for_the_owner() -> None:
+    """``choice=owner`` (no card of the edition uses it): the owner picks which cards go, then play goes on."""
+    state = ready([["E01", "E02", "E05"], [], []])
+    flow = Flow(state.model_copy(deep=True))
+    (effect,) = parse_effects("on_whacked: discard(who=whacker, n=2, choice=owner)", "victim")
+    effects.discard(flow, effect, {"whacker": 0})
+    state = flow.state
+    assert state.pending is not None and (state.pending.kind, state.pending.n) == ("discard_choice", 2)
+    assert len(ENGINE.legal_actions(state, 0)) == 3
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 0, ChooseCards(cards=["E01"]))
+    after = act(state, 0, ChooseCards(cards=["E01", "E05"]))
+    assert after.lk_discard[-2:] == ["E01", "E05"] and "E02" in after.hands[0]
 
 
 @kind("trigger_shootout")
