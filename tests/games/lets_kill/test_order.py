@@ -86,3 +86,24 @@ def test_declaring_20_gives_everyone_one_last_turn() -> None:
         seat, action = ENGINE.timeout_action(state)  # type: ignore[misc]
         state = act(state, seat, action)
     assert state.ended == "declared" and state.active == 0 and state.turn == 3
+
+
+def test_an_escaped_target_stays_behind_and_leaves_with_the_bystanders() -> None:
+    """W3/W7: Played Dead makes Wanda escape; the Incident takes Kevin and the Location; Wanda and the bystander
+    Doug go out on the town in placement order, and the escaped Victim's Surprise is discarded once."""
+    state = ready([["W20"], [], []], locations={"L08": ["V05", "V06", "V07"]}, surprises={"V05": "S12"})
+    state = answer_window(answer_window(act(state, 0, PlayCard(card="W20", victims=["V05", "V06"]))))
+    inc = state.incidents[-1]
+    assert (inc.victims, inc.location, inc.surprises) == (["V06"], "L08", {})
+    assert [v for v in state.town if v in ("V05", "V07")] == ["V05", "V07"] and state.lk_discard.count("S12") == 1
+    assert not state.locations
+
+
+def test_a_child_witness_queues_the_shootout_at_w4() -> None:
+    """Li'l Lenny next to the whacked Victim queues a shootout against the whacker (on_whack_nearby)."""
+    state = ready([["W11", "W01"], [], []], locations={"L08": ["V05", "V01"]})
+    state = answer_window(act(state, 0, PlayCard(card="W11", victims=["V05"])))
+    assert state.shootout is not None and state.shootout.target == 0
+    state = act(act(act(state, 0, Pledge(cards=["W01"])), 1, Pledge()), 2, Pledge())
+    state = answer_window(state)
+    assert state.incidents[-1].victims == ["V05"] and "V01" in state.town
