@@ -71,7 +71,7 @@ def discard(flow: Flow, effect: Effect, src: dict[str, Any]) -> None:
 def trigger_shootout(flow: Flow, effect: Effect, src: dict[str, Any]) -> None:
     """During a whacking: queue the first shootout, against the whacker (§7.4, §9.14); otherwise start it now."""
     whacking = flow.state.whacking
-    if whacking is not None and not src.get("outside_whacking"):
+    if whacking is not None:
         if whacking.shootout_target is None:
             whacking.shootout_target = whacking.whacker
             flow.say("shootout_queued", seat=whacking.whacker)
