@@ -12,7 +12,19 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from games.core import SYSTEM_SEAT, Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, rng_for
+from games.core import (
+    SYSTEM_SEAT,
+    Audience,
+    Engine,
+    Event,
+    IllegalAction,
+    ModeInfo,
+    Outcome,
+    SeatInfo,
+    Step,
+    Waiting,
+    rng_for,
+)
 from games.lets_kill import pipeline, plays, rules
 from games.lets_kill.cards import CARDS, LETS_KILL_DECK, VICTIMS_DECK
 from games.lets_kill.flow import HAND_SIZE, Flow
@@ -107,14 +119,20 @@ class LetsKill(Engine[LetsKillState]):
             return [ChooseCards(cards=list(c)) for c in dict.fromkeys(combinations(state.hands[seat], pending.n))]
         return [Declare(declare=True), Declare(declare=False)]
 
-    def to_act(self, state: LetsKillState) -> list[int]:
+    def waiting(self, state: LetsKillState) -> Waiting | None:
+        """The pending decision: ``kind`` is its kind (``place``, ``play``, ``window``, ``pledge``,
+        ``peek_discard``, ``discard_choice``, ``declare``). A window waits on every player who has not answered; a
+        shootout pledge is a prompt; everything else is the turn's pace."""
         pending = state.pending
         if pending is None or state.ended:
-            return []
+            return None
         if pending.kind == "window":
             assert state.window is not None
-            return [s for s in state.window.eligible if s not in state.window.answers]
-        return [pending.seat]
+            seats = tuple(s for s in state.window.eligible if s not in state.window.answers)
+            return Waiting(seats=seats, kind="window")
+        if pending.kind == "pledge":
+            return Waiting.prompt(pending.seat, "pledge")
+        return Waiting.turn(pending.seat, pending.kind)
 
     def timeout_action(self, state: LetsKillState) -> tuple[int, Any] | None:
         """The move made when time is up: a window closes (everyone silent passes), a pledge passes, a Location is

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.cogs.lets_kill._views import LetsKillUI
+from bot.cogs.lets_kill.ui import LetsKillUI
 from bot.ui import register_ui
 
 if TYPE_CHECKING:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import discord
@@ -34,9 +35,9 @@ def card_names(ids: list[str]) -> str:
     return ", ".join(card_name(c) for c in ids)
 
 
-def words(ctx: RenderContext, params: dict[str, Any]) -> dict[str, Any]:
+def words(ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
     """``params`` with seats as names, card ids as card names, a window type and a missing Location in words."""
-    out = ctx.seat_params(params)
+    out = ctx.seat_params(params, declared)
     for key in CARD_KEYS:
         if isinstance(params.get(key), str):
             out[key] = card_name(params[key])
@@ -51,7 +52,7 @@ def words(ctx: RenderContext, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def event_text(ctx: RenderContext, event: Event) -> str:
-    return ctx.t(event.key, **words(ctx, event.params))
+    return ctx.t(event.key, **words(ctx, event.params, event.seat_params))
 
 
 def fit(ctx: RenderContext, lines: list[str], limit: int) -> str:

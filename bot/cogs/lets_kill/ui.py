@@ -10,16 +10,18 @@ multi-select of a Weapon's targets, ``arg`` = the Weapon, when its declarations 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.lets_kill import _render as render
+from bot.cogs.lets_kill import render
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
+from bot.tables import TableService
 from bot.ui import SILENT, GameUI, Outgoing, RenderContext
-from games.core import Event, IllegalAction
+from games.core import Event
 from games.lets_kill.cards import CARDS
 from games.lets_kill.models import PlayCard, Respond
 from games.lets_kill.rules import victims_in_play, whackable
@@ -39,6 +41,9 @@ class LetsKillUI(GameUI):
         #: action (a new version, so new timers): they get the time left, not a fresh window. After a restart
         #: the open window gets its full length again.
         self._windows: dict[int, tuple[int, datetime]] = {}
+
+    def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
+        return render.words(ctx, params, declared)
 
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         return render.event_text(ctx, event)
@@ -65,9 +70,7 @@ class LetsKillUI(GameUI):
                 known = (opened, table.updated_at + timedelta(seconds=int(config.response_window_seconds)))
                 self._windows[table.id] = known
             return max(1, math.ceil((known[1] - table.updated_at).total_seconds()))
-        if pending is not None and pending.kind == "pledge":
-            return int(config.prompt_timeout_seconds)
-        return int(config.turn_timeout_seconds)
+        return super().move_timeout(table, config)
 
     def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
         pending = view.get("pending")
@@ -84,25 +87,25 @@ class LetsKillUI(GameUI):
                            version: int, values: list[str]) -> None:
         bot: CoronerBot = interaction.client  # type: ignore[assignment]
         ctx = RenderContext(table, table.language)
-        seat = self._check_turn(table, interaction.user.id, version)
+        seat, _ = TableService.check_turn(table, interaction.user.id, version)
         legal = table.engine.legal_actions(table.state, seat)
         if name == "pass":
             await interaction.response.defer()
-            return await self._act(bot, ctx, table, interaction.user.id, Respond(), version)
+            return await self._play(bot, table, interaction.user.id, Respond(), version)
         if name == "do":
             index = int(values[0]) if values and values[0].isdigit() else -1
             if not 0 <= index < len(legal):
                 raise UserError("lets_kill.bad_choice")
             await interaction.response.edit_message(view=None)
-            return await self._act(bot, ctx, table, interaction.user.id, legal[index], version)
+            return await self._play(bot, table, interaction.user.id, legal[index], version)
         if name == "aim":
             await interaction.response.edit_message(view=None)
-            return await self._act(bot, ctx, table, interaction.user.id, PlayCard(card=arg, victims=values), version)
+            return await self._play(bot, table, interaction.user.id, PlayCard(card=arg, victims=values), version)
         picks = list(enumerate(legal))
         if name == "card":
             card = values[0] if values else ""
             picks = [(i, a) for i, a in picks if isinstance(a, PlayCard) and a.card == card]
-            if len(picks) > MAX_OPTIONS and CARDS[card].type == "weapon":
+            if len(picks) > MAX_OPTIONS and card in CARDS and CARDS[card].type == "weapon":
                 return await self._aim(interaction, ctx, table, card)
         elif len(picks) > MAX_OPTIONS:
             return await self._cards_first(interaction, ctx, table, picks)
@@ -140,24 +143,5 @@ class LetsKillUI(GameUI):
                                                                   value=str(i)) for i, a in others]))
         await interaction.response.send_message(view=view_of(*items), ephemeral=True, allowed_mentions=SILENT)
 
-    @staticmethod
-    def _check_turn(table: Table, user_id: int, version: int) -> int:
-        """The clicker's seat; refuses an outdated message or a player the game is not waiting for."""
-        from bot.tables import TableError
-
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise TableError("table.not_a_player", game_id=table.id)
-        if version != table.version:
-            raise TableError("table.stale", game_id=table.id)
-        if table.status != "active" or seat not in table.engine.to_act(table.state):
-            raise UserError("lets_kill.ui.nothing_to_do")
-        return seat
-
-    @staticmethod
-    async def _act(bot: CoronerBot, ctx: RenderContext, table: Table, user_id: int, action: Any,
-                   version: int) -> None:
-        try:
-            await bot.tables.act(table.id, user_id, table.engine.dump_action(action), expected_version=version)
-        except IllegalAction as exc:
-            raise UserError(exc.code, **render.words(ctx, exc.params)) from exc
+    async def _play(self, bot: CoronerBot, table: Table, user_id: int, action: Any, version: int) -> None:
+        await self.play(bot, table, user_id, table.engine.dump_action(action), version=version)

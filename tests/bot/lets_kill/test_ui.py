@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.lets_kill import _render as render
-from bot.cogs.lets_kill._views import LetsKillUI
+from bot.cogs.lets_kill import render
+from bot.cogs.lets_kill.ui import LetsKillUI
 from bot.i18n.catalog import load_language
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
