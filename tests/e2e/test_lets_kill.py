@@ -117,5 +117,6 @@ async def test_three_players_response_shootout_and_the_end(world: World, seed: N
         assert table.status != "active" and table.outcome is not None
         await world.double.wait_for(lambda: any(m.embeds and m.embeds[-1].get("title") == "Game over"
                                                 for m in world.bot_messages()), what="the result")
+        await world.double.wait_for(lambda: not act_buttons(world), what="the old table's buttons taken away")
         board = await world.tables.leaderboard(world.guild.id, "lets_kill")
         assert {row.user_id for row in board} == {alice.id, bob.id, carol.id}
