@@ -72,6 +72,18 @@ def _victim(entry: dict[str, Any]) -> str:
     return card_name(entry["card"]) + (" 🂠" if entry["surprise"] else "")
 
 
+def _incident_cards(inc: dict[str, Any]) -> str:
+    """The Weapon, then any Media Event and attached Events: "Cake + Breaking News"."""
+    return " + ".join(card_name(c) for c in [inc["weapon"], inc["media"], *inc["attached"]] if c)
+
+
+def _incident_victims(inc: dict[str, Any]) -> str:
+    """The Victims, each with its revealed Surprise: "Tyler Nodd (Everyone's Favourite Neighbour)"."""
+    surprises = inc["surprises"]
+    return ", ".join(card_name(v) + (f" ({card_name(surprises[v])})" if v in surprises else "")
+                     for v in inc["victims"])
+
+
 def table_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
     """The play area: Locations with their Victims, Victims out on the town, each player's score, hand size and
     Incidents, deck sizes, and what the game waits for. Fits Discord's embed limits whatever the contents."""
@@ -94,8 +106,8 @@ def table_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
         (f"📍 {card_name(loc['card'])}", [_victim(v) for v in loc["victims"]]) for loc in view["locations"]]
     fields.append((ctx.t("lets_kill.ui.town_field"), [_victim(v) for v in view["town"]]))
     for seat in range(view["players"]):
-        incidents = [ctx.t("lets_kill.ui.incident_line", incident=inc["id"], weapon=card_name(inc["weapon"]),
-                           victims=card_names(inc["victims"]), score=inc["score"])
+        incidents = [ctx.t("lets_kill.ui.incident_line", incident=inc["id"], weapon=_incident_cards(inc),
+                           victims=_incident_victims(inc), score=inc["score"])
                      for inc in view["incidents"] if inc["owner"] == seat]
         if view["skips"][seat]:
             incidents.insert(0, ctx.t("lets_kill.ui.skips", skips=view["skips"][seat]))
