@@ -72,6 +72,12 @@ def _victim(entry: dict[str, Any]) -> str:
     return card_name(entry["card"]) + (" 🂠" if entry["surprise"] else "")
 
 
+def _room(loc: dict[str, Any]) -> str:
+    """" (2/3)" for a Location with a capacity (Victims on it / capacity), else nothing."""
+    capacity = [e.arg("n") for e in CARDS[loc["card"]].effects_of("static", "capacity")]
+    return f" ({len(loc['victims'])}/{min(capacity)})" if capacity else ""
+
+
 def _incident_cards(inc: dict[str, Any]) -> str:
     """The Weapon, then any Media Event and attached Events: "Cake + Breaking News"."""
     return " + ".join(card_name(c) for c in [inc["weapon"], inc["media"], *inc["attached"]] if c)
@@ -103,7 +109,7 @@ def table_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
         lines.append(ctx.t("lets_kill.ui.declared", seat=ctx.name(view["declared_by"])))
     embed = discord.Embed(title=ctx.t("game.lets_kill"), description="\n".join(lines)[:1000], colour=COLOUR)
     fields: list[tuple[str, list[str]]] = [
-        (f"📍 {card_name(loc['card'])}", [_victim(v) for v in loc["victims"]]) for loc in view["locations"]]
+        (f"📍 {card_name(loc['card'])}{_room(loc)}", [_victim(v) for v in loc["victims"]]) for loc in view["locations"]]
     fields.append((ctx.t("lets_kill.ui.town_field"), [_victim(v) for v in view["town"]]))
     for seat in range(view["players"]):
         incidents = [ctx.t("lets_kill.ui.incident_line", incident=inc["id"], weapon=_incident_cards(inc),
