@@ -6,13 +6,9 @@ from __future__ import annotations
 from itertools import combinations, islice
 
 from games.core import IllegalAction
-from games.lets_kill.cards import CARDS, Card
+from games.lets_kill.cards import CARDS
 from games.lets_kill.dsl import Effect, Pred
 from games.lets_kill.models import Incident, LetsKillState, LocationInPlay
-
-
-def card(card_id: str) -> Card:
-    return CARDS[card_id]
 
 
 def static(card_id: str, kind: str) -> list[Effect]:
