@@ -31,6 +31,16 @@ def card_name(card_id: str | None) -> str:
     return CARDS[card_id].name if card_id in CARDS else str(card_id)
 
 
+def card_line(ctx: RenderContext, card_id: str) -> str:
+    """A card with what a player needs to use it: "Wood Chipper — Weapon · Messy, Sharp & Pointy · body count 2"."""
+    card = CARDS[card_id]
+    attributes = ", ".join(ctx.t(f"lets_kill.attr.{a}") for a in card.attributes)
+    kind = {"weapon": "lets_kill.kind.weapon", "victim": "lets_kill.kind.victim",
+            "surprise": f"lets_kill.kind.surprise.{card.face}", "event": f"lets_kill.kind.event.{card.subtype}"}
+    return f"{card.name} — " + ctx.t(kind.get(card.type, "lets_kill.kind.victim"), attributes=attributes,
+                                     body_count=card.body_count, points=card.points)
+
+
 def card_names(ids: list[str]) -> str:
     return ", ".join(card_name(c) for c in ids)
 
@@ -69,7 +79,8 @@ def fit(ctx: RenderContext, lines: list[str], limit: int) -> str:
 
 
 def _victim(entry: dict[str, Any]) -> str:
-    return card_name(entry["card"]) + (" 🂠" if entry["surprise"] else "")
+    """A Victim in play: name, printed points, 🂠 when a Surprise hides under it."""
+    return f"{card_name(entry['card'])} · {CARDS[entry['card']].points}" + (" 🂠" if entry["surprise"] else "")
 
 
 def _room(loc: dict[str, Any]) -> str:
@@ -130,7 +141,7 @@ def table_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
 def secrets_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
     """A seat's hand and the face-down Surprises it knows (placed or peeked)."""
     embed = discord.Embed(title=ctx.t("secrets.title"), colour=COLOUR)
-    hand = [f"• {card_name(c)}" for c in view.get("hand", [])]
+    hand = [f"• {card_line(ctx, c)}" for c in view.get("hand", [])]
     embed.add_field(name=ctx.t("lets_kill.ui.hand"), value=fit(ctx, hand, FIELD_LIMIT) if hand
                     else ctx.t("lets_kill.ui.empty"), inline=False)
     known = [f"{card_name(v)}: {card_name(s)}" for v, s in view.get("known", {}).items()]

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from bot.tables import Table
 
 MAX_OPTIONS = 25
+HAND_EVENTS = ("lets_kill.dealt", "lets_kill.hand")
 
 
 class LetsKillUI(GameUI):
@@ -49,6 +50,11 @@ class LetsKillUI(GameUI):
         return render.event_text(ctx, event)
 
     def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
+        """A hand (dealt, or changed) is listed card by card with what each card is; other DMs are one line."""
+        if event.key in HAND_EVENTS:
+            lines = [f"• {render.card_line(ctx, c)}" for c in event.params["cards"]]
+            return Outgoing(embeds=[discord.Embed(title=ctx.t("lets_kill.ui.hand"), colour=render.COLOUR,
+                                                  description=render.fit(ctx, lines, 4000))])
         return Outgoing(embeds=[discord.Embed(description=render.event_text(ctx, event)[:4000],
                                               colour=render.COLOUR)])
 

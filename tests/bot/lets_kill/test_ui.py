@@ -88,12 +88,18 @@ def test_public_table_fits_and_hides_secrets_in_a_crowded_game() -> None:
         assert secret not in shown
 
 
-def test_secrets_show_the_hand_and_known_surprises_by_name() -> None:
-    state = build(hands=[["W01", "S01"], [], []], start=False, town=["V05"], surprises={"V05": "S02"})
+@pytest.mark.parametrize(("language", "hand"), [
+    ("en", "• Pocket Derringer — Weapon · Gun · body count 1\n• Secret Millionaire — Surprise ☺\n"
+           "• Sirens — Response Event ⏰ (in other players' turns)"),
+    ("es", "• Pocket Derringer — Arma · Pistola · víctimas máximas 1\n• Secret Millionaire — Sorpresa ☺\n"
+           "• Sirens — Evento de Respuesta ⏰ (en turnos ajenos)"),
+])
+def test_secrets_show_the_hand_with_what_each_card_is_and_known_surprises(language: str, hand: str) -> None:
+    """My secrets: each card with its type and attributes, in the game's language; the Surprises the seat knows."""
+    state = build(hands=[["W01", "S01", "E13-1"], [], []], start=False, town=["V05"], surprises={"V05": "S02"})
     state.known[0].append("S02")
-    embed = UI.secrets_embed(ctx_of(state), 0, ENGINE.view(state, 0))
-    values = [f.value for f in embed.fields]
-    assert values == ["• Pocket Derringer\n• Secret Millionaire", "Wanda Wholesome: Had It Coming"]
+    embed = UI.secrets_embed(ctx_of(state, language), 0, ENGINE.view(state, 0))
+    assert [f.value for f in embed.fields] == [hand, "Wanda Wholesome: Had It Coming"]
 
 
 def test_every_legal_action_has_a_short_label() -> None:
@@ -119,3 +125,14 @@ def test_answers_do_not_extend_a_response_window() -> None:
     assert ui.move_timeout(later, config) == 35
     played = replace(later, version=9, state=build(hands=[["E02"], [], []], victims_top=["V04"]))
     assert ui.move_timeout(played, config) == 60  # a new window (nobody has answered it yet)
+
+
+def test_a_hand_dm_lists_each_card_with_its_type() -> None:
+    """The hand DM (dealt or changed) is one line per card; an empty hand still says so."""
+    state = build(hands=[["W01"], [], []], start=False)
+    ctx = ctx_of(state)
+    dm = UI.private_event(ctx, 0, Event(key="lets_kill.hand", params={"cards": ["W01", "E02"]}))
+    assert dm.embeds[0].title == "Your hand"
+    assert dm.embeds[0].description == "• Pocket Derringer — Weapon · Gun · body count 1\n• Block Party — Event"
+    empty = UI.private_event(ctx, 0, Event(key="lets_kill.hand", params={"cards": []}))
+    assert empty.embeds[0].description == "—"
