@@ -89,6 +89,13 @@ def _room(loc: dict[str, Any]) -> str:
     return f" ({len(loc['victims'])}/{min(capacity)})" if capacity else ""
 
 
+def _welcome(ctx: RenderContext, loc: dict[str, Any]) -> str:
+    """" · Old" for a Location that only takes Victims with some attributes, else nothing."""
+    allowed = [e.arg("allowed") for e in CARDS[loc["card"]].effects_of("static", "placement_restriction")]
+    names = sorted({ctx.t(f"lets_kill.attr.{a}") for f in allowed if f is not None and not f.negate for a in f.attrs})
+    return f" · {' / '.join(names)}" if names else ""
+
+
 def _incident_cards(inc: dict[str, Any]) -> str:
     """The Weapon, then any Media Event and attached Events: "Cake + Breaking News"."""
     return " + ".join(card_name(c) for c in [inc["weapon"], inc["media"], *inc["attached"]] if c)
@@ -120,7 +127,8 @@ def table_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
         lines.append(ctx.t("lets_kill.ui.declared", seat=ctx.name(view["declared_by"])))
     embed = discord.Embed(title=ctx.t("game.lets_kill"), description="\n".join(lines)[:1000], colour=COLOUR)
     fields: list[tuple[str, list[str]]] = [
-        (f"📍 {card_name(loc['card'])}{_room(loc)}", [_victim(v) for v in loc["victims"]]) for loc in view["locations"]]
+        (f"📍 {card_name(loc['card'])}{_room(loc)}{_welcome(ctx, loc)}", [_victim(v) for v in loc["victims"]])
+        for loc in view["locations"]]
     fields.append((ctx.t("lets_kill.ui.town_field"), [_victim(v) for v in view["town"]]))
     for seat in range(view["players"]):
         incidents = [ctx.t("lets_kill.ui.incident_line", incident=inc["id"], weapon=_incident_cards(inc),
