@@ -11,7 +11,7 @@ import pytest
 from bot.tables import TableService
 from games.lets_kill.models import PlayCard, Pledge, Respond
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, table_log
 
 SEED = 13  # Bob starts with the Exploding Birthday Cake and a Gun; Carol holds Sirens and the Grenade Launcher
 
@@ -95,9 +95,9 @@ async def test_three_players_response_shootout_and_the_end(world: World, seed: N
         table = await world.tables.load(1)
         assert table.state.shootout is None and table.state.skips[1] == 1 and not table.state.incidents
 
-        await world.double.wait_for(lambda: any("bob loses the shootout" in m.text for m in world.bot_messages()),
+        await world.double.wait_for(lambda: "bob loses the shootout" in table_log(world.bot_messages()),
                                     what="the shootout's result")
-        public = "\n".join(m.text for m in world.bot_messages())
+        public = table_log(world.bot_messages())
         for line in ("bob goes first", "bob places", "carol responds with Sirens!", "Shootout against bob!",
                      "bob fires Antique Dueling Pistols", "carol has chosen (posse running total: 5)",
                      "The posse fires Grenade Launcher", "bob loses the shootout (2 against 5)"):

@@ -22,7 +22,9 @@ from games.lets_kill.models import (
 )
 
 FIELD_LIMIT = 1024
-EMBED_BUDGET = 5600  # of Discord's 6000 characters per message's embeds, leaving room for titles and names
+#: of Discord's 6000 characters for all of a message's embeds: the rest is for field names, the table's "last moves"
+#: field (1024) and the result embed at the end
+EMBED_BUDGET = 3900
 CARD_KEYS = ("card", "weapon", "victim")
 LIST_KEYS = ("cards", "victims")
 
