@@ -36,6 +36,7 @@ HAND_EVENTS = ("lets_kill.dealt", "lets_kill.hand")
 
 class LetsKillUI(GameUI):
     game = "lets_kill"
+    echo_keys = frozenset({"lets_kill.your_surprise"})  # the player just chose it; My secrets shows it
 
     def __init__(self) -> None:
         #: game id -> (the table version its response window opened at, the window's deadline). Every answer is an
@@ -95,18 +96,17 @@ class LetsKillUI(GameUI):
         ctx = RenderContext(table, table.language)
         seat, _ = TableService.check_turn(table, interaction.user.id, version)
         legal = table.engine.legal_actions(table.state, seat)
-        if name == "pass":
-            await interaction.response.defer()
-            return await self._play(bot, table, interaction.user.id, Respond(), version)
+        if name == "pass":  # on the table: the table's edit answers the click
+            return await self._play(bot, table, interaction, Respond(), version)
         if name == "do":
             index = int(values[0]) if values and values[0].isdigit() else -1
             if not 0 <= index < len(legal):
                 raise UserError("lets_kill.bad_choice")
-            await interaction.response.edit_message(view=None)
-            return await self._play(bot, table, interaction.user.id, legal[index], version)
+            await interaction.response.edit_message(view=None)  # the ephemeral select goes; the table is edited
+            return await self._play(bot, table, interaction, legal[index], version)
         if name == "aim":
             await interaction.response.edit_message(view=None)
-            return await self._play(bot, table, interaction.user.id, PlayCard(card=arg, victims=values), version)
+            return await self._play(bot, table, interaction, PlayCard(card=arg, victims=values), version)
         picks = list(enumerate(legal))
         if name == "card":
             card = values[0] if values else ""
@@ -149,5 +149,7 @@ class LetsKillUI(GameUI):
                                                                   value=str(i)) for i, a in others]))
         await interaction.response.send_message(view=view_of(*items), ephemeral=True, allowed_mentions=SILENT)
 
-    async def _play(self, bot: CoronerBot, table: Table, user_id: int, action: Any, version: int) -> None:
-        await self.play(bot, table, user_id, table.engine.dump_action(action), version=version)
+    async def _play(self, bot: CoronerBot, table: Table, interaction: discord.Interaction, action: Any,
+                    version: int) -> None:
+        await self.play(bot, table, interaction.user.id, table.engine.dump_action(action), version=version,
+                        interaction=interaction)
