@@ -11,7 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.cereal_killer import ENGINE
-from games.cereal_killer.models import CerealOptions, CerealState, ChooseAnswer, EndTurn, PlaceDetective
+from games.cereal_killer.models import (
+    CerealOptions,
+    CerealState,
+    ChooseAnswer,
+    EndTurn,
+    KillerTurn,
+    PlaceDetective,
+)
 from games.core import Event, SeatInfo, get_engine
 from games.core.replay import replay
 from tests.games.cereal_killer.helpers import new_game
@@ -105,19 +112,19 @@ def test_killer_view_adds_space_route_and_options() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_timeout_actions(players: int) -> None:
-    """Timers: no default for the Killer's route; a random Cafe for placement; EndTurn for hunters; a true
-    option for a pending answer."""
-    state = new_game(players)
-    assert ENGINE.timeout_action(state) is None
+    """Timers: a random legal turn for the Killer's route; a random Cafe for placement; EndTurn for hunters; a
+    true option for a pending answer. Each is accepted by the engine; none once the game is over."""
     state, _, history = play_out(players, 11, CerealOptions())
-    for mid, _ in history:
+    for mid, _ in [(new_game(players), []), *history]:
         action = ENGINE.timeout_action(mid)
-        if mid.result is not None or (mid.phase == "killer" and mid.pending is None):
+        if mid.result is not None:
             assert action is None
             continue
         seat, chosen = action
         assert seat in ENGINE.to_act(mid)
-        assert isinstance(chosen, ChooseAnswer | PlaceDetective | EndTurn)
+        assert chosen in ENGINE.legal_actions(mid, seat)
+        routing = mid.phase == "killer" and mid.pending is None
+        assert isinstance(chosen, KillerTurn if routing else ChooseAnswer | PlaceDetective | EndTurn)
         ENGINE.apply(mid, seat, chosen)
 
 
