@@ -3,8 +3,10 @@ Killer's route by DM and its answer buttons by DM.
 
 Component names (``coroner:g|s:<game>:<version>:<name>:<arg>``): ``place`` (select of Cafes), ``move`` (button
 opening a modal), ``step`` (select of next spaces), ``ask`` (select of questions), ``arrest`` / ``sniff`` /
-``bite`` (selects of spaces in reach), ``bark``, ``end`` (buttons), ``answer`` (the Killer's DM buttons, ``arg`` =
-the offered answer). Every one is stamped with the table version it was drawn at, so outdated ones are refused.
+``bite`` (selects of spaces in reach), ``bark``, ``end`` (buttons), ``answer`` (the Killer's answer buttons, in
+its DM or under My secrets; ``arg`` = the offered answer), ``route`` (the Killer's button under My secrets that
+opens the route modal, :mod:`.killer_panel`). Every one is stamped with the table version it was drawn at, so
+outdated ones are refused.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.cereal_killer import messages as msg
+from bot.cogs.cereal_killer.killer_panel import RouteModal, killer_items, route_action
 from bot.cogs.cereal_killer.render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
@@ -25,7 +28,6 @@ from bot.tables import TableService
 from bot.ui import Attachment, GameUI, Outgoing, RenderContext
 from games.cereal_killer.board import Geometry
 from games.cereal_killer.models import KILLER, ROLES
-from games.cereal_killer.route import ParseError, parse_route
 from games.core import Event
 
 if TYPE_CHECKING:
@@ -97,6 +99,10 @@ class CerealUI(GameUI):
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
         return msg.secrets(ctx, seat, view)
 
+    def secrets_items(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+        """The Killer's answer buttons or its Send my route button (see :mod:`.killer_panel`)."""
+        return killer_items(ctx, view) if seat == KILLER else []
+
     def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
         """The acting hunter's controls, from the engine's public ``hunter_moves`` (none while the Killer moves or
         answers)."""
@@ -134,9 +140,10 @@ class CerealUI(GameUI):
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
         bot: CoronerBot = interaction.client  # type: ignore[assignment]
-        if name == "move":
+        if name in ("move", "route"):
             TableService.check_turn(table, interaction.user.id, version)
-            await interaction.response.send_modal(MoveModal(self, bot, table, version))
+            modal = MoveModal(self, bot, table, version) if name == "move" else RouteModal(self, table, version)
+            await interaction.response.send_modal(modal)
             return
         action = _action(name, values[0] if values else arg)
         await interaction.response.defer()
@@ -182,10 +189,7 @@ class CerealUI(GameUI):
             raise UserError("cereal_killer.dm.answer_buttons")
         if state.phase != "killer":
             raise UserError("cereal_killer.dm.not_now")
-        turn = parse_route(content)
-        if isinstance(turn, ParseError):
-            raise UserError(turn.code, **turn.params)
-        await self.play(bot, table, message.author.id, turn.model_dump(), version=table.version)
+        await self.play(bot, table, message.author.id, route_action(content), version=table.version)
 
 
 async def clear_answer_buttons(bot: CoronerBot, timer: Any) -> None:
