@@ -24,6 +24,16 @@ async def game(world: World, version: int = 0) -> Table:
     raise AssertionError(f"the game never reached version {version}")
 
 
+async def armed(world: World, table: Table) -> None:
+    """Wait until the bot armed the turn timer of ``table``'s version (it does so after the commit)."""
+    for _ in range(250):
+        if any(t.kind == "turn_timeout" and t.payload.get("version") == table.version
+               for t in await world.tables.pending_timers(table.id)):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no turn timer for version {table.version}")
+
+
 def control(world: World, version: int, name: str) -> tuple[StoredMessage, str] | None:
     """The newest #games message with the game component ``name`` drawn at ``version``, and its custom id."""
     for message in reversed(world.bot_messages()):
@@ -103,6 +113,7 @@ async def test_a_killer_with_closed_dms_plays_from_my_secrets_and_is_walked_when
         day_two = await use(world, bob, "end")
         assert (day_two.state.day, day_two.state.phase) == (2, "killer")
 
+        await armed(world, day_two)
         world.clock.advance(seconds=301)  # the turn time (300 s) passes without a route
         walked = await game(world, day_two.version + 1)
         assert walked.state.phase == "detective" and len(walked.state.routes) == 2
