@@ -73,6 +73,8 @@ class RouteModal(discord.ui.Modal):
         self.add_item(self.route)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Answered here while this process keeps the form; the ``coroner:m:`` id lets a modal router hand a
+        later submit to :meth:`CerealUI.on_modal` instead (which ends in the same :func:`submit_route`)."""
         await submit_route(self.ui, interaction, self.table, self.version, self.route.value)
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.cereal_killer import messages as msg
-from bot.cogs.cereal_killer.killer_panel import RouteModal, killer_items, route_action
+from bot.cogs.cereal_killer.killer_panel import ROUTE_INPUT, RouteModal, killer_items, route_action, submit_route
 from bot.cogs.cereal_killer.render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
@@ -172,6 +172,14 @@ class CerealUI(GameUI):
                     if t.kind == "turn_timeout" and t.payload.get("version") == after.version), None)
         if due is not None:
             await bot.timers.schedule(table.id, ANSWER_TIMER, due, {"version": after.version})
+
+    async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
+                       values: dict[str, str]) -> None:
+        """The submit of a ``coroner:m:<game>:<version>:<name>:`` modal: ``route`` (the Killer's route typed under
+        My secrets, :func:`.killer_panel.submit_route`)."""
+        if name != "route":
+            raise UserError("cereal_killer.ui.unknown_control")
+        await submit_route(self, interaction, table, version, values.get(ROUTE_INPUT, ""))
 
     # --- the Killer's route by DM --------------------------------------------------------------------------
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
