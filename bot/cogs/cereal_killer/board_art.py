@@ -18,7 +18,7 @@ from functools import cache
 import font_roboto  # type: ignore[import-untyped]
 from PIL import ImageDraw, ImageFont
 
-Colour = tuple[int, int, int] | tuple[int, int, int, int]
+Colour = tuple[int, int, int]
 Point = tuple[float, float]
 
 INK = (34, 34, 40)
@@ -87,7 +87,8 @@ def _train(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
     d.line((x + s * 0.22, y + s * 0.3, x + s * 0.34, y + s * 0.44), fill=INK, width=4)
 
 
-def _bone(d: ImageDraw.ImageDraw, x: float, y: float, s: float, fill: Colour = WHITE) -> None:
+def _bone(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
+    fill = WHITE
     d.rectangle((x - s * 0.22, y - s * 0.05, x + s * 0.22, y + s * 0.05), fill=fill, outline=INK, width=2)
     for dx in (-0.24, 0.24):
         for dy in (-0.06, 0.06):
@@ -159,8 +160,8 @@ def cereal(d: ImageDraw.ImageDraw, centre: Point, r: float) -> None:
 # ------------------------------------------------------------------ lines and arrows
 
 def arrowhead(d: ImageDraw.ImageDraw, tip: Point, towards: Point, size: float, fill: Colour) -> None:
-    """A filled arrowhead with its point at ``tip``, pointing from ``towards``'s direction reversed, i.e. along
-    the travel from ``towards`` to ``tip``."""
+    """A filled arrowhead ``size`` px long with its point at ``tip``, pointing along the travel from ``towards``
+    to ``tip``."""
     angle = math.atan2(tip[1] - towards[1], tip[0] - towards[0])
     left = (tip[0] - size * math.cos(angle - 0.45), tip[1] - size * math.sin(angle - 0.45))
     right = (tip[0] - size * math.cos(angle + 0.45), tip[1] - size * math.sin(angle + 0.45))
@@ -168,7 +169,8 @@ def arrowhead(d: ImageDraw.ImageDraw, tip: Point, towards: Point, size: float, f
 
 
 def curve(a: Point, b: Point, bow: float, steps: int = 24) -> list[Point]:
-    """Points of a quadratic curve from ``a`` to ``b`` bowed ``bow`` px to the left of the travel (0: straight)."""
+    """Points of a quadratic curve from ``a`` to ``b`` bowed sideways by ``bow`` px (0: straight; the sign picks
+    the side: positive towards ``(a.y - b.y, b.x - a.x)``)."""
     mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
     length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
     cx, cy = mx + bow * (a[1] - b[1]) / length, my + bow * (b[0] - a[0]) / length

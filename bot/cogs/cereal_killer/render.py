@@ -29,6 +29,7 @@ HEADER = 88
 LEGEND_COLUMNS = 3
 LEGEND_ROW = 56
 LEGEND_PAD = 20
+PALETTE = 128
 BACKGROUND = (250, 248, 240)
 GRID = (110, 110, 116)
 #: space kinds in legend order, and the pieces
@@ -103,24 +104,16 @@ def render_board(view: dict[str, Any], *, route: list[int] | None = None,
     draw = ImageDraw.Draw(image)
     _draw_header(draw, view, language)
     _draw_cells(draw, geo)
-    image = _overlay(image, lambda layer: _draw_transit(layer, geo))
+    _draw_transit(draw, geo)
     routes = _revealed_routes(view, route)
     if routes:
-        image = _overlay(image, lambda layer: _draw_routes(layer, geo, routes, numbered=route is None))
-    draw = ImageDraw.Draw(image)
+        _draw_routes(draw, geo, routes, numbered=route is None)
     _draw_pieces(draw, geo, view, _killer_space(view, route))
     _draw_numbers(draw, geo)
     _draw_legend(draw, geo, view, language)
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    buffer = io.BytesIO()  # a 128-colour palette: a third of the bytes and quicker to encode than full colour
+    image.quantize(colors=PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(buffer, "PNG")
     return buffer.getvalue(), describe(view, route=route, language=language)
-
-
-def _overlay(image: Image.Image, paint: Any) -> Image.Image:
-    """``image`` with what ``paint(draw)`` draws on a transparent layer blended over it (lines see-through)."""
-    layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
-    paint(ImageDraw.Draw(layer))
-    return Image.alpha_composite(image.convert("RGBA"), layer).convert("RGB")
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], language: str) -> None:
@@ -151,18 +144,13 @@ def _draw_numbers(draw: ImageDraw.ImageDraw, geo: Geometry) -> None:
         draw.text((x0 + 14, y0 + 10), str(space), fill=art.INK, font=number)
 
 
-def _see_through(colour: tuple[int, int, int], alpha: int = 215) -> tuple[int, int, int, int]:
-    return (*colour, alpha)
-
-
 def _draw_transit(draw: ImageDraw.ImageDraw, geo: Geometry) -> None:
     """The Underground (both ways: an arrow at each end) and the Train (one way round its loop: each hop bowed
     outwards with an arrow in the middle and at its end)."""
     for board in geo.boards:
         if board.underground:
             a, b = (_centre(geo, s) for s in board.underground)
-            colour = _see_through(art.UNDERGROUND)
-            art.polyline(draw, [a, b], colour, 12)
+            art.polyline(draw, [a, b], art.UNDERGROUND, 12)
             for tip, tail in ((a, b), (b, a)):
                 art.arrowhead(draw, _towards(tip, tail, 46), tail, 34, art.UNDERGROUND)
         if board.train:
@@ -171,7 +159,7 @@ def _draw_transit(draw: ImageDraw.ImageDraw, geo: Geometry) -> None:
             for i, a in enumerate(loop):
                 b = loop[(i + 1) % len(loop)]
                 points = art.curve(a, b, _outward(a, b, middle) * 0.22 * math.dist(a, b))
-                art.polyline(draw, points, _see_through(art.TRAIN), 12)
+                art.polyline(draw, points, art.TRAIN, 12)
                 half = len(points) // 2
                 art.arrowhead(draw, points[half + 1], points[half - 2], 34, art.TRAIN)
                 end = next(p for p in reversed(points) if math.dist(p, b) >= 46)
@@ -198,7 +186,7 @@ def _draw_routes(draw: ImageDraw.ImageDraw, geo: Geometry, routes: list[list[int
         shift = (day % 4 - 1.5) * 7 if len(routes) > 1 else 0
         points = [(x + shift, y + shift) for x, y in (_centre(geo, s) for s in route if geo.is_space(s))]
         if len(points) > 1:
-            art.polyline(draw, points, _see_through(art.ROUTE, 200), 9)
+            art.polyline(draw, points, art.ROUTE, 9)
     if not routes[0] or not geo.is_space(routes[0][0]):
         return
     x, y = _centre(geo, routes[0][0])
