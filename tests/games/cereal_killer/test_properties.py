@@ -143,3 +143,24 @@ def test_intro_sends_roles_privately() -> None:
         ("cereal_killer.role.detective", (1,)), ("cereal_killer.role.lola", (2,)),
         ("cereal_killer.prompt.first_route", (0,))]
     assert events[0].params == {"players": 3, "city": "A", "suburbs": "A", "difficulty": "recurring", "days": 8}
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), case=st.sampled_from(OPTION_CASES))
+def test_a_table_where_nobody_plays_still_ends(seed: int, case: tuple[int, CerealOptions]) -> None:
+    """Only turn timers play (the Killer's routes included): every game reaches an outcome within its days, and
+    the same seed times out the same way."""
+    players, options = case
+
+    def timed_out() -> list[Any]:
+        state = ENGINE.setup(options, [SeatInfo() for _ in range(players)], seed)
+        moves: list[Any] = []
+        while ENGINE.outcome(state) is None:
+            assert len(moves) < 200, "the game stalls"
+            seat, action = ENGINE.timeout_action(state)  # type: ignore[misc]
+            state = ENGINE.apply(state, seat, action).state
+            moves.append(action)
+        assert state.day <= state.days
+        return moves
+
+    assert timed_out() == timed_out()
