@@ -34,11 +34,18 @@ ROUTE_MAX = 200
 
 def route_action(content: str) -> dict[str, Any]:
     """The engine action (JSON) for a route written as in a DM (``8 3 2 1 victim 3 witness 4``). Raises
-    ``UserError`` with the parser's ``cereal_killer.parse.*`` code when it cannot be read."""
+    ``UserError`` with the parser's ``cereal_killer.parse.*`` code when it cannot be read, quoting what could not
+    be read (``text``), not just the word that stopped it."""
     turn = parse_route(content)
     if isinstance(turn, ParseError):
-        raise UserError(turn.code, **turn.params)
+        raise UserError(turn.code, **turn.params, text=_quoted(content))
     return turn.model_dump()
+
+
+def _quoted(text: str, limit: int = 100) -> str:
+    """``text`` on one line, cut to ``limit`` characters, without backticks (it is shown in quotes)."""
+    line = " ".join(text.replace("`", "'").split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def killer_items(ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
