@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import ValidationError
 from sqlalchemy import inspect
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import GuildSettings
-from bot.guild_config import GuildConfig, get_config, update_config
+from bot.guild_config import GuildConfig, SettingRefused, choices, get_config, limits, option_range, update_config
+from bot.i18n.catalog import load_language
 
 Sessions = async_sessionmaker[AsyncSession]
 
@@ -30,25 +30,49 @@ def test_every_setting_has_a_column() -> None:
     assert columns == set(GuildConfig.model_fields) | {"guild_id", "updated_at"}
 
 
-@pytest.mark.parametrize(("changes", "fragment"), [
-    ({"colour": "red"}, "Extra inputs are not permitted"),
-    ({"language": "fr"}, "language"),
-    ({"timezone": "Mars/Olympus"}, "unknown time zone"),
-    ({"day_boundary": "24:00"}, "HH:MM"),
-    ({"day_boundary": "9:00"}, "HH:MM"),
-    ({"day_length_minutes": 9}, "greater than or equal to 10"),
-    ({"turn_timeout_seconds": "soon"}, "turn_timeout_seconds"),
+@pytest.mark.parametrize(("changes", "code", "params"), [
+    ({"colour": "red"}, "config.refused.unknown", {}),
+    ({"language": "fr"}, "config.refused.choice", {"choices": "en, es"}),
+    ({"timezone": "Mars/Olympus"}, "config.refused.timezone", {"value": "Mars/Olympus"}),
+    ({"day_boundary": "24:00"}, "config.refused.boundary", {}),
+    ({"day_boundary": "9:00"}, "config.refused.boundary", {}),
+    ({"day_length_minutes": 9}, "config.refused.range", {"min": 10, "max": 10080}),
+    ({"turn_timeout_seconds": "soon"}, "config.refused.range", {"min": 10, "max": 604800}),
+    ({"response_window_seconds": 5}, "config.refused.range", {"min": 10, "max": 604800}),
+    ({"lobby_timeout_minutes": 7 * 1440 + 1}, "config.refused.range", {"min": 1, "max": 10080}),
+    ({"game_channel_ids": "everywhere"}, "config.refused.invalid", {}),
 ])
 async def test_bad_changes_are_refused_and_nothing_is_written(sessions: Sessions, changes: dict[str, object],
-                                                              fragment: str) -> None:
-    """Unknown keys and bad values raise a pydantic ValidationError (a ValueError) and leave no row."""
+                                                              code: str, params: dict[str, object]) -> None:
+    """Unknown keys and bad values raise SettingRefused (a ValueError) with a catalogue code, the setting and
+    the declared limits, never pydantic's text; no row is left behind."""
     async with sessions() as session:
-        with pytest.raises(ValidationError, match=fragment) as err:
+        with pytest.raises(SettingRefused) as err:
             await update_config(session, 1, **changes)
         assert isinstance(err.value, ValueError)
+        assert (err.value.setting, err.value.code, err.value.params) == (next(iter(changes)), code, params)
         await session.commit()
     async with sessions() as session:
         assert await session.get(GuildSettings, 1) is None
+
+
+@pytest.mark.parametrize("code", ["config.refused.range", "config.refused.choice", "config.refused.timezone",
+                                  "config.refused.boundary", "config.refused.unknown", "config.refused.invalid"])
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_refusal_has_words_in_both_languages(code: str, language: str) -> None:
+    """Each refusal code is a catalogue message in English and Spanish that names the setting."""
+    messages = load_language(language)
+    assert code in messages and "{setting}" in messages[code]
+
+
+def test_limits_come_from_the_declaration() -> None:
+    """limits() reads the declared bounds; option_range() turns them into the slash-command option range."""
+    assert limits("response_window_seconds") == (10, 7 * 86400)
+    assert limits("prompt_timeout_seconds") == (10, 86400)
+    assert limits("language") is None
+    bounds = option_range("turn_timeout_seconds")
+    assert (bounds.min_value, bounds.max_value) == limits("turn_timeout_seconds")
+    assert choices("language") == ("en", "es")
 
 
 async def test_missing_guild_gets_the_defaults(sessions: Sessions) -> None:

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, refusal
 
 
 async def test_start_says_what_it_did_in_one_line(world: World, caplog: pytest.LogCaptureFixture) -> None:
@@ -27,3 +27,63 @@ async def test_start_says_what_it_did_in_one_line(world: World, caplog: pytest.L
     assert invite.startswith("invite: https://discord.com/oauth2/authorize?client_id=")
     assert invite.endswith("&scope=bot+applications.commands&permissions=117760")
     assert sum("ready as" in line for line in lines) == 1
+
+
+def _option(command: dict, *path: str) -> dict:
+    """The option (or subcommand) at ``path`` of a registered command payload."""
+    node = command
+    for name in path:
+        node = next(o for o in node["options"] if o["name"] == name)
+    return node
+
+
+async def test_config_is_guild_only_for_managers_with_declared_ranges(world: World) -> None:
+    """/config is registered guild-only with Manage Server as default permission; its option ranges are the
+    declaration's; out-of-range values from a client that ignores them are refused in the server's language."""
+    from bot.guild_config import limits
+
+    async with world.running():
+        spanish = await (await world.admin.slash(world.games, "config language", language="es")).response()
+        assert "Guardado." in str(spanish.embeds)
+        refused = await world.admin.slash(world.games, "config timeouts", response_window_seconds=10**9)
+        text = await refusal(refused)
+    config = next(c for c in world.double.commands_registered() if c["name"] == "config")
+    assert config["default_member_permissions"] == "32"  # MANAGE_GUILD
+    assert config.get("contexts") == [0] or config.get("dm_permission") is False
+    window = _option(config, "timeouts", "response_window_seconds")
+    assert (window["min_value"], window["max_value"]) == limits("response_window_seconds") == (10, 604800)
+    assert text == ("⛔ Ventana de respuesta (s) debe ser un número entero entre 10 y 604800. "
+                    "No se ha guardado nada.")
+
+
+async def test_gamechannel_add_remove_clear_say_what_changed(world: World) -> None:
+    """/config gamechannel add lists a channel, add again and removing an unlisted one are refused, clear
+    allows every channel again."""
+    async with world.running():
+        added = await (await world.admin.slash(world.games, "config gamechannel add", channel=world.games)).response()
+        assert world.games.mention in str(added.embeds)
+        again = await world.admin.slash(world.games, "config gamechannel add", channel=world.games)
+        assert f"{world.games.mention} is already a game channel; nothing changed." in await refusal(again)
+        unlisted = await world.admin.slash(world.games, "config gamechannel remove", channel=world.medium)
+        assert "is not in the list of game channels" in await refusal(unlisted)
+        cleared = await (await world.admin.slash(world.games, "config gamechannel clear")).response()
+        assert "any channel" in str(cleared.embeds)
+        assert world.games.mention not in str(cleared.embeds)
+        refused = await world.players[0].slash(world.games, "config gamechannel clear")
+        assert "Manage Server" in await refusal(refused)
+
+
+@pytest.mark.usefixtures("potato")
+async def test_leave_command_unseats_the_player(world: World) -> None:
+    """/leave in a lobby's channel unseats the player (same as the Leave button) and says so privately."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        lobby = await (await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic"})).response()
+        await (await bob.slash(world.games, "join")).response()
+        left = await (await bob.slash(world.games, "leave")).response()
+        assert left.ephemeral and left.content == "You left the game."
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None and [s.user_id for s in table.seats] == [alice.id]
+        again = await bob.slash(world.games, "leave")
+        assert "⛔" in await refusal(again)
+    assert lobby.embeds
