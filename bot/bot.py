@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -23,6 +24,9 @@ from bot.turns import install_turn_timers
 from bot.ui import ui_for
 
 log = logging.getLogger("coroner")
+#: names discord.py gives the tasks that run an interaction's handler (slash commands, components)
+INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-")
+SHUTDOWN_GRACE = 5.0
 
 EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm",
@@ -115,8 +119,15 @@ class CoronerBot(commands.AutoShardedBot):
         return await self.tree.sync()
 
     async def close(self) -> None:
+        """Stop the timers, let interactions already being handled finish (at most :data:`SHUTDOWN_GRACE`
+        seconds, so their replies and deliveries do not hit a closed HTTP session), then disconnect."""
         if hasattr(self, "timers"):
             await self.timers.stop()
+        current = asyncio.current_task()
+        handling = [task for task in asyncio.all_tasks() if task is not current and not task.done()
+                    and task.get_name().startswith(INTERACTION_TASKS)]
+        if handling:
+            await asyncio.wait(handling, timeout=SHUTDOWN_GRACE)
         await super().close()
         if hasattr(self, "db_engine"):
             await self.db_engine.dispose()

@@ -105,3 +105,31 @@ def test_invite_asks_for_the_readme_permissions() -> None:
     assert (PERMISSIONS.value, WITH_MANAGE_ROLES.value) == (117760, 268553216)
     assert invite_url(42) == ("https://discord.com/oauth2/authorize?client_id=42&scope=bot+applications.commands"
                               "&permissions=117760")
+
+
+async def test_close_lets_interactions_in_flight_finish_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """close() waits for an interaction handler still running (so its reply does not hit a closed HTTP session,
+    the "Session is closed" traceback) before disconnecting."""
+    import asyncio
+
+    bot = CoronerBot(Settings(_env_file=None, discord_token="x"))
+    release = asyncio.Event()
+    finished: list[str] = []
+
+    async def disconnect(_: discord.AutoShardedClient) -> None:
+        finished.append("disconnected")
+
+    monkeypatch.setattr(discord.AutoShardedClient, "close", disconnect)
+
+    async def handler() -> None:
+        await release.wait()
+        finished.append("handler")
+
+    task = asyncio.create_task(handler(), name="CommandTree-invoker")
+    closing = asyncio.create_task(bot.close())
+    for _ in range(5):
+        await asyncio.sleep(0)  # let close() run up to its wait (a yield, not a real sleep)
+    assert not closing.done() and finished == []
+    release.set()
+    await closing
+    assert finished == ["handler", "disconnected"] and task.done()
