@@ -100,13 +100,12 @@ class CoronerBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         """Say once what started (see :mod:`bot.startup`) and how to invite the bot."""
-        from bot.cli import coroner_version
         from bot.startup import invite_url, ready_line
 
         if self._announced:
             return
         self._announced = True
-        log.info("%s", ready_line(self, coroner_version()))
+        log.info("%s", ready_line(self))
         if self.application_id is not None:
             log.info("invite: %s", invite_url(self.application_id))
 

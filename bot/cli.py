@@ -11,19 +11,11 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Callable
-from importlib.metadata import PackageNotFoundError, version
 
 from bot.settings import Settings, StartupError, default_text, load_settings
+from bot.startup import coroner_version
 
 EXIT_OPERATOR = 2
-
-
-def coroner_version() -> str:
-    """The installed package's version (``unknown`` when running from a bare checkout)."""
-    try:
-        return version("coroner")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def settings_help() -> str:
@@ -34,11 +26,29 @@ def settings_help() -> str:
     return "\n".join(lines)
 
 
-def _require_token(settings: Settings) -> str:
-    token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
-    if not token:
+def _has_token(settings: Settings) -> bool:
+    return bool(settings.discord_token and settings.discord_token.get_secret_value().strip())
+
+
+def _require_token(settings: Settings) -> None:
+    if not _has_token(settings):
         raise StartupError("DISCORD_TOKEN is not set; put the bot token in the environment or in .env")
-    return token
+
+
+def _shown(settings: Settings, name: str) -> str:
+    """Setting ``name`` as ``check`` prints it: the token only as set / NOT SET, the URL without password."""
+    value = getattr(settings, name)
+    if name == "discord_token":
+        return "set" if _has_token(settings) else "NOT SET"
+    if name == "database_url":
+        from bot.db.check import safe_url
+
+        return safe_url(value)
+    if value is None:
+        return default_text(name)
+    if isinstance(value, bool):
+        return str(value).lower()
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def run(settings: Settings) -> int:
@@ -66,20 +76,11 @@ def migrate(settings: Settings) -> int:
 
 def check(settings: Settings) -> int:
     """Print what the settings and the database are; fail (exit 2) as ``run`` would, minus Discord itself."""
-    from bot.db.check import inspect_database, safe_url
+    from bot.db.check import inspect_database
 
     print(f"coroner {coroner_version()}: settings valid")
     for name in Settings.model_fields:
-        value = getattr(settings, name)
-        if name == "discord_token":
-            shown = "set" if value is not None and value.get_secret_value().strip() else "NOT SET"
-        elif name == "database_url":
-            shown = safe_url(value)
-        elif isinstance(value, list):
-            shown = ",".join(map(str, value))
-        else:
-            shown = default_text(name) if value is None else str(value).lower() if isinstance(value, bool) else value
-        print(f"  {name.upper():<18} {shown}")
+        print(f"  {name.upper():<18} {_shown(settings, name)}")
     print(asyncio.run(inspect_database(settings.database_url)).line())
     _require_token(settings)
     return 0

@@ -6,6 +6,7 @@ Embed Links, Attach Files); Manage Roles is optional (``/config deadrole``) and 
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 import discord
@@ -19,12 +20,20 @@ WITH_MANAGE_ROLES = PERMISSIONS | discord.Permissions(manage_roles=True)
 SCOPES = ("bot", "applications.commands")
 
 
+def coroner_version() -> str:
+    """The installed package's version (``unknown`` when running from a bare checkout)."""
+    try:
+        return version("coroner")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def invite_url(application_id: int, permissions: discord.Permissions = PERMISSIONS) -> str:
     """The OAuth2 URL that adds the bot to a server with ``permissions`` and both scopes."""
     return discord.utils.oauth_url(application_id, permissions=permissions, scopes=SCOPES)
 
 
-def ready_line(bot: CoronerBot, version: str) -> str:
+def ready_line(bot: CoronerBot) -> str:
     """``coroner 0.1.0 ready as Name: database …, shards …, servers N, M commands synced …`` (no password)."""
     from bot.db.check import safe_url
 
@@ -36,5 +45,5 @@ def ready_line(bot: CoronerBot, version: str) -> str:
     else:
         where = f"to server {settings.dev_guild_id}" if settings.dev_guild_id else "globally"
         synced = f"{bot.synced_commands} commands synced {where}"
-    return (f"coroner {version} ready as {bot.user}: database {safe_url(settings.database_url)}, "
+    return (f"coroner {coroner_version()} ready as {bot.user}: database {safe_url(settings.database_url)}, "
             f"shards {shards} of {total}, servers {len(bot.guilds)}, {synced}")
