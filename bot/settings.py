@@ -28,7 +28,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     discord_token: SecretStr | None = Field(default=None, description="the bot token (required for run)")
-    database_url: str = Field(default=DEFAULT_URL, description=(
+    database_url: str = Field(default=DEFAULT_URL, repr=False, description=(  # it may hold a password
         "SQLAlchemy URL with an async driver: sqlite+aiosqlite:///file.db or postgresql+asyncpg://user@host/db"))
     discord_api_base: str | None = Field(default=None, description=(
         "http(s) base URL of a Discord-compatible endpoint (a rate-limit proxy, the tests' double); REST and "

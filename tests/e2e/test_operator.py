@@ -56,6 +56,14 @@ async def test_config_is_guild_only_for_managers_with_declared_ranges(world: Wor
                     "No se ha guardado nada.")
 
 
+async def test_time_zone_is_offered_by_autocomplete(world: World) -> None:
+    """Typing part of a city in /config days timezone suggests the matching IANA names."""
+    async with world.running():
+        handle = await world.admin.autocomplete(world.games, "config days", "timezone", timezone="madr")
+        suggested = (await handle.response()).choices
+    assert suggested == [{"name": "Europe/Madrid", "value": "Europe/Madrid"}]
+
+
 async def test_gamechannel_add_remove_clear_say_what_changed(world: World) -> None:
     """/config gamechannel add lists a channel, add again and removing an unlisted one are refused, clear
     allows every channel again."""

@@ -5,6 +5,8 @@ changes."""
 
 from __future__ import annotations
 
+import zoneinfo
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,6 +27,12 @@ PromptSeconds = option_range("prompt_timeout_seconds")
 WindowSeconds = option_range("response_window_seconds")
 LobbyMinutes = option_range("lobby_timeout_minutes")
 LANGUAGE_NAMES = {"en": "English", "es": "Español"}
+
+
+@cache
+def time_zones() -> tuple[str, ...]:
+    """Every IANA time zone name this system knows, sorted."""
+    return tuple(sorted(zoneinfo.available_timezones()))
 
 
 @app_commands.guild_only()
@@ -89,10 +97,17 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
     async def language(self, interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
         await self._update(interaction, language=language.value)
 
+    async def timezone_autocomplete(self, interaction: discord.Interaction,
+                                    current: str) -> list[app_commands.Choice[str]]:
+        """IANA time zones containing what was typed (``madrid`` finds ``Europe/Madrid``), at most 25."""
+        typed = current.strip().lower().replace(" ", "_")
+        return [app_commands.Choice(name=zone, value=zone) for zone in time_zones() if typed in zone.lower()][:25]
+
     @app_commands.command(name="days", description=_("Day length, day boundary time and time zone (social mode)"))
     @app_commands.describe(length_minutes=_("How long a day lasts, in minutes (default 1440)"),
                            boundary=_("The time of day a new day starts, HH:MM"),
                            timezone=_("An IANA time zone such as Europe/Madrid"))
+    @app_commands.autocomplete(timezone=timezone_autocomplete)
     async def days(self, interaction: discord.Interaction, length_minutes: DayLength | None = None,
                    boundary: str | None = None, timezone: str | None = None) -> None:
         changes = {k: v for k, v in {"day_length_minutes": length_minutes, "day_boundary": boundary,
