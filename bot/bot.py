@@ -110,11 +110,18 @@ class CoronerBot(commands.AutoShardedBot):
             log.info("invite: %s", invite_url(self.application_id))
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
-        """Register the slash commands: to ``DEV_GUILD_ID`` at once when set, else globally."""
+        """Register the slash commands: to ``DEV_GUILD_ID`` at once when set, else globally. Raises
+        :class:`StartupError` when Discord refuses the server of ``DEV_GUILD_ID`` (the bot is not in it)."""
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            return await self.tree.sync(guild=guild)
+            try:
+                return await self.tree.sync(guild=guild)
+            except (discord.Forbidden, discord.NotFound) as exc:
+                raise StartupError(
+                    f"Discord refused to register the commands in DEV_GUILD_ID {self.settings.dev_guild_id} "
+                    f"({exc.status} {exc.response.reason}); invite the bot to that server with the "
+                    "applications.commands scope, or unset DEV_GUILD_ID") from None
         return await self.tree.sync()
 
     async def close(self) -> None:

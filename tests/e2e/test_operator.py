@@ -10,6 +10,21 @@ import pytest
 from tests.e2e.conftest import World, refusal
 
 
+async def test_dev_guild_the_bot_is_not_in_is_one_line(world: World) -> None:
+    """DEV_GUILD_ID naming a server that refuses the commands (403): the start fails with one line naming it."""
+    from bot.bot import CoronerBot
+    from bot.settings import Settings, StartupError
+
+    world.double.fail_once("PUT", r"/guilds/\d+/commands$", status=403)
+    settings = Settings(_env_file=None, discord_token="double-token", database_url=world.db_url,
+                        discord_api_base=world.double.api_base, dev_guild_id=123)
+    with pytest.raises(StartupError) as err:
+        async with world.running(CoronerBot(settings, clock=world.clock, guild_ready_timeout=0.05)):
+            pass
+    assert str(err.value) == ("Discord refused to register the commands in DEV_GUILD_ID 123 (403 Forbidden); invite "
+                              "the bot to that server with the applications.commands scope, or unset DEV_GUILD_ID")
+
+
 async def test_start_says_what_it_did_in_one_line(world: World, caplog: pytest.LogCaptureFixture) -> None:
     """One "ready" line (version, database without password, shards, servers, commands synced), then the invite."""
     with caplog.at_level(logging.INFO, logger="coroner"):
