@@ -26,6 +26,8 @@ TurnSeconds = option_range("turn_timeout_seconds")
 PromptSeconds = option_range("prompt_timeout_seconds")
 WindowSeconds = option_range("response_window_seconds")
 LobbyMinutes = option_range("lobby_timeout_minutes")
+PingSeconds = option_range("turn_ping_seconds")
+RepostAfter = option_range("table_repost_after")
 LANGUAGE_NAMES = {"en": "English", "es": "Español"}
 
 
@@ -118,14 +120,18 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
     @app_commands.describe(turn_seconds=_("Seconds a player has for a turn"),
                            prompt_seconds=_("Seconds for last words, statements and accusations"),
                            response_window_seconds=_("Seconds a response window stays open"),
-                           lobby_minutes=_("Minutes before an idle lobby expires"))
+                           lobby_minutes=_("Minutes before an idle lobby expires"),
+                           ping_seconds=_("Seconds a player may take before the bot pings them"),
+                           repost_after=_("Messages under the table before the bot posts it again"))
     async def timeouts(self, interaction: discord.Interaction, turn_seconds: TurnSeconds | None = None,
                        prompt_seconds: PromptSeconds | None = None,
                        response_window_seconds: WindowSeconds | None = None,
-                       lobby_minutes: LobbyMinutes | None = None) -> None:
+                       lobby_minutes: LobbyMinutes | None = None, ping_seconds: PingSeconds | None = None,
+                       repost_after: RepostAfter | None = None) -> None:
         changes = {k: v for k, v in {"turn_timeout_seconds": turn_seconds, "prompt_timeout_seconds": prompt_seconds,
                                      "response_window_seconds": response_window_seconds,
-                                     "lobby_timeout_minutes": lobby_minutes}.items() if v is not None}
+                                     "lobby_timeout_minutes": lobby_minutes, "turn_ping_seconds": ping_seconds,
+                                     "table_repost_after": repost_after}.items() if v is not None}
         await self._update(interaction, **changes)
 
     @app_commands.command(name="deadrole", description=_("A role given to dead players in the social mode"))
