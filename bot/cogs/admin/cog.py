@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from bot.bot import CoronerBot
 
 DayLength = option_range("day_length_minutes")
+SocialMaxDays = option_range("social_max_days")
 TurnSeconds = option_range("turn_timeout_seconds")
 PromptSeconds = option_range("prompt_timeout_seconds")
 WindowSeconds = option_range("response_window_seconds")
@@ -108,12 +109,14 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
     @app_commands.command(name="days", description=_("Day length, day boundary time and time zone (social mode)"))
     @app_commands.describe(length_minutes=_("How long a day lasts, in minutes (default 1440)"),
                            boundary=_("The time of day a new day starts, HH:MM"),
-                           timezone=_("An IANA time zone such as Europe/Madrid"))
+                           timezone=_("An IANA time zone such as Europe/Madrid"),
+                           max_days=_("How many days a social game lasts at most (default 14)"))
     @app_commands.autocomplete(timezone=timezone_autocomplete)
     async def days(self, interaction: discord.Interaction, length_minutes: DayLength | None = None,
-                   boundary: str | None = None, timezone: str | None = None) -> None:
+                   boundary: str | None = None, timezone: str | None = None,
+                   max_days: SocialMaxDays | None = None) -> None:
         changes = {k: v for k, v in {"day_length_minutes": length_minutes, "day_boundary": boundary,
-                                     "timezone": timezone}.items() if v is not None}
+                                     "timezone": timezone, "social_max_days": max_days}.items() if v is not None}
         await self._update(interaction, **changes)
 
     @app_commands.command(name="timeouts", description=_("Turn, prompt, response-window and lobby time limits"))
