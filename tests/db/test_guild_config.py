@@ -95,3 +95,33 @@ async def test_updates_persist_and_accumulate(sessions: Sessions) -> None:
         assert stored.game_channel_ids == [5, 6] and not stored.allows_channel(7)
         assert stored.timezone == "Europe/Madrid"
         assert await get_config(session, 2) == GuildConfig()
+
+
+async def test_config_options_take_their_limits_from_the_declaration() -> None:
+    """Every value option of /config names a declared setting and carries exactly its limits (min/max) and choices;
+    every numeric setting can be changed by one of them."""
+    from discord import app_commands
+
+    from bot.bot import CoronerBot
+    from bot.cogs.admin.cog import OPTION_SETTINGS
+    from bot.settings import Settings
+
+    bot = CoronerBot(Settings(_env_file=None, discord_token="x"))
+    await bot.load_extension("bot.cogs.admin")
+    config = bot.tree.get_command("config")
+    assert isinstance(config, app_commands.Group)
+    seen = set()
+    for command in config.walk_commands():
+        if not isinstance(command, app_commands.Command):
+            continue
+        for parameter in command.parameters:
+            setting = OPTION_SETTINGS.get(parameter.name)
+            if setting is None:
+                continue
+            seen.add(setting)
+            bounds = limits(setting)
+            assert (parameter.min_value, parameter.max_value) == (bounds or (None, None)), parameter.name
+        if command.name == "language":
+            assert [c.value for c in command.parameters[0].choices] == list(choices("language"))
+    numeric = {name for name in GuildConfig.model_fields if limits(name) is not None}
+    assert numeric <= seen == set(OPTION_SETTINGS.values())

@@ -30,6 +30,18 @@ LobbyMinutes = option_range("lobby_timeout_minutes")
 PingSeconds = option_range("turn_ping_seconds")
 RepostAfter = option_range("table_repost_after")
 LANGUAGE_NAMES = {"en": "English", "es": "Español"}
+#: the setting of the declaration each value option of ``/config days`` and ``/config timeouts`` changes
+OPTION_SETTINGS = {
+    "length_minutes": "day_length_minutes", "boundary": "day_boundary", "timezone": "timezone",
+    "max_days": "social_max_days", "turn_seconds": "turn_timeout_seconds", "prompt_seconds": "prompt_timeout_seconds",
+    "response_window_seconds": "response_window_seconds", "lobby_minutes": "lobby_timeout_minutes",
+    "ping_seconds": "turn_ping_seconds", "repost_after": "table_repost_after",
+}
+
+
+def _changes(**given: Any) -> dict[str, Any]:
+    """The settings the given options change (options left empty change nothing)."""
+    return {OPTION_SETTINGS[option]: value for option, value in given.items() if value is not None}
 
 
 @cache
@@ -115,9 +127,8 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
     async def days(self, interaction: discord.Interaction, length_minutes: DayLength | None = None,
                    boundary: str | None = None, timezone: str | None = None,
                    max_days: SocialMaxDays | None = None) -> None:
-        changes = {k: v for k, v in {"day_length_minutes": length_minutes, "day_boundary": boundary,
-                                     "timezone": timezone, "social_max_days": max_days}.items() if v is not None}
-        await self._update(interaction, **changes)
+        await self._update(interaction, **_changes(length_minutes=length_minutes, boundary=boundary,
+                                                   timezone=timezone, max_days=max_days))
 
     @app_commands.command(name="timeouts", description=_("Turn, prompt, response-window and lobby time limits"))
     @app_commands.describe(turn_seconds=_("Seconds a player has for a turn"),
@@ -131,11 +142,9 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
                        response_window_seconds: WindowSeconds | None = None,
                        lobby_minutes: LobbyMinutes | None = None, ping_seconds: PingSeconds | None = None,
                        repost_after: RepostAfter | None = None) -> None:
-        changes = {k: v for k, v in {"turn_timeout_seconds": turn_seconds, "prompt_timeout_seconds": prompt_seconds,
-                                     "response_window_seconds": response_window_seconds,
-                                     "lobby_timeout_minutes": lobby_minutes, "turn_ping_seconds": ping_seconds,
-                                     "table_repost_after": repost_after}.items() if v is not None}
-        await self._update(interaction, **changes)
+        await self._update(interaction, **_changes(
+            turn_seconds=turn_seconds, prompt_seconds=prompt_seconds, response_window_seconds=response_window_seconds,
+            lobby_minutes=lobby_minutes, ping_seconds=ping_seconds, repost_after=repost_after))
 
     @app_commands.command(name="deadrole", description=_("A role given to dead players in the social mode"))
     @app_commands.describe(role=_("The role; leave empty to give none"))
