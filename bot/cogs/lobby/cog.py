@@ -53,7 +53,7 @@ def user_names(user: discord.abc.User) -> list[str]:
 
 
 class Lobby(commands.Cog):
-    """``/newgame``, ``/join``, ``/start``, ``/cancel`` and the lobby buttons."""
+    """``/newgame``, ``/join``, ``/leave``, ``/start``, ``/cancel`` and the lobby buttons."""
 
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
@@ -135,6 +135,11 @@ class Lobby(commands.Cog):
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction) -> None:
         await self.on_lobby_button(interaction, (await self._lobby_here(interaction)).id, "join", edit=False)
+
+    @app_commands.command(name="leave", description=_("Leave the lobby in this channel"))
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.on_lobby_button(interaction, (await self._lobby_here(interaction)).id, "leave", edit=False)
 
     @app_commands.command(name="start", description=_("Start the game in this channel (host only)"))
     @app_commands.guild_only()
