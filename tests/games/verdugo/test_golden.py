@@ -41,9 +41,10 @@ from tests.games.verdugo.helpers import (
 def round_1() -> VerdugoState:
     """§11.1 up to Ana's stop and REVEAL ALL."""
     s = rig_round(new_match(), ANA,
-                  roles="Loyalist, Saboteur, Loyalist, Jester, Princess | Saboteur, Loyalist, Saboteur, Loyalist, Saboteur",
-                  objects="Fancy Hat, Doll, Golden Chalice, Shield, Fancy Hat | Mimic, Pardon, Parasite, Cheese, Pardon, "
-                          "Fancy Hat, Golden Chalice, Pardon",
+                  roles="Loyalist, Saboteur, Loyalist, Jester, Princess | "
+                        "Saboteur, Loyalist, Saboteur, Loyalist, Saboteur",
+                  objects="Fancy Hat, Doll, Golden Chalice, Shield, Fancy Hat | "
+                          "Mimic, Pardon, Parasite, Cheese, Pardon, Fancy Hat, Golden Chalice, Pardon",
                   scaffold=["royal_inspection", "last_request"],
                   deal_roles="Loyalist, Saboteur, Loyalist, Jester, Princess",
                   deal_objects="Pardon, Golden Chalice, Doll, Fancy Hat, Shield")
@@ -87,9 +88,10 @@ def round_2(standard: VerdugoState) -> VerdugoState:
     """§11.2 from Ana naming Diego to Carla's Pardon death."""
     s = play(standard, (ANA, Successor(seat=DIEGO)))
     s = rig_round(s, DIEGO,
-                  roles="Saboteur, Loyalist, Princess, Saboteur, Loyalist | Loyalist, Saboteur, Jester, Loyalist, Saboteur",
-                  objects="Pardon, Shield, Parasite, Mimic, Pardon | Pardon, Cheese, Fancy Hat, Doll, Golden Chalice, "
-                          "Fancy Hat, Golden Chalice, Fancy Hat",
+                  roles="Saboteur, Loyalist, Princess, Saboteur, Loyalist | "
+                        "Loyalist, Saboteur, Jester, Loyalist, Saboteur",
+                  objects="Pardon, Shield, Parasite, Mimic, Pardon | "
+                          "Pardon, Cheese, Fancy Hat, Doll, Golden Chalice, Fancy Hat, Golden Chalice, Fancy Hat",
                   scaffold=["chain_gang", "open_trial"])
     assert s.round.phase == "set_aside" and ENGINE.to_act(s) == [DIEGO]
     s = play(s, (DIEGO, SetAside(index=1)))  # the Shield; draws a Pardon
@@ -127,9 +129,10 @@ def round_3(cheese_variant: bool) -> VerdugoState:
     s.options.cheese_variant = cheese_variant
     s = play(s, (DIEGO, Successor(seat=CARLA)))
     s = rig_round(s, CARLA,
-                  roles="Jester, Loyalist, Saboteur, Loyalist, Saboteur | Princess, Loyalist, Saboteur, Loyalist, Saboteur",
-                  objects="Mimic, Parasite, Cheese, Golden Chalice, Pardon | Fancy Hat, Doll, Pardon, Shield, Fancy Hat, "
-                          "Golden Chalice, Pardon, Fancy Hat",
+                  roles="Jester, Loyalist, Saboteur, Loyalist, Saboteur | "
+                        "Princess, Loyalist, Saboteur, Loyalist, Saboteur",
+                  objects="Mimic, Parasite, Cheese, Golden Chalice, Pardon | "
+                          "Fancy Hat, Doll, Pardon, Shield, Fancy Hat, Golden Chalice, Pardon, Fancy Hat",
                   scaffold=["blunt_axe", "double_wages"],
                   deal_roles="Loyalist, Jester, Saboteur, Loyalist, Saboteur",
                   deal_objects="Golden Chalice, Cheese, Mimic, Pardon, Parasite")
