@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm",
-    "bot.cogs.asesino", "bot.cogs.asesino_social", "bot.cogs.cereal_killer",
+    "bot.cogs.asesino", "bot.cogs.asesino_social", "bot.cogs.cereal_killer", "bot.cogs.verdugo",
 )
 
 

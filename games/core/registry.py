@@ -14,6 +14,7 @@ from games.core.engine import Engine, GameInfo
 BUILTIN: dict[str, tuple[str, ...]] = {
     "asesino": ("games.asesino.tabletop", "games.asesino.small", "games.asesino.social"),
     "cereal_killer": ("games.cereal_killer",),
+    "verdugo": ("games.verdugo",),
 }
 
 _ENGINES: dict[tuple[str, str], Engine] = {}

@@ -172,12 +172,15 @@ class Verdugo(Engine[VerdugoState]):
         return Step(state=s, events=ev)
 
     def view(self, state: VerdugoState, seat: int | None) -> dict[str, Any]:
-        """See :func:`games.verdugo.views.build_view` (the §12 visibility matrix), plus ``may_stop`` and
-        ``successors`` for menus."""
+        """See :func:`games.verdugo.views.build_view` (the §12 visibility matrix), plus ``awaiting`` (the seat the
+        match waits on), ``menu`` (that seat's legal actions as JSON) and ``may_stop``."""
         out = build_view(state, seat)
+        awaited = self.awaited(state)
+        out["awaiting"] = awaited
+        # the awaited seat's choices depend only on public facts (phase, who acted, who is dead or escaped)
+        out["menu"] = [] if awaited is None else [self.dump_action(a) for a in self.legal_actions(state, awaited)]
         out["may_stop"] = state.phase == "round" and state.round.phase == "execute" and execution.may_stop(
             state.round)
-        out["successors"] = self.successors(state) if state.phase == "successor" else []
         return out
 
     def outcome(self, state: VerdugoState) -> Outcome | None:

@@ -35,6 +35,8 @@ def open_round(s: VerdugoState, executioner: int, *, roles: list[str], objects: 
     s.phase = "round"
     ev.append(Event(key="verdugo.round.opened", params={
         "round": s.round.number, "seat": executioner, "pardon_rule": bool(set_aside)}))
+    if s.round.phase == "set_aside":
+        ev.append(Event(key="verdugo.setup.need_safe", params={"seat": executioner}))
 
 
 def set_aside_allowed(r: RoundState) -> list[int]:

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 #: the ``game`` choices of /rules and /leaderboard (names localised through the ``game.<id>`` keys)
 GAME_CHOICES = [app_commands.Choice(name=_("Asesino en Serie", key="game.asesino"), value="asesino"),
-                app_commands.Choice(name=_("Cereal Killer", key="game.cereal_killer"), value="cereal_killer")]
+                app_commands.Choice(name=_("Cereal Killer", key="game.cereal_killer"), value="cereal_killer"),
+                app_commands.Choice(name=_("Verdugo", key="game.verdugo"), value="verdugo")]
 
 
 async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table: Table) -> None:
