@@ -4,22 +4,27 @@ U2 and U6 (``test_units.py``)."""
 
 from __future__ import annotations
 
+from games.core import SYSTEM_SEAT
 from games.verdugo import ENGINE
-from games.verdugo.models import CENTRE, Call, ChoosePrisoner, Chop, Draw, Peek, Stop, Swap
+from games.verdugo.models import CENTRE, Call, ChoosePrisoner, Chop, Draw, EndMatch, Peek, Stop, Swap, VerdugoState
 from tests.games.verdugo.helpers import crowns, events_of, execution_table, new_match, play, rig_round
 
 PRISONERS_4 = "Loyalist, Saboteur, Loyalist, Saboteur | Princess, Jester, Loyalist, Saboteur, Loyalist, Saboteur"
 
 
+def four_players(*scaffold: str) -> VerdugoState:
+    """E in seat 0; P1-P3 hold Pardon, Fancy Hat, Doll; the centre is the Golden Chalice."""
+    return rig_round(new_match(("E", "P1", "P2", "P3"), executioner=0), 0, roles=PRISONERS_4,
+                     objects="Pardon, Fancy Hat, Doll, Golden Chalice | Shield, Parasite, Mimic, Cheese, Pardon, "
+                             "Pardon, Fancy Hat, Fancy Hat, Golden Chalice",
+                     scaffold=list(scaffold), deal_roles="Loyalist, Saboteur, Loyalist, Saboteur",
+                     deal_objects="Pardon, Fancy Hat, Doll, Golden Chalice")
+
+
 def test_action_example_who_knows_what() -> None:
     """RB §2: P1 swaps with P2; P2 peeks (sees P1's original card); P3 swaps with P2; a second Scaffold card
     (Last Request) gives P1 an extra action: a swap with the centre. Nobody but P2 saw anything."""
-    s = rig_round(new_match(("E", "P1", "P2", "P3"), executioner=0), 0, roles=PRISONERS_4,
-                  objects="Pardon, Fancy Hat, Doll, Golden Chalice | Shield, Parasite, Mimic, Cheese, Pardon, Pardon, "
-                          "Fancy Hat, Fancy Hat, Golden Chalice",
-                  scaffold=["town_crier", "last_request"],
-                  deal_roles="Loyalist, Saboteur, Loyalist, Saboteur", deal_objects="Pardon, Fancy Hat, Doll, "
-                                                                                    "Golden Chalice")
+    s = four_players("town_crier", "last_request")
     s = play(s, (0, Draw()), (0, Call(seat=1)), (1, Swap(a=1, b=2)), (0, Call(seat=2)), (2, Peek(position=2)),
              (0, Call(seat=3)), (3, Swap(a=3, b=2)), (0, Draw()), (0, ChoosePrisoner(seat=1)))
     s = play(s, (1, Swap(a=1, b=CENTRE)))
@@ -101,12 +106,7 @@ def test_qa_cheese_variant_steals_two_from_everyone() -> None:
 
 def test_qa_a_received_card_is_not_shown() -> None:
     """Q&A: a card received through a Scaffold card (Smuggler's Switch) is not shown to its new holder."""
-    s = rig_round(new_match(("E", "P1", "P2", "P3"), executioner=0), 0, roles=PRISONERS_4,
-                  objects="Pardon, Fancy Hat, Doll, Golden Chalice | Shield, Parasite, Mimic, Cheese, Pardon, Pardon, "
-                          "Fancy Hat, Fancy Hat, Golden Chalice",
-                  scaffold=["smuggler", "town_crier"],
-                  deal_roles="Loyalist, Saboteur, Loyalist, Saboteur", deal_objects="Pardon, Fancy Hat, Doll, "
-                                                                                    "Golden Chalice")
+    s = four_players("smuggler", "town_crier")
     s = play(s, (0, Draw()))
     s, ev = events_of(s, 0, ChoosePrisoner(seat=1))
     assert all(e.audience.is_public for e in ev) and s.round.objects[1] == "chalice"
@@ -124,8 +124,6 @@ def test_qa_tie_every_tied_player_wins() -> None:
     """Q&A tie: every player with the most Crowns wins (R27)."""
     s = execution_table(["loyalist", "loyalist", "saboteur"], ["hat", "doll", "pardon"], "shield")
     s = play(s, (0, Chop(seat=2)), (0, Stop()))
-    from games.core import SYSTEM_SEAT
-    from games.verdugo.models import EndMatch
     s = play(s, (SYSTEM_SEAT, EndMatch()))
     outcome = ENGINE.outcome(s)
     assert outcome is not None and outcome.winners == [0, 1, 2] and s.crowns == [6, 6, 6, 5]
