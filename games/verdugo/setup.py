@@ -52,7 +52,7 @@ def set_aside(s: VerdugoState, index: int, ev: list[Event]) -> None:
     r.set_aside.append(card)
     drawn = r.object_deck.pop(0)
     r.active_objects.append(drawn)
-    ev.append(Event(key="verdugo.setup.set_aside", params={"seat": r.executioner, "card": card, "drawn": drawn}))
+    ev.append(Event(key="verdugo.setup.set_aside", params={"seat": r.executioner, "object": card, "drawn": drawn}))
     if has_safe(r.active_objects):
         r.phase = "draw"
 

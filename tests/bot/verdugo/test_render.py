@@ -128,3 +128,30 @@ def test_every_key_the_game_uses_is_in_the_catalogue(language: str) -> None:
     used |= {f"verdugo.you.{k}" for k in ("peek", "secret_deal", "examination", "royal_inspection", "spy")}
     used |= {f"verdugo.match.{m}" for m in ("tour", "treasury", "open")}
     assert sorted(k for k in used if k not in messages) == []
+
+
+#: one example of every event the engine makes, with the parameters it gives (rare ones random matches miss)
+EXAMPLES = [
+    ("verdugo.setup.need_safe", {"seat": 0}),
+    ("verdugo.setup.set_aside", {"seat": 0, "object": "pardon", "drawn": "hat"}),
+    ("verdugo.round.opened", {"round": 2, "seat": 1, "pardon_rule": True}),
+    ("verdugo.scaffold.passed", {"card": "chain_gang", "direction": "right"}),
+    ("verdugo.scaffold.picked", {"card": "spy", "seat": 0, "picked_seat": 2}),
+    ("verdugo.you.spy", {"kind": "spy", "card": "princess", "position": None, "seat": 3}),
+    ("verdugo.you.peek", {"kind": "peek", "card": "mimic", "position": "centre", "seat": None}),
+    ("verdugo.reveal.object", {"seat": 2, "object": "mimic", "centre": "parasite"}),
+    ("verdugo.shield.choose", {"seat": 1, "left_seat": 2, "right_seat": 4}),
+    ("verdugo.crowns.stolen", {"seat": 3, "amount": 4, "crowns": 9}),
+    ("verdugo.over.treasury_empty", {"crowns": 22, "winner_seats": [0]}),
+]
+
+
+@pytest.mark.parametrize(("key", "params"), EXAMPLES)
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_rare_events_render_in_words(key: str, params: dict[str, Any], language: str) -> None:
+    """Each event renders with cards, seats and positions in words."""
+    from games.core import Event
+
+    state = ENGINE.setup(VerdugoOptions(), [SeatInfo(names=(n,)) for n in LONG[:5]], 1)
+    text = render.event_line(RenderContext(table(state, language), language), Event(key=key, params=params))
+    assert "verdugo." not in text and not re.search(r"\{[a-z_]+\}", text) and "None" not in text, text
