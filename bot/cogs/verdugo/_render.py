@@ -24,6 +24,7 @@ MAX_LINE = 1900
 
 
 def name(ctx: RenderContext, seat: int) -> str:
+    """A player's name for message text (markdown escaped); component labels use ``ctx.name`` as is."""
     return discord.utils.escape_markdown(ctx.name(seat))
 
 
@@ -31,8 +32,11 @@ def card_name(ctx: RenderContext, family: str, card: str | None) -> str:
     return ctx.t(f"{family}.{card}") if card else "?"
 
 
-def position_name(ctx: RenderContext, position: Any) -> str:
-    return name(ctx, position) if isinstance(position, int) else ctx.t("verdugo.centre")
+def position_name(ctx: RenderContext, position: Any, *, plain: bool = False) -> str:
+    """A seat's name (markdown escaped unless ``plain``, for labels) or "the centre card"."""
+    if not isinstance(position, int):
+        return ctx.t("verdugo.centre")
+    return ctx.name(position) if plain else name(ctx, position)
 
 
 def cards_line(ctx: RenderContext, family: str, cards: list[str]) -> str:

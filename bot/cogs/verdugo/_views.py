@@ -67,7 +67,7 @@ class VerdugoUI(GameUI):
                 (render.card_name(ctx, "verdugo.object", view["active_objects"][a["index"]]), str(a["index"]))
                 for a in menu])]
         if "call" in kinds:
-            return [select("call", ctx.t("verdugo.ui.call"), [(render.name(ctx, a["seat"]), str(a["seat"]))
+            return [select("call", ctx.t("verdugo.ui.call"), [(ctx.name( a["seat"]), str(a["seat"]))
                                                              for a in menu])]
         if "peek" in kinds:
             return [button("act", ctx.t("verdugo.ui.act"), emoji="🔍")]
@@ -76,22 +76,22 @@ class VerdugoUI(GameUI):
         card = render.card_name(ctx, "verdugo.card", (view["pending"] or {}).get("card"))
         if "choose_prisoner" in kinds:
             return [select("choose", ctx.t("verdugo.ui.choose", card=card),
-                           [(render.name(ctx, a["seat"]), str(a["seat"])) for a in menu])]
+                           [(ctx.name( a["seat"]), str(a["seat"])) for a in menu])]
         if "choose_pair" in kinds:
             seats = sorted({a["a"] for a in menu} | {a["b"] for a in menu})
             return [select("choose", ctx.t("verdugo.ui.choose_pair", card=card),
-                           [(render.name(ctx, s), str(s)) for s in seats], count=2)]
+                           [(ctx.name( s), str(s)) for s in seats], count=2)]
         if "successor" in kinds:
             items = [select("successor", ctx.t("verdugo.ui.successor"),
-                            [(render.name(ctx, a["seat"]), str(a["seat"])) for a in menu])]
+                            [(ctx.name( a["seat"]), str(a["seat"])) for a in menu])]
             if view["match"] == "open":
                 items.append(button("end_match", ctx.t("verdugo.ui.end_match"), style=discord.ButtonStyle.danger))
             return items
         if view["round_phase"] == "shield":
-            return [button("chop", ctx.t("verdugo.ui.chop", seat=render.name(ctx, a["seat"])), str(a["seat"]),
+            return [button("chop", ctx.t("verdugo.ui.chop", seat=ctx.name( a["seat"])), str(a["seat"]),
                            style=discord.ButtonStyle.danger, emoji="🪓") for a in menu]
         items = [select("target", ctx.t("verdugo.ui.name_target"),
-                        [(render.name(ctx, a["seat"]), str(a["seat"])) for a in menu if a["type"] == "chop"])]
+                        [(ctx.name( a["seat"]), str(a["seat"])) for a in menu if a["type"] == "chop"])]
         if "stop" in kinds:
             items.append(button("stop", ctx.t("verdugo.ui.stop"), style=discord.ButtonStyle.secondary))
         return items
@@ -137,7 +137,8 @@ class VerdugoUI(GameUI):
         """The prisoner's private menu: pick one position to Peek at, or two to Swap."""
         view = ctx.table.engine.view(ctx.table.state, None)
         positions = [a["position"] for a in view["menu"] if a["type"] == "peek"]
-        options = [discord.SelectOption(label=render.position_name(ctx, p)[:100], value=str(p)) for p in positions]
+        options = [discord.SelectOption(label=render.position_name(ctx, p, plain=True)[:100], value=str(p))
+                   for p in positions]
         select = GameSelect(ctx.table.id, version, "positions", placeholder=ctx.t("verdugo.ui.pick_positions"),
                             options=options, min_values=1, max_values=2)
         await interaction.response.send_message(ctx.t("verdugo.ui.act_prompt"), view=view_of(select),
@@ -146,8 +147,8 @@ class VerdugoUI(GameUI):
     async def _confirm_chop(self, interaction: discord.Interaction, ctx: RenderContext, version: int,
                             target: int) -> None:
         """The Executioner named ``target``: the chop happens only when the ephemeral Chop button is pressed
-        (he may name someone else first)."""
-        label = ctx.t("verdugo.ui.chop", seat=render.name(ctx, target))
+        (he may name someone else first). Labels show names as typed; message text escapes their markdown."""
+        label = ctx.t("verdugo.ui.chop", seat=ctx.name( target))
         chop = game_button(ctx.table.id, version, "chop", str(target), label=label[:80],
                            style=discord.ButtonStyle.danger, emoji="🪓")
         await interaction.response.send_message(ctx.t("verdugo.ui.chop_prompt", seat=render.name(ctx, target)),
