@@ -44,10 +44,10 @@ def gain(s: VerdugoState, seat: int, amount: int, ev: list[Event]) -> None:
 
 def steal(s: VerdugoState, jester: int, times: int, ev: list[Event]) -> None:
     """JESTER_STEAL (§7.3): from every other player in seating order from the Jester's left, ``times`` Crowns
-    each; the Treasury pays for a player at 0. One public event sums it up. Raises :class:`TreasuryEmpty` as
-    :func:`gain`."""
+    each; the Treasury pays for a player at 0. One public event sums it up (``amount`` in all, ``from_treasury`` of
+    it paid by the Treasury). Raises :class:`TreasuryEmpty` as :func:`gain`."""
     n = len(s.seats)
-    before = s.crowns[jester]
+    before, bank = s.crowns[jester], treasury(s)
     try:
         for i in range(1, n):
             victim = (jester + i) % n
@@ -63,4 +63,5 @@ def steal(s: VerdugoState, jester: int, times: int, ev: list[Event]) -> None:
                     raise TreasuryEmpty
     finally:
         ev.append(Event(key="verdugo.crowns.stolen", params={
-            "seat": jester, "amount": s.crowns[jester] - before, "crowns": s.crowns[jester]}))
+            "seat": jester, "amount": s.crowns[jester] - before, "from_treasury": bank - treasury(s),
+            "crowns": s.crowns[jester]}))

@@ -50,6 +50,16 @@ def check_public(state: VerdugoState, events: list[Event]) -> None:
             assert not set(event.params) & CARD_KEYS, event
 
 
+def assert_conserved(before: VerdugoState, after: VerdugoState, events: list[Event]) -> None:
+    """Players + Treasury = 80, nobody below 0, and every Crown that moved is accounted for by an event: what
+    the players gained as a whole equals the Treasury's payments minus the losses paid into it."""
+    assert treasury(after) >= 0 and min(after.crowns) >= 0 and sum(after.crowns) + treasury(after) == 80
+    paid = sum(e.params["amount"] for e in events if e.key == "verdugo.crowns.gained")
+    paid += sum(e.params["from_treasury"] for e in events if e.key == "verdugo.crowns.stolen")
+    lost = sum(e.params["amount"] for e in events if e.key == "verdugo.crowns.lost")
+    assert sum(after.crowns) - sum(before.crowns) == paid - lost
+
+
 def refused_changes_nothing(state: VerdugoState, rng: random.Random) -> None:
     """An action the rules forbid raises and leaves the state as it was."""
     before = ENGINE.dump_state(state)
@@ -88,9 +98,8 @@ def play_match(players: int, seed: int, match: str, rounds: int) -> tuple[Verdug
             refused_changes_nothing(state, rng)
         step = ENGINE.apply(state, seat, action)
         log.append((seat, ENGINE.dump_action(action)))
+        assert_conserved(state, step.state, step.events)
         state = step.state
-        assert treasury(state) >= 0 and min(state.crowns) >= 0
-        assert sum(state.crowns) + treasury(state) == 80
         check_public(state, step.events)
     return state, log
 
