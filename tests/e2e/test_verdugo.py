@@ -25,19 +25,20 @@ def verdugo_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: SEED))
 
 
+def controls(world: World) -> list[list[str]]:
+    """The custom ids (split on ":") of every game control in the channel: ``coroner:g|s:<game>:<version>:...``."""
+    return [parts for m in world.bot_messages() for c in m.walk_components()
+            if len(parts := c.get("custom_id", "").split(":")) > 4 and parts[1] in ("g", "s")]
+
+
 async def current(world: World) -> Any:
-    """The match as stored now (the channel's open table, or the finished one)."""
-    return await world.tables.load(GAME_ID[0])
-
-
-GAME_ID: list[int] = [0]
+    """The match as stored now (the game of the channel's controls, open or finished)."""
+    return await world.tables.load(int(controls(world)[-1][2]))
 
 
 def drawn_at(world: World) -> int:
     """The newest table version any game control in the channel was drawn at."""
-    versions = [int(parts[3]) for m in world.bot_messages() for c in m.walk_components()
-                if len(parts := c.get("custom_id", "").split(":")) > 4 and parts[1] in ("g", "s")]
-    return max(versions, default=0)
+    return max((int(parts[3]) for parts in controls(world)), default=0)
 
 
 async def settle(world: World, version: int) -> None:
@@ -116,9 +117,8 @@ async def test_five_players_shield_chain_saboteur_win_then_a_safe_round(world: W
             await (await user.click(lobby, label="Join")).response()
         await (await alice.click(lobby, label="Start")).response()
         await world.double.wait_for(lambda: all(u.dms() for u in (bob, dave, erin)), what="the roles by DM")
-        table = await world.tables.table_in_channel(world.games.id)
-        assert table is not None
-        GAME_ID[0] = table.id
+        await world.double.wait_for(lambda: controls(world), what="the table's first controls")
+        table = await current(world)
         assert [s.user_id for s in table.seats] == [u.id for u in world.players]
         roles = table.state.round.roles
         assert "Your role" in bob.dms()[0].text and alice.dms() == []  # the Executioner gets no role
