@@ -159,3 +159,26 @@ async def test_five_players_shield_chain_saboteur_win_then_a_safe_round(world: W
 
         board = await (await alice.slash(world.games, "leaderboard", {"game": "verdugo"})).response()
         assert "9" in str(board.embeds) or "9" in board.content
+
+
+async def test_an_absent_table_never_stalls(world: World, verdugo_seed: None) -> None:
+    """Nobody clicks: at each turn timeout the bot draws for the Executioner, calls a prisoner for him, and lets
+    the called prisoner's action go ("takes no action"), announcing each move."""
+    alice, bob, carol, dave = world.players[:4]
+    async with world.running():
+        handle = await alice.slash(world.games, "newgame", {"game": "verdugo", "mode": "classic",
+                                                            "options": "first_executioner=0"})
+        await handle.response()
+        assert handle.original is not None
+        for user in (bob, carol, dave):
+            await (await user.click(handle.original, label="Join")).response()
+        await (await alice.click(handle.original, label="Start")).response()
+        await world.double.wait_for(lambda: controls(world), what="the table's first controls")
+        for _ in range(3):
+            version = (await current(world)).version
+            world.clock.advance(seconds=301)
+            await settle(world, version)
+        table = await current(world)
+        assert table.state.round.drawn and table.state.round.acted
+        texts = [m.text for m in world.bot_messages()]
+        assert any("takes no action" in t for t in texts) and any("ran out of time" in t for t in texts)
