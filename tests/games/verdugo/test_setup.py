@@ -123,3 +123,11 @@ def test_dead_players_are_refused_with_the_reason() -> None:
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(s, 1, Stop())
     assert err.value.code == "verdugo.dead"
+
+
+@pytest.mark.parametrize("players", [7, 8])
+def test_the_safe_object_rule_never_fires_from_seven_players(players: int) -> None:
+    """§2: only 6 of the 13 objects are unsafe, so 7 or more active objects always hold a safe one."""
+    for seed in range(40):
+        s = ENGINE.setup(VerdugoOptions(), [SeatInfo() for _ in range(players)], seed)
+        assert s.round.phase == "draw" and has_safe(s.round.active_objects)
