@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.cogs.verdugo._views import VerdugoUI
+from bot.cogs.verdugo.ui import VerdugoUI
 from bot.ui import register_ui
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.verdugo import _render as render
+from bot.cogs.verdugo import render
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.verdugo import _render as render
-from bot.cogs.verdugo._views import VerdugoUI, _action
+from bot.cogs.verdugo import render
+from bot.cogs.verdugo.ui import VerdugoUI, _action
 from bot.i18n.catalog import load_language
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
