@@ -12,7 +12,18 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from games.core import SYSTEM_SEAT, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, rng_for
+from games.core import (
+    SYSTEM_SEAT,
+    Engine,
+    Event,
+    IllegalAction,
+    ModeInfo,
+    Outcome,
+    SeatInfo,
+    Step,
+    Waiting,
+    rng_for,
+)
 from games.verdugo import actions, execution, setup
 from games.verdugo.cards import rewards
 from games.verdugo.models import (
@@ -63,7 +74,7 @@ class Verdugo(Engine[VerdugoState]):
         if first is None:
             first = rng_for(seed, "first_executioner").randrange(n)
         elif first >= n:
-            raise IllegalAction("verdugo.bad_seat", seat=first)
+            raise IllegalAction("verdugo.bad_seat", number=first)
         names = [info.names[0] if info.names else f"#{i + 1}" for i, info in enumerate(seats)]
         placeholder = RoundState(number=0, executioner=first, phase="over", object_deck=[], active_roles=[],
                                  active_objects=[], scaffold_deck=[])
@@ -82,9 +93,13 @@ class Verdugo(Engine[VerdugoState]):
             setup.start_round(state.model_copy(deep=True), state.round.executioner, events)
         return events
 
-    def to_act(self, state: VerdugoState) -> list[int]:
+    def waiting(self, state: VerdugoState) -> Waiting | None:
+        """One seat at a time, on its turn; ``kind`` is the decision: the round phase (``set_aside``, ``draw``,
+        ``choose``, ``call``, ``act``, ``execute``, ``shield``) or ``successor``."""
         seat = self.awaited(state)
-        return [] if seat is None else [seat]
+        if seat is None:
+            return None
+        return Waiting.turn(seat, "successor" if state.phase == "successor" else state.round.phase)
 
     def awaited(self, state: VerdugoState) -> int | None:
         """The one seat the match waits on, or ``None`` when it is over."""

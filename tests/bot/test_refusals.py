@@ -16,6 +16,7 @@ from bot.cogs.asesino.small_ui import SmallUI
 from bot.cogs.asesino.ui import TabletopUI
 from bot.cogs.asesino_social.ui import SOCIAL
 from bot.cogs.cereal_killer.ui import CerealUI
+from bot.cogs.verdugo.ui import VerdugoUI
 from bot.errors import error_text
 from bot.i18n import catalog
 from bot.i18n.catalog import LANGUAGES
@@ -41,6 +42,7 @@ UIS: dict[str, tuple[str, str, GameUI]] = {
     "asesino": ("asesino", "tabletop", TabletopUI()),
     "cereal_killer": ("cereal_killer", "classic", CerealUI()),
     "core": ("cereal_killer", "classic", CerealUI()),
+    "verdugo": ("verdugo", "classic", VerdugoUI()),
 }
 
 

@@ -20,6 +20,8 @@ CARD_PARAMS = {"role": "verdugo.role", "object": "verdugo.object", "centre": "ve
                "rule": "verdugo.card"}
 LIST_PARAMS = {"roles": "verdugo.role", "objects": "verdugo.object"}
 POSITION_PARAMS = ("position", "a", "b")
+SEAT_PARAMS = ("seat", "by_seat", "a_seat", "b_seat", "left_seat", "right_seat", "picked_seat", "next_seat",
+               "victim_seat")
 MAX_LINE = 1900
 
 
@@ -43,40 +45,37 @@ def cards_line(ctx: RenderContext, family: str, cards: list[str]) -> str:
     return ", ".join(card_name(ctx, family, c) for c in cards) or ctx.t("verdugo.ui.none")
 
 
-def words(ctx: RenderContext, event: Event) -> dict[str, Any]:
-    """The event's parameters in words: seats as names, cards as names, positions, directions, match modes."""
-    params = dict(event.params)
+def words(ctx: RenderContext, key: str, params: dict[str, Any]) -> dict[str, Any]:
+    """Parameters of the event (or refusal) ``key`` in words: seats as names, cards as names, positions,
+    directions, match modes."""
     out: dict[str, Any] = {}
-    for key, value in params.items():
-        if key in ("seat", "by_seat", "a_seat", "b_seat", "left_seat", "right_seat", "picked_seat", "next_seat",
-                   "victim_seat") and isinstance(value, int):
-            out[key] = name(ctx, value)
-        elif key == "card" and event.key.startswith("verdugo.you.") and event.key != "verdugo.you.spy":
-            out[key] = card_name(ctx, "verdugo.object", value)
-        elif key == "card" and event.key == "verdugo.you.spy":
-            out[key] = card_name(ctx, "verdugo.role", value)
-        elif key in CARD_PARAMS and isinstance(value, str):
-            out[key] = card_name(ctx, CARD_PARAMS[key], value)
-        elif key in LIST_PARAMS and isinstance(value, list) and event.key != "verdugo.reveal.all":
-            out[key] = cards_line(ctx, LIST_PARAMS[key], value)
-        elif key in POSITION_PARAMS:
-            out[key] = position_name(ctx, value)
-        elif key == "direction":
-            out[key] = ctx.t(f"verdugo.direction.{value}")
-        elif key == "match":
-            out[key] = ctx.t(f"verdugo.match.{value}")
-        elif key == "winner_seats" and isinstance(value, list):
-            out[key] = ", ".join(name(ctx, s) for s in value)
+    for name_, value in params.items():
+        if name_ in SEAT_PARAMS and isinstance(value, int):
+            out[name_] = name(ctx, value)
+        elif name_ == "card" and key.startswith("verdugo.you."):
+            out[name_] = card_name(ctx, "verdugo.role" if key == "verdugo.you.spy" else "verdugo.object", value)
+        elif name_ in CARD_PARAMS and isinstance(value, str):
+            out[name_] = card_name(ctx, CARD_PARAMS[name_], value)
+        elif name_ in LIST_PARAMS and isinstance(value, list) and key != "verdugo.reveal.all":
+            out[name_] = cards_line(ctx, LIST_PARAMS[name_], value)
+        elif name_ in POSITION_PARAMS:
+            out[name_] = position_name(ctx, value)
+        elif name_ == "direction":
+            out[name_] = ctx.t(f"verdugo.direction.{value}")
+        elif name_ == "match":
+            out[name_] = ctx.t(f"verdugo.match.{value}")
+        elif name_ == "winner_seats" and isinstance(value, list):
+            out[name_] = ", ".join(name(ctx, s) for s in value)
         else:
-            out[key] = value
-    if event.key == "verdugo.scaffold.drawn":
+            out[name_] = value
+    if key == "verdugo.scaffold.drawn":
         out["text"] = ctx.t(f"verdugo.card_text.{params['card']}")
     return out
 
 
 def event_line(ctx: RenderContext, event: Event) -> str:
     """One line for ``event`` (public or private), within a message's limits whatever the names."""
-    params = words(ctx, event)
+    params = words(ctx, event.key, event.params)
     key = event.key
     if key == "verdugo.reveal.object" and "centre" in event.params:
         key = "verdugo.reveal.mimic"

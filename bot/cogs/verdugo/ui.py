@@ -11,6 +11,7 @@ Every control is stamped with the table version, so an outdated one is refused. 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,7 +20,7 @@ from bot.cogs.verdugo import render
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
-from games.core import SYSTEM_SEAT, Event
+from games.core import SYSTEM_SEAT, Event, IllegalAction
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -31,6 +32,10 @@ class VerdugoUI(GameUI):
     game = "verdugo"
 
     # --- rendering -----------------------------------------------------------------------------------------
+    def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
+        """Refusal and outcome parameters in words: seats, cards, positions (see :func:`render.words`)."""
+        return render.words(ctx, "", params)
+
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         return render.event_line(ctx, event)
 
@@ -99,39 +104,33 @@ class VerdugoUI(GameUI):
     # --- clicks --------------------------------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
-        """Refusals (ephemeral): ``table.not_a_player``, ``table.stale``, ``verdugo.dead``,
-        ``core.not_your_turn``, ``verdugo.host_only`` and every engine code."""
+        """Refusals (ephemeral): ``verdugo.host_only``, ``verdugo.dead`` (first, so a dead player hears why),
+        then the table service's gate (``table.*``, ``core.not_your_turn``) and every engine code."""
         from bot.bot import CoronerBot
-        from bot.tables import TableError
+        from bot.tables import TableService
 
         bot = interaction.client
         assert isinstance(bot, CoronerBot)
-        ctx = RenderContext(table, table.language)
         if name == "end_match":
             if interaction.user.id != table.host_id:
                 raise UserError("verdugo.host_only")
             await interaction.response.defer()
             await bot.tables.act_as_seat(table.id, SYSTEM_SEAT, {"type": "end_match"}, expected_version=version)
             return
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("table.not_a_player", game_id=table.id)
-        if version != table.version or table.status != "active":
-            raise TableError("table.stale", game_id=table.id)
-        state = table.state
-        if state.phase == "round" and seat in state.round.dead:
-            raise UserError("verdugo.dead")
-        if seat not in table.engine.to_act(state):
-            raise UserError("core.not_your_turn")
-        if name == "act":
-            await self._act_menu(interaction, ctx, version)
-            return
-        if name == "target":
-            await self._confirm_chop(interaction, ctx, version, _int(values[0]))
+        seat, state = table.seat_of(interaction.user.id), table.state
+        if seat is not None and table.status == "active" and state.phase == "round" and seat in state.round.dead:
+            raise IllegalAction("verdugo.dead")
+        if name in ("act", "target"):
+            TableService.check_turn(table, interaction.user.id, version)
+            ctx = RenderContext(table, table.language)
+            if name == "act":
+                await self._act_menu(interaction, ctx, version)
+            else:
+                await self._confirm_chop(interaction, ctx, version, _int(values[0]))
             return
         action = _action(name, arg, values)
         await interaction.response.defer()
-        await bot.tables.act(table.id, interaction.user.id, action, expected_version=version)
+        await self.play(bot, table, interaction.user.id, action, version=version)
 
     async def _act_menu(self, interaction: discord.Interaction, ctx: RenderContext, version: int) -> None:
         """The prisoner's private menu: pick one position to Peek at, or two to Swap."""
