@@ -101,7 +101,8 @@ def reveal_lines(ctx: RenderContext, params: dict[str, Any]) -> str:
 
 
 def seat_line(ctx: RenderContext, view: dict[str, Any], seat: int) -> str:
-    """``1. 🪓 Ana · 5 👑 · acted · 💀 dead · Fancy Hat (Jester)`` from the public view."""
+    """``1. 🪓 Ana · 5 👑 · acted · 💀 dead · Fancy Hat (Jester)`` from the public view: the object and role shown
+    only once revealed (by an execution, a death, Open Trial or REVEAL ALL)."""
     parts = [f"`{seat + 1}.` **{name(ctx, seat)}**", f"{view['crowns'][seat]} 👑"]
     if seat == view["executioner"]:
         parts.insert(1, ctx.t("verdugo.ui.executioner_mark"))
@@ -113,6 +114,8 @@ def seat_line(ctx: RenderContext, view: dict[str, Any], seat: int) -> str:
         parts.append(ctx.t("verdugo.ui.escaped"))
     shown = view["shown_objects"][seat] if view["shown_objects"] else None
     role = view["shown_roles"][seat] if view["shown_roles"] else None
+    if view["reveal"]:  # after REVEAL ALL: everyone's role and current object
+        shown, role = view["reveal"]["objects"][seat], view["reveal"]["roles"][seat]
     if shown:
         parts.append(card_name(ctx, "verdugo.object", shown) + (
             f" ({card_name(ctx, 'verdugo.role', role)})" if role else ""))

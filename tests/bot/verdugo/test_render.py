@@ -155,3 +155,14 @@ def test_rare_events_render_in_words(key: str, params: dict[str, Any], language:
     state = ENGINE.setup(VerdugoOptions(), [SeatInfo(names=(n,)) for n in LONG[:5]], 1)
     text = render.event_line(RenderContext(table(state, language), language), Event(key=key, params=params))
     assert "verdugo." not in text and not re.search(r"\{[a-z_]+\}", text) and "None" not in text, text
+
+
+def test_after_reveal_all_the_table_shows_every_role_and_object() -> None:
+    """Once the round is revealed, each prisoner's line names their role and object."""
+    from games.verdugo.models import Chop, Stop
+    from tests.games.verdugo.helpers import execution_table, play
+
+    state = play(execution_table(["jester", "saboteur", "loyalist"], ["hat", "doll", "pardon"], "shield"),
+                 (0, Chop(seat=2)), (0, Stop()))
+    lines = (UI.table_embed(RenderContext(table(state), "en"), ENGINE.view(state, None)).description or "").split("\n")
+    assert "Doll (Saboteur)" in lines[2] and "Pardon (Loyalist)" in lines[3] and "Fancy Hat (Jester)" in lines[1]
