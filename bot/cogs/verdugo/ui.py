@@ -32,6 +32,10 @@ class VerdugoUI(GameUI):
     game = "verdugo"
 
     # --- rendering -----------------------------------------------------------------------------------------
+    def fresh_table(self, table: Table, events: list[Event]) -> bool:
+        """A round's end (REVEAL ALL) gets a new table message, so the reveal stays in the channel's history."""
+        return any(e.key == "verdugo.reveal.all" for e in events)
+
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
         """Refusal and outcome parameters in words: seats, cards, positions (see :func:`render.words`)."""
         return render.words(ctx, "", params)
@@ -128,9 +132,10 @@ class VerdugoUI(GameUI):
             else:
                 await self._confirm_chop(interaction, ctx, version, _int(values[0]))
             return
-        action = _action(name, arg, values)
-        await interaction.response.defer()
-        await self.play(bot, table, interaction.user.id, action, version=version)
+        await self.play(bot, table, interaction.user.id, _action(name, arg, values), version=version,
+                        interaction=interaction)
+        if not interaction.response.is_done():  # a private menu (Swap/Peek, the Chop confirmation): it goes
+            await interaction.response.edit_message(view=None)
 
     async def _act_menu(self, interaction: discord.Interaction, ctx: RenderContext, version: int) -> None:
         """The prisoner's private menu: pick one position to Peek at, or two to Swap."""
