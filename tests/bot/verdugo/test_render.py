@@ -166,3 +166,12 @@ def test_after_reveal_all_the_table_shows_every_role_and_object() -> None:
                  (0, Chop(seat=2)), (0, Stop()))
     lines = (UI.table_embed(RenderContext(table(state), "en"), ENGINE.view(state, None)).description or "").split("\n")
     assert "Doll (Saboteur)" in lines[2] and "Pardon (Loyalist)" in lines[3] and "Fancy Hat (Jester)" in lines[1]
+
+
+def test_only_a_rounds_reveal_asks_for_a_fresh_table_message() -> None:
+    """The living table is edited in place, except at REVEAL ALL, which gets a new message."""
+    from games.core import Event
+
+    state = ENGINE.setup(VerdugoOptions(), [SeatInfo(names=(n,)) for n in LONG[:4]], 1)
+    assert UI.fresh_table(table(state), [Event(key="verdugo.reveal.all", params={})])
+    assert not UI.fresh_table(table(state), [Event(key="verdugo.chop", params={"seat": 1, "by_seat": 0})])
