@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from games.core import Event
-from tests.games.verdugo.checker import compare, model
-from tests.games.verdugo.checker.model import CENTRE, Table
+from tests.games.verdugo.checker import checks, compare, model
+from tests.games.verdugo.checker.table import CENTRE, Table, clone
 
 
 def table(roles: list[str], objects: list[str], centre: str, crowns: list[int], *, variant: bool = False) -> Table:
@@ -83,13 +83,13 @@ def test_the_comparison_sees_a_wrong_engine_state() -> None:
                                                                            for i in range(5)], 3)
     t = compare.new_table(s)
     compare.sync_round(t, s)
-    assert compare.compare(t, s, "x") == []
+    assert checks.compare(t, s, "x") == []
     bad = s.model_copy(deep=True)
     bad.crowns[1] += 1
-    assert any("crowns" in e for e in compare.compare(t, bad, "x"))
+    assert any("crowns" in e for e in checks.compare(t, bad, "x"))
     bad = s.model_copy(deep=True)
     a, b = next((a, b) for a in range(1, 5) for b in range(a + 1, 5) if s.round.objects[a] != s.round.objects[b])
     bad.round.objects[a], bad.round.objects[b] = bad.round.objects[b], bad.round.objects[a]
-    assert any("objects" in e for e in compare.compare(t, bad, "x"))
+    assert any("objects" in e for e in checks.compare(t, bad, "x"))
     leak = Event(key="verdugo.action.peek", params={"seat": 1, "position": 2, "card": "pardon"})
-    assert compare.check_events(model.clone(t), t, [leak], "x")
+    assert checks.check_events(clone(t), t, [leak], "x")

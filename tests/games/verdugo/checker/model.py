@@ -1,92 +1,19 @@
-"""The checker's own model of a Verdugo match (see RULES.md), written from the rulebook and the card edition only.
+"""The checker's own model of a Verdugo match (see RULES.md), written from the rulebook and the card edition only:
+who is awaited, what they may decide, and what each decision does (setup's set-aside, Scaffold cards, actions;
+the Execution phase is in ``execution``).
 
-A :class:`Table` is a plain copy of everything the rules decide. :func:`legal` lists the decisions a seat may take
-and :func:`step` applies one, mutating the table; the only inputs the model takes from the engine are the outcomes
-of shuffles (decks, deals, the Riot), which the caller syncs in with :func:`read`. Positions are a seat or
+:func:`legal` lists the decisions a seat may take and :func:`step` applies one to a :class:`Table`, mutating it.
+Shuffles (a new round's decks and deal, the Riot) are left as phases ``new_round``, ``deal`` and ``riot`` for the
+caller to sync from the engine (``compare.sync_round``, ``compare.sync_deal``). Positions are a seat or
 ``"centre"``; actions are tuples such as ``("chop", 3)``, ``("swap", 1, "centre")``, ``("stop",)``.
 """
 
 from __future__ import annotations
 
-import copy
-from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
-TOTAL = 80
-ROLES = Counter({"loyalist": 4, "saboteur": 4, "princess": 1, "jester": 1})
-OBJECTS = Counter({"pardon": 3, "hat": 3, "chalice": 2, "cheese": 1, "doll": 1, "shield": 1, "parasite": 1,
-                   "mimic": 1})
-SAFE = frozenset({"hat", "chalice", "cheese", "doll"})
-SCAFFOLD = ("last_request", "chain_gang", "riot", "forced_trade", "smuggler", "secret_deal", "royal_inspection",
-            "town_crier", "examination", "spy", "double_wages", "bloodlust", "open_trial", "blunt_axe")
-ROUND_RULES = ("double_wages", "bloodlust", "open_trial", "blunt_axe")
-CENTRE = "centre"
-
-
-class MatchOver(Exception):
-    """The Treasury ran short or hit 0 after a payment out of it (§9.3): the match ends at once."""
-
-
-@dataclass
-class Table:
-    n: int
-    match: str
-    variant: bool
-    crowns: list[int]
-    executioner: int
-    served: list[int] = field(default_factory=list)
-    stage: str = "round"  # round | successor | over
-    end_reason: str | None = None
-    phase: str = "draw"  # set_aside | draw | choose | call | act | execute | shield | over
-    active_objects: list[str] = field(default_factory=list)
-    object_deck: list[str] = field(default_factory=list)
-    scaffold_deck: list[str] = field(default_factory=list)
-    roles: dict[int, str] = field(default_factory=dict)
-    objects: dict[Any, str] = field(default_factory=dict)  # seat or "centre" -> card
-    discarded: str | None = None
-    drawn: list[str] = field(default_factory=list)
-    rules: set[str] = field(default_factory=set)
-    pending: tuple[str, int, str, list[int]] | None = None  # card, chooser, kind, picks
-    acted: set[int] = field(default_factory=set)
-    actor: int | None = None
-    extra: bool = False
-    executed: list[int] = field(default_factory=list)
-    dead: set[int] = field(default_factory=set)
-    escaped: set[int] = field(default_factory=set)
-    own: int = 0
-    deaths: int = 0
-    bonus: int = 0
-    shield_holder: int | None = None
-    candidates: list[int] = field(default_factory=list)
-    ending: str | None = None
-    shown_objects: dict[int, str] = field(default_factory=dict)
-    shown_roles: dict[int, str] = field(default_factory=dict)
-    private: dict[int, list[tuple[str, str]]] = field(default_factory=dict)  # seat -> [(kind, card)] this round
-
-    # ---------------------------------------------------------------- seating
-
-    def prisoners(self) -> list[int]:
-        """From the Executioner's left (§3)."""
-        return [(self.executioner + i) % self.n for i in range(1, self.n)]
-
-    def eligible(self) -> list[int]:
-        return [p for p in self.prisoners() if p not in self.dead and p not in self.escaped]
-
-    def treasury(self) -> int:
-        return TOTAL - sum(self.crowns)
-
-    def effective(self, p: int) -> str:
-        card = self.objects[p]
-        return self.objects[CENTRE] if card == "mimic" else card
-
-    def minimum(self) -> int:
-        return 2 if "bloodlust" in self.rules else 1
-
-
-def clone(t: Table) -> Table:
-    return copy.deepcopy(t)
-
+from tests.games.verdugo.checker.execution import chop, end_safe
+from tests.games.verdugo.checker.table import CENTRE, ROUND_RULES, SAFE, MatchOver, Table, allowed_successors
 
 # -------------------------------------------------------------------- legality
 
@@ -148,40 +75,6 @@ def awaited(t: Table) -> int | None:
     return None
 
 
-def allowed_successors(t: Table) -> list[int]:
-    out = [s for s in range(t.n) if s != t.executioner]
-    return [s for s in out if s not in t.served] if t.match == "tour" else out
-
-
-# -------------------------------------------------------------------- Treasury
-
-
-def pay(t: Table, seat: int, amount: int) -> None:
-    """From the Treasury (§9.3): capped; the match ends at once when short or when it hits 0."""
-    if amount <= 0:
-        return
-    paid = min(amount, t.treasury())
-    t.crowns[seat] += paid
-    if paid < amount or t.treasury() == 0:
-        raise MatchOver
-
-
-def lose(t: Table, seat: int, amount: int) -> None:
-    t.crowns[seat] -= min(amount, t.crowns[seat])  # R25
-
-
-def steal(t: Table, jester: int, times: int) -> None:
-    """JESTER_STEAL (§7.3): from every other player from the Jester's left; the Treasury covers a player at 0."""
-    for i in range(1, t.n):
-        q = (jester + i) % t.n
-        for _ in range(times):
-            if t.crowns[q] >= 1:
-                t.crowns[q] -= 1
-                t.crowns[jester] += 1
-            else:
-                pay(t, jester, 1)
-
-
 # -------------------------------------------------------------------- the step
 
 
@@ -212,14 +105,14 @@ def step(t: Table, seat: int, action: tuple[Any, ...]) -> None:
         elif kind in ("prisoner", "pair", "direction"):
             _choose(t, seat, action)
         elif kind == "chop":
-            _chop(t, seat, action[1])
+            chop(t, action[1])
         elif kind == "stop":
-            _end_safe(t)
+            end_safe(t)
     except MatchOver:
         t.stage, t.end_reason, t.phase = "over", "treasury_empty", "over"
 
 
-def _after_card(t: Table) -> None:
+def after_card(t: Table) -> None:
     t.pending = None
     t.phase = "call" if len(t.drawn) == 1 else "execute"
 
@@ -253,7 +146,7 @@ def _draw(t: Table) -> None:
             _see(t, p, "examination", t.objects[p])
     elif card == "town_crier":
         pass
-    _after_card(t)
+    after_card(t)
 
 
 def _choose(t: Table, seat: int, action: tuple[Any, ...]) -> None:
@@ -265,17 +158,17 @@ def _choose(t: Table, seat: int, action: tuple[Any, ...]) -> None:
         old = {p: t.objects[p] for p in ps}
         for i, p in enumerate(ps):
             t.objects[ps[(i + step_) % len(ps)]] = old[p]
-        _after_card(t)
+        after_card(t)
     elif action[0] == "pair":
         a, b = action[1], action[2]
         t.objects[a], t.objects[b] = t.objects[b], t.objects[a]
-        _after_card(t)
+        after_card(t)
     elif card == "last_request":
         t.pending, t.actor, t.extra, t.phase = None, action[1], True, "act"
     elif card == "smuggler":
         a = action[1]
         t.objects[a], t.objects[CENTRE] = t.objects[CENTRE], t.objects[a]
-        _after_card(t)
+        after_card(t)
     elif card in ("secret_deal", "spy") and not picks:
         t.pending = (card, action[1], "other_prisoner", [action[1]])
     elif card == "secret_deal":
@@ -283,10 +176,10 @@ def _choose(t: Table, seat: int, action: tuple[Any, ...]) -> None:
         t.objects[a], t.objects[b] = t.objects[b], t.objects[a]
         _see(t, a, "secret_deal", t.objects[a])
         _see(t, b, "secret_deal", t.objects[b])
-        _after_card(t)
+        after_card(t)
     elif card == "spy":
         _see(t, picks[0], "spy", t.roles[action[1]])
-        _after_card(t)
+        after_card(t)
 
 
 def _act(t: Table, seat: int, action: tuple[Any, ...]) -> None:
@@ -304,116 +197,3 @@ def _act(t: Table, seat: int, action: tuple[Any, ...]) -> None:
     t.phase = "draw" if len(t.acted) == len(t.prisoners()) else "call"
 
 
-def _chop(t: Table, seat: int, target: int) -> None:
-    if t.phase == "shield":
-        t.phase, t.shield_holder, t.candidates = "execute", None, []
-    else:
-        t.own += 1
-    if _execute(t, target) == "saboteurs":
-        _end_saboteur(t)
-    elif t.phase == "execute" and not t.eligible():
-        _end_safe(t)
-
-
-def _reveal_role(t: Table, p: int) -> None:
-    t.shown_roles[p] = t.roles[p]
-
-
-def _execute(t: Table, target: int) -> str:
-    first = not t.executed
-    t.executed.append(target)
-    t.shown_objects[target] = t.objects[target]
-    if "blunt_axe" in t.rules and first:
-        t.escaped.add(target)
-        if "open_trial" in t.rules:
-            _reveal_role(t, target)
-        return "ok"
-    if "open_trial" in t.rules:
-        _reveal_role(t, target)
-    o = t.effective(target)
-    if o in ("doll", "parasite", "shield"):
-        t.escaped.add(target)
-        if o == "doll":
-            t.deaths += 1
-        if o == "shield":
-            cands = _shield_candidates(t, target)
-            if len(cands) == 1:  # "if both walks reach the same prisoner, that prisoner" (§6)
-                return _execute(t, cands[0])
-            if cands:
-                t.phase, t.shield_holder, t.candidates = "shield", target, cands
-        return "ok"
-    return _kill(t, target, o)
-
-
-def _shield_candidates(t: Table, holder: int) -> list[int]:
-    out: list[int] = []
-    for d in (1, -1):
-        for i in range(1, t.n):
-            q = (holder + d * i) % t.n
-            if q != t.executioner and q not in t.dead and q not in t.escaped:
-                if q not in out:
-                    out.append(q)
-                break
-    return out
-
-
-def _kill(t: Table, p: int, o: str) -> str:
-    t.dead.add(p)
-    if t.roles[p] == "jester" and o != "cheese":
-        _reveal_role(t, p)
-        steal(t, p, 1)
-    else:
-        lose(t, p, 1)
-        if t.roles[p] in ("princess", "jester"):
-            _reveal_role(t, p)
-        t.deaths += 1
-        if o == "chalice":
-            t.bonus += 1
-    return "saboteurs" if o == "pardon" or t.roles[p] == "princess" else "ok"
-
-
-def _end_safe(t: Table) -> None:
-    for p in t.prisoners():
-        if p not in t.dead and p not in t.executed and t.effective(p) == "parasite":
-            t.shown_objects[p] = t.objects[p]
-            if _kill(t, p, "parasite") == "saboteurs":
-                _end_saboteur(t)
-                return
-    t.ending = "safe"
-    w = 2 if "double_wages" in t.rules else 1
-    pay(t, t.executioner, w * t.deaths + t.bonus)
-    for p in t.prisoners():
-        if p in t.dead:
-            continue
-        role = t.roles[p]
-        if role in ("loyalist", "princess"):
-            pay(t, p, t.deaths)
-        elif role == "jester" and t.effective(p) == "cheese":
-            if t.variant:
-                steal(t, p, 2)
-            else:
-                pay(t, p, t.deaths)
-    _round_over(t)
-
-
-def _end_saboteur(t: Table) -> None:
-    t.ending = "saboteurs"
-    t.phase = "over"
-    lose(t, t.executioner, 1)
-    if t.variant:
-        for p in t.prisoners():
-            if p not in t.dead and t.roles[p] == "jester" and t.effective(p) == "cheese":
-                steal(t, p, 2)
-    for p in t.prisoners():
-        if p not in t.dead and t.roles[p] == "saboteur":
-            pay(t, p, 3)
-    _round_over(t)
-
-
-def _round_over(t: Table) -> None:
-    t.phase = "over"
-    t.served.append(t.executioner)
-    if t.match == "tour" and not allowed_successors(t):
-        t.stage, t.end_reason = "over", "tour_complete"
-    else:
-        t.stage = "successor"
