@@ -104,7 +104,10 @@ def illegal_probe(t: Table, s: VerdugoState, rng: random.Random) -> list[tuple[i
         out.append((other, to_engine(rng.choice(sorted(legal, key=repr)))))
     candidates = [("chop", t.executioner), ("chop", rng.randrange(t.n)), ("stop",), ("draw",), ("call", t.executioner),
                   ("swap", t.executioner, CENTRE), ("peek", t.executioner), ("swap", CENTRE, CENTRE),
-                  ("prisoner", t.executioner), ("successor", t.executioner), ("set_aside", 99)]
+                  ("prisoner", t.executioner), ("successor", t.executioner), ("set_aside", 99),
+                  ("call", rng.randrange(t.n)), ("peek", t.n + 1), ("chop", t.n + 2), ("direction", "left"),
+                  ("pair", 1 + rng.randrange(t.n - 1), 1 + rng.randrange(t.n - 1)), ("prisoner", rng.randrange(t.n)),
+                  ("successor", rng.randrange(t.n)), ("set_aside", rng.randrange(t.n))]
     for c in candidates:
         if want is not None and norm({c}) - norm(legal) and not (c[0] == "forfeit"):
             try:
@@ -172,6 +175,7 @@ def play(n: int, seed: int, match: str = "tour", variant: bool = False, max_step
             if other != want and ENGINE.legal_actions(s, other):
                 p.append(f"{where}: seat {other} has legal actions while {want} is awaited")
         if probes and rng.random() < 0.3:
+            frozen = s.model_dump()
             for seat, act in illegal_probe(t, s, rng):
                 rep.illegal_tried += 1
                 try:
@@ -179,6 +183,8 @@ def play(n: int, seed: int, match: str = "tour", variant: bool = False, max_step
                     p.append(f"{where}: engine accepted {act!r} by seat {seat}, checker refuses it")
                 except IllegalAction:
                     pass
+            if s.model_dump() != frozen:
+                p.append(f"{where}: a refused action changed the state")
         if t.stage == "successor" and match == "open" and rng.random() < 0.2:
             action: tuple[Any, ...] = ("end_match",)
             before = clone(t)
