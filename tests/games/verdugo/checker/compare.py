@@ -108,6 +108,10 @@ def illegal_probe(t: Table, s: VerdugoState, rng: random.Random) -> list[tuple[i
                   ("call", rng.randrange(t.n)), ("peek", t.n + 1), ("chop", t.n + 2), ("direction", "left"),
                   ("pair", 1 + rng.randrange(t.n - 1), 1 + rng.randrange(t.n - 1)), ("prisoner", rng.randrange(t.n)),
                   ("successor", rng.randrange(t.n)), ("set_aside", rng.randrange(t.n))]
+    # §9.4 / B-4: only the host (the system seat) ends a match, only an `open` one, only between rounds
+    if t.stage != "successor" or t.match != "open":
+        out.append((SYSTEM_SEAT, EndMatch()))
+    out.append((rng.randrange(t.n), EndMatch()))
     for c in candidates:
         if want is not None and norm({c}) - norm(legal) and not (c[0] == "forfeit"):
             try:
