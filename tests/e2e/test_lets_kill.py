@@ -120,3 +120,43 @@ async def test_three_players_response_shootout_and_the_end(world: World, seed: N
         await world.double.wait_for(lambda: not act_buttons(world), what="the old table's buttons taken away")
         board = await world.tables.leaderboard(world.guild.id, "lets_kill")
         assert {row.user_id for row in board} == {alice.id, bob.id, carol.id}
+
+
+async def answer_late(world: World, user: User, other: User, action: Any) -> None:
+    """``user`` opens the menu of a response window, ``other`` passes meanwhile, then ``user`` answers ``action``
+    from the menu drawn before that pass."""
+    message, table = await table_message(world, 1)
+    seat = next(s for s in range(3) if table.user_of(s) == user.id)
+    legal = table.engine.legal_actions(table.state, seat)
+    menu = await (await user.click(message, label="Act")).response()
+    assert menu.message is not None
+    await pass_window(world, other, 1)
+    select = next(c for c in menu.message.walk_components() if ":do:" in c.get("custom_id", ""))
+    answer = await (await user.select(menu.message, select["custom_id"], [str(legal.index(action))])).response()
+    assert answer.type == 7, answer.content  # the menu goes; not refused as outdated
+    await wait_version(world, 1, table.version + 1)
+
+
+async def test_an_answer_from_a_menu_drawn_earlier_in_the_same_window_counts(world: World, seed: None) -> None:
+    """Everyone answers a window at once: an answer picked from a menu opened before another player answered
+    (the same window, so the same choices) is taken, not refused as outdated."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        handle = await alice.slash(world.games, "newgame", {"game": "lets_kill", "mode": "classic"})
+        await handle.response()
+        lobby = handle.original
+        assert lobby is not None
+        for user in (bob, carol):
+            await (await user.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        await world.double.wait_for(lambda: all(u.dms() for u in (alice, bob, carol)), what="the hands by DM")
+
+        victim = (await world.tables.load(1)).state.window.victim  # Bob's Victim is placed
+        await answer_late(world, alice, carol, Respond())
+        table = await world.tables.load(1)
+        assert table.state.pending.kind == "play" and table.state.active == 1
+
+        await choose(world, bob, 1, PlayCard(card="W19", victims=[victim]))
+        await answer_late(world, carol, alice, Respond(card="E13-2"))
+        table = await world.tables.load(1)
+        assert table.state.shootout is not None and table.state.shootout.target == 1

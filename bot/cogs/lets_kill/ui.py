@@ -95,6 +95,7 @@ class LetsKillUI(GameUI):
                            version: int, values: list[str]) -> None:
         bot: CoronerBot = interaction.client  # type: ignore[assignment]
         ctx = RenderContext(table, table.language)
+        version = _same_window(table, version)
         seat, _ = TableService.check_turn(table, interaction.user.id, version)
         legal = table.engine.legal_actions(table.state, seat)
         if name == "pass":  # on the table: the table's edit answers the click
@@ -159,3 +160,13 @@ class LetsKillUI(GameUI):
 def _window_seconds(table: Table) -> int:
     """The table's response-window length in seconds (the ``window_seconds`` option, LK-19)."""
     return int(table.options.get("window_seconds", LetsKillOptions.model_fields["window_seconds"].default))
+
+
+def _same_window(table: Table, version: int) -> int:
+    """The version a control drawn at ``version`` stands for: the table's own when both lie in the same open
+    response window. Everyone answers a window at once and each answer is a new version, but the others' sealed
+    answers change none of a player's choices, so a Pass or a select drawn before them still holds (LK-19)."""
+    window = table.state.window if table.state is not None else None
+    if window is None or table.state.pending is None or table.state.pending.kind != "window":
+        return version
+    return table.version if table.version - len(window.answers) <= version <= table.version else version
