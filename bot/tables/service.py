@@ -105,7 +105,7 @@ class TableService(LobbyMixin):
             raise TableError("table.stale", game_id=table.id)
 
     async def _send(self, table: Table, events: list[Event]) -> None:
-        if self._deliver is None or not events:
+        if self._deliver is None:  # a step without events still needs its turn timers (and maybe a new table)
             return
         try:
             await self._deliver(table, events)

@@ -160,3 +160,27 @@ async def test_an_answer_from_a_menu_drawn_earlier_in_the_same_window_counts(wor
         await answer_late(world, carol, alice, Respond(card="E13-2"))
         table = await world.tables.load(1)
         assert table.state.shootout is not None and table.state.shootout.target == 1
+
+
+async def test_nobody_answers_the_window_and_the_game_goes_on(world: World, seed: None) -> None:
+    """Nobody clicks: the first response window times out (everyone silently passes, a step with no event), the
+    table is drawn anew for Bob's play, and his turn has its timer, so an absent table never stalls."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        handle = await alice.slash(world.games, "newgame", {"game": "lets_kill", "mode": "classic"})
+        await handle.response()
+        lobby = handle.original
+        assert lobby is not None
+        for user in (bob, carol):
+            await (await user.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        await world.double.wait_for(lambda: all(u.dms() for u in (alice, bob, carol)), what="the hands by DM")
+        _, table = await table_message(world, 1)
+        assert table.state.pending.kind == "window"
+        world.clock.advance(seconds=16)
+        await wait_version(world, 1, table.version)
+        message, table = await table_message(world, 1)  # drawn at the new version: Bob's Act, no Pass
+        assert table.state.pending.kind == "play" and table.state.active == 1
+        assert [b["label"] for b in message.buttons()][:1] == ["Act"]
+        assert "ran out of time" in table_log(world.bot_messages())
+        assert {t.kind for t in await world.tables.pending_timers(1)} >= {"turn_warning", "turn_timeout"}
