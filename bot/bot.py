@@ -81,7 +81,8 @@ class CoronerBot(commands.AutoShardedBot):
         if not hasattr(self, "sessions"):
             await self.open_database()
         self.delivery = Delivery(self)
-        self.tables = TableService(self.sessions, deliver=self.delivery, clock=self.clock.now)
+        self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
+                                   clock=self.clock.now, on_timers=self.clock.poke)
         self.timers = TimerRunner(self)
         install_turn_timers(self)
         await self.tree.set_translator(CatalogTranslator())
@@ -89,6 +90,8 @@ class CoronerBot(commands.AutoShardedBot):
         self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered
+        await self.tables.deliverer.catch_up()
         self.timers.start()
         if self.settings.sync_commands:
             await self.sync_commands()

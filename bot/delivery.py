@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import secrets_button, view_of
+from bot.tables.model import TimerPlan
+from bot.tables.outbox import current_step
 from bot.ui import Outgoing, RenderContext, ui_for
 from games.core import Event
 
@@ -57,8 +59,6 @@ class Delivery:
                 for seat in event.audience.seats:
                     if not await self.dm(table, seat, ui.private_event(ctx, seat, event)) and seat not in refused:
                         refused.append(seat)
-        if table.status == "active":
-            await self.arm_turn_timers(table)  # before anything is shown, so a visible turn always has its timer
         public = table.engine.view(table.state, None)
         changed = self._public_changed(table.id, public)
         if table.status in ("active", "finished") and (lines or changed):
@@ -67,11 +67,18 @@ class Delivery:
             await self.post_status(table, lines, public)
         if refused:
             await self.dm_fallback(table, refused)
-        if table.status == "finished" and table.series_id is not None:
-            # a persisted timer, not a task: the next round opens even if the bot restarts right now
-            await self.bot.timers.schedule(table.id, "series_round_finished", self.bot.clock.now(), {})
 
     # --- channels -------------------------------------------------------------------------------------------
+    @staticmethod
+    async def send(channel: discord.abc.Messageable, out: Outgoing, purpose: str) -> discord.Message:
+        """Send ``out``; during a step's delivery with a nonce for ``purpose`` (``enforce_nonce``), so delivering
+        the step again after a crash returns the message already created instead of a duplicate."""
+        step = current_step()
+        kwargs = out.kwargs()
+        if step is not None:
+            kwargs["nonce"] = step.nonce(purpose)  # discord.py sets enforce_nonce with every nonce
+        return await channel.send(**kwargs)
+
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.bot.get_channel(channel_id)
         if channel is None:
@@ -81,7 +88,7 @@ class Delivery:
     async def post_medium(self, table: Table, out: Outgoing) -> None:
         config = await self.bot.config(table.guild_id)
         target = config.medium_channel_id or table.channel_id
-        await (await self.channel(target)).send(**out.kwargs())
+        await self.send(await self.channel(target), out, "m")
 
     async def dm(self, table: Table, seat: int, out: Outgoing) -> bool:
         """DM ``seat``; ``False`` when Discord refuses (closed DMs, error 50007) — the game goes on."""
@@ -91,7 +98,7 @@ class Delivery:
         try:
             # create_dm takes a bare snowflake and caches the DM channel: no user lookup per message
             channel = await self.bot.create_dm(discord.Object(id=user_id))
-            await channel.send(**out.kwargs())
+            await self.send(channel, out, f"d{seat}")
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", user_id, exc)
@@ -107,7 +114,7 @@ class Delivery:
         text = ctx.t("dm.closed", seats=", ".join(ctx.mention(s) for s in seats))
         view = view_of(secrets_button(table.id, ctx.t("secrets.button")))
         out = Outgoing(content=text, view=view, mentions=True)
-        await (await self.channel(table.channel_id)).send(**out.kwargs())
+        await self.send(await self.channel(table.channel_id), out, "f")
 
     async def announce_cancel(self, table: Table, by_user_id: int) -> None:
         """A running game was cancelled: say so publicly and take the buttons off the last status message."""
@@ -170,20 +177,23 @@ class Delivery:
     async def post_status(self, table: Table, lines: list[str], public: dict[str, Any]) -> None:
         """Post a new status (from the public view ``public``) and take the buttons off the previous one."""
         channel = await self.channel(table.channel_id)
-        message = await channel.send(**self.status_message(table, lines, public).kwargs())
+        message = await self.send(channel, self.status_message(table, lines, public), "s")
         await self.bot.tables.set_table_message(table.id, message.id)
         await self._clear_components(channel, table.table_message_id)
 
     # --- turn timers ----------------------------------------------------------------------------------------
-    async def arm_turn_timers(self, table: Table) -> None:
-        """A warning at half the turn timeout, then the bot's move at the timeout, for engines that define
-        ``timeout_action``. Timers carry the version they were armed at and do nothing if the game moved on."""
+    async def timers_for(self, table: Table) -> list[TimerPlan]:
+        """The timers the step that produced ``table`` arms (the table service's ``plan``, recorded in the step's
+        transaction): for engines that define ``timeout_action``, a warning at half the turn time and the bot's
+        move at the time limit, both carrying the version they were armed at (they do nothing once the game
+        moved on); when a round of a series ends, the timer that opens the next round."""
+        if table.status == "finished":
+            return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
         if not hasattr(table.engine, "timeout_action") or not table.engine.to_act(table.state):
-            return
+            return []
         config = await self.bot.config(table.guild_id)
         timeout = timedelta(seconds=ui_for(table.game, table.mode).move_timeout(table, config))
         now = self.bot.clock.now()
         payload = {"version": table.version}
-        await self.bot.timers.schedule(table.id, "turn_warning", now + timeout / 2, payload)
-        await self.bot.timers.schedule(table.id, "turn_timeout", now + timeout, payload)
-
+        return [TimerPlan("turn_warning", now + timeout / 2, payload),
+                TimerPlan("turn_timeout", now + timeout, payload)]

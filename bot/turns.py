@@ -1,11 +1,14 @@
-"""Turn time limits: a warning at half time, then the engine's default move (``engine.timeout_action``), announced
-publicly. Both timers carry the table version they were armed at and do nothing once the game has moved on."""
+"""Turn time limits: a warning at half time, then the engine's default move (``engine.timeout_action``),
+announced publicly in the same step. Both timers carry the table version they were armed at and do nothing once
+the game has moved on."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.tables import TableError
 from bot.ui import Outgoing, RenderContext
+from games.core import Event
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -35,11 +38,15 @@ def install_turn_timers(bot: CoronerBot) -> None:
         if move is None:
             return
         seat, action = move
-        ctx = RenderContext(table, table.language)
-        await (await bot.delivery.channel(table.channel_id)).send(
-            **Outgoing(content=ctx.t("turn.auto", seat=ctx.mention(seat)), mentions=True).kwargs())
-        await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
-                                     expected_version=table.version)
+        # the announcement is committed with the move: if the player's own move won the race, the version check
+        # refuses this one (table.stale) and nothing is said
+        try:
+            await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
+                                         expected_version=table.version,
+                                         announce=[Event(key="turn.auto", params={"seat": seat})])
+        except TableError as exc:
+            if exc.code != "table.stale":
+                raise
 
     bot.timers.on("turn_warning", warn)
     bot.timers.on("turn_timeout", expire)

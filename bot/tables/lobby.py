@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +49,8 @@ class LobbyMixin:
         def lock(self, game_id: int) -> asyncio.Lock: ...
         async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]: ...
         async def _commit_guarded(self, session: AsyncSession, table: Table, **values: Any) -> None: ...
-        async def _send(self, table: Table, events: list[Event]) -> None: ...
+        async def _record(self, session: AsyncSession, table: Table, events: list[Event]) -> None: ...
+        async def _send(self, table: Table) -> None: ...
         async def load(self, game_id: int) -> Table: ...
         def new_seed(self) -> int: ...
 
@@ -135,8 +137,10 @@ class LobbyMixin:
                                      [SeatInfo(names=s.names) for s in table.seats], seed)
                 await self._commit_guarded(session, table, status="active", seed=seed,
                                            state=engine.dump_state(state))
-            table = await self.load(game_id)
-            await self._send(table, engine.intro(table.state))
+                table = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
+                                updated_at=self._clock())
+                await self._record(session, table, engine.intro(state))
+        await self._send(table)
         return table
 
     async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool) -> Table:

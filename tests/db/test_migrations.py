@@ -19,7 +19,7 @@ from bot.db import Base
 from bot.db.migrate import alembic_config, downgrade_to, migrations_dir, upgrade_cli, upgrade_to_head
 
 TABLES = {"guild_settings", "games", "seats", "game_actions", "timers", "series", "scores", "farewell_letters",
-          "anonymous_posts", "achievements"}
+          "anonymous_posts", "achievements", "outbox"}
 
 
 def _diff(connection: Connection) -> list[object]:

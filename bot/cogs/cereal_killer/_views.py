@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,6 +20,7 @@ from bot.cogs.cereal_killer import _messages as msg
 from bot.cogs.cereal_killer._render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
+from bot.tables.outbox import current_step
 from bot.ui import Attachment, GameUI, Outgoing, RenderContext
 from games.cereal_killer.board import Geometry
 from games.cereal_killer.models import KILLER, ROLES
@@ -50,22 +50,11 @@ def refusal(ctx: RenderContext, exc: IllegalAction) -> UserError:
 class CerealUI(GameUI):
     game = "cereal_killer"
 
-    def __init__(self) -> None:
-        #: game id -> the server settings read just before a hunter's Ask or Sniff. The delivery sends the
-        #: Killer's prompt DM before it arms the turn timers, so the DM computes the same deadline the delivery
-        #: is about to arm (``updated_at + move_timeout``). Only lives for the duration of that one action.
-        self._asking: dict[int, Any] = {}
-
     def move_timeout(self, table: Table, config: Any) -> int:
         """The Killer's answer to a question or a Sniff gets the prompt time; turns get the turn time."""
         if table.state.pending is not None:
             return int(config.prompt_timeout_seconds)
         return int(config.turn_timeout_seconds)
-
-    def answer_deadline(self, table: Table, config: Any) -> datetime:
-        """When the turn timer answers for the Killer: the action's commit time plus :meth:`move_timeout`, as
-        :meth:`bot.delivery.Delivery.arm_turn_timers` computes it right after the DMs."""
-        return table.updated_at + timedelta(seconds=self.move_timeout(table, config))
 
     # --- rendering -----------------------------------------------------------------------------------------
     def lobby_lines(self, table: Table, language: str) -> list[str]:
@@ -84,8 +73,8 @@ class CerealUI(GameUI):
     def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
         out = msg.private_message(ctx, seat, event, ctx.table.engine.view(ctx.table.state, seat))
         if seat == KILLER and event.key in PROMPTS:
-            config = self._asking.get(ctx.table.id)
-            deadline = None if config is None else self.answer_deadline(ctx.table, config)
+            step = current_step()  # the turn timer committed with the question answers for the Killer then
+            deadline = step.deadlines.get("turn_timeout") if step is not None else None
             out.embeds[0].add_field(name=ctx.t("cereal_killer.ui.time_limit"), value=ctx.t(
                 "cereal_killer.ui.deadline", when=f"<t:{int(deadline.timestamp())}:R>") if deadline else ctx.t(
                 "cereal_killer.ui.deadline_turn"), inline=False)
@@ -161,11 +150,7 @@ class CerealUI(GameUI):
                    version: int) -> None:
         """A question or a Sniff: the Killer's prompt DM shows its deadline, and a timer takes the DM's answer
         buttons away at that deadline (when the turn timer answers for the Killer)."""
-        self._asking[table.id] = await bot.config(table.guild_id)
-        try:
-            await self.act(bot, ctx, table, user_id, action, version)
-        finally:
-            self._asking.pop(table.id, None)
+        await self.act(bot, ctx, table, user_id, action, version)
         after = await bot.tables.load(table.id)
         if after.state.pending is None:  # answered at once (a yes/no question)
             return
