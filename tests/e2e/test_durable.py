@@ -1,0 +1,120 @@
+"""Nothing lost, nothing stalls: a crash between a move's commit and its delivery, a turn timer firing during a
+late click, and sends repeated after a crash (issue 9)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import select
+
+from bot.db.models import Timer
+from bot.delivery import Delivery
+from tests.discord_double import StoredMessage
+from tests.e2e.conftest import World
+from tests.e2e.test_foundation import open_lobby, pass_button, status_messages
+
+pytestmark = pytest.mark.usefixtures("potato")
+
+
+class Crash(BaseException):
+    """The process dies here (not an Exception: nothing in the bot may catch it)."""
+
+
+async def start_three(world: World) -> StoredMessage:
+    """alice's lobby with bob and carol, started; returns the first status message."""
+    lobby = await open_lobby(world, passes=10)
+    for user in world.players[1:3]:
+        await (await user.click(lobby, label="Join")).response()
+    await (await world.players[0].click(lobby, label="Start")).response()
+    return await world.double.wait_for(lambda: status_messages(world)[-1:] and status_messages(world)[-1],
+                                       what="the first status")
+
+
+def holder_of(world: World, table) -> object:  # type: ignore[no-untyped-def]
+    return next(u for u in world.players if u.id == table.user_of(table.state.holder))
+
+
+def versions_on(message: StoredMessage) -> set[int]:
+    return {int(b["custom_id"].split(":")[3]) for b in message.buttons() if ":pass:" in b["custom_id"]}
+
+
+async def until_version(world: World, game_id: int, version: int) -> None:
+    """Wait (polling the database, at most 5 s) until the game reached ``version``."""
+    for _ in range(250):
+        if (await world.tables.load(game_id)).version >= version:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"game {game_id} never reached version {version}")
+
+
+async def turn_timeouts(world: World, game_id: int) -> list[int]:
+    """The version of every pending turn_timeout timer of the game."""
+    async with world.sessions() as session:
+        rows = (await session.scalars(select(Timer).where(Timer.game_id == game_id, Timer.kind == "turn_timeout",
+                                                          Timer.fired_at.is_(None)))).all()
+    return [row.payload["version"] for row in rows]
+
+
+async def test_a_crash_after_commit_is_delivered_at_the_next_start(world: World,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot dies after a move is committed and before anything is shown: the restarted bot shows the new
+    table with working buttons of the new version, and its turn timer is armed for that version."""
+    async with world.running():
+        first = await start_three(world)
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        shown = Delivery.__call__
+
+        async def dies(self: Delivery, *args: object) -> None:
+            raise Crash
+
+        monkeypatch.setattr(Delivery, "__call__", dies)
+        await (await holder_of(world, table).click(first, custom_id=pass_button(first))).response()
+        await until_version(world, table.id, table.version + 1)
+    monkeypatch.setattr(Delivery, "__call__", shown)
+    after = await world.tables.load(table.id)
+    assert after.version == table.version + 1
+    assert len(status_messages(world)) == 1  # nothing was shown before the crash
+
+    async with world.running():
+        latest = await world.double.wait_for(lambda: len(status_messages(world)) == 2 and status_messages(world)[-1],
+                                             what="the caught-up status")
+        assert versions_on(latest) == {after.version}
+        assert after.version in await turn_timeouts(world, table.id)
+        await (await holder_of(world, after).click(latest, custom_id=pass_button(latest))).response()
+        await world.double.wait_for(lambda: len(status_messages(world)) == 3, what="the next move's status")
+        assert (await world.tables.load(table.id)).version == after.version + 1
+
+
+async def test_a_timeout_racing_a_late_click_announces_only_what_counted(world: World,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turn timer fires, and before its move is applied the holder's own late click lands: the click counts,
+    the bot's move is refused by the version check, and nobody is told "the bot moved for you"."""
+    from bot.tables import TableService
+
+    reached, clicked = asyncio.Event(), asyncio.Event()
+    bots_move = TableService.act_as_seat
+
+    async def held(self: TableService, *args: object, **kwargs: object) -> object:
+        reached.set()
+        await clicked.wait()
+        return await bots_move(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TableService, "act_as_seat", held)
+    async with world.running():
+        first = await start_three(world)
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        world.clock.advance(minutes=6)  # past the 5-minute turn time: the timer loads the table and moves
+        await asyncio.wait_for(reached.wait(), 5)
+        await (await holder_of(world, table).click(first, custom_id=pass_button(first))).response()
+        await until_version(world, table.id, table.version + 1)
+        clicked.set()
+        await world.double.wait_for(lambda: len(status_messages(world)) == 2, what="the click's status")
+        for _ in range(10):  # let the timer's refused move run to its end
+            await asyncio.sleep(0.02)
+        after = await world.tables.load(table.id)
+        assert after.version == table.version + 1
+        assert after.state.holder != table.state.holder
+        assert not [m for m in world.bot_messages() if "ran out of time" in m.content]
