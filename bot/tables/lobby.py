@@ -56,9 +56,11 @@ class LobbyMixin:
 
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, game: str, mode: str,
                          options: dict[str, Any] | None = None, language: str = "en", *,
-                         series_id: int | None = None) -> Table:
-        """Open a lobby (nobody seated yet: the host joins like anyone else). ``options`` are validated with
-        the engine's ``Options``. Raises ``TableError``: ``table.unknown_game``, ``table.bad_options``,
+                         series_id: int | None = None, host_names: list[str] | None = None,
+                         expires_at: datetime | None = None) -> Table:
+        """Open a lobby, in one transaction with the host's seat (when ``host_names`` is given; otherwise nobody
+        is seated yet) and its ``lobby_expire`` timer (when ``expires_at`` is given). ``options`` are validated
+        with the engine's ``Options``. Raises ``TableError``: ``table.unknown_game``, ``table.bad_options``,
         ``table.channel_busy`` (the channel already has a lobby or a running game)."""
         clean = _validate_options(game, mode, options or {})
         now = self._clock()
@@ -71,7 +73,13 @@ class LobbyMixin:
             session.add(row)
             await session.flush()
             game_id = row.id
-        return await self.load(game_id)
+            if host_names is not None:
+                await games.add_seat(session, game_id, host_id, host_names, now)
+            if expires_at is not None:
+                await timers.schedule(session, game_id, "lobby_expire", expires_at, {}, 0)
+            from bot.tables.service import to_table
+
+            return to_table(row, await games.seats_of(session, game_id))
 
     async def open_series(self, guild_id: int, channel_id: int, game: str, mode: str, rounds_total: int) -> int:
         """Start a series of ``rounds_total`` games; pass its id to :meth:`open_lobby` for each round."""
