@@ -133,6 +133,12 @@ class TableService(LobbyMixin):
             rows = await games.active_games_of_user(session, user_id)
         return await self._tables(rows)
 
+    async def lobbies_without_message(self) -> list[Table]:
+        """Open lobbies whose message was never recorded (to post it at start)."""
+        async with self._sessions() as session:
+            rows = await games.lobbies_without_message(session)
+        return await self._tables(rows)
+
     async def tables_in_guild(self, guild_id: int) -> list[Table]:
         async with self._sessions() as session:
             rows = await games.active_games_of_guild(session, guild_id)

@@ -135,12 +135,31 @@ class Lobby(commands.Cog):
                 message = await interaction.original_response()
         except discord.HTTPException:
             try:
-                channel = await self.bot.delivery.channel(table.channel_id)
-                message = await channel.send(**kwargs)
+                message = await self._send_lobby(table, kwargs)
             except discord.HTTPException:
                 await self.bot.tables.expire(table.id)
                 raise
         await self.bot.tables.set_lobby_message(table.id, message.id)
+
+    async def _send_lobby(self, table: Table, kwargs: dict[str, Any]) -> discord.Message:
+        """Post the lobby as a channel message (nonce: posting it again returns the same message)."""
+        channel = await self.bot.delivery.channel(table.channel_id)
+        return await channel.send(**kwargs, nonce=f"lobby{table.id}")
+
+    async def cog_load(self) -> None:
+        """At start (before the gateway connects): a lobby the bot stopped before recording its message gets its
+        message now, so it never blocks its channel unseen."""
+        for table in await self.bot.tables.lobbies_without_message():
+            timers = await self.bot.tables.pending_timers(table.id)
+            due = next((int(t.due_at.timestamp()) for t in timers if t.kind == "lobby_expire"), None)
+            kwargs: dict[str, Any] = {"embed": lobby_embed(table, table.language, due),
+                                      "view": lobby_view(table, table.language), "allowed_mentions": SILENT}
+            try:
+                message = await self._send_lobby(table, kwargs)
+            except discord.HTTPException:
+                log.warning("could not post the lobby message of game %s", table.id, exc_info=True)
+                continue
+            await self.bot.tables.set_lobby_message(table.id, message.id)
 
     @staticmethod
     def _series_rounds(game: str, mode: str, settings: dict[str, Any]) -> int | None:
