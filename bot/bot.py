@@ -17,6 +17,7 @@ from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
+from bot.modals import install_modal_router
 from bot.settings import Settings
 from bot.timers import TimerRunner
 from bot.turns import install_turn_timers
@@ -88,10 +89,14 @@ class CoronerBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
         self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
+        install_modal_router(self)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered
         await self.tables.deliverer.catch_up()
+        for cog in list(self.cogs.values()):
+            if hasattr(cog, "catch_up"):
+                await cog.catch_up()
         self.timers.start()
         if self.settings.sync_commands:
             await self.sync_commands()
@@ -151,6 +156,15 @@ class CoronerBot(commands.AutoShardedBot):
                 await show_secrets(self, interaction, table)
                 return
             await ui_for(table.game, table.mode).on_component(interaction, table, name, arg, version, values)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
+            await send_error(self, interaction, exc)
+
+    async def on_game_modal(self, interaction: discord.Interaction, game_id: int, version: int, name: str, arg: str,
+                            values: dict[str, str]) -> None:
+        """Route a game modal's submit (see :mod:`bot.modals`) to the game's UI; errors become ephemeral replies."""
+        try:
+            table = await self.tables.load(game_id)
+            await ui_for(table.game, table.mode).on_modal(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
             await send_error(self, interaction, exc)
 

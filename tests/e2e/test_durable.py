@@ -118,3 +118,22 @@ async def test_a_timeout_racing_a_late_click_announces_only_what_counted(world: 
         assert after.version == table.version + 1
         assert after.state.holder != table.state.holder
         assert not [m for m in world.bot_messages() if "ran out of time" in m.content]
+
+
+async def test_a_modal_opened_before_a_restart_is_answered_after_it(world: World) -> None:
+    """The Detective opens the Move modal, the bot restarts, the Detective submits: the walk is played."""
+    from tests.e2e.test_cereal_killer import ROUTE, click, custom_id, killer_dm, next_status, start, statuses
+
+    alice, bob = world.players[:2]
+    async with world.running():
+        await start(world, [alice, bob])
+        await killer_dm(world, alice, ROUTE)
+        status = await world.double.wait_for(lambda: statuses(world)[-1] if len(statuses(world)) > 1 else None)
+        status = await click(world, bob, status, "place", ["7"])
+        move = await bob.click(status, custom_id(status, "move"))
+        assert (await move.response()).modal is not None
+    async with world.running():
+        count = len(statuses(world))
+        await (await bob.submit_modal(move, {"path": "2"})).response()
+        status = await next_status(world, count)
+        assert "walks 2 and stands on 2" in status.content

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import GameSelect, game_button, view_of
-from bot.errors import UserError, send_error
+from bot.errors import UserError
+from bot.modals import GameModal
 from bot.tables import TableError
 from bot.ui import SILENT, RenderContext
 from games.asesino.common import SPEECH_MAX, WORDS_MAX
@@ -19,25 +20,6 @@ if TYPE_CHECKING:
 
 #: status-message components; every other component lives on an ephemeral panel shown to the player
 STATUS_COMPONENTS = frozenset({"direction", "pass", "turn"})
-
-
-class SpeechModal(discord.ui.Modal):
-    """One free-text field; on submit the text completes ``action`` (``words`` or ``text``) and is played."""
-
-    def __init__(self, ui: ActionsMixin, table: Table, version: int, title: str, label: str, field: str,
-                 action: dict[str, Any], max_length: int) -> None:
-        super().__init__(title=title[:45])
-        self.ui, self.table, self.version, self.field, self.action = ui, table, version, field, action
-        self.text: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label=label[:45], custom_id=field, style=discord.TextStyle.paragraph, required=False,
-            max_length=max_length)
-        self.add_item(self.text)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        try:
-            await self.ui.act(interaction, self.table, self.version, self.action | {self.field: self.text.value})
-        except Exception as exc:  # noqa: BLE001 - refusals become ephemeral replies
-            await send_error(interaction.client, interaction, exc)  # type: ignore[arg-type]
 
 
 class ActionsMixin:
@@ -71,6 +53,22 @@ class ActionsMixin:
             await self.act(interaction, table, version, {"type": "pass"}, from_status=True)
         elif not await self.on_step(interaction, table, seat, name, arg, version, values):
             raise UserError("error.unexpected")
+
+    async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
+                       values: dict[str, str]) -> None:
+        """A speech modal (``arg``: ``statement``, ``last_words`` or ``words.<card>.<target>`` for a declaration's
+        words), also after a restart: the text completes the action, played at the version the modal was opened
+        at (a later submit is refused as out of date)."""
+        if name != "speech":
+            raise UserError("error.unexpected")
+        kind, _, rest = arg.partition(".")
+        if kind == "words":
+            card, _, target = rest.rpartition(".")
+            action: dict[str, Any] = {"type": "declare", "card": card, "target": int(target),
+                                      "words": values.get("words", "")}
+        else:
+            action = {"type": kind, "text": values.get("text", "")}
+        await self.act(interaction, table, version, action)
 
     # --- helpers -------------------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, table: Table, version: int, action: dict[str, Any], *,
@@ -109,10 +107,14 @@ class ActionsMixin:
                                                 allowed_mentions=SILENT)
 
     def speech_modal(self, ctx: RenderContext, kind: str, action: dict[str, Any], *,
-                     version: int | None = None) -> SpeechModal:
-        """``kind``: ``words`` (a declaration, <= 200 characters), ``statement`` or ``last_words``."""
+                     version: int | None = None) -> GameModal:
+        """``kind``: ``words`` (a declaration's words, <= 200 characters; ``action`` names its card and target),
+        ``statement`` or ``last_words``. Answered by :meth:`on_modal`."""
         field = "words" if kind == "words" else "text"
         limit = WORDS_MAX if kind == "words" else SPEECH_MAX
-        return SpeechModal(self, ctx.table, ctx.table.version if version is None else version,
-                           ctx.t(f"asesino.ui.modal.{kind}"), ctx.t(f"asesino.ui.modal.{kind}.label"), field,
-                           action, limit)
+        arg = f"words.{action['card']}.{action['target']}" if kind == "words" else kind
+        modal = GameModal(ctx.table.id, ctx.table.version if version is None else version, "speech", arg,
+                          title=ctx.t(f"asesino.ui.modal.{kind}"))
+        modal.add_item(discord.ui.TextInput(label=ctx.t(f"asesino.ui.modal.{kind}.label")[:45], custom_id=field,
+                                            style=discord.TextStyle.paragraph, required=False, max_length=limit))
+        return modal

@@ -19,7 +19,8 @@ import discord
 from bot.cogs.cereal_killer import _messages as msg
 from bot.cogs.cereal_killer._render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
-from bot.errors import UserError, send_error
+from bot.errors import UserError
+from bot.modals import GameModal
 from bot.tables.outbox import current_step
 from bot.ui import Attachment, GameUI, Outgoing, RenderContext
 from games.cereal_killer.board import Geometry
@@ -132,7 +133,7 @@ class CerealUI(GameUI):
         ctx = RenderContext(table, table.language)
         if name == "move":
             self._check_turn(table, interaction.user.id, version)
-            await interaction.response.send_modal(MoveModal(self, bot, table, version))
+            await interaction.response.send_modal(move_modal(table, version))
             return
         action = _action(name, values[0] if values else arg)
         await interaction.response.defer()
@@ -158,6 +159,19 @@ class CerealUI(GameUI):
                     if t.kind == "turn_timeout" and t.payload.get("version") == after.version), None)
         if due is not None:
             await bot.timers.schedule(table.id, ANSWER_TIMER, due, {"version": after.version})
+
+    async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
+                       values: dict[str, str]) -> None:
+        """The Move modal: the walk typed as space numbers (``7 12 13``), at most 10 steps."""
+        if name != "move":
+            raise UserError("cereal_killer.ui.unknown_control")
+        path = [int(n) for n in NUMBERS.findall(values.get("path", ""))]
+        if not path:
+            raise UserError("cereal_killer.ui.move_empty")
+        await interaction.response.defer()
+        bot: CoronerBot = interaction.client  # type: ignore[assignment]
+        await self.act(bot, RenderContext(table, table.language), table, interaction.user.id,
+                       {"type": "move", "path": path[:10]}, version)
 
     @staticmethod
     def _check_turn(table: Table, user_id: int, version: int) -> None:
@@ -243,27 +257,10 @@ def _int(value: str) -> int:
     return int(value)
 
 
-class MoveModal(discord.ui.Modal):
-    """Free-text walk for the acting hunter (``7 12 13``); short-lived, like every modal."""
-
-    def __init__(self, ui: CerealUI, bot: CoronerBot, table: Table, version: int) -> None:
-        ctx = RenderContext(table, table.language)
-        super().__init__(title=ctx.t("cereal_killer.ui.move_title")[:45], timeout=900,
-                         custom_id=f"coroner:ck_move:{table.id}:{version}")
-        self.ui, self.bot, self.table, self.version = ui, bot, table, version
-        self.path: discord.ui.TextInput[MoveModal] = discord.ui.TextInput(
-            label=ctx.t("cereal_killer.ui.move_label")[:45], placeholder=ctx.t("cereal_killer.ui.move_placeholder"),
-            custom_id="path", max_length=60)
-        self.add_item(self.path)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        ctx = RenderContext(self.table, self.table.language)
-        try:
-            path = [int(n) for n in NUMBERS.findall(self.path.value)]
-            if not path:
-                raise UserError("cereal_killer.ui.move_empty")
-            await interaction.response.defer()
-            await self.ui.act(self.bot, ctx, self.table, interaction.user.id, {"type": "move", "path": path[:10]},
-                              self.version)
-        except Exception as exc:  # noqa: BLE001 - every refusal becomes an ephemeral reply
-            await send_error(self.bot, interaction, exc)
+def move_modal(table: Table, version: int) -> GameModal:
+    """Free-text walk for the acting hunter (``7 12 13``), answered by :meth:`CerealUI.on_modal`."""
+    ctx = RenderContext(table, table.language)
+    modal = GameModal(table.id, version, "move", title=ctx.t("cereal_killer.ui.move_title"))
+    modal.add_item(discord.ui.TextInput(label=ctx.t("cereal_killer.ui.move_label")[:45], custom_id="path",
+                                        placeholder=ctx.t("cereal_killer.ui.move_placeholder"), max_length=60))
+    return modal

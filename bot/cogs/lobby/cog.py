@@ -146,7 +146,7 @@ class Lobby(commands.Cog):
         channel = await self.bot.delivery.channel(table.channel_id)
         return await channel.send(**kwargs, nonce=f"lobby{table.id}")
 
-    async def cog_load(self) -> None:
+    async def catch_up(self) -> None:
         """At start (before the gateway connects): a lobby the bot stopped before recording its message gets its
         message now, so it never blocks its channel unseen."""
         for table in await self.bot.tables.lobbies_without_message():
