@@ -34,6 +34,7 @@ class Delivery:
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
         self._shown: dict[int, str] = {}  # game id -> the public view its last status showed (this process)
+        self._unreported: dict[int, set[int]] = {}  # game id -> seats whose DMs failed, not yet said in public
 
     def _public_changed(self, game_id: int, public: dict[str, Any]) -> bool:
         """Whether ``public`` (the public view) differs from the one the last status of this process showed
@@ -59,14 +60,16 @@ class Delivery:
                 for seat in event.audience.seats:
                     if not await self.dm(table, seat, ui.private_event(ctx, seat, event)) and seat not in refused:
                         refused.append(seat)
+        step = current_step()
+        if step is not None and step.kind == "start":  # every seat's DMs are tried when the game starts
+            refused += await self._probe_dms(table, events)
         public = table.engine.view(table.state, None)
         changed = self._public_changed(table.id, public)
         if table.status in ("active", "finished") and (lines or changed):
             # a step with no public event and no change to the public view posts nothing: a fresh status after a
             # secret action (a social-mode night action, say) would tell the channel that someone just acted
             await self.post_status(table, lines, public)
-        if refused:
-            await self.dm_fallback(table, refused)
+        await self._report_closed_dms(table, refused, now=bool(lines) or (step is not None and step.kind == "start"))
 
     # --- channels -------------------------------------------------------------------------------------------
     @staticmethod
@@ -108,6 +111,24 @@ class Delivery:
             log.warning("DM to %s failed", user_id, exc_info=True)
             return False
         return True
+
+    async def _probe_dms(self, table: Table, events: list[Event]) -> list[int]:
+        """DM every seat the start's own events did not reach a short "the game started" note; the seats that
+        refused it."""
+        reached = {seat for event in events if event.audience.kind == "seats" for seat in event.audience.seats}
+        ctx = RenderContext(table, table.language)
+        note = Outgoing(content=ctx.t("dm.started", channel=f"<#{table.channel_id}>"))
+        return [s.seat for s in table.seats if s.seat not in reached and not await self.dm(table, s.seat, note)]
+
+    async def _report_closed_dms(self, table: Table, refused: list[int], *, now: bool) -> None:
+        """Say in the channel whose DMs are closed: at the start (``now``), and afterwards only together with a
+        step that has public lines (``now``), so the notice never follows, and so points at, the secret action
+        whose DM failed. A seat is reported once (its ``dm_ok`` stays False)."""
+        waiting = self._unreported.setdefault(table.id, set())
+        waiting.update(s.seat for s in table.seats if s.seat in refused and s.dm_ok)
+        if now and waiting:
+            await self.dm_fallback(table, sorted(waiting))
+            del self._unreported[table.id]
 
     async def dm_fallback(self, table: Table, seats: list[int]) -> None:
         ctx = RenderContext(table, table.language)

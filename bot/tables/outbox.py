@@ -33,10 +33,12 @@ MAX_ATTEMPTS = 3
 
 @dataclass(frozen=True)
 class StepInfo:
-    """The step being delivered: its outbox id, the version it produced and its timers' deadlines by kind."""
+    """The step being delivered: its outbox id, the version it produced, its kind (``start`` or ``act``) and its
+    timers' deadlines by timer kind."""
 
     entry_id: int
     version: int
+    kind: str = "act"
     deadlines: dict[str, datetime] = field(default_factory=dict)
     _counts: dict[str, int] = field(default_factory=dict, compare=False)
 
@@ -61,7 +63,7 @@ def _step_info(entry: OutboxEntry) -> StepInfo:
     deadlines: dict[str, datetime] = {}
     for timer in entry.timers:
         deadlines.setdefault(timer["kind"], datetime.fromisoformat(timer["due_at"]))
-    return StepInfo(entry.id, entry.version, deadlines)
+    return StepInfo(entry.id, entry.version, entry.kind, deadlines)
 
 
 class Deliverer:

@@ -96,13 +96,13 @@ class TableService(LobbyMixin):
         if not await games.bump_version(session, table.id, table.version, updated_at=self._clock(), **values):
             raise TableError("table.stale", game_id=table.id)
 
-    async def _record(self, session: AsyncSession, table: Table, events: list[Event]) -> None:
-        """Write what the step that produced ``table`` must show: its events and the timers ``plan`` arms for
-        it (stamped with ``table.version``), in the caller's transaction."""
+    async def _record(self, session: AsyncSession, table: Table, events: list[Event], kind: str = "act") -> None:
+        """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
+        the timers ``plan`` arms for it (stamped with ``table.version``), in the caller's transaction."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
         for plan in plans:
             await timers.schedule(session, table.id, plan.kind, plan.due_at, plan.payload, table.version)
-        await outbox.add(session, table.id, table.version, [e.model_dump(mode="json") for e in events],
+        await outbox.add(session, table.id, table.version, kind, [e.model_dump(mode="json") for e in events],
                          [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], self._clock())
 
     async def _send(self, table: Table) -> None:

@@ -137,3 +137,29 @@ async def test_a_modal_opened_before_a_restart_is_answered_after_it(world: World
         await (await bob.submit_modal(move, {"path": "2"})).response()
         status = await next_status(world, count)
         assert "walks 2 and stands on 2" in status.content
+
+
+async def test_a_later_closed_dm_is_reported_with_the_next_public_step_only(world: World) -> None:
+    """A whisper to carol, whose DMs closed after the start, is not followed by a notice naming her (that would
+    tell the channel someone just acted on her); the notice comes with the next public step."""
+    alice, bob, carol = world.players[:3]
+    bot = world.bot()
+
+    def notices() -> list[StoredMessage]:
+        return [m for m in world.bot_messages() if "could not send you a private" in m.content]
+
+    async with world.running(bot):
+        await start_three(world)
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None and notices() == []
+        world.double.close_dms(carol)
+        whisperer = next(u for u in (alice, bob) if u.id != table.user_of(table.state.holder))
+        await bot.tables.act(table.id, whisperer.id, {"type": "whisper", "to": table.seat_of(carol.id), "text": "psst"})
+        count = len(world.bot_messages())
+        assert notices() == [] and len(world.bot_messages()) == count
+        holder, to = table.state.holder, table.seat_of(carol.id)
+        await bot.tables.act(table.id, table.user_of(holder), {"type": "pass", "to": to if to != holder else (
+            holder + 1) % 3})
+        await world.double.wait_for(notices, what="the closed-DM notice")
+        assert carol.mention in notices()[0].content
+        assert world.bot_messages().index(notices()[0]) > world.bot_messages().index(status_messages(world)[-1])

@@ -12,10 +12,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db.models import OutboxEntry
 
 
-async def add(session: AsyncSession, game_id: int, version: int, events: list[dict[str, Any]],
+async def add(session: AsyncSession, game_id: int, version: int, kind: str, events: list[dict[str, Any]],
               timers: list[dict[str, Any]], at: datetime) -> OutboxEntry:
-    """Record a step to deliver (call in the step's own transaction)."""
-    entry = OutboxEntry(game_id=game_id, version=version, events=events, timers=timers, created_at=at, attempts=0)
+    """Record a step to deliver (call in the step's own transaction); ``kind``: ``start`` or ``act``."""
+    entry = OutboxEntry(game_id=game_id, version=version, kind=kind, events=events, timers=timers, created_at=at,
+                        attempts=0)
     session.add(entry)
     await session.flush()
     return entry
