@@ -199,6 +199,8 @@ class Delivery:
         """Post a new status (from the public view ``public``) and take the buttons off the previous one."""
         channel = await self.channel(table.channel_id)
         message = await self.send(channel, self.status_message(table, lines, public), "s")
+        if message.id == table.table_message_id:  # this step again after a crash: the nonce returned its status
+            return
         await self.bot.tables.set_table_message(table.id, message.id)
         await self._clear_components(channel, table.table_message_id)
 

@@ -163,3 +163,23 @@ async def test_a_later_closed_dm_is_reported_with_the_next_public_step_only(worl
         await world.double.wait_for(notices, what="the closed-DM notice")
         assert carol.mention in notices()[0].content
         assert world.bot_messages().index(notices()[0]) > world.bot_messages().index(status_messages(world)[-1])
+
+
+async def test_a_step_shown_again_after_a_crash_keeps_its_buttons_and_sends_nothing_twice(world: World) -> None:
+    """The bot dies after showing a step and before marking it shown: showing it again at the next start returns
+    the messages already sent (nonces) and leaves the table's buttons on."""
+    from bot.db.models import OutboxEntry
+
+    async with world.running():
+        await start_three(world)
+    async with world.sessions() as session, session.begin():
+        last = await session.scalar(select(OutboxEntry).order_by(OutboxEntry.id.desc()).limit(1))
+        assert last is not None and last.delivered_at is not None
+        last.delivered_at = None
+    before = [(m.id, m.text) for m in world.double.all_messages()]
+    async with world.running():
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        assert [(m.id, m.text) for m in world.double.all_messages()] == before
+        (status,) = status_messages(world)
+        assert versions_on(status) == {table.version}
