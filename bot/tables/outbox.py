@@ -52,6 +52,9 @@ class StepInfo:
 
 
 _STEP: ContextVar[StepInfo | None] = ContextVar("coroner_delivering_step", default=None)
+#: games the running task is draining: a ``deliver`` that acts on its own game leaves the new step to the drain
+#: already running (which loops until the outbox is empty) instead of waiting for itself
+_DRAINING: ContextVar[frozenset[int]] = ContextVar("coroner_draining", default=frozenset())
 
 
 def current_step() -> StepInfo | None:
@@ -79,23 +82,30 @@ class Deliverer:
     async def drain(self, game_id: int) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many were delivered. Stops at a
         step whose delivery fails (it is retried by the next drain, up to :data:`MAX_ATTEMPTS` times)."""
-        if self._deliver is None:
+        if self._deliver is None or game_id in _DRAINING.get():
             return 0
+        token = _DRAINING.set(_DRAINING.get() | {game_id})
+        try:
+            async with self._locks.setdefault(game_id, asyncio.Lock()):
+                return await self._drain(game_id)
+        finally:
+            _DRAINING.reset(token)
+
+    async def _drain(self, game_id: int) -> int:
         from bot.tables.service import to_table
 
         done = 0
-        async with self._locks.setdefault(game_id, asyncio.Lock()):
-            while True:
-                async with self._sessions() as session:
-                    entries = list(await outbox.pending_of(session, game_id))
-                    row = await games.get_game(session, game_id) if entries else None
-                    table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
-                if not entries or table is None:
+        while True:
+            async with self._sessions() as session:
+                entries = list(await outbox.pending_of(session, game_id))
+                row = await games.get_game(session, game_id) if entries else None
+                table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
+            if not entries or table is None:
+                return done
+            for entry in entries:
+                if not await self._one(table, entry):
                     return done
-                for entry in entries:
-                    if not await self._one(table, entry):
-                        return done
-                    done += 1
+                done += 1
 
     async def _one(self, table: Table, entry: OutboxEntry) -> bool:
         events = [Event.model_validate(e) for e in entry.events]

@@ -9,7 +9,8 @@ two services on one database never both apply on one version.
 
 After commit, and after the game's lock is released, the :class:`~bot.tables.outbox.Deliverer` shows the step
 through ``deliver`` (in order per game; a crash in between is caught up at the next start). ``deliver`` may call
-any method of the service. A failing ``deliver`` is logged and never undoes the committed action.
+any method of the service (a step it commits on its own game is shown by the drain already running). A failing
+``deliver`` is logged and never undoes the committed action.
 """
 
 from __future__ import annotations

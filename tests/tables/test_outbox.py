@@ -118,3 +118,20 @@ async def test_the_timeout_announcement_is_committed_with_its_move(service: Tabl
     assert outbox.keys[-3:-1] == ["turn.auto", "potato.passed"]
 
 
+
+
+async def test_a_deliver_that_acts_on_its_own_game_does_not_wait_for_itself(sessions: Sessions) -> None:
+    """A step whose delivery makes the next move (an auto-move, say) is followed by that move's delivery."""
+    shown: list[int] = []
+    service: TableService
+
+    async def auto(table: Table, events: list[Event]) -> None:
+        shown.append(table.version)
+        if table.status == "active" and len(shown) < 3:
+            user, action = pass_on(table)
+            await service.act(table.id, user, action)
+
+    service = TableService(sessions, deliver=auto, clock=lambda: NOW)
+    table = await started(service, 3)
+    assert (await service.load(table.id)).version == table.version + 2
+    assert len(shown) == 3 and [r.delivered_at is not None for r in await entries(sessions)] == [True] * 3
