@@ -54,14 +54,14 @@ def lobbies(world: World) -> list[StoredMessage]:
 
 
 async def test_newgame_and_join_answer_in_time_on_a_slow_database(world: World, slow_sql: SlowSql) -> None:
-    """With 100 ms per SQL statement (Discord's 3 s scaled down to 1 s), /newgame and Join still answer in time,
-    and the lobby ends up showing every seat."""
+    """With 150 ms per SQL statement (and Discord's 3 s scaled down to 1.5 s), /newgame and Join still answer in
+    time, and the lobby ends up showing every seat."""
     alice, bob = world.players[:2]
     bot = world.bot()
     bot.defer_after = 0.3  # type: ignore[attr-defined]
-    world.double.interaction_timeout = 1.0
+    world.double.interaction_timeout = 1.5
     async with world.running(bot):
-        slow_sql.delay = 0.1
+        slow_sql.delay = 0.15
         handle = await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic"})
         await handle.response()
         lobby = await handle.wait_original()
