@@ -183,3 +183,22 @@ async def test_a_step_shown_again_after_a_crash_keeps_its_buttons_and_sends_noth
         assert [(m.id, m.text) for m in world.double.all_messages()] == before
         (status,) = status_messages(world)
         assert versions_on(status) == {table.version}
+
+
+async def test_a_modal_submitted_after_the_bot_dropped_it_is_answered(world: World) -> None:
+    """discord.py forgets a modal after its timeout (15 minutes here before): a later submit is still played."""
+    from tests.e2e.test_cereal_killer import ROUTE, click, custom_id, killer_dm, next_status, start, statuses
+
+    alice, bob = world.players[:2]
+    bot = world.bot()
+    async with world.running(bot):
+        await start(world, [alice, bob])
+        await killer_dm(world, alice, ROUTE)
+        status = await world.double.wait_for(lambda: statuses(world)[-1] if len(statuses(world)) > 1 else None)
+        status = await click(world, bob, status, "place", ["7"])
+        move = await bob.click(status, custom_id(status, "move"))
+        assert (await move.response()).modal is not None
+        bot._connection._view_store._modals.clear()  # what its timeout does
+        count = len(statuses(world))
+        await (await bob.submit_modal(move, {"path": "2"})).response()
+        assert "walks 2 and stands on 2" in (await next_status(world, count)).content
