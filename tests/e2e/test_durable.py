@@ -4,6 +4,7 @@ late click, and sends repeated after a crash (issue 9)."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -120,23 +121,35 @@ async def test_a_timeout_racing_a_late_click_announces_only_what_counted(world: 
         assert not [m for m in world.bot_messages() if "ran out of time" in m.content]
 
 
-async def test_a_modal_opened_before_a_restart_is_answered_after_it(world: World) -> None:
-    """The Detective opens the Move modal, the bot restarts, the Detective submits: the walk is played."""
-    from tests.e2e.test_cereal_killer import ROUTE, click, custom_id, killer_dm, next_status, start, statuses
+async def open_move_modal(world: World) -> Any:
+    """A two-player Cereal Killer game up to the Detective's first walk; the handle that opened the Move modal."""
+    from tests.e2e.test_cereal_killer import ROUTE, click, custom_id, killer_dm, start, statuses
 
     alice, bob = world.players[:2]
+    await start(world, [alice, bob])
+    await killer_dm(world, alice, ROUTE)
+    status = await world.double.wait_for(lambda: statuses(world)[-1] if len(statuses(world)) > 1 else None)
+    status = await click(world, bob, status, "place", ["7"])
+    move = await bob.click(status, custom_id(status, "move"))
+    assert (await move.response()).modal is not None
+    return move
+
+
+async def submit_walk(world: World, move: Any) -> None:
+    """The Detective submits the walk "2"; it is played."""
+    from tests.e2e.test_cereal_killer import next_status, statuses
+
+    count = len(statuses(world))
+    await (await world.players[1].submit_modal(move, {"path": "2"})).response()
+    assert "walks 2 and stands on 2" in (await next_status(world, count)).content
+
+
+async def test_a_modal_opened_before_a_restart_is_answered_after_it(world: World) -> None:
+    """The Detective opens the Move modal, the bot restarts, the Detective submits: the walk is played."""
     async with world.running():
-        await start(world, [alice, bob])
-        await killer_dm(world, alice, ROUTE)
-        status = await world.double.wait_for(lambda: statuses(world)[-1] if len(statuses(world)) > 1 else None)
-        status = await click(world, bob, status, "place", ["7"])
-        move = await bob.click(status, custom_id(status, "move"))
-        assert (await move.response()).modal is not None
+        move = await open_move_modal(world)
     async with world.running():
-        count = len(statuses(world))
-        await (await bob.submit_modal(move, {"path": "2"})).response()
-        status = await next_status(world, count)
-        assert "walks 2 and stands on 2" in status.content
+        await submit_walk(world, move)
 
 
 async def test_a_later_closed_dm_is_reported_with_the_next_public_step_only(world: World) -> None:
@@ -187,18 +200,8 @@ async def test_a_step_shown_again_after_a_crash_keeps_its_buttons_and_sends_noth
 
 async def test_a_modal_submitted_after_the_bot_dropped_it_is_answered(world: World) -> None:
     """discord.py forgets a modal after its timeout (15 minutes here before): a later submit is still played."""
-    from tests.e2e.test_cereal_killer import ROUTE, click, custom_id, killer_dm, next_status, start, statuses
-
-    alice, bob = world.players[:2]
     bot = world.bot()
     async with world.running(bot):
-        await start(world, [alice, bob])
-        await killer_dm(world, alice, ROUTE)
-        status = await world.double.wait_for(lambda: statuses(world)[-1] if len(statuses(world)) > 1 else None)
-        status = await click(world, bob, status, "place", ["7"])
-        move = await bob.click(status, custom_id(status, "move"))
-        assert (await move.response()).modal is not None
+        move = await open_move_modal(world)
         bot._connection._view_store._modals.clear()  # what its timeout does
-        count = len(statuses(world))
-        await (await bob.submit_modal(move, {"path": "2"})).response()
-        assert "walks 2 and stands on 2" in (await next_status(world, count)).content
+        await submit_walk(world, move)
