@@ -322,15 +322,14 @@ class Lobby(commands.Cog):
     async def _next_round(self, table: Table, round_no: int, total: int) -> None:
         tables = self.bot.tables
         config = await self.bot.config(table.guild_id)
-        lobby = await tables.open_lobby(table.guild_id, table.channel_id, table.host_id, table.game, table.mode,
-                                        table.options, language=table.language, series_id=table.series_id)
-        for seat in table.seats:
-            lobby = await tables.join(lobby.id, seat.user_id, list(seat.names))
         expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
-        await self.bot.timers.schedule(lobby.id, "lobby_expire", expires, {})
-        channel = await self.bot.delivery.channel(table.channel_id)
-        message = await channel.send(content=t(f"{table.game}.series.next_round", table.language, round=round_no,
-                                               total=total),
-                                     embed=lobby_embed(lobby, lobby.language, int(expires.timestamp())),
-                                     view=lobby_view(lobby, lobby.language), allowed_mentions=SILENT)
+        lobby = await tables.open_lobby(table.guild_id, table.channel_id, table.host_id, table.game, table.mode,
+                                        table.options, language=table.language, series_id=table.series_id,
+                                        expires_at=expires)
+        for seat in table.seats:  # the same players in the same order (a crash here: its message comes at start)
+            lobby = await tables.join(lobby.id, seat.user_id, list(seat.names))
+        message = await self._send_lobby(lobby, {
+            "content": t(f"{table.game}.series.next_round", table.language, round=round_no, total=total),
+            "embed": lobby_embed(lobby, lobby.language, int(expires.timestamp())),
+            "view": lobby_view(lobby, lobby.language), "allowed_mentions": SILENT})
         await tables.set_lobby_message(lobby.id, message.id)
