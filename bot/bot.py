@@ -19,6 +19,7 @@ from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
 from bot.modals import install_modal_router
 from bot.settings import Settings
+from bot.tables.outbox import RETRY_TIMER
 from bot.timers import TimerRunner
 from bot.turns import install_turn_timers
 from bot.ui import ui_for
@@ -85,6 +86,7 @@ class CoronerBot(commands.AutoShardedBot):
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=self.clock.poke)
         self.timers = TimerRunner(self)
+        self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)

@@ -209,7 +209,8 @@ class Delivery:
         """The timers the step that produced ``table`` arms (the table service's ``plan``, recorded in the step's
         transaction): for engines that define ``timeout_action``, a warning at half the turn time and the bot's
         move at the time limit, both carrying the version they were armed at (they do nothing once the game
-        moved on); when a round of a series ends, the timer that opens the next round."""
+        moved on), and the UI's ``step_timers(table, timeout_at)`` if it has any; when a round of a series ends,
+        the timer that opens the next round."""
         if table.status == "finished":
             return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
         if not hasattr(table.engine, "timeout_action") or not table.engine.to_act(table.state):
@@ -218,5 +219,6 @@ class Delivery:
         timeout = timedelta(seconds=ui_for(table.game, table.mode).move_timeout(table, config))
         now = self.bot.clock.now()
         payload = {"version": table.version}
+        extra = getattr(ui_for(table.game, table.mode), "step_timers", None)  # e.g. a prompt's own deadline
         return [TimerPlan("turn_warning", now + timeout / 2, payload),
-                TimerPlan("turn_timeout", now + timeout, payload)]
+                TimerPlan("turn_timeout", now + timeout, payload), *(extra(table, now + timeout) if extra else [])]

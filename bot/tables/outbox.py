@@ -15,12 +15,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import OutboxEntry
-from bot.db.repos import games, outbox
+from bot.db.repos import games, outbox, timers
 from bot.tables.model import Table
 from games.core import Event
 
@@ -29,6 +29,10 @@ log = logging.getLogger(__name__)
 Deliver = Callable[[Table, list[Event]], Awaitable[None]]
 #: a step failing this many times is given up (logged), so that it never blocks the game's later steps
 MAX_ATTEMPTS = 3
+#: a failed step is tried again this long after (a persisted ``outbox_retry`` timer, so a game whose last step
+#: failed to show does not wait for the next move or restart)
+RETRY_AFTER = timedelta(seconds=30)
+RETRY_TIMER = "outbox_retry"
 
 
 @dataclass(frozen=True)
@@ -73,15 +77,17 @@ class Deliverer:
     """Drains the outbox of one game at a time (a per-game lock, separate from the table lock)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], deliver: Deliver | None,
-                 clock: Callable[[], datetime]) -> None:
+                 clock: Callable[[], datetime], on_timers: Callable[[], None] | None = None) -> None:
         self._sessions = sessions
         self._deliver = deliver
         self._clock = clock
+        self._on_timers = on_timers
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def drain(self, game_id: int) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many were delivered. Stops at a
-        step whose delivery fails (it is retried by the next drain, up to :data:`MAX_ATTEMPTS` times)."""
+        step whose delivery fails: it is retried by the next drain (the next move, the next start, or the
+        :data:`RETRY_TIMER` armed for :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
         if self._deliver is None or game_id in _DRAINING.get():
             return 0
         token = _DRAINING.set(_DRAINING.get() | {game_id})
@@ -118,9 +124,15 @@ class Deliverer:
             async with self._sessions() as session, session.begin():
                 attempts = await outbox.mark_failed(session, entry.id)
                 if attempts < MAX_ATTEMPTS:
-                    return False
-                log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
-                await outbox.mark_delivered(session, entry.id, self._clock())
+                    await timers.schedule(session, table.id, RETRY_TIMER, self._clock() + RETRY_AFTER, {},
+                                          entry.version)
+                else:
+                    log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
+                    await outbox.mark_delivered(session, entry.id, self._clock())
+            if attempts < MAX_ATTEMPTS:
+                if self._on_timers is not None:
+                    self._on_timers()
+                return False
             return True
         finally:
             _STEP.reset(token)

@@ -74,7 +74,7 @@ class TableService(LobbyMixin):
         ``plan`` gives the timers a step arms; ``on_timers`` is called after each committed step (to wake the
         timer loop)."""
         self._sessions = sessionmaker
-        self.deliverer = Deliverer(sessionmaker, deliver, clock)
+        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers)
         self._plan = plan
         self._on_timers = on_timers
         self._clock = clock

@@ -205,3 +205,29 @@ async def test_a_modal_submitted_after_the_bot_dropped_it_is_answered(world: Wor
         move = await open_move_modal(world)
         bot._connection._view_store._modals.clear()  # what its timeout does
         await submit_walk(world, move)
+
+
+async def test_a_step_that_failed_to_show_is_shown_on_the_retry_timer(world: World) -> None:
+    """Discord refuses the new status once: the move stays committed and is shown 30 seconds later, without the
+    players having to do anything and without sending its DM twice."""
+    async with world.running():
+        first = await start_three(world)
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        holder = holder_of(world, table)
+        world.double.fail_once("POST", rf"/channels/{world.games.id}/messages$", status=403)
+        await (await holder.click(first, custom_id=pass_button(first))).response()
+        await until_version(world, table.id, table.version + 1)
+        after = await world.tables.load(table.id)
+        receiver = next(u for u in world.players if u.id == after.user_of(after.state.holder))
+        await world.double.wait_for(lambda: len(receiver.dms()) == 2, what="the new holder's DM")
+        for _ in range(250):  # until the failed step armed its retry
+            async with world.sessions() as session:
+                if await session.scalar(select(Timer.id).where(Timer.kind == "outbox_retry")):
+                    break
+            await asyncio.sleep(0.02)
+        assert len(status_messages(world)) == 1
+        world.clock.advance(seconds=31)
+        await world.double.wait_for(lambda: len(status_messages(world)) == 2, what="the retried status")
+        assert versions_on(status_messages(world)[-1]) == {after.version}
+        assert len(receiver.dms()) == 2

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import OutboxEntry, Timer
 from bot.tables import Table, TableError, TableService, TimerPlan, current_step
-from bot.tables.outbox import MAX_ATTEMPTS
+from bot.tables.outbox import MAX_ATTEMPTS, RETRY_AFTER, RETRY_TIMER
 from games.core import Event
 from tests.tables.conftest import NOW, Outbox
 from tests.tables.helpers import pass_on, started
@@ -77,6 +77,9 @@ async def test_a_failing_step_blocks_later_ones_until_given_up(sessions: Session
         user, action = pass_on(table)
         table = (await service.act(table.id, user, action)).table
     assert calls == [1] * MAX_ATTEMPTS + [2, 3]  # 2 waited for 1 to be given up
+    async with sessions() as session:
+        retries = (await session.scalars(select(Timer.due_at).where(Timer.kind == RETRY_TIMER))).all()
+    assert retries == [NOW + RETRY_AFTER] * (MAX_ATTEMPTS - 1)  # a failed step is tried again later
     assert [r.delivered_at is None for r in await entries(sessions)] == [False] * 3  # 1 given up, 2 and 3 shown
 
 

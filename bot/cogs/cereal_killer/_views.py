@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,6 +22,7 @@ from bot.cogs.cereal_killer._render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.modals import GameModal
+from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
 from bot.ui import Attachment, GameUI, Outgoing, RenderContext
 from games.cereal_killer.board import Geometry
@@ -56,6 +58,13 @@ class CerealUI(GameUI):
         if table.state.pending is not None:
             return int(config.prompt_timeout_seconds)
         return int(config.turn_timeout_seconds)
+
+    def step_timers(self, table: Table, timeout_at: datetime) -> list[TimerPlan]:
+        """Armed with a step that leaves the Killer an answer due (a question or a Sniff): at the deadline
+        (``timeout_at``, when the turn timer answers for it) the Killer's DM answer buttons are taken away."""
+        if table.state is None or table.state.pending is None:
+            return []
+        return [TimerPlan(ANSWER_TIMER, timeout_at, {"version": table.version})]
 
     # --- rendering -----------------------------------------------------------------------------------------
     def lobby_lines(self, table: Table, language: str) -> list[str]:
@@ -137,28 +146,12 @@ class CerealUI(GameUI):
             return
         action = _action(name, values[0] if values else arg)
         await interaction.response.defer()
-        if name in ("ask", "sniff"):
-            await self._ask(bot, ctx, table, interaction.user.id, action, version)
-            return
         await self.act(bot, ctx, table, interaction.user.id, action, version)
         if name == "answer":
             try:
                 await interaction.edit_original_response(view=None)
             except discord.HTTPException:
                 pass
-
-    async def _ask(self, bot: CoronerBot, ctx: RenderContext, table: Table, user_id: int, action: dict[str, Any],
-                   version: int) -> None:
-        """A question or a Sniff: the Killer's prompt DM shows its deadline, and a timer takes the DM's answer
-        buttons away at that deadline (when the turn timer answers for the Killer)."""
-        await self.act(bot, ctx, table, user_id, action, version)
-        after = await bot.tables.load(table.id)
-        if after.state.pending is None:  # answered at once (a yes/no question)
-            return
-        due = next((t.due_at for t in await bot.tables.pending_timers(table.id)
-                    if t.kind == "turn_timeout" and t.payload.get("version") == after.version), None)
-        if due is not None:
-            await bot.timers.schedule(table.id, ANSWER_TIMER, due, {"version": after.version})
 
     async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
                        values: dict[str, str]) -> None:
