@@ -18,6 +18,7 @@ from bot.guild_config import GuildConfig
 from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
 from bot.modals import install_modal_router
+from bot.plugins import extensions
 from bot.settings import Settings
 from bot.tables.outbox import RETRY_TIMER
 from bot.timers import TimerRunner
@@ -26,10 +27,8 @@ from bot.ui import ui_for
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = (
-    "bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm",
-    "bot.cogs.asesino", "bot.cogs.asesino_social", "bot.cogs.cereal_killer",
-)
+#: the cog packages found when this module was imported (:func:`bot.plugins.extensions` looks again at start)
+EXTENSIONS: tuple[str, ...] = extensions()
 
 
 def point_at_api(base: str | None) -> None:
@@ -92,7 +91,7 @@ class CoronerBot(commands.AutoShardedBot):
         install_error_handler(self)
         self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
         install_modal_router(self)
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await self.load_extension(extension)
         # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered
         await self.tables.deliverer.catch_up()
@@ -152,6 +151,7 @@ class CoronerBot(commands.AutoShardedBot):
         """Route a persistent game component to the game's UI; errors become ephemeral replies."""
         from bot.cogs.core.cog import show_secrets
 
+        table = None
         try:
             table = await self.tables.load(game_id)
             if name == "secrets":
@@ -159,16 +159,17 @@ class CoronerBot(commands.AutoShardedBot):
                 return
             await ui_for(table.game, table.mode).on_component(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
-            await send_error(self, interaction, exc)
+            await send_error(self, interaction, exc, table)
 
     async def on_game_modal(self, interaction: discord.Interaction, game_id: int, version: int, name: str, arg: str,
                             values: dict[str, str]) -> None:
         """Route a game modal's submit (see :mod:`bot.modals`) to the game's UI; errors become ephemeral replies."""
+        table = None
         try:
             table = await self.tables.load(game_id)
             await ui_for(table.game, table.mode).on_modal(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
-            await send_error(self, interaction, exc)
+            await send_error(self, interaction, exc, table)
 
 
 class StartupError(Exception):

@@ -173,10 +173,10 @@ class Delivery:
         if table.status == "finished":
             embeds.append(self.outcome_embed(ctx, table))
         else:
-            to_act = ui.waiting_on(table)
-            if to_act:
+            waiting = table.engine.waiting(table.state)
+            if waiting is not None and waiting.pings:
                 content = (content + "\n" if content else "") + ctx.t(
-                    "turn.waiting_on", seats=", ".join(ctx.mention(s) for s in to_act))
+                    "turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
         return Outgoing(content=content or None, embeds=embeds, files=files,
@@ -186,7 +186,8 @@ class Delivery:
         outcome = table.engine.outcome(table.state)
         embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
         if outcome is not None:
-            embed.description = ctx.t(outcome.reason, **ctx.seat_params(outcome.params))
+            words = ui_for(table.game, table.mode).words(ctx, outcome.params, outcome.seat_params)
+            embed.description = ctx.t(outcome.reason, **words)
             winners = ", ".join(ctx.name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
             embed.add_field(name=ctx.t("outcome.winners"), value=winners, inline=False)
             if outcome.scores:
@@ -207,13 +208,14 @@ class Delivery:
     # --- turn timers ----------------------------------------------------------------------------------------
     async def timers_for(self, table: Table) -> list[TimerPlan]:
         """The timers the step that produced ``table`` arms (the table service's ``plan``, recorded in the step's
-        transaction): for engines that define ``timeout_action``, a warning at half the turn time and the bot's
-        move at the time limit, both carrying the version they were armed at (they do nothing once the game
-        moved on), and the UI's ``step_timers(table, timeout_at)`` if it has any; when a round of a series ends,
-        the timer that opens the next round."""
+        transaction): for engines that define ``timeout_action``, while the game waits on seats it pings, a
+        warning at half the turn time and the bot's move at the time limit, both carrying the version they were
+        armed at (they do nothing once the game moved on), and the UI's ``step_timers(table, timeout_at)`` if it
+        has any; when a round of a series ends, the timer that opens the next round."""
         if table.status == "finished":
             return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
-        if not hasattr(table.engine, "timeout_action") or not table.engine.to_act(table.state):
+        waiting = table.engine.waiting(table.state)
+        if not hasattr(table.engine, "timeout_action") or waiting is None or not waiting.pings:
             return []
         config = await self.bot.config(table.guild_id)
         timeout = timedelta(seconds=ui_for(table.game, table.mode).move_timeout(table, config))
