@@ -185,6 +185,11 @@ async def test_a_step_shown_again_after_a_crash_keeps_its_buttons_and_sends_noth
 
     async with world.running():
         await start_three(world)
+        for _ in range(250):  # until the start is marked shown
+            async with world.sessions() as session:
+                if await session.scalar(select(OutboxEntry.delivered_at)):
+                    break
+            await asyncio.sleep(0.02)
     async with world.sessions() as session, session.begin():
         last = await session.scalar(select(OutboxEntry).order_by(OutboxEntry.id.desc()).limit(1))
         assert last is not None and last.delivered_at is not None
