@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.tables import Table
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, shown_lines
 
 TITLE = "Asesino en Serie — social game"
 SEED = 9  # deals killer, doctor, detective, journalist and two victims to six players
@@ -20,7 +20,9 @@ def medium_posts(world: World) -> list[StoredMessage]:
 
 
 def count_in_statuses(world: World, text: str) -> int:
-    return sum(m.content.count(text) for m in statuses(world))
+    """How many public lines the tables showed with ``text`` (each line once, though "last moves" keeps it for a
+    few edits)."""
+    return sum(line.count(text) for line in shown_lines(statuses(world)))
 
 
 async def six_players(world: World) -> list[User]:

@@ -138,25 +138,21 @@ class CerealUI(GameUI):
             await interaction.response.send_modal(move_modal(table, version))
             return
         action = _action(name, values[0] if values else arg)
-        await interaction.response.defer()
-        await self.play(bot, table, interaction.user.id, action, version=version)
-        if name == "answer":
-            try:
-                await interaction.edit_original_response(view=None)
-            except discord.HTTPException:
-                pass
+        await self.play(bot, table, interaction.user.id, action, version=version, interaction=interaction)
+        if name == "answer":  # the Killer's DM prompt: its buttons go with the answer (the table was edited apart)
+            await interaction.response.edit_message(view=None)
 
     async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
                        values: dict[str, str]) -> None:
-        """The Move modal: the walk typed as space numbers (``7 12 13``), at most 10 steps."""
+        """The Move modal: the walk typed as space numbers (``7 12 13``), at most 10 steps; the table's edit
+        answers the submit."""
         if name != "move":
             raise UserError("cereal_killer.ui.unknown_control")
         path = [int(n) for n in NUMBERS.findall(values.get("path", ""))]
         if not path:
             raise UserError("cereal_killer.ui.move_empty")
-        await interaction.response.defer()
         await self.play(interaction.client, table, interaction.user.id, {"type": "move", "path": path[:10]},
-                        version=version)
+                        version=version, interaction=interaction)
 
     # --- the Killer's route by DM --------------------------------------------------------------------------
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
@@ -175,8 +171,8 @@ class CerealUI(GameUI):
         if state.phase != "killer":
             raise UserError("cereal_killer.dm.not_now")
         turn = parse_route(content)
-        if isinstance(turn, ParseError):
-            raise UserError(turn.code, **turn.params)
+        if isinstance(turn, ParseError):  # quote what could not be read, not just the word that stopped it
+            raise UserError(turn.code, **turn.params, text=_quoted(content))
         await self.play(bot, table, message.author.id, turn.model_dump(), version=table.version)
 
 
@@ -212,6 +208,12 @@ def _action(name: str, value: str) -> dict[str, Any]:
     if name not in kinds:
         raise UserError("cereal_killer.ui.unknown_control")
     return {"type": kinds[name], "space": _int(value)}
+
+
+def _quoted(text: str, limit: int = 100) -> str:
+    """``text`` on one line, cut to ``limit`` characters, without backticks (it is shown in quotes)."""
+    line = " ".join(text.replace("`", "'").split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _int(value: str) -> int:

@@ -20,7 +20,7 @@ from bot.errors import UserError, send_error
 from bot.i18n import t
 from bot.plugins import game_choices
 from bot.tables import TableError
-from bot.ui import SILENT, RenderContext, ui_for
+from bot.ui import SILENT, RenderContext, answering, ui_for
 from games.core import all_games, get_engine
 
 if TYPE_CHECKING:
@@ -149,9 +149,7 @@ class Lobby(commands.Cog):
         """At start (before the gateway connects): a lobby the bot stopped before recording its message gets its
         message now, so it never blocks its channel unseen."""
         for table in await self.bot.tables.lobbies_without_message():
-            timers = await self.bot.tables.pending_timers(table.id)
-            due = next((int(t.due_at.timestamp()) for t in timers if t.kind == "lobby_expire"), None)
-            kwargs: dict[str, Any] = {"embed": lobby_embed(table, table.language, due),
+            kwargs: dict[str, Any] = {"embed": lobby_embed(table, table.language, await self._expires_at(table)),
                                       "view": lobby_view(table, table.language), "allowed_mentions": SILENT}
             try:
                 message = await self._send_lobby(table, kwargs)
@@ -163,12 +161,13 @@ class Lobby(commands.Cog):
     @staticmethod
     def _series_rounds(game: str, mode: str, settings: dict[str, Any]) -> int | None:
         """Take ``rounds`` out of the options when the mode's UI plays points series (``supports_series``):
-        the rounds belong to the series, not to the engine. Raises ``lobby.bad_options`` for a bad count."""
+        the rounds belong to the series, not to the engine. Raises ``lobby.bad_rounds`` (naming the limit) for a
+        bad count."""
         if "rounds" not in settings or not getattr(ui_for(game, mode), "supports_series", False):
             return None
         rounds = settings.pop("rounds")
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
-            raise UserError("lobby.bad_options", text=f"rounds={rounds}")
+            raise UserError("lobby.bad_rounds", text=f"rounds={rounds}", max=MAX_ROUNDS)
         return rounds
 
     async def _lobby_here(self, interaction: discord.Interaction) -> Table:
@@ -210,8 +209,10 @@ class Lobby(commands.Cog):
             if table.host_id != user.id:  # before the game's own checks, which may have side effects
                 raise TableError("table.host_only")
             await self._prepare_start(table)
-            table = await tables.start(game_id, user.id)
-            await self._refresh_lobby(table)
+            with answering(interaction):  # the lobby message becomes the table, answering the Start click
+                table = await tables.start(game_id, user.id)
+                if (await tables.load(game_id)).table_message_id is None:  # a game whose start said nothing
+                    await self.bot.delivery.show_table(table)
             if not edit:
                 await interaction.followup.send(await self.bot.t(interaction.guild_id, "lobby.started"),
                                                 ephemeral=True)
@@ -249,12 +250,17 @@ class Lobby(commands.Cog):
         return self._lobby_locks.setdefault(game_id, asyncio.Lock())
 
     async def _answer_with_lobby(self, interaction: discord.Interaction, game_id: int) -> bool:
-        """Answer a click on the lobby message by editing it to the latest lobby; False if that answer failed
-        (the caller then edits the message through the channel, so the lobby always shows what was committed)."""
+        """Answer a click on the lobby message by editing it to the latest lobby (not at all once the message
+        became the game's table); False if that answer failed (the caller then edits the message through the
+        channel, so the lobby always shows what was committed)."""
         table = await self.bot.tables.load(game_id)
-        kwargs: dict[str, Any] = {"embed": lobby_embed(table, table.language, None),
-                                  "view": lobby_view(table, table.language)}
         try:
+            if table.table_message_id:  # started meanwhile: the message is the table now, and stays so
+                if not interaction.response.is_done():
+                    await interaction.response.defer()
+                return True
+            kwargs: dict[str, Any] = {"embed": lobby_embed(table, table.language, await self._expires_at(table)),
+                                      "view": lobby_view(table, table.language)}
             if interaction.response.is_done():
                 await interaction.edit_original_response(**kwargs)
             else:
@@ -271,19 +277,27 @@ class Lobby(commands.Cog):
         if extra:
             await self.bot.tables.update_options(table.id, {**table.options, **extra})
 
+    async def _expires_at(self, table: Table) -> int | None:
+        """When the lobby expires (a Unix timestamp), from its pending ``lobby_expire`` timer."""
+        due = next((t.due_at for t in await self.bot.tables.pending_timers(table.id) if t.kind == "lobby_expire"),
+                   None)
+        return int(due.timestamp()) if due is not None else None
+
     async def _refresh_lobby(self, table: Table, *, expired: bool = False, locked: bool = False) -> None:
-        """Edit the lobby message to the latest committed lobby (``table`` only names it)."""
+        """Edit the lobby message to the latest committed lobby (``table`` only names it), unless it became the
+        game's table."""
         if not locked:
             async with self._shown(table.id):
                 await self._refresh_lobby(table, expired=expired, locked=True)
             return
         table = await self.bot.tables.load(table.id)
-        if not table.lobby_message_id:
+        if not table.lobby_message_id or table.table_message_id:  # the lobby message is the table now
             return
         channel = await self.bot.delivery.channel(table.channel_id)
+        expires = None if expired else await self._expires_at(table)
         try:
             await channel.get_partial_message(table.lobby_message_id).edit(  # type: ignore[attr-defined]
-                embed=lobby_embed(table, table.language, None, expired=expired),
+                embed=lobby_embed(table, table.language, expires, expired=expired),
                 view=lobby_view(table, table.language))
         except discord.HTTPException:
             pass
