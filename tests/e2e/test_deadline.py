@@ -100,8 +100,8 @@ async def test_a_refused_join_answer_still_shows_the_seat(world: World) -> None:
 
 
 async def test_a_late_join_answer_never_reopens_a_started_game(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """bob's Join commits, the host starts before bob's answer is sent: the lobby message ends as the started
-    game's, with no buttons, not as the open lobby."""
+    """bob's Join commits, the host starts before bob's answer is sent: the lobby message stays the game's table
+    (it became the table at the start), not the open lobby."""
     alice, bob = world.players[:2]
     joined, release = asyncio.Event(), asyncio.Event()
     join = TableService.join
@@ -125,8 +125,8 @@ async def test_a_late_join_answer_never_reopens_a_started_game(world: World, mon
         await (await alice.click(lobby, label="Start")).response()
         await until_version(world, table.id, table.version + 2)
         release.set()
-        await world.double.wait_for(lambda: "has started" in lobby.text and not lobby.components,
-                                    what="the lobby closed")
+        await world.double.wait_for(lambda: any(":pass:" in b["custom_id"] for b in lobby.buttons()),
+                                    what="the lobby become the table")
         for _ in range(10):  # let every pending edit land
             await asyncio.sleep(0.02)
-        assert "has started" in lobby.text and not lobby.components
+        assert lobby.embeds[0]["title"] == "Hot Potato" and "Join" not in [b.get("label") for b in lobby.buttons()]

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from bot.db.models import Timer
 from bot.delivery import Delivery
 from tests.discord_double import StoredMessage
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, mark, table_log
 from tests.e2e.test_foundation import open_lobby, pass_button, status_messages
 
 pytestmark = pytest.mark.usefixtures("potato")
@@ -23,13 +23,12 @@ class Crash(BaseException):
 
 
 async def start_three(world: World) -> StoredMessage:
-    """alice's lobby with bob and carol, started; returns the first status message."""
+    """alice's lobby with bob and carol, started; returns the table (the lobby message, now the table)."""
     lobby = await open_lobby(world, passes=10)
     for user in world.players[1:3]:
         await (await user.click(lobby, label="Join")).response()
     await (await world.players[0].click(lobby, label="Start")).response()
-    return await world.double.wait_for(lambda: status_messages(world)[-1:] and status_messages(world)[-1],
-                                       what="the first status")
+    return await world.double.wait_for(lambda: lobby if versions_on(lobby) else None, what="the table")
 
 
 def holder_of(world: World, table) -> object:  # type: ignore[no-untyped-def]
@@ -47,6 +46,18 @@ async def until_version(world: World, game_id: int, version: int) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"game {game_id} never reached version {version}")
+
+
+async def until_delivered(world: World) -> None:
+    """Wait (polling the database, at most 5 s) until every committed step is marked shown."""
+    from bot.db.models import OutboxEntry
+
+    for _ in range(250):
+        async with world.sessions() as session:
+            if await session.scalar(select(OutboxEntry.id).where(OutboxEntry.delivered_at.is_(None))) is None:
+                return
+        await asyncio.sleep(0.02)
+    raise AssertionError("steps left undelivered")
 
 
 async def turn_timeouts(world: World, game_id: int) -> list[int]:
@@ -71,21 +82,18 @@ async def test_a_crash_after_commit_is_delivered_at_the_next_start(world: World,
             raise Crash
 
         monkeypatch.setattr(Delivery, "__call__", dies)
-        await (await holder_of(world, table).click(first, custom_id=pass_button(first))).response()
+        await holder_of(world, table).click(first, custom_id=pass_button(first))  # its answer dies with the bot
         await until_version(world, table.id, table.version + 1)
     monkeypatch.setattr(Delivery, "__call__", shown)
     after = await world.tables.load(table.id)
     assert after.version == table.version + 1
-    assert len(status_messages(world)) == 1  # nothing was shown before the crash
+    assert versions_on(first) == {table.version}  # nothing was shown before the crash
 
     async with world.running():
-        latest = await world.double.wait_for(lambda: len(status_messages(world)) == 2 and status_messages(world)[-1],
-                                             what="the caught-up status")
-        assert versions_on(latest) == {after.version}
+        await world.double.wait_for(lambda: versions_on(first) == {after.version}, what="the caught-up table")
         assert after.version in await turn_timeouts(world, table.id)
-        await (await holder_of(world, after).click(latest, custom_id=pass_button(latest))).response()
-        await world.double.wait_for(lambda: len(status_messages(world)) == 3, what="the next move's status")
-        assert (await world.tables.load(table.id)).version == after.version + 1
+        await (await holder_of(world, after).click(first, custom_id=pass_button(first))).response()
+        await world.double.wait_for(lambda: versions_on(first) == {after.version + 1}, what="the next move")
 
 
 async def test_a_timeout_racing_a_late_click_announces_only_what_counted(world: World,
@@ -112,23 +120,24 @@ async def test_a_timeout_racing_a_late_click_announces_only_what_counted(world: 
         await (await holder_of(world, table).click(first, custom_id=pass_button(first))).response()
         await until_version(world, table.id, table.version + 1)
         clicked.set()
-        await world.double.wait_for(lambda: len(status_messages(world)) == 2, what="the click's status")
+        await world.double.wait_for(lambda: versions_on(first) == {table.version + 1}, what="the click's step")
         for _ in range(10):  # let the timer's refused move run to its end
             await asyncio.sleep(0.02)
         after = await world.tables.load(table.id)
         assert after.version == table.version + 1
         assert after.state.holder != table.state.holder
-        assert not [m for m in world.bot_messages() if "ran out of time" in m.content]
+        assert "ran out of time" not in table_log(world.bot_messages())
 
 
 async def open_move_modal(world: World) -> Any:
     """A two-player Cereal Killer game up to the Detective's first walk; the handle that opened the Move modal."""
-    from tests.e2e.test_cereal_killer import ROUTE, click, custom_id, killer_dm, start, statuses
+    from tests.e2e.test_cereal_killer import ROUTE, click, custom_id, killer_dm, next_status, start, statuses
 
     alice, bob = world.players[:2]
     await start(world, [alice, bob])
+    before = mark(statuses(world))
     await killer_dm(world, alice, ROUTE)
-    status = await world.double.wait_for(lambda: statuses(world)[-1] if len(statuses(world)) > 1 else None)
+    status = await next_status(world, before)
     status = await click(world, bob, status, "place", ["7"])
     move = await bob.click(status, custom_id(status, "move"))
     assert (await move.response()).modal is not None
@@ -139,9 +148,9 @@ async def submit_walk(world: World, move: Any) -> None:
     """The Detective submits the walk "2"; it is played."""
     from tests.e2e.test_cereal_killer import next_status, statuses
 
-    count = len(statuses(world))
+    before = mark(statuses(world))
     await (await world.players[1].submit_modal(move, {"path": "2"})).response()
-    assert "walks 2 and stands on 2" in (await next_status(world, count)).content
+    assert "walks 2 and stands on 2" in (await next_status(world, before)).text
 
 
 async def test_a_modal_opened_before_a_restart_is_answered_after_it(world: World) -> None:
@@ -163,6 +172,7 @@ async def test_a_later_closed_dm_is_reported_with_the_next_public_step_only(worl
 
     async with world.running(bot):
         await start_three(world)
+        await until_delivered(world)
         table = await world.tables.table_in_channel(world.games.id)
         assert table is not None and notices() == []
         world.double.close_dms(carol)
@@ -175,7 +185,6 @@ async def test_a_later_closed_dm_is_reported_with_the_next_public_step_only(worl
             holder + 1) % 3})
         await world.double.wait_for(notices, what="the closed-DM notice")
         assert carol.mention in notices()[0].content
-        assert world.bot_messages().index(notices()[0]) > world.bot_messages().index(status_messages(world)[-1])
 
 
 async def test_a_step_shown_again_after_a_crash_keeps_its_buttons_and_sends_nothing_twice(world: World) -> None:
@@ -185,11 +194,7 @@ async def test_a_step_shown_again_after_a_crash_keeps_its_buttons_and_sends_noth
 
     async with world.running():
         await start_three(world)
-        for _ in range(250):  # until the start is marked shown
-            async with world.sessions() as session:
-                if await session.scalar(select(OutboxEntry.delivered_at)):
-                    break
-            await asyncio.sleep(0.02)
+        await until_delivered(world)
     async with world.sessions() as session, session.begin():
         last = await session.scalar(select(OutboxEntry).order_by(OutboxEntry.id.desc()).limit(1))
         assert last is not None and last.delivered_at is not None
@@ -213,26 +218,20 @@ async def test_a_modal_submitted_after_the_bot_dropped_it_is_answered(world: Wor
 
 
 async def test_a_step_that_failed_to_show_is_shown_on_the_retry_timer(world: World) -> None:
-    """Discord refuses the new status once: the move stays committed and is shown 30 seconds later, without the
+    """Discord refuses the table's edit once: the move stays committed and is shown 30 seconds later, without the
     players having to do anything and without sending its DM twice."""
-    async with world.running():
+    bot = world.bot()
+    async with world.running(bot):
         first = await start_three(world)
         table = await world.tables.table_in_channel(world.games.id)
         assert table is not None
-        holder = holder_of(world, table)
-        world.double.fail_once("POST", rf"/channels/{world.games.id}/messages$", status=403)
-        await (await holder.click(first, custom_id=pass_button(first))).response()
-        await until_version(world, table.id, table.version + 1)
-        after = await world.tables.load(table.id)
-        receiver = next(u for u in world.players if u.id == after.user_of(after.state.holder))
-        await world.double.wait_for(lambda: len(receiver.dms()) == 2, what="the new holder's DM")
-        for _ in range(250):  # until the failed step armed its retry
-            async with world.sessions() as session:
-                if await session.scalar(select(Timer.id).where(Timer.kind == "outbox_retry")):
-                    break
-            await asyncio.sleep(0.02)
-        assert len(status_messages(world)) == 1
+        await until_delivered(world)
+        fault = world.double.fail_once("PATCH", rf"/channels/{world.games.id}/messages/{first.id}$", status=403)
+        holder = table.state.holder
+        await bot.tables.act(table.id, table.user_of(holder), {"type": "pass", "to": (holder + 1) % 3})
+        receiver = next(u for u in world.players if u.id == table.user_of((holder + 1) % 3))
+        assert fault.hits == 1
+        assert versions_on(first) == {table.version} and len(receiver.dms()) == 1  # the deal only
         world.clock.advance(seconds=31)
-        await world.double.wait_for(lambda: len(status_messages(world)) == 2, what="the retried status")
-        assert versions_on(status_messages(world)[-1]) == {after.version}
-        assert len(receiver.dms()) == 2
+        await world.double.wait_for(lambda: versions_on(first) == {table.version + 1}, what="the retried table")
+        await world.double.wait_for(lambda: len(receiver.dms()) == 2, what="the potato's secret")

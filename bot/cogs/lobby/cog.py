@@ -255,7 +255,7 @@ class Lobby(commands.Cog):
         channel, so the lobby always shows what was committed)."""
         table = await self.bot.tables.load(game_id)
         try:
-            if table.table_message_id:  # started meanwhile: the message is the table now, and stays so
+            if table.state is not None:  # started meanwhile: the message is (about to be) the table, and stays so
                 if not interaction.response.is_done():
                     await interaction.response.defer()
                 return True
@@ -291,7 +291,7 @@ class Lobby(commands.Cog):
                 await self._refresh_lobby(table, expired=expired, locked=True)
             return
         table = await self.bot.tables.load(table.id)
-        if not table.lobby_message_id or table.table_message_id:  # the lobby message is the table now
+        if not table.lobby_message_id or table.table_message_id or table.state is not None:  # it is the table now
             return
         channel = await self.bot.delivery.channel(table.channel_id)
         expires = None if expired else await self._expires_at(table)
