@@ -65,16 +65,20 @@ class Click:
     to: int
 
 
-def drawn_at(message: StoredMessage) -> tuple[int, int] | None:
-    """(game id, table version) a status message was drawn at (from its first form: later edits take its buttons
-    off); None for other messages."""
-    components = message.history[0]["components"] if message.history else message.components
+def drawn_at(components: list[dict[str, Any]]) -> tuple[int, int] | None:
+    """(game id, table version) a table's ``components`` were drawn at (None without pass buttons)."""
     for row in components:
         for item in row.get("components", []):
             parts = str(item.get("custom_id", "")).split(":")
             if len(parts) >= 5 and parts[1] == "g" and parts[4] == "pass":
                 return int(parts[2]), int(parts[3])
     return None
+
+
+def games_shown(message: StoredMessage) -> set[int]:
+    """The games whose table ``message`` ever showed (any of its versions)."""
+    forms = [*(snapshot["components"] for snapshot in message.history), message.components]
+    return {at[0] for components in forms if (at := drawn_at(components)) is not None}
 
 
 class BotProcess:
@@ -205,8 +209,8 @@ class CrashRun:
         await (await self.players[0].click(lobby, label="Start")).response(timeout=WAIT)
 
     async def move(self, channel: Channel, table: Table) -> None:
-        status = next((m for m in reversed(self.double.messages(channel)) if m.author.bot and m.buttons()
-                       and drawn_at(m) == (table.id, table.version)), None)
+        status = next((m for m in reversed(self.double.messages(channel)) if m.author.bot
+                       and drawn_at(m.components) == (table.id, table.version)), None)
         if status is None:
             raise LookupError("no status of the current version (yet)")
         holder = table.state.holder
@@ -235,9 +239,9 @@ class CrashRun:
                 if not table.lobby_message_id or self.double.message(table.lobby_message_id) is None:
                     self.report.problems.append(f"{when}: lobby {table.id} has no message")
                 continue
-            last = next((m for m in reversed(self.double.messages(channel)) if m.author.bot and m.embeds
-                         and m.embeds[0].get("title") == "Hot Potato"), None)
-            if last is None or drawn_at(last) != (table.id, table.version) or not last.buttons():
+            last = next((m for m in reversed(self.double.messages(channel)) if m.author.bot
+                         and table.id in games_shown(m)), None)
+            if last is None or drawn_at(last.components) != (table.id, table.version):
                 self.report.problems.append(f"{when}: game {table.id} v{table.version} is not shown with buttons")
             async with self.sessions() as session:
                 armed = (await session.scalars(select(Timer.payload).where(
@@ -252,7 +256,7 @@ class CrashRun:
 
     async def count(self) -> None:
         """Lost: an accepted move missing from the log; duplicated: a stored move no click accounts for;
-        duplicated messages: one nonce, or one table version's status, sent twice."""
+        duplicated messages: one nonce sent twice, or a game shown on more than its one living table."""
         async with self.sessions() as session:
             log = (await session.scalars(select(GameAction).order_by(GameAction.game_id, GameAction.seq))).all()
         by_game: dict[int, list[GameAction]] = {}
@@ -279,7 +283,7 @@ class CrashRun:
         self.report.games = len(by_game)
         messages = self.double.all_messages()
         nonces = Counter((m.channel_id, m.nonce) for m in messages if m.nonce)
-        shown = Counter(at for m in messages if m.author.bot and (at := drawn_at(m)) is not None)
+        shown = Counter(game for m in messages if m.author.bot for game in games_shown(m))  # one living table
         self.report.duplicated_messages = sum(n - 1 for n in nonces.values()) + sum(n - 1 for n in shown.values())
 
 
