@@ -109,7 +109,7 @@ def test_an_explicit_url_wins_over_database_url(tmp_path: Path, monkeypatch: pyt
 async def test_the_outbox_migration_is_reversible(engine: AsyncEngine) -> None:
     """Downgrading one step drops exactly the outbox table; upgrading again restores the models' schema."""
     await upgrade_to_head(engine)
-    await downgrade_to(engine, "0002")
+    await downgrade_to(engine, "0003")
     async with engine.connect() as conn:
         assert await conn.run_sync(_tables) == (TABLES - {"outbox"}) | {"alembic_version"}
     await upgrade_to_head(engine)
