@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.live_table import PING_TIMER
 from bot.tables import TableError
-from games.core import Event
+from games.core import SYSTEM_SEAT, Event
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -36,12 +36,14 @@ def install_turn_timers(bot: CoronerBot) -> None:
         if move is None:
             return
         seat, action = move
-        # the announcement is committed with the move: if the player's own move won the race, the version check
-        # refuses this one (table.stale) and nothing is said
+        # the game's own clock (e.g. a response window closing) acts for everyone who had not answered yet; the
+        # announcement is committed with the move: if a player's own move won the race, the version check refuses
+        # this one (table.stale) and nothing is said
+        late = table.engine.to_act(table.state) if seat == SYSTEM_SEAT else [seat]
         try:
             await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
                                          expected_version=table.version,
-                                         announce=[Event(key="turn.auto", params={"seat": seat})])
+                                         announce=[Event(key="turn.auto", params={"seat": s}) for s in late])
         except TableError as exc:
             if exc.code != "table.stale":
                 raise
