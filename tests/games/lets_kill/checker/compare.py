@@ -1,0 +1,215 @@
+"""Play seeded random legal matches through the engine's public API and compare every step with this checker.
+
+:func:`compare_match` raises :class:`Disagreement` at the first step where the engine's state, legal actions,
+refusals, views or outcome differ from the checker's reading of the rules.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core import SYSTEM_SEAT, IllegalAction, SeatInfo
+from games.lets_kill.engine import ENGINE
+from games.lets_kill.models import LetsKillOptions, PlayCard
+
+from .cards import load
+from .decisions import conservation, play_ok, pledge_options, response_options
+from .rules import card, in_play, incident_score, placement_options, score, where
+
+MAX_STEPS = 4000
+
+
+class Disagreement(AssertionError):
+    pass
+
+
+@dataclass
+class Tally:
+    matches: int = 0
+    steps: int = 0
+    refusals: int = 0
+    accepted_probes: int = 0
+    ends: dict[str, int] = field(default_factory=dict)
+
+
+def _fail(players: int, seed: int, step: int, what: str) -> None:
+    raise Disagreement(f"players={players} seed={seed} step={step}: {what}")
+
+
+def _check_zones(state: Any) -> str | None:
+    zones = conservation(state)
+    if sorted(zones) != sorted(load()):
+        missing = set(load()) - set(zones)
+        dup = {c for c in zones if zones.count(c) > 1}
+        return f"card conservation: missing {sorted(missing)}, duplicated {sorted(dup)}"
+    return None
+
+
+def _check_views(state: Any) -> str | None:
+    secret_hand = [{c for c in h} for h in state.hands]
+    face_down = set(state.surprises.values())
+    public = ENGINE.view(state, None)
+    text = json.dumps(public)
+    leaked = [c for h in secret_hand for c in h if f'"{c}"' in text] + [c for c in face_down if f'"{c}"' in text]
+    if leaked:
+        return f"public view shows secret cards {leaked}"
+    mine = [score(state, s) for s in range(len(state.seats))]
+    if public.get("scores") != mine:
+        return f"scores: engine {public.get('scores')} vs checker {mine} (§7.5)"
+    for inc in state.incidents:
+        if (shown := next(i["score"] for i in public["incidents"] if i["id"] == inc.id)) != incident_score(inc):
+            return f"incident {inc.model_dump()} scored {shown}, checker {incident_score(inc)} (§7.5)"
+    for seat in range(len(state.seats)):
+        text = json.dumps(ENGINE.view(state, seat))
+        others = [c for s, h in enumerate(secret_hand) if s != seat for c in h if f'"{c}"' in text]
+        unknown = [c for c in face_down if c not in state.known[seat] and f'"{c}"' in text]
+        if others or unknown:
+            return f"seat {seat}'s view shows {others + unknown}"
+    return None
+
+
+def _probes(state: Any, seat: int, rng: random.Random) -> list[PlayCard]:
+    victims = in_play(state)
+    inc_ids = [i.id for i in state.incidents] + [999]
+    probes = []
+    for cid in state.hands[seat]:
+        for _ in range(3):
+            group = rng.sample(victims, min(len(victims), rng.randint(1, 4))) if victims else []
+            if rng.random() < 0.6 and state.locations:
+                loc = rng.choice(state.locations)
+                group = rng.sample(loc.victims, min(len(loc.victims), rng.randint(1, 5)))
+            probes.append(PlayCard(card=cid, victims=group[:1] if card(cid).type == "surprise" else group,
+                                   location=rng.choice([None, *(x.card for x in state.locations)]),
+                                   incident=rng.choice(inc_ids) if card(cid).type == "event" else None,
+                                   seat=rng.randrange(len(state.seats)) if card(cid).type == "event" else None))
+    return probes
+
+
+def _check_pending(state: Any, players: int, rng: random.Random, tally: Tally) -> str | None:
+    pending = state.pending
+    kind = pending.kind
+    if kind == "place":
+        mine = placement_options(state, pending.victim)
+        if not mine or set(pending.options) != mine:
+            return f"placement of {pending.victim}: engine {pending.options} vs checker {sorted(mine)} (LK-04)"
+    elif kind == "play":
+        seat = pending.seat
+        if not pending.extra and not state.victims_deck and not in_play(state):
+            return "Step 2 asked although the Victims ran out (LK-31, §9.9)"
+        listed = ENGINE.legal_actions(state, seat)
+        if any(getattr(a, "type", "") == "discard_hand" for a in listed) == pending.extra:
+            return "discarding the hand offered with a mandatory extra play, or missing from Step 2 (LK-05, §9.10)"
+        for action in listed:
+            if isinstance(action, PlayCard) and not play_ok(state, seat, pending.kinds, pending.bonus, action.card,
+                                                            action.victims, action.location, action.incident,
+                                                            action.seat):
+                return f"engine lists an illegal play {action.model_dump()}"
+        for action in _probes(state, seat, rng):
+            mine = play_ok(state, seat, pending.kinds, pending.bonus, action.card, action.victims, action.location,
+                           action.incident, action.seat)
+            try:
+                ENGINE.apply(state, seat, action)
+                accepted = True
+            except IllegalAction:
+                accepted = False
+            tally.refusals += not accepted
+            tally.accepted_probes += accepted
+            if accepted != mine:
+                where_ = {v: where(state, v) for v in action.victims if v in in_play(state)}
+                return (f"play {action.model_dump(exclude_defaults=True)} (bonus {pending.bonus}, positions "
+                        f"{where_}): engine {'accepts' if accepted else 'refuses'}, checker says "
+                        f"{'legal' if mine else 'illegal'}")
+    elif kind == "window":
+        window = state.window
+        expected = [(state.active + k) % players for k in range(1, players)]
+        if window.eligible != expected:
+            return f"window eligible {window.eligible} vs {expected} (LK-17)"
+        for seat in expected:
+            engine = {(a.card, a.victim, a.location) for a in ENGINE.legal_actions(state, seat)}
+            mine = response_options(state, seat)
+            if engine != mine:
+                return (f"{window.type} window, seat {seat} hand {state.hands[seat]}: engine {sorted(map(str, engine))}"
+                        f" vs checker {sorted(map(str, mine))}")
+    elif kind == "pledge":
+        duel = state.shootout
+        posse = [(duel.target + k) % players for k in range(1, players)]
+        if duel.posse != posse:
+            return f"posse order {duel.posse} vs {posse} (§7.7)"
+        want = duel.target if duel.phase == "target" else posse[duel.turn]
+        if pending.seat != want:
+            return f"pledge asked of {pending.seat}, expected {want}"
+        engine = {frozenset(a.cards) for a in ENGINE.legal_actions(state, pending.seat)}
+        if engine != pledge_options(state, pending.seat):
+            return f"pledges of seat {pending.seat} in {duel.phase} phase: engine {engine} vs checker " \
+                   f"{pledge_options(state, pending.seat)}"
+    elif kind == "declare":
+        if score(state, pending.seat) < 20 or state.declared_by is not None:
+            return f"declaration offered to seat {pending.seat} with {score(state, pending.seat)} points (LK-32)"
+    return None
+
+
+def _check_turn_change(prev: Any, new: Any, offered: bool) -> str | None:
+    if new.turn == prev.turn or new.ended:
+        return None
+    done = prev.active
+    if len(new.hands[done]) < 5 and new.lk_deck:
+        return f"seat {done} ended the turn with {len(new.hands[done])} cards and a non-empty deck (Step 3, LK-06)"
+    if prev.declared_by is None and not offered and score(new, done) >= 20:
+        return f"seat {done} ended the turn with {score(new, done)} points and was not offered to declare (LK-32)"
+    if new.declared_by is not None and new.active == new.declared_by and new.declared_by == prev.declared_by:
+        return "the declarer's next turn began (LK-32)"
+    return None
+
+
+def _check_outcome(state: Any) -> str | None:
+    outcome = ENGINE.outcome(state)
+    mine = {s: score(state, s) for s in range(len(state.seats))}
+    best = max(mine.values())
+    if {s: int(p) for s, p in outcome.scores.items()} != mine or outcome.winners != [s for s in mine if mine[s] == best]:
+        return f"outcome {outcome.scores} winners {outcome.winners} vs checker {mine} (LK-33)"
+    if not (not state.lk_deck or (not state.victims_deck and not in_play(state)) or state.declared_by is not None):
+        return f"game ended ({state.ended}) with no end condition met (LK-30..32)"
+    return None
+
+
+def compare_match(players: int, seed: int, tally: Tally, probe_every: int = 1) -> Any:
+    rng = random.Random(seed)
+    state = ENGINE.setup(LetsKillOptions(), [SeatInfo(names=(f"p{i}",)) for i in range(players)], seed)
+    dealt = ENGINE.intro(state)
+    town = next(e.params["victims"] for e in dealt if e.key == "lets_kill.started")
+    if len(town) != players or any(card(v).type != "victim" for v in town):
+        _fail(players, seed, 0, f"setup town {town} (RB Set Up, LK-01)")
+    if any(len(e.params["cards"]) < 5 for e in dealt if e.key == "lets_kill.dealt"):  # 6 after Penny's draw
+        _fail(players, seed, 0, "hands of 5 dealt (RB Set Up)")
+    offered = False
+    for step in range(MAX_STEPS):
+        for check in (_check_zones, _check_views):
+            if (problem := check(state)) is not None:
+                _fail(players, seed, step, problem)
+        if ENGINE.outcome(state) is not None:
+            if (problem := _check_outcome(state)) is not None:
+                _fail(players, seed, step, problem)
+            tally.matches += 1
+            tally.ends[state.ended] = tally.ends.get(state.ended, 0) + 1
+            return state
+        if step % probe_every == 0 and (problem := _check_pending(state, players, rng, tally)) is not None:
+            _fail(players, seed, step, problem)
+        offered = offered or state.pending.kind == "declare"
+        waiting = ENGINE.to_act(state)
+        if state.pending.kind == "window" and rng.random() < 0.25:
+            seat, action = SYSTEM_SEAT, ENGINE.timeout_action(state)[1]
+        else:
+            seat = rng.choice(waiting)
+            action = rng.choice(ENGINE.legal_actions(state, seat))
+        new = ENGINE.apply(state, seat, action).state
+        tally.steps += 1
+        if (problem := _check_turn_change(state, new, offered)) is not None:
+            _fail(players, seed, step, problem)
+        if new.turn != state.turn:
+            offered = False
+        state = new
+    _fail(players, seed, MAX_STEPS, "the match did not end")
+    return state
