@@ -17,6 +17,7 @@ from games.lets_kill.models import LetsKillOptions, PlayCard
 
 from .cards import load
 from .decisions import conservation, play_ok, pledge_options, response_options
+from .whacking import Declared, check as check_whacking
 from .rules import card, in_play, incident_score, placement_options, score, where
 
 MAX_STEPS = 4000
@@ -32,6 +33,7 @@ class Tally:
     steps: int = 0
     refusals: int = 0
     accepted_probes: int = 0
+    whackings: int = 0
     ends: dict[str, int] = field(default_factory=dict)
 
 
@@ -151,9 +153,26 @@ def _check_pending(state: Any, players: int, rng: random.Random, tally: Tally) -
     return None
 
 
-def _check_turn_change(prev: Any, new: Any, offered: bool) -> str | None:
+def _check_hands(prev: Any, new: Any) -> str | None:
+    """Only the active player draws (Step 3 and the active player's draw effects); a responder's or a shootout's
+    spent cards wait for that player's own Step 3 (RB, LK-07)."""
+    players = len(new.hands)
+    began = range(players) if new.turn - prev.turn >= players else \
+        {(prev.active + k) % players for k in range((new.active - prev.active) % players + 1)}  # skipped turns draw
+    for seat, hand in enumerate(new.hands):
+        if seat not in began and len(hand) > len(prev.hands[seat]):
+            return f"seat {seat} drew out of turn: {prev.hands[seat]} -> {hand} (LK-07)"
+    return None
+
+
+def _check_turn_change(prev: Any, new: Any, offered: bool, placers: dict[str, int]) -> str | None:
     if new.turn == prev.turn or new.ended:
         return None
+    if not new.lk_deck and len(new.hands[new.active]) <= len(prev.hands[new.active]):
+        return f"seat {new.active}'s turn began with the Let's Kill deck empty (LK-30)"
+    for victim in in_play(prev):
+        if "Child" in card(victim).attrs and placers.get(victim) == new.active and victim in in_play(new):
+            return f"{victim} (placed by seat {new.active}) did not go home at the start of its placer's turn"
     done = prev.active
     if len(new.hands[done]) < 5 and new.lk_deck:
         return f"seat {done} ended the turn with {len(new.hands[done])} cards and a non-empty deck (Step 3, LK-06)"
@@ -184,7 +203,8 @@ def compare_match(players: int, seed: int, tally: Tally, probe_every: int = 1) -
         _fail(players, seed, 0, f"setup town {town} (RB Set Up, LK-01)")
     if any(len(e.params["cards"]) < 5 for e in dealt if e.key == "lets_kill.dealt"):  # 6 after Penny's draw
         _fail(players, seed, 0, "hands of 5 dealt (RB Set Up)")
-    offered = False
+    offered, declared = False, None
+    placers = {v: (state.first - 1) % players for v in town}  # LK-01, §9.15
     for step in range(MAX_STEPS):
         for check in (_check_zones, _check_views):
             if (problem := check(state)) is not None:
@@ -204,9 +224,22 @@ def compare_match(players: int, seed: int, tally: Tally, probe_every: int = 1) -
         else:
             seat = rng.choice(waiting)
             action = rng.choice(ENGINE.legal_actions(state, seat))
-        new = ENGINE.apply(state, seat, action).state
+        if isinstance(action, PlayCard) and card(action.card).type == "weapon":
+            declared = Declared.at(state, seat, action.card, action.victims)
+        done = ENGINE.apply(state, seat, action)
+        new = done.state
         tally.steps += 1
-        if (problem := _check_turn_change(state, new, offered)) is not None:
+        if declared is not None:
+            declared.events += [(e.key, dict(e.params)) for e in done.events]
+            if new.whacking is None:
+                tally.whackings += 1
+                if (problem := check_whacking(declared, new)) is not None:
+                    _fail(players, seed, step, f"{problem}; declared {declared}")
+                declared = None
+        for victim in in_play(new):
+            if victim in state.victims_deck:
+                placers[victim] = new.active
+        if (problem := _check_hands(state, new) or _check_turn_change(state, new, offered, placers)) is not None:
             _fail(players, seed, step, problem)
         if new.turn != state.turn:
             offered = False
