@@ -22,12 +22,14 @@ def step2_state(players: int = 4, seed: int = 11) -> Any:
 
 
 def arrange(*, hand: list[str], locations: dict[str, list[str]] | None = None, town: list[str] = (),
-            surprises: dict[str, str] | None = None, incidents: list[dict[str, Any]] = (), players: int = 4) -> Any:
-    """Seat 0 to play, holding ``hand``; the play area and Incidents exactly as given; the rest in the decks and
-    other hands (5 each)."""
+            surprises: dict[str, str] | None = None, incidents: list[dict[str, Any]] = (), players: int = 4,
+            others: dict[int, list[str]] | None = None) -> Any:
+    """Seat 0 to play, holding ``hand``; ``others``: other seats' hands (the rest get 5 plain cards each); the play
+    area and Incidents exactly as given; every other card in the decks."""
     state = step2_state(players).model_copy(deep=True)
     locations, surprises = locations or {}, surprises or {}
-    used = set(hand) | set(town) | set(locations) | {v for vs in locations.values() for v in vs} | set(surprises.values())
+    others = others or {}
+    used = set(hand) | {c for h in others.values() for c in h} | set(town) | set(locations) | {v for vs in locations.values() for v in vs} | set(surprises.values())
     for inc in incidents:
         used |= {inc["weapon"], *inc["victims"], *inc.get("surprises", {}).values(), *filter(None, [inc.get("location"),
                                                                                                    inc.get("media")])}
@@ -36,7 +38,8 @@ def arrange(*, hand: list[str], locations: dict[str, list[str]] | None = None, t
                 and cards[c].subtype != "response" and not k.is_gun]
     rest_lk = [c for c, k in cards.items() if k.type in ("weapon", "surprise", "event") and c not in used
                and c not in spare_lk]
-    state.hands = [list(hand)] + [[spare_lk.pop() for _ in range(5)] for _ in range(players - 1)]
+    state.hands = [list(hand)] + [list(others[s]) if s in others else [spare_lk.pop() for _ in range(5)]
+                                  for s in range(1, players)]
     state.lk_deck, state.lk_discard = spare_lk + rest_lk, []
     state.victims_deck = [c for c, k in cards.items() if k.type in ("victim", "location") and c not in used]
     state.victims_discard = []
