@@ -18,7 +18,7 @@ from games.lets_kill.models import LetsKillOptions, PlayCard
 from .cards import load
 from .decisions import conservation, play_ok, pledge_options, response_options
 from .whacking import Declared, check as check_whacking
-from .rules import card, in_play, incident_score, placement_options, score, where
+from .rules import card, in_play, incident_score, legal_declarations, placement_options, score, where
 
 MAX_STEPS = 4000
 
@@ -99,6 +99,11 @@ def _check_pending(state: Any, players: int, rng: random.Random, tally: Tally) -
             return f"placement of {pending.victim}: engine {pending.options} vs checker {sorted(mine)} (LK-04)"
     elif kind == "play":
         seat = pending.seat
+        if pending.extra and ([k.lower() for k in pending.kinds], pending.bonus) != (["weapon"], 1):
+            return f"Killing Spree's extra play: kinds {pending.kinds}, bonus {pending.bonus} (E03, LK-25)"
+        if not pending.extra and (sorted(k.lower() for k in pending.kinds), pending.bonus) != \
+                (["event", "surprise", "weapon"], 0):
+            return f"Step 2: kinds {pending.kinds}, bonus {pending.bonus} (LK-05)"
         if not pending.extra and not state.victims_deck and not in_play(state):
             return "Step 2 asked although the Victims ran out (LK-31, §9.9)"
         listed = ENGINE.legal_actions(state, seat)
@@ -229,6 +234,13 @@ def compare_match(players: int, seed: int, tally: Tally, probe_every: int = 1) -
         done = ENGINE.apply(state, seat, action)
         new = done.state
         tally.steps += 1
+        if isinstance(action, PlayCard) and card(action.card).fx("on_play", "extra_play"):
+            rest = [c for c in state.hands[seat] if c != action.card]
+            can = any(legal_declarations(state, c, 1) for c in rest if card(c).type == "weapon")
+            asked = new.pending is not None and new.pending.kind == "play" and new.pending.extra
+            if can != asked:
+                _fail(players, seed, step, f"Killing Spree with {rest}: extra play {'asked' if asked else 'lost'}"
+                      " (LK-25, §9.10)")
         if declared is not None:
             declared.events += [(e.key, dict(e.params)) for e in done.events]
             if new.whacking is None:

@@ -82,6 +82,10 @@ def check(d: Declared, state: Any) -> str | None:
         return f"Incident location {inc.location}, expected {d.location} (W7)"
     if inc.surprises != {t: d.surprises[t] for t in inc.victims if d.surprises[t]}:
         return f"Incident Surprises {inc.surprises} vs {d.surprises} (W7)"
+    nearby = [v for v in d.at_location if v not in d.targets]
+    penalties = sorted(int(e.args["amount"]) for v in nearby for e in card(v).fx("on_whack_nearby", "points"))
+    if sorted(inc.modifiers) != penalties:
+        return f"Incident modifier entries {inc.modifiers}, expected {penalties} (W4 on_whack_nearby, U5)"
     if d.location and any(v not in state.town for v in d.at_location if v not in inc.victims and v not in
                           state.victims_discard):
         return f"Victims left on {d.location} did not move out on the town (LK-09): {d.at_location}"
