@@ -43,6 +43,8 @@ def test_the_checker_reads_the_whole_edition() -> None:
     assert sum(c.body_count for c in cards.values() if c.is_gun) == 24
 
 
+GRENADE = ["V36", "V05", "V06", "V07", "V08", "V10", "V12"]  # Hank and six more at the Fireworks Warehouse (7 - 1)
+
 # (hand, play area, the play, legal?) — each verdict from the edition; the engine and the checker must both agree.
 POSITIONS = [
     pytest.param(dict(town=["V36", "V14"]), PlayCard(card="W14", victims=["V36"]), True, id="U6-hank-alone"),
@@ -79,6 +81,19 @@ POSITIONS = [
                  False, id="LK-14-mimi-never-on-location"),
     pytest.param(dict(town=["V14", "V15"], locations={"L08": []}),
                  PlayCard(card="E05", victims=["V14", "V15"], location="L08"), True, id="free-samples-two"),
+    pytest.param(dict(town=["V14"]), PlayCard(card="E05"), True, id="9.10-free-samples-none"),
+    pytest.param(dict(town=["V36", "V14", "V05"]), PlayCard(card="W16", victims=["V36", "V14"]), True,
+                 id="9.4-steamroller-hank"),
+    pytest.param(dict(town=["V36", "V14", "V05"]), PlayCard(card="W16", victims=["V36", "V14", "V05"]), False,
+                 id="9.4-steamroller-hank-three"),
+    pytest.param(dict(locations={"L08": GRENADE}), PlayCard(card="W10", victims=GRENADE[1:]), True,
+                 id="9.8-grenade-six-without-hank"),
+    pytest.param(dict(locations={"L08": GRENADE}), PlayCard(card="W10", victims=GRENADE[:6]), True,
+                 id="9.8-grenade-hank-and-five"),
+    pytest.param(dict(locations={"L08": GRENADE}), PlayCard(card="W10", victims=GRENADE[1:6]), False,
+                 id="9.8-grenade-five-not-maximal"),
+    pytest.param(dict(locations={"L08": GRENADE}), PlayCard(card="W10", victims=GRENADE), False,
+                 id="9.8-grenade-seven-over"),
 ]
 
 
@@ -105,3 +120,15 @@ def test_incident_targets_for_events() -> None:
     assert verdicts == {("E08-1", 1): True, ("E08-1", 2): False, ("E08-1", 3): True, ("E08-1", 4): True,
                         ("E07", 1): False, ("E07", 2): False, ("E07", 3): False, ("E07", 4): True,
                         ("E06", 1): True, ("E06", 2): True, ("E06", 3): False, ("E06", 4): False}
+
+
+def test_killing_spree_gives_the_extra_weapon_plus_one() -> None:
+    """E03, LK-25, §9.4: after Killing Spree the Steamroller may whack four Victims out on the town; the extra
+    play is Weapons only and the hand cannot be discarded instead."""
+    state = arrange(hand=["E03", "W16", "S01"], town=["V14", "V05", "V06", "V07"])
+    state = ENGINE.apply(state, 0, PlayCard(card="E03")).state
+    assert state.pending.kind == "play" and state.pending.extra
+    listed = ENGINE.legal_actions(state, 0)
+    assert {a.card for a in listed} == {"W16"} and "E03" in state.lk_discard
+    assert accepted(state, PlayCard(card="W16", victims=["V14", "V05", "V06", "V07"]))
+    assert not accepted(state, PlayCard(card="S01", victims=["V14"]))

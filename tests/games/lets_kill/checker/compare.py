@@ -179,6 +179,8 @@ def _check_turn_change(prev: Any, new: Any, offered: bool, placers: dict[str, in
         if "Child" in card(victim).attrs and placers.get(victim) == new.active and victim in in_play(new):
             return f"{victim} (placed by seat {new.active}) did not go home at the start of its placer's turn"
     done = prev.active
+    if new.active != (prev.active + new.turn - prev.turn) % len(new.seats):
+        return f"turn {new.turn} is seat {new.active}'s after seat {prev.active}'s turn {prev.turn} (play passes left)"
     if len(new.hands[done]) < 5 and new.lk_deck:
         return f"seat {done} ended the turn with {len(new.hands[done])} cards and a non-empty deck (Step 3, LK-06)"
     if prev.declared_by is None and not offered and score(new, done) >= 20:
@@ -234,6 +236,15 @@ def compare_match(players: int, seed: int, tally: Tally, probe_every: int = 1) -
         done = ENGINE.apply(state, seat, action)
         new = done.state
         tally.steps += 1
+        if isinstance(action, PlayCard) and card(action.card).type == "surprise" and \
+                ENGINE.view(new, seat)["known"].get(action.victims[0]) != action.card:
+            _fail(players, seed, step, f"seat {seat} does not see the Surprise it placed (LK-11)")
+        if isinstance(action, PlayCard) and card(action.card).fx("on_play", "steal_incident"):
+            before = next(i for i in state.incidents if i.id == action.incident)
+            after = next((i for i in new.incidents if i.id == action.incident), None)
+            if after is None or after.owner != seat or after.model_dump(exclude={"owner"}) != \
+                    before.model_dump(exclude={"owner"}) or [i.id for i in new.incidents if i.owner == seat][-1] != before.id:
+                _fail(players, seed, step, f"Framed! moved {before} to {after} (steal_incident, §9.12)")
         if isinstance(action, PlayCard) and card(action.card).fx("on_play", "extra_play"):
             rest = [c for c in state.hands[seat] if c != action.card]
             can = any(legal_declarations(state, c, 1) for c in rest if card(c).type == "weapon")
