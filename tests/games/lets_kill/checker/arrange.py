@@ -29,7 +29,8 @@ def arrange(*, hand: list[str], locations: dict[str, list[str]] | None = None, t
     state = step2_state(players).model_copy(deep=True)
     locations, surprises = locations or {}, surprises or {}
     others = others or {}
-    used = set(hand) | {c for h in others.values() for c in h} | set(town) | set(locations) | {v for vs in locations.values() for v in vs} | set(surprises.values())
+    used = set(hand) | {c for h in others.values() for c in h} | set(town) | set(locations)
+    used |= {v for vs in locations.values() for v in vs} | set(surprises.values())
     for inc in incidents:
         used |= {inc["weapon"], *inc["victims"], *inc.get("surprises", {}).values(), *filter(None, [inc.get("location"),
                                                                                                    inc.get("media")])}

@@ -31,7 +31,8 @@ class Card:
     effects: tuple[Effect, ...] = field(default_factory=tuple)
 
     def fx(self, trigger: str | None = None, kind: str | None = None) -> list[Effect]:
-        return [e for e in self.effects if (trigger is None or e.trigger == trigger) and (kind is None or e.kind == kind)]
+        return [e for e in self.effects
+                if (trigger is None or e.trigger == trigger) and (kind is None or e.kind == kind)]
 
     @property
     def is_gun(self) -> bool:

@@ -13,12 +13,13 @@ from typing import Any
 
 from games.core import SYSTEM_SEAT, IllegalAction, SeatInfo
 from games.lets_kill.engine import ENGINE
-from games.lets_kill.models import LetsKillOptions, PlayCard
+from games.lets_kill.models import LetsKillOptions, PlaceVictim, PlayCard, Pledge, Respond
 
 from .cards import load
 from .decisions import conservation, play_ok, pledge_options, response_options
-from .whacking import Declared, check as check_whacking
 from .rules import card, in_play, incident_score, legal_declarations, placement_options, score, where
+from .whacking import Declared
+from .whacking import check as check_whacking
 
 MAX_STEPS = 4000
 
@@ -90,6 +91,47 @@ def _probes(state: Any, seat: int, rng: random.Random) -> list[PlayCard]:
     return probes
 
 
+def _verdict(state: Any, seat: int, action: Any, mine: bool, tally: Tally) -> str | None:
+    try:
+        ENGINE.apply(state, seat, action)
+        accepted = True
+    except IllegalAction:
+        accepted = False
+    tally.refusals += not accepted
+    tally.accepted_probes += accepted
+    if accepted != mine:
+        return f"seat {seat} {action.model_dump()}: engine {'accepts' if accepted else 'refuses'}, checker says " \
+               f"{'legal' if mine else 'illegal'}"
+    return None
+
+
+def _probe_other(state: Any, players: int, rng: random.Random, tally: Tally) -> str | None:
+    """Random answers to a placement, a window or a pledge, each judged by the checker and the engine."""
+    kind = state.pending.kind
+    if kind == "place":
+        loc = rng.choice([x.card for x in state.locations])
+        return _verdict(state, state.pending.seat, PlaceVictim(location=loc), loc in
+                        placement_options(state, state.pending.victim), tally)
+    if kind == "window":
+        seat = rng.randrange(players)
+        responses = [c for c in load() if card(c).subtype == "response"]
+        cid = rng.choice([*state.hands[seat], *responses])
+        answer = Respond(card=cid, victim=rng.choice([None, *in_play(state), *(v for i in state.incidents
+                                                                               for v in i.victims)]),
+                         location=rng.choice([None, *(x.card for x in state.locations)]))
+        options = response_options(state, seat)
+        key = (answer.card, answer.victim if card(cid).fx("response(incident_formed)", "revive") else None,
+               answer.location if any(e.kind == "move_victim" for e in card(cid).effects) else None)
+        if answer.victim is not None and key[1] is None or answer.location is not None and key[2] is None:
+            return None  # a parameter this card does not take: not judged
+        return _verdict(state, seat, answer, key in options, tally)
+    if kind == "pledge":
+        seat = state.pending.seat
+        cards = rng.sample(state.hands[seat], rng.randint(0, min(3, len(state.hands[seat]))))
+        return _verdict(state, seat, Pledge(cards=cards), frozenset(cards) in pledge_options(state, seat), tally)
+    return None
+
+
 def _check_pending(state: Any, players: int, rng: random.Random, tally: Tally) -> str | None:
     pending = state.pending
     kind = pending.kind
@@ -152,7 +194,9 @@ def _check_pending(state: Any, players: int, rng: random.Random, tally: Tally) -
         if engine != pledge_options(state, pending.seat):
             return f"pledges of seat {pending.seat} in {duel.phase} phase: engine {engine} vs checker " \
                    f"{pledge_options(state, pending.seat)}"
-    elif kind == "declare":
+    if kind in ("place", "window", "pledge") and (problem := _probe_other(state, players, rng, tally)):
+        return problem
+    if kind == "declare":
         if score(state, pending.seat) < 20 or state.declared_by is not None:
             return f"declaration offered to seat {pending.seat} with {score(state, pending.seat)} points (LK-32)"
     return None
@@ -194,7 +238,8 @@ def _check_outcome(state: Any) -> str | None:
     outcome = ENGINE.outcome(state)
     mine = {s: score(state, s) for s in range(len(state.seats))}
     best = max(mine.values())
-    if {s: int(p) for s, p in outcome.scores.items()} != mine or outcome.winners != [s for s in mine if mine[s] == best]:
+    winners = [s for s in mine if mine[s] == best]
+    if {s: int(p) for s, p in outcome.scores.items()} != mine or outcome.winners != winners:
         return f"outcome {outcome.scores} winners {outcome.winners} vs checker {mine} (LK-33)"
     if not (not state.lk_deck or (not state.victims_deck and not in_play(state)) or state.declared_by is not None):
         return f"game ended ({state.ended}) with no end condition met (LK-30..32)"
@@ -243,7 +288,8 @@ def compare_match(players: int, seed: int, tally: Tally, probe_every: int = 1) -
             before = next(i for i in state.incidents if i.id == action.incident)
             after = next((i for i in new.incidents if i.id == action.incident), None)
             if after is None or after.owner != seat or after.model_dump(exclude={"owner"}) != \
-                    before.model_dump(exclude={"owner"}) or [i.id for i in new.incidents if i.owner == seat][-1] != before.id:
+                    before.model_dump(exclude={"owner"}) or \
+                    [i.id for i in new.incidents if i.owner == seat][-1] != before.id:
                 _fail(players, seed, step, f"Framed! moved {before} to {after} (steal_incident, §9.12)")
         if isinstance(action, PlayCard) and card(action.card).fx("on_play", "extra_play"):
             rest = [c for c in state.hands[seat] if c != action.card]

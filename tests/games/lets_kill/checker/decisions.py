@@ -6,8 +6,17 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from .rules import (can_take, card, declaration_ok, in_play, incident_score, location, placement_options,
-                    surprise_targets, where)
+from .rules import (
+    can_take,
+    card,
+    declaration_ok,
+    in_play,
+    incident_score,
+    location,
+    placement_options,
+    surprise_targets,
+    where,
+)
 
 
 def _incident(state: Any, inc_id: int | None) -> Any:

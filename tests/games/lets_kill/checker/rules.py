@@ -201,7 +201,7 @@ def incident_score(inc: Any) -> int:
     ctx = {"location": inc.location is not None, "media": inc.media is not None, "victim_attrs": vattrs}
     shared = [c for c in [inc.weapon, inc.location, inc.media, *inc.attached] if c]
     total = 0
-    for v, attrs in zip(inc.victims, vattrs):
+    for v, attrs in zip(inc.victims, vattrs, strict=True):
         own = [s for s in [v, inc.surprises.get(v)] if s]
         mods = [e for s in own for e in _points(s, "this_victim") if holds(e.condition, wattrs, ctx)]
         value = card(v).points
@@ -213,9 +213,11 @@ def incident_score(inc: Any) -> int:
                 value *= int(e.args["amount"])
         value += sum(int(e.args["amount"]) for e in mods if e.args.get("mode", "add") == "add")
         value += sum(int(e.args["amount"]) for s in shared for e in _points(s, "each_victim")
-                     if holds(e.condition, wattrs, ctx) and ("filter" not in e.args or matches(e.args["filter"], attrs)))
+                     if holds(e.condition, wattrs, ctx)
+                     and ("filter" not in e.args or matches(e.args["filter"], attrs)))
         total += value
-    total += sum(int(e.args["amount"]) for s in shared for e in _points(s, "incident") if holds(e.condition, wattrs, ctx))
+    total += sum(int(e.args["amount"]) for s in shared for e in _points(s, "incident")
+                 if holds(e.condition, wattrs, ctx))
     return total + sum(inc.modifiers)
 
 
