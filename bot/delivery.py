@@ -161,7 +161,7 @@ class Delivery:
             embeds.append(outcome_embed(ctx, table))
         else:
             waiting = table.engine.waiting(table.state)
-            if waiting is not None and waiting.pings:
+            if waiting is not None and waiting.pings and not waiting.hidden:
                 content = (content + "\n" if content else "") + ctx.t(
                     "turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
