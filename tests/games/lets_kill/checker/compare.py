@@ -35,6 +35,7 @@ class Tally:
     refusals: int = 0
     accepted_probes: int = 0
     whackings: int = 0
+    media: int = 0
     ends: dict[str, int] = field(default_factory=dict)
 
 
@@ -255,7 +256,7 @@ def compare_match(players: int, seed: int, tally: Tally, probe_every: int = 1) -
         _fail(players, seed, 0, f"setup town {town} (RB Set Up, LK-01)")
     if any(len(e.params["cards"]) < 5 for e in dealt if e.key == "lets_kill.dealt"):  # 6 after Penny's draw
         _fail(players, seed, 0, "hands of 5 dealt (RB Set Up)")
-    offered, declared = False, None
+    offered, declared, media = False, None, None
     placers = {v: (state.first - 1) % players for v in town}  # LK-01, §9.15
     for step in range(MAX_STEPS):
         for check in (_check_zones, _check_views):
@@ -298,6 +299,19 @@ def compare_match(players: int, seed: int, tally: Tally, probe_every: int = 1) -
             if can != asked:
                 _fail(players, seed, step, f"Killing Spree with {rest}: extra play {'asked' if asked else 'lost'}"
                       " (LK-25, §9.10)")
+        if isinstance(action, PlayCard) and card(action.card).subtype == "media":
+            media = (action.card, action.incident, [])
+        if media is not None:
+            media[2].extend(e.params.get("card") for e in done.events if e.key.endswith(".response"))
+            if new.pending is None or new.pending.kind != "window" or new.window.type != "media_played":
+                inc = next((i for i in new.incidents if i.id == media[1]), None)
+                cancelled = "E16" in media[2]
+                if (inc is not None and (inc.media == media[0]) == cancelled) or \
+                        (cancelled and media[0] not in new.lk_discard):
+                    _fail(players, seed, step, f"Media Event {media[0]} on Incident {media[1]}, responses {media[2]}:"
+                          f" attached {inc.media if inc else None} (LK-22, §9.3)")
+                media = None
+                tally.media += 1
         if declared is not None:
             declared.events += [(e.key, dict(e.params)) for e in done.events]
             if new.whacking is None:
