@@ -73,3 +73,20 @@ def test_a_short_target_pledge_is_refused_and_giving_up_loses() -> None:
     state = act(state, 0, Pledge())
     assert state.incidents == [] and "V14" in state.town and "W11" in state.lk_discard
     assert state.skips[0] == 1 and "W01" in state.hands[0]
+
+
+def test_a_short_posse_pledge_goes_back_to_hand() -> None:
+    """§7.7: posse pledges that do not reach the target's total are not committed and return to hand; the target
+    wins and the whacking goes on to form its Incident (only the target's Gun is spent)."""
+    state = arrange(hand=["W11", "W04"], town=["V14", "V05"],
+                    others={1: ["E13-1", "W01", "E02", "E04", "E05"], 2: ["W06", "E06", "E07", "E09", "E10"],
+                            3: ["E11", "E12", "S01", "S02", "S03"]})
+    state = act(state, 0, PlayCard(card="W11", victims=["V14"]))
+    state = act(state, 1, Respond(card="E13-1"))
+    state = act(state, SYSTEM_SEAT, CloseWindow())
+    state = act(state, 0, Pledge(cards=["W04"]))
+    state = act(state, 1, Pledge(cards=["W01"]))  # 1 < 2
+    state = act(state, 2, Pledge())
+    state = act(state, 3, Pledge())
+    assert "W01" in state.hands[1] and "W06" in state.hands[2] and "W04" in state.lk_discard
+    assert [(i.owner, i.victims) for i in state.incidents] == [(0, ["V14"])]
