@@ -282,6 +282,12 @@ def compare_match(players: int, seed: int, tally: Tally, probe_every: int = 1) -
         done = ENGINE.apply(state, seat, action)
         new = done.state
         tally.steps += 1
+        if state.pending.kind == "peek_discard":
+            kept = [v for v in state.pending.peeked if v not in action.cards]
+            known = ENGINE.view(new, seat)["known"]
+            if any(v in new.surprises for v in action.cards) or any(known.get(v) != state.surprises[v] for v in kept):
+                _fail(players, seed, step, f"Stakeout: discarded {action.cards}, kept {kept}, seat {seat} knows "
+                      f"{known} (LK-26)")
         if isinstance(action, PlayCard) and card(action.card).type == "surprise" and \
                 ENGINE.view(new, seat)["known"].get(action.victims[0]) != action.card:
             _fail(players, seed, step, f"seat {seat} does not see the Surprise it placed (LK-11)")
