@@ -1,4 +1,5 @@
-"""The ``coroner`` console script: ``coroner run`` (the bot) and ``coroner migrate`` (upgrade the database)."""
+"""The ``coroner`` console script: ``coroner run`` (the bot), ``coroner migrate`` (upgrade the database) and
+``coroner simulate`` (watch a game played by random seats, see :mod:`bot.simulate`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 
 from pydantic import ValidationError
 
+from bot import simulate
 from bot.settings import Settings
 
 
@@ -29,7 +31,10 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="run the bot (upgrades the database first)")
     sub.add_parser("migrate", help="upgrade the database to the latest schema and exit")
+    simulate.add_parser(sub)
     args = parser.parse_args(argv)
+    if args.command == "simulate":  # no settings, token or database
+        return simulate.run(args)
     settings = _settings()
     if settings is None:
         return 2
