@@ -20,8 +20,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.cogs.asesino_social.days import GRACE
 from bot.simulate.uis import load_uis
 from bot.ui import ui_for
+from games.asesino.social import next_boundary
 from games.core import SYSTEM_SEAT, Engine, Event, SeatInfo, get_engine, rng_for
 
 #: the seats' names, in seat order (12: the largest table of any mode today)
@@ -78,9 +80,6 @@ class Clock:
 def _social_clock(state: Any, now: datetime, rng: random.Random) -> dict[str, Any] | None:
     """The social mode's timers (:mod:`bot.cogs.asesino_social.days`) and host: the day ends at its boundary
     (stamped there), a judgement closes just after its window, a letter sent for review is approved or rejected."""
-    from bot.cogs.asesino_social.days import GRACE
-    from games.asesino.social import next_boundary
-
     ends = next_boundary(state)
     if ends is not None and now >= ends:
         return {"type": "end_day", "day": state.day, "at": ends.isoformat()}

@@ -74,20 +74,22 @@ def transcript(game: Game, language: str, *, reveal: bool = False) -> list[str]:
 
 
 def _step_lines(ctx: RenderContext, ui: Any, events: list[Event], reveal: bool) -> list[str]:
-    """One step's lines, as :class:`bot.delivery.Delivery` sorts its events (echoes of a player's own move are
-    never sent)."""
-    lines: list[str] = []
+    """One step's lines in the order :class:`bot.delivery.Delivery` shows them: the table's public lines, then the
+    DMs, then the official medium's posts (echoes of a player's own move are never sent)."""
+    public: list[str] = []
+    private: list[str] = []
+    medium: list[str] = []
     for event in events:
         if event.key in ui.echo_keys:
             continue
         if event.audience.kind == "public":
             text = ui.public_event(ctx, event)
             if text:
-                lines += _entry(None, text)
+                public += _entry(None, text)
         elif event.audience.kind == "medium":
-            lines += _entry(ctx.t("simulate.medium"), outgoing_text(ui.medium_event(ctx, event)))
+            medium += _entry(ctx.t("simulate.medium"), outgoing_text(ui.medium_event(ctx, event)))
         elif reveal:
             for seat in event.audience.seats:
                 label = ctx.t("simulate.private", seat=ctx.name(seat))
-                lines += _entry(label, outgoing_text(ui.private_event(ctx, seat, event)))
-    return lines
+                private += _entry(label, outgoing_text(ui.private_event(ctx, seat, event)))
+    return public + private + medium
