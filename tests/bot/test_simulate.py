@@ -9,8 +9,9 @@ import pytest
 
 from bot.cli import main
 from bot.i18n import t
-from bot.simulate import play, replays, transcript
-from bot.simulate.transcript import INDENT
+from bot.simulate.driver import play
+from bot.simulate.record import replays
+from bot.simulate.transcript import INDENT, transcript
 from games.core import all_games, get_engine
 
 MODES = [(g.id, m.id, m.min_players, m.max_players) for g in all_games() for m in g.modes]

@@ -46,13 +46,14 @@ def parse_options(text: str | None) -> dict[str, Any]:
 
 
 def user_names(user: discord.abc.User) -> list[str]:
-    """The names a player goes by here: user name, display name and server nickname (no duplicates)."""
-    names = [user.name, getattr(user, "global_name", None), getattr(user, "nick", None), user.display_name]
+    """The names a player goes by here, the one the server shows first (nickname, else display name: the name the
+    table calls the seat by), then the user name and global display name (no duplicates)."""
+    names = [user.display_name, user.name, getattr(user, "global_name", None), getattr(user, "nick", None)]
     return list(dict.fromkeys(n for n in names if n))
 
 
 class Lobby(commands.Cog):
-    """``/newgame``, ``/join``, ``/start``, ``/cancel`` and the lobby buttons."""
+    """``/newgame``, ``/join``, ``/leave``, ``/start``, ``/cancel`` and the lobby buttons."""
 
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
@@ -134,6 +135,11 @@ class Lobby(commands.Cog):
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction) -> None:
         await self.on_lobby_button(interaction, (await self._lobby_here(interaction)).id, "join", edit=False)
+
+    @app_commands.command(name="leave", description=_("Leave the lobby in this channel"))
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.on_lobby_button(interaction, (await self._lobby_here(interaction)).id, "leave", edit=False)
 
     @app_commands.command(name="start", description=_("Start the game in this channel (host only)"))
     @app_commands.guild_only()
