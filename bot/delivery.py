@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
-MAX_CONTENT = 1900
 
 
 class Delivery:
@@ -81,6 +80,7 @@ class Delivery:
     async def post_medium(self, table: Table, out: Outgoing) -> None:
         config = await self.bot.config(table.guild_id)
         target = config.medium_channel_id or table.channel_id
+        out.language = table.language
         await (await self.channel(target)).send(**out.kwargs())
 
     async def dm(self, table: Table, seat: int, out: Outgoing) -> bool:
@@ -91,6 +91,7 @@ class Delivery:
         try:
             # create_dm takes a bare snowflake and caches the DM channel: no user lookup per message
             channel = await self.bot.create_dm(discord.Object(id=user_id))
+            out.language = table.language
             await channel.send(**out.kwargs())
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
@@ -106,7 +107,7 @@ class Delivery:
         ctx = RenderContext(table, table.language)
         text = ctx.t("dm.closed", seats=", ".join(ctx.mention(s) for s in seats))
         view = view_of(secrets_button(table.id, ctx.t("secrets.button")))
-        out = Outgoing(content=text, view=view, mentions=True)
+        out = Outgoing(content=text, view=view, mentions=True, language=table.language)
         await (await self.channel(table.channel_id)).send(**out.kwargs())
 
     async def announce_cancel(self, table: Table, by_user_id: int) -> None:
@@ -137,22 +138,22 @@ class Delivery:
         embed = ui.table_embed(ctx, public)
         files = ui.table_files(ctx, public)
         content = "\n".join(lines)
-        if len(content) > MAX_CONTENT:
-            content = content[: MAX_CONTENT - 1] + "…"
         embeds = [embed]
         items: list[discord.ui.Item[Any]] = []
         mentions = False
+        notice = None
         if table.status == "finished":
             embeds.append(self.outcome_embed(ctx, table))
         else:
             to_act = ui.waiting_on(table)
             if to_act:
-                content = (content + "\n" if content else "") + ctx.t(
-                    "turn.waiting_on", seats=", ".join(ctx.mention(s) for s in to_act))
+                # the budget keeps this line whole and cuts the public lines above it
+                notice = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in to_act))
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
         return Outgoing(content=content or None, embeds=embeds, files=files,
-                        view=view_of(*items) if items else None, mentions=mentions)
+                        view=view_of(*items) if items else None, mentions=mentions, notice=notice,
+                        language=table.language)
 
     def outcome_embed(self, ctx: RenderContext, table: Table) -> discord.Embed:
         outcome = table.engine.outcome(table.state)

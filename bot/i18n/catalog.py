@@ -55,7 +55,7 @@ def load_language(language: str) -> dict[str, str]:
     for path in sorted((LOCALES / language / "LC_MESSAGES").glob("*.po")):
         with path.open("rb") as handle:
             for message in read_po(handle, locale=language):
-                if message.id and message.string:
+                if message.id and message.string and not message.pluralizable:  # plurals: see bot.budget
                     messages[str(message.id)] = str(message.string)
     return messages
 

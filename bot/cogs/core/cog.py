@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.errors import UserError
 from bot.i18n import t
-from bot.ui import COLOUR, SILENT, RenderContext, ui_for
+from bot.ui import COLOUR, Outgoing, RenderContext, ui_for
 from games.core import get_game
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table:
         raise UserError("secrets.not_started")
     ctx = RenderContext(table, table.language)
     embed = ui_for(table.game, table.mode).secrets_embed(ctx, seat, table.engine.view(table.state, seat))
-    await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=SILENT)
+    await interaction.response.send_message(ephemeral=True, **Outgoing(embeds=[embed], language=ctx.language).kwargs())
 
 
 class Core(commands.Cog):
@@ -85,7 +85,7 @@ class Core(commands.Cog):
                    players=len(x.user_ids())) for x in tables]
         embed = discord.Embed(title=t("games.title", language), description="\n".join(lines) or t("games.none",
                               language), colour=COLOUR)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(ephemeral=True, **Outgoing(embeds=[embed], language=language).kwargs())
 
     @app_commands.command(name="leaderboard", description=_("Points in this server: all time, or one series"))
     @app_commands.describe(game=_("The game"), series=_("A series number (leave empty for all time)"))
@@ -102,4 +102,4 @@ class Core(commands.Cog):
                   game=t(f"game.{game.value}", language), series=series)
         embed = discord.Embed(title=title, description="\n".join(lines) or t("leaderboard.empty", language),
                               colour=COLOUR)
-        await interaction.response.send_message(embed=embed, allowed_mentions=SILENT)
+        await interaction.response.send_message(**Outgoing(embeds=[embed], language=language).kwargs())
