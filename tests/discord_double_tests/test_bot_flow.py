@@ -15,7 +15,8 @@ async def test_ready_brings_the_guild_and_channels_but_no_members_without_intent
     assert guild is not None and guild.name == "Test Server" and bot.shard_count == 1
     assert {c.name for c in guild.text_channels} == {"games", "medium"}
     assert guild.get_member(world.bob.id) is None
-    assert guild.me.guild_permissions.administrator
+    perms = guild.me.guild_permissions  # the README's minimal invite, not Administrator
+    assert perms.embed_links and perms.attach_files and not perms.administrator and not perms.manage_roles
     assert (await guild.fetch_member(world.bob.id)).nick == "Bobby"
 
 
