@@ -136,12 +136,14 @@ class StoredMessage:
 
 
 def numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A copy of ``components`` in which every component has an ``id``: Discord numbers those the sender left
-    without one 1, 2, 3... in depth-first order, skipping ids already used."""
+    """A copy of ``components`` as Discord stores them: every component has an ``id`` (Discord numbers those the
+    sender left without one 1, 2, 3... in depth-first order, skipping ids already used) and emoji drop null keys."""
     out = copy.deepcopy(components)
     used = {c["id"] for c in walk_components(out) if isinstance(c.get("id"), int)}
     next_id = 1
     for c in walk_components(out):
+        if isinstance(c.get("emoji"), dict):  # Discord answers a unicode emoji as {"name": ...} alone
+            c["emoji"] = {k: v for k, v in c["emoji"].items() if v is not None}
         if not isinstance(c.get("id"), int):
             while next_id in used:
                 next_id += 1
