@@ -234,6 +234,12 @@ class DiscordDouble:
     async def _unknown(self, request: web.Request) -> web.Response:
         return discord_error(404, 0, "404: Not Found")
 
+    def use_clock(self, clock: Callable[[], float]) -> None:
+        """Measure deadlines on ``clock`` (e.g. a :class:`~tests.discord_double.clock.ManualClock`) from now on,
+        with Discord's exact 3 seconds (no real-time margin)."""
+        self.clock = clock
+        self.initial_response_deadline = self.interaction_timeout
+
     def set_bot_permissions(self, guild: Guild, permissions: int) -> None:
         """Give the bot's managed role in ``guild`` exactly ``permissions`` (dispatching GUILD_ROLE_UPDATE)."""
         role = next(r for r in guild.roles.values() if r.managed and r.name == self.bot_user.username)

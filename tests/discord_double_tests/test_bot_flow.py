@@ -33,7 +33,7 @@ async def test_members_intent_caches_members_with_their_permissions(world: World
 async def test_sync_registers_commands_with_options(world: World, bot: DoubleBot) -> None:
     """tree.sync() in setup_hook stores the commands, their options and the subcommand group."""
     cmds = {c["name"]: c for c in world.double.commands_registered()}
-    assert set(cmds) == {"newgame", "config", "poke", "counter", "progress"}
+    assert set(cmds) == {"newgame", "config", "poke", "counter", "progress", "slow"}
     assert [o["name"] for o in cmds["newgame"]["options"]] == ["game", "players", "public"]
     assert cmds["newgame"]["options"][0]["autocomplete"] is True
     assert cmds["config"]["options"][0]["name"] == "medium"
