@@ -9,10 +9,8 @@ import aiohttp
 import pytest
 
 from tests.discord_double import DiscordDouble
-from tests.discord_double.schema import SPEC_PATH, load_validator
+from tests.discord_double.schema import load_validator, needs_spec
 from tests.discord_double.server import TOKEN
-
-needs_spec = pytest.mark.skipif(not SPEC_PATH.is_file(), reason=f"no Discord OpenAPI spec at {SPEC_PATH}")
 
 
 @needs_spec

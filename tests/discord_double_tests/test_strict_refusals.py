@@ -10,12 +10,11 @@ import pytest
 
 from tests.discord_double import DiscordDouble
 from tests.discord_double.permissions import MANAGE_ROLES, README_MINIMAL, SEND_MESSAGES, VIEW_CHANNEL
-from tests.discord_double.schema import SPEC_PATH
+from tests.discord_double.schema import needs_spec
 from tests.discord_double.server import env_latency
 from tests.discord_double_tests.strict_support import Strict, callback, code_of, error_codes, strict, webhook
 
 __all__ = ["strict"]
-needs_spec = pytest.mark.skipif(not SPEC_PATH.is_file(), reason=f"no Discord OpenAPI spec at {SPEC_PATH}")
 
 
 def button(custom_id: str) -> dict[str, Any]:
@@ -222,3 +221,20 @@ def test_latency_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     assert env_latency() == 0.1 and DiscordDouble().latency == 0.1
     monkeypatch.delenv("COR_DOUBLE_LATENCY_MS")
     assert env_latency() == 0.0 and os.environ.get("COR_DOUBLE_LATENCY_MS") is None
+
+
+@needs_spec
+async def test_the_doubles_replies_and_payloads_are_checked(strict: Strict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reply or a gateway payload of the double's that the spec rejects is recorded and fails the test."""
+    async with strict.http.get("/api/v10/users/@me") as resp:
+        assert resp.status == 200
+    assert strict.double.reply_violations == []
+    strict.double.gateway.dispatch("MESSAGE_CREATE", {"id": "1"})
+    async with strict.http.get(f"/api/v10/channels/{strict.channel.id}") as resp:
+        assert resp.status == 200
+    monkeypatch.setattr(type(strict.alice), "payload", lambda self: {"id": str(self.id)})
+    async with strict.http.get(f"/api/v10/users/{strict.alice.id}") as resp:
+        assert resp.status == 200
+    assert [v.what for v in strict.double.reply_violations] == ["payload", "reply"]
+    with pytest.raises(AssertionError, match="schema violation"):
+        strict.double.assert_clean()
