@@ -104,3 +104,14 @@ def test_fit_message_budgets_content_and_embeds_together() -> None:
     fitted = fit_message("line\n" * 600, embeds, None, notice="Waiting on you", language="en")
     assert fitted.content is not None and size(fitted.content) <= 2000 and fitted.content.endswith("Waiting on you")
     assert sum(budget.embed_size(e.to_dict()) for e in fitted.embeds) <= 6000
+
+
+def test_outgoing_kwargs_for_an_edit_replace_the_whole_message() -> None:
+    """An edit states every part (so an emptied part is removed) and is budgeted like a send."""
+    from bot.ui import Attachment, Outgoing
+
+    out = Outgoing(content="x" * 2500, files=[Attachment("a.png", b"png")], language="es")
+    kwargs = out.kwargs(edit=True)
+    assert kwargs["embeds"] == [] and kwargs["view"] is None and len(kwargs["attachments"]) == 1
+    assert size(kwargs["content"]) == 2000 and "files" not in kwargs
+    assert set(Outgoing(content="hi").kwargs()) == {"allowed_mentions", "content"}
