@@ -1,7 +1,8 @@
 """The one message budget: fits a whole outgoing message into Discord's limits instead of letting Discord refuse it.
 
-Every message the bot sends (channel posts, DMs, interaction responses and edits) passes
-:meth:`bot.ui.Outgoing.kwargs`, which calls :func:`fit_message`; modals pass :func:`fit_modal`.
+Every message whose size depends on the game or on player names (statuses, results, DMs, medium posts, secrets,
+server listings; channel posts, interaction responses and edits alike) is built as a :class:`bot.ui.Outgoing`, whose
+``kwargs()`` calls :func:`fit_message`; every modal passes :func:`fit_modal` when it is built.
 
 Lengths are counted in UTF-16 code units (:func:`size`), never fewer than Discord counts, so a name full of emoji or
 wide characters cannot push a message over. A long log or list (a text of lines) is cut after the last line that

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.budget import fit_modal
 from bot.cogs.asesino_social import _render
 from bot.cogs.asesino_social._days import after_player_action, schedule_day_end
 from bot.cogs.asesino_social._dead import after_action, clear_dead
@@ -96,6 +97,7 @@ class TextModal(discord.ui.Modal):
             label=ctx.t("asesino_social.ui.modal.text"), style=discord.TextStyle.paragraph, custom_id="text",
             max_length=TEXT_LIMIT, required=True)
         self.add_item(self.text)
+        fit_modal(self)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         try:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.budget import fit_modal
 from bot.cogs.cereal_killer import _messages as msg
 from bot.cogs.cereal_killer._render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
@@ -263,13 +264,14 @@ class MoveModal(discord.ui.Modal):
 
     def __init__(self, ui: CerealUI, bot: CoronerBot, table: Table, version: int) -> None:
         ctx = RenderContext(table, table.language)
-        super().__init__(title=ctx.t("cereal_killer.ui.move_title")[:45], timeout=900,
+        super().__init__(title=ctx.t("cereal_killer.ui.move_title"), timeout=900,
                          custom_id=f"coroner:ck_move:{table.id}:{version}")
         self.ui, self.bot, self.table, self.version = ui, bot, table, version
         self.path: discord.ui.TextInput[MoveModal] = discord.ui.TextInput(
-            label=ctx.t("cereal_killer.ui.move_label")[:45], placeholder=ctx.t("cereal_killer.ui.move_placeholder"),
+            label=ctx.t("cereal_killer.ui.move_label"), placeholder=ctx.t("cereal_killer.ui.move_placeholder"),
             custom_id="path", max_length=60)
         self.add_item(self.path)
+        fit_modal(self)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         ctx = RenderContext(self.table, self.table.language)
