@@ -43,7 +43,8 @@ async def start_game(world: World, players: list[User]) -> Table:
     await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
     lobby = await open_and_fill(world, players)
     await (await players[0].click(lobby, label="Start")).response()
-    await world.double.wait_for(lambda: statuses(world) and all(u.dms() for u in players), what="start and role DMs")
+    await world.double.wait_for(lambda: statuses(world) and all(u.dms() for u in players) and not lobby.components,
+                                what="start, role DMs and the lobby closed")
     table = await world.tables.table_in_channel(world.games.id)
     assert table is not None and table.status == "active"
     return table

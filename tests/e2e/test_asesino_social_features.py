@@ -121,8 +121,8 @@ async def test_a_failed_day_end_is_retried_from_a_persisted_timer(world: World,
         schedule = bot.timers.schedule
 
         async def record(game_id: int, kind: str, due_at: datetime, payload: dict[str, Any]) -> None:
-            scheduled.append((kind, due_at, payload))
             await schedule(game_id, kind, due_at, payload)
+            scheduled.append((kind, due_at, payload))  # once stored: the test reads the timers table next
 
         monkeypatch.setattr(bot.timers, "schedule", record)
         before = await version(world, table)
