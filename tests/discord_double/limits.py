@@ -138,8 +138,8 @@ def invalid_form_body(problems: list[Problem], prefix: Path = ()) -> ApiError:
     return ApiError(400, 50035, "Invalid Form Body", errors)
 
 
-def check_message(body: dict[str, Any] | None, prefix: Path = ()) -> None:
+def check_message(body: dict[str, Any] | None) -> None:
     """Raise Discord's 50035 if ``body`` breaks a limit."""
     problems = message_problems(body or {})
     if problems:
-        raise invalid_form_body(problems, prefix)
+        raise invalid_form_body(problems)

@@ -26,7 +26,8 @@ from tests.discord_double.faults import json_response
 
 #: ids after these segments are "major parameters": each value gets its own bucket
 _MAJOR = re.compile(r"(?<!channels/)(?<!guilds/)(?<!webhooks/)(?<!interactions/)\b\d{6,}\b")
-_EXEMPT = re.compile(r"^/(interactions/\d+/[^/]+/callback|webhooks/\d+/[^/]+)")
+#: interaction callbacks and interaction webhooks: no bot token, no global limit
+INTERACTION_ROUTES = re.compile(r"^/(interactions/\d+/[^/]+/callback|webhooks/\d+/[^/]+)")
 
 
 @dataclass
@@ -78,7 +79,7 @@ class RateLimits:
             return None, {}
         now = time.monotonic()
         key = f"{method} {_MAJOR.sub(':id', path)}"
-        exempt = bool(_EXEMPT.match(path))
+        exempt = bool(INTERACTION_ROUTES.match(path))
         if not exempt:
             if self._global is None:
                 self._global = _Window(self.global_limit, self.global_per)

@@ -21,13 +21,11 @@ from tests.discord_double.interactions import Actions, InteractionHandle
 from tests.discord_double.messages import StoredMessage
 from tests.discord_double.model import DM, Channel, Guild, Member, Role, User
 from tests.discord_double.permissions import DEFAULT_EVERYONE, README_MINIMAL
-from tests.discord_double.ratelimits import RateLimits
+from tests.discord_double.ratelimits import INTERACTION_ROUTES, RateLimits
 
 API_PREFIX = "/api/v10"
 TOKEN = "double-token"
 BOT_ROLE_POSITION = 100
-#: routes discord.py calls without the bot token: interaction callbacks and interaction webhooks
-_NO_AUTH = re.compile(r"^/(interactions/\d+/[^/]+/callback|webhooks/\d+/[^/]+)")
 
 
 def env_latency() -> float:
@@ -255,8 +253,10 @@ class DiscordDouble:
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
-        if not request.path.startswith(API_PREFIX):
-            return await handler(request)  # the gateway's websocket and attachment downloads
+        if not request.path.startswith(API_PREFIX):  # the gateway's websocket and attachment downloads
+            if handler == self._unknown:
+                self.unknown_requests.append(RequestRecord(request.method, request.path, 404, None))
+            return await handler(request)
         path = request.path[len(API_PREFIX):]
         method = request.method
         if self.latency:
@@ -276,7 +276,7 @@ class DiscordDouble:
 
     async def _answer(self, request: web.Request, handler: Callable[[web.Request], Any], method: str, path: str,
                       body: Any) -> tuple[web.StreamResponse, dict[str, str]]:
-        if not _NO_AUTH.match(path) and request.headers.get("Authorization") != f"Bot {self.token}":
+        if not INTERACTION_ROUTES.match(path) and request.headers.get("Authorization") != f"Bot {self.token}":
             return discord_error(401, 0, "401: Unauthorized"), {}
         limited, headers = self.rate_limits.check(method, path)
         if limited is not None:
