@@ -17,6 +17,7 @@ from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
+from bot.plugins import extensions
 from bot.settings import Settings
 from bot.timers import TimerRunner
 from bot.turns import install_turn_timers
@@ -24,10 +25,8 @@ from bot.ui import ui_for
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = (
-    "bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm",
-    "bot.cogs.asesino", "bot.cogs.asesino_social", "bot.cogs.cereal_killer",
-)
+#: the cog packages found when this module was imported (:func:`bot.plugins.extensions` looks again at start)
+EXTENSIONS: tuple[str, ...] = extensions()
 
 
 def point_at_api(base: str | None) -> None:
@@ -87,7 +86,7 @@ class CoronerBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
         self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await self.load_extension(extension)
         self.timers.start()
         if self.settings.sync_commands:
@@ -142,6 +141,7 @@ class CoronerBot(commands.AutoShardedBot):
         """Route a persistent game component to the game's UI; errors become ephemeral replies."""
         from bot.cogs.core.cog import show_secrets
 
+        table = None
         try:
             table = await self.tables.load(game_id)
             if name == "secrets":
@@ -149,7 +149,7 @@ class CoronerBot(commands.AutoShardedBot):
                 return
             await ui_for(table.game, table.mode).on_component(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
-            await send_error(self, interaction, exc)
+            await send_error(self, interaction, exc, table)
 
 
 class StartupError(Exception):

@@ -145,10 +145,10 @@ class Delivery:
         if table.status == "finished":
             embeds.append(self.outcome_embed(ctx, table))
         else:
-            to_act = ui.waiting_on(table)
-            if to_act:
+            waiting = table.engine.waiting(table.state)
+            if waiting is not None and waiting.pings:
                 # the budget keeps this line whole and cuts the public lines above it
-                notice = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in to_act))
+                notice = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
         return Outgoing(content=content or None, embeds=embeds, files=files,
@@ -159,7 +159,8 @@ class Delivery:
         outcome = table.engine.outcome(table.state)
         embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
         if outcome is not None:
-            embed.description = ctx.t(outcome.reason, **ctx.seat_params(outcome.params))
+            words = ui_for(table.game, table.mode).words(ctx, outcome.params, outcome.seat_params)
+            embed.description = ctx.t(outcome.reason, **words)
             winners = ", ".join(ctx.name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
             embed.add_field(name=ctx.t("outcome.winners"), value=winners, inline=False)
             if outcome.scores:
@@ -179,7 +180,8 @@ class Delivery:
     async def arm_turn_timers(self, table: Table) -> None:
         """A warning at half the turn timeout, then the bot's move at the timeout, for engines that define
         ``timeout_action``. Timers carry the version they were armed at and do nothing if the game moved on."""
-        if not hasattr(table.engine, "timeout_action") or not table.engine.to_act(table.state):
+        waiting = table.engine.waiting(table.state)
+        if not hasattr(table.engine, "timeout_action") or waiting is None or not waiting.pings:
             return
         config = await self.bot.config(table.guild_id)
         timeout = timedelta(seconds=ui_for(table.game, table.mode).move_timeout(table, config))

@@ -13,6 +13,7 @@ from games.core import IllegalAction
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
+    from bot.tables import Table
 
 log = logging.getLogger(__name__)
 
@@ -26,23 +27,36 @@ class UserError(Exception):
         self.params = params
 
 
-def error_text(language: str, exc: BaseException) -> str:
-    """The player-facing text for ``exc``: a catalogue message for known refusals, a generic one otherwise."""
+def error_text(language: str, exc: BaseException, table: Table | None = None) -> str:
+    """The player-facing text for ``exc``: a catalogue message for known refusals (:class:`IllegalAction`,
+    :class:`~bot.tables.TableError`, :class:`UserError`), a generic one otherwise. With the ``table`` the refusal
+    is about, its parameters are put in words by the game's UI (seats as the players' names); pass the game's
+    language (``table.language``), not the server's current one."""
     from bot.tables import TableError
+    from bot.ui import RenderContext, ui_for
 
     cat = catalog(language)
     if isinstance(exc, IllegalAction | TableError | UserError):
-        return "⛔ " + cat.render(exc.code, **exc.params)
+        if table is None:
+            return "⛔ " + cat.render(exc.code, **exc.params)
+        declared = getattr(exc, "seat_params", ())  # only an IllegalAction declares seats beyond the convention
+        words = ui_for(table.game, table.mode).words(RenderContext(table, language), exc.params, declared)
+        return "⛔ " + cat.render(exc.code, **words)
     return "⚠️ " + cat.render("error.unexpected")
 
 
-async def send_error(bot: CoronerBot, interaction: discord.Interaction, exc: BaseException) -> None:
-    """Reply ephemerally with the error text (as a follow-up if the interaction was already answered)."""
+async def send_error(bot: CoronerBot, interaction: discord.Interaction, exc: BaseException,
+                     table: Table | None = None) -> None:
+    """Reply ephemerally with the error text (as a follow-up if the interaction was already answered), in the
+    language of ``table`` when the refusal is about a game, else in the server's."""
     from bot.tables import TableError
 
     if not isinstance(exc, IllegalAction | TableError | UserError):
         log.exception("interaction failed", exc_info=exc)
-    text = error_text(await bot.language(interaction.guild_id), exc)
+    if table is not None:
+        text = error_text(table.language, exc, table)
+    else:
+        text = error_text(await bot.language(interaction.guild_id), exc)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

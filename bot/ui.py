@@ -1,16 +1,17 @@
-"""How a game looks on Discord: the :class:`GameUI` base every game's ``_render.py`` extends, and its registry.
+"""How a game looks on Discord: the :class:`GameUI` base every game's ``bot/cogs/<game>/ui.py`` extends, and its
+registry.
 
 The adapter renders only from engine views and events: public messages from ``engine.view(state, None)`` and
 public events, DMs from ``engine.view(state, seat)`` and seat events. A GameUI never decides a rule.
 
-Event parameters named ``seat``, ``*_seat`` (an int) or ``seats``, ``*_seats`` (a list of ints) are seat numbers
-and are rendered as the players' names.
+Seat parameters of events, refusals and outcomes (declared by the engine, see :func:`games.core.seat_keys`) are
+rendered as the players' names. Every move a player makes goes through :meth:`GameUI.play`.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,10 +19,10 @@ import discord
 
 from bot.budget import fit_message
 from bot.i18n import catalog
-from games.core import Event
+from games.core import Event, seat_keys
 
 if TYPE_CHECKING:
-    from bot.tables import Table
+    from bot.tables import ActResult, Table
 
 COLOUR = discord.Colour.dark_red()
 MAX_FIELDS = 25  # Discord refuses an embed with more fields
@@ -94,19 +95,24 @@ class RenderContext:
         user_id = self.table.user_of(seat)
         return f"<@{user_id}>" if user_id else self.name(seat)
 
-    def seat_params(self, params: dict[str, Any], *, mention: bool = False) -> dict[str, Any]:
-        """``params`` with seat numbers replaced by names (or mentions)."""
+    def seat_params(self, params: dict[str, Any], declared: Iterable[str] = (), *,
+                    mention: bool = False) -> dict[str, Any]:
+        """``params`` with their seats (``declared``, the engine's ``seat_params`` and the conventional names, see
+        :func:`games.core.seat_keys`) shown as names (or mentions); a list of seats becomes a comma-separated
+        list."""
         show: Callable[[int], str] = self.mention if mention else self.name
         out = dict(params)
-        for key, value in params.items():
-            if (key == "seat" or key.endswith("_seat")) and isinstance(value, int):
+        engine_seats = getattr(self.table.engine, "seat_params", ())
+        for key in seat_keys(params, (*declared, *engine_seats)):
+            value = params.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
                 out[key] = show(value)
-            elif (key == "seats" or key.endswith("_seats")) and isinstance(value, list):
+            elif isinstance(value, list | tuple):
                 out[key] = ", ".join(show(v) for v in value if isinstance(v, int))
         return out
 
     def event_text(self, event: Event, *, mention: bool = False) -> str:
-        return self.t(event.key, **self.seat_params(event.params, mention=mention))
+        return self.t(event.key, **self.seat_params(event.params, event.seat_params, mention=mention))
 
 
 class GameUI:
@@ -114,6 +120,29 @@ class GameUI:
 
     game: str = ""
     mode: str | None = None  # None: every mode of ``game`` without a UI of its own
+
+    # --- playing ---------------------------------------------------------------------------------------------
+    async def play(self, bot: Any, table: Table, user_id: int, action: dict[str, Any], *,
+                   version: int | None = None) -> ActResult:
+        """The one path every control of every game plays a move through: :meth:`complete_action`, then
+        ``bot.tables.act`` (the only gate for turn, staleness and game over; ``version``: the table version the
+        control was drawn at, ``None`` for controls valid at any version), then :meth:`after_play`. Raises what
+        :meth:`bot.tables.TableService.act` raises; :func:`bot.errors.error_text` renders it."""
+        result = await bot.tables.act(table.id, user_id, self.complete_action(bot, action), expected_version=version)
+        await self.after_play(bot, result)
+        return result
+
+    def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
+        """``action`` with what the bot adds to every move of this game (e.g. the time, for real-time games)."""
+        return action
+
+    async def after_play(self, bot: Any, result: ActResult) -> None:
+        """Called after each accepted move of a player (e.g. arm the timers the new state needs)."""
+
+    def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
+        """Event, refusal or outcome ``params`` ready for the catalogue: seats (``declared`` and the
+        conventional names) as the players' names; games override it to put their own values in words."""
+        return ctx.seat_params(params, declared)
 
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         """One line of the public log for ``event`` (``None`` hides it)."""
@@ -160,13 +189,12 @@ class GameUI:
         """Extra lines for the lobby embed (e.g. which role each joined player will get); none by default."""
         return []
 
-    def waiting_on(self, table: Table) -> list[int]:
-        """Seats mentioned as "waiting on" under the status (default: the engine's ``to_act``)."""
-        return table.engine.to_act(table.state)
-
     def move_timeout(self, table: Table, config: Any) -> int:
-        """Seconds the awaited player has for the current move (``/config`` turn time; games with prompts such as
-        last words or a Killer's answer use the prompt time for those)."""
+        """Seconds the awaited player has for the current move: the ``/config`` prompt time when the engine's
+        :class:`~games.core.Waiting` is a prompt (last words, a Killer's answer...), else the turn time."""
+        waiting = table.engine.waiting(table.state)
+        if waiting is not None and waiting.pace == "prompt":
+            return int(config.prompt_timeout_seconds)
         return int(config.turn_timeout_seconds)
 
     async def on_cancelled(self, bot: Any, table: Table) -> None:

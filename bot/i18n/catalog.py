@@ -1,6 +1,8 @@
 """Message catalogues: gettext ``.po`` files read with Babel, one domain per area.
 
-Layout: ``bot/i18n/locales/<lang>/LC_MESSAGES/<domain>.po``. Every ``msgid`` is a dotted message key (the
+Layout: ``bot/i18n/locales/<lang>/LC_MESSAGES/<domain>.po``, plus the same layout inside any game's own package
+(``games/<game>/locales/`` or ``bot/cogs/<game>/locales/``), so a game ships its messages with it.
+Every ``msgid`` is a dotted message key (the
 ``key`` of a game :class:`~games.core.Event`, an :class:`~games.core.IllegalAction` code, or a UI string such as
 ``lobby.join``); every ``msgstr`` is the text, with ``{name}`` placeholders filled by :meth:`Catalog.render`.
 Spanish falls back to English for a missing key; a key missing everywhere renders as the key itself, so a
@@ -49,10 +51,23 @@ class Catalog:
         return string.Formatter().vformat(self.template(key), (), _Lenient(params))
 
 
+def locale_dirs() -> list[Path]:
+    """Where catalogues live: ``bot/i18n/locales``, then the ``locales/`` of every package on ``games.__path__``
+    and ``bot.cogs.__path__`` (a game's own messages)."""
+    import games
+    from bot import cogs
+
+    dirs = [LOCALES]
+    for parent in (*games.__path__, *cogs.__path__):
+        dirs += sorted(path for path in Path(parent).glob("*/locales") if path.is_dir())
+    return dirs
+
+
 def load_language(language: str) -> dict[str, str]:
-    """Every ``msgid -> msgstr`` of ``language`` (untranslated entries are skipped)."""
+    """Every ``msgid -> msgstr`` of ``language`` from :func:`locale_dirs` (untranslated entries are skipped)."""
     messages: dict[str, str] = {}
-    for path in sorted((LOCALES / language / "LC_MESSAGES").glob("*.po")):
+    paths = [path for base in locale_dirs() for path in sorted((base / language / "LC_MESSAGES").glob("*.po"))]
+    for path in paths:
         with path.open("rb") as handle:
             for message in read_po(handle, locale=language):
                 if message.id and message.string and not message.pluralizable:  # plurals: see bot.budget

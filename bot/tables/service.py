@@ -32,7 +32,7 @@ from bot.db.models import Game, Seat, Timer
 from bot.db.repos import games, scores, timers
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ActResult, Table, TableError, TableSeat, TimerInfo
-from games.core import SYSTEM_SEAT, Event, Outcome, SeatInfo, get_engine
+from games.core import SYSTEM_SEAT, Event, IllegalAction, Outcome, SeatInfo, Waiting, get_engine
 from games.core.replay import replay
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,23 @@ def _timer_info(timer: Timer) -> TimerInfo:
     return TimerInfo(id=timer.id, game_id=timer.game_id, kind=timer.kind, due_at=timer.due_at,
                      payload=dict(timer.payload), version_at_schedule=timer.version_at_schedule,
                      fired_at=timer.fired_at)
+
+
+def admit(table: Table, *, user_id: int | None, seat: int | None, expected_version: int | None) -> int:
+    """The seat acting on ``table``: ``seat`` when the bot acts for it, else the seat of ``user_id``. Raises
+    ``TableError``: ``table.not_active``, ``table.not_a_player``, ``table.bad_seat``, ``table.stale`` (in that
+    order); the turn is the engine's to refuse."""
+    if table.status != "active":
+        raise TableError("table.not_active", game_id=table.id)
+    if seat is None:
+        seat = table.seat_of(user_id or 0)
+        if seat is None:
+            raise TableError("table.not_a_player", game_id=table.id)
+    elif seat != SYSTEM_SEAT and table.user_of(seat) is None:
+        raise TableError("table.bad_seat", seat=seat)
+    if expected_version is not None and expected_version != table.version:
+        raise TableError("table.stale", game_id=table.id)
+    return seat
 
 
 class TableService(LobbyMixin):
@@ -158,16 +175,7 @@ class TableService(LobbyMixin):
             try:
                 async with self._sessions() as session, session.begin():
                     row, table = await self._read(session, game_id)
-                    if table.status != "active":
-                        raise TableError("table.not_active", game_id=game_id)
-                    if seat is None:
-                        seat = table.seat_of(user_id or 0)
-                        if seat is None:
-                            raise TableError("table.not_a_player", game_id=game_id)
-                    elif seat != SYSTEM_SEAT and table.user_of(seat) is None:
-                        raise TableError("table.bad_seat", seat=seat)
-                    if expected_version is not None and expected_version != table.version:
-                        raise TableError("table.stale", game_id=game_id)
+                    seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version)
                     engine = table.engine
                     try:
                         parsed = engine.parse_action(action)
@@ -192,6 +200,20 @@ class TableService(LobbyMixin):
                             finished_at=now if outcome else table.finished_at)
             await self._send(table, step.events)
         return ActResult(table=table, events=step.events, outcome=outcome)
+
+    @staticmethod
+    def check_turn(table: Table, user_id: int, expected_version: int | None) -> tuple[int, Waiting]:
+        """The seat of ``user_id`` and what the game waits on, when it waits on them at ``expected_version``: the
+        gate a view passes before it shows a player the controls of their move (the checks and words of
+        :meth:`act`, then the engine's turn). Raises ``TableError`` (``table.not_active``, ``table.not_a_player``,
+        ``table.stale``) or ``IllegalAction`` (``core.game_over``, ``core.not_your_turn``)."""
+        seat = admit(table, user_id=user_id, seat=None, expected_version=expected_version)
+        waiting = table.engine.waiting(table.state)
+        if waiting is None:
+            raise IllegalAction("core.game_over")
+        if seat not in waiting.seats:
+            raise IllegalAction("core.not_your_turn")
+        return seat, waiting
 
     async def replay_check(self, game_id: int) -> bool:
         """Whether re-applying the logged actions to the seed reproduces the stored snapshot (True for a

@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from games.core import Waiting
+
 Card = Literal["victim", "detective", "prosecutor", "journalist", "doctor", "killer", "accomplice", "good", "bad"]
 Side = Literal["good", "evil"]
 
@@ -75,3 +77,18 @@ def fate(cards: Iterable[Card]) -> Fate:
         doctor_saved=cancelled and bad == 2,
         murdered=killer_card or effective >= 2,
     )
+
+#: decisions that are a player's turn (the turn time limit); every other kind the engines wait on is a prompt
+TURN_KINDS = frozenset({"turn", "declare_all"})
+
+
+def waiting_for(pending: tuple[int, str] | None) -> Waiting | None:
+    """The :class:`~games.core.Waiting` of a card mode's ``(seat, kind)``: a turn for :data:`TURN_KINDS`, else a
+    prompt; ``None`` when nothing is pending (the game is over)."""
+    if pending is None:
+        return None
+    seat, kind = pending
+    return Waiting.turn(seat, kind) if kind in TURN_KINDS else Waiting.prompt(seat, kind)
+
+#: parameters that are seats in the card modes' events, refusals and outcomes (see ``games.core.seat_keys``)
+SEAT_PARAMS = ("target", "killer", "accomplice", "prosecutor", "winners")

@@ -42,9 +42,10 @@ from games.cereal_killer.models import (
     Result,
     Sniff,
     Victim,
+    waiting_of,
 )
 from games.cereal_killer.views import build_outcome, build_view
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, rng_for
+from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
 
 _PUBLIC = Audience.public()
 
@@ -90,8 +91,8 @@ class CerealKiller(Engine[CerealState]):
                                     "objective_victims": objective and objective[1]}))
         return events
 
-    def to_act(self, state: CerealState) -> list[int]:
-        return state.waiting()
+    def waiting(self, state: CerealState) -> Waiting | None:
+        return waiting_of(state)
 
     def legal_actions(self, state: CerealState, seat: int) -> list[Any]:
         if seat not in self.to_act(state):

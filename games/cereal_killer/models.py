@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from games.cereal_killer.board import DIFFICULTIES, Side
+from games.core import Waiting
 
 KILLER, DETECTIVE, LOLA = 0, 1, 2
 ROLES: tuple[str, ...] = ("killer", "detective", "lola")
@@ -209,14 +210,6 @@ class CerealState(BaseModel):
     sniffed_out: bool = False
     invisible: bool = False
 
-    def waiting(self) -> list[int]:
-        """Seats the game waits on: the Killer for its route or a pending answer, else the acting hunter."""
-        if self.result is not None:
-            return []
-        if self.pending is not None or self.phase == "killer":
-            return [KILLER]
-        return [LOLA if self.phase == "lola" else DETECTIVE]
-
     @property
     def days(self) -> int:
         return DAYS[self.players]
@@ -227,3 +220,15 @@ class CerealState(BaseModel):
             if day >= self.day and not (day == self.day and self.phase != "killer"):
                 return day, needed
         return None
+
+
+def waiting_of(state: CerealState) -> Waiting | None:
+    """Who the game waits on: the Killer to answer a pending question or Sniff (a prompt, kind ``answer``) or
+    for its route (kind ``route``), else the acting hunter (kind ``turn``); ``None`` once the game is over."""
+    if state.result is not None:
+        return None
+    if state.pending is not None:
+        return Waiting.prompt(KILLER, "answer")
+    if state.phase == "killer":
+        return Waiting.turn(KILLER, "route")
+    return Waiting.turn(LOLA if state.phase == "lola" else DETECTIVE)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.cereal_killer.models import DETECTIVE, KILLER, LOLA, QUESTIONS, ROLES, CerealState
+from games.cereal_killer.models import DETECTIVE, KILLER, LOLA, QUESTIONS, ROLES, CerealState, waiting_of
 from games.core import Outcome
 
 #: achievements the engine can observe, by seat (README: which ones it cannot)
@@ -41,6 +41,7 @@ def build_view(state: CerealState, seat: int | None) -> dict[str, Any]:
     while the game goes on."""
     objective = state.next_objective()
     turn = state.turn
+    waiting = waiting_of(state)
     view: dict[str, Any] = {
         "game": "cereal_killer",
         "players": state.players,
@@ -50,7 +51,7 @@ def build_view(state: CerealState, seat: int | None) -> dict[str, Any]:
         "day": state.day,
         "days": state.days,
         "phase": state.phase,
-        "waiting": state.waiting(),
+        "waiting": [] if waiting is None else list(waiting.seats),
         "pending": None if state.pending is None else {"kind": state.pending.kind,
                                                        "question": state.pending.question},
         "detective": state.detective,

@@ -11,7 +11,9 @@ from games.core.engine import (
     Outcome,
     SeatInfo,
     Step,
+    Waiting,
     rng_for,
+    seat_keys,
 )
 from games.core.registry import all_games, get_engine, get_game, register
 
@@ -26,9 +28,11 @@ __all__ = [
     "SYSTEM_SEAT",
     "SeatInfo",
     "Step",
+    "Waiting",
     "all_games",
     "get_engine",
     "get_game",
     "register",
     "rng_for",
+    "seat_keys",
 ]

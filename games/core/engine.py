@@ -6,7 +6,8 @@ An engine is the game's spec in the style of boardgame.io / OpenSpiel:
 * ``legal_actions(state, seat) -> list[Action]`` (feeds menus and the built-in random player)
 * ``apply(state, seat, action) -> Step(state, events)``; raises :class:`IllegalAction` and changes nothing
 * ``view(state, seat)``: what ``seat`` may see; ``seat=None`` is the public view
-* ``outcome(state) -> Outcome | None``
+* ``outcome(state) -> Outcome | None`` and ``is_over(state)``
+* ``waiting(state) -> Waiting | None``: who must act now and on what (``None`` once the game is over)
 
 States and actions are pydantic v2 models, so they serialise to JSON and replay bit for bit from
 ``(seed, actions)``. Randomness comes only from :func:`rng_for`; time enters only as data inside actions.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -54,11 +56,20 @@ class Audience(BaseModel):
         return self.kind in ("public", "medium")
 
 
+def seat_keys(params: Mapping[str, Any], declared: Iterable[str] = ()) -> frozenset[str]:
+    """The names in ``params`` whose values are seats (a seat number, or a list of them), which the adapter shows
+    as the players' names: those ``declared``, plus by convention ``seat``, ``seats``, ``*_seat`` and ``*_seats``.
+    Declare every other seat parameter (``target``, ``killer``, ``accusers``...)."""
+    conventional = {key for key in params if key in ("seat", "seats") or key.endswith(("_seat", "_seats"))}
+    return frozenset(declared) | conventional
+
+
 class Event(BaseModel):
     """Something that happened, for the adapter to render from a message catalogue.
 
     ``key`` is a catalogue message id (e.g. ``asesino.destiny.murdered``); ``params`` holds its JSON-safe
-    parameters (seat numbers are rendered as the players' names by the adapter). Events never hold prose.
+    parameters; ``seat_params`` names the parameters that are seats beyond the conventional names (see
+    :func:`seat_keys`); the adapter renders seats as the players' names. Events never hold prose.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -66,25 +77,38 @@ class Event(BaseModel):
     key: str
     params: dict[str, Any] = Field(default_factory=dict)
     audience: Audience = Field(default_factory=Audience.public)
+    seat_params: tuple[str, ...] = ()
+
+    @property
+    def seat_keys(self) -> frozenset[str]:
+        return seat_keys(self.params, self.seat_params)
 
 
 class IllegalAction(Exception):
     """An action the rules forbid. Raising it guarantees the state did not change.
 
-    ``code`` is a catalogue message id (rendered as ``error.<code>`` style keys by the adapter); ``params`` are
-    its parameters, e.g. ``IllegalAction("cereal.not_adjacent", a=9, b=5)``.
+    ``code`` is a catalogue message id; ``params`` are its parameters, e.g.
+    ``IllegalAction("cereal_killer.not_adjacent", a=9, b=5)``; ``seat_params`` names the parameters that are seats
+    beyond the conventional names (see :func:`seat_keys`), e.g. ``IllegalAction("asesino.error.bad_target",
+    seat_params=("target",), target=0)`` is shown with the player's name.
     """
 
-    def __init__(self, code: str, **params: Any) -> None:
+    def __init__(self, code: str, *, seat_params: Iterable[str] = (), **params: Any) -> None:
         super().__init__(f"{code} {params}" if params else code)
         self.code = code
         self.params = params
+        self.seat_params = tuple(seat_params)
+
+    @property
+    def seat_keys(self) -> frozenset[str]:
+        return seat_keys(self.params, self.seat_params)
 
 
 class Outcome(BaseModel):
     """How a finished game ended.
 
-    ``winners``: seats on the winning side; ``reason``: catalogue key; ``scores``: points per seat for the
+    ``winners``: seats on the winning side; ``reason``: catalogue key with its ``params`` (``seat_params`` as on
+    :class:`Event`); ``scores``: points per seat for the
     round (string seat keys, JSON-safe), used by multi-round series; ``achievements``: per-seat achievement ids.
     """
 
@@ -93,6 +117,43 @@ class Outcome(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict)
     scores: dict[int, float] = Field(default_factory=dict)
     achievements: dict[int, list[str]] = Field(default_factory=dict)
+    seat_params: tuple[str, ...] = ()
+
+    @property
+    def seat_keys(self) -> frozenset[str]:
+        return seat_keys(self.params, self.seat_params)
+
+
+class Waiting(BaseModel):
+    """Who the game waits on, and for what decision: the one answer to "who must act" for every engine.
+
+    ``seats``: the seats that must act now (several when they act at once). ``kind``: the decision, a game-specific
+    id the adapter draws its controls from (e.g. ``turn``, ``last_words``, ``answer``). ``pace``: ``turn`` (a
+    player's turn: the server's turn time limit), ``prompt`` (a short answer asked in the middle of play: the
+    prompt time limit) or ``realtime`` (everyone acts freely while the game's own clock runs, e.g. a social-mode
+    day: no per-move time limit and nobody is pinged; ``seats`` are those who may act).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    seats: tuple[int, ...]
+    kind: str = "turn"
+    pace: Literal["turn", "prompt", "realtime"] = "turn"
+
+    @classmethod
+    def turn(cls, seat: int, kind: str = "turn") -> Waiting:
+        """``seat``'s turn (decision ``kind``)."""
+        return cls(seats=(seat,), kind=kind, pace="turn")
+
+    @classmethod
+    def prompt(cls, seat: int, kind: str) -> Waiting:
+        """A question ``kind`` put to ``seat`` in the middle of play."""
+        return cls(seats=(seat,), kind=kind, pace="prompt")
+
+    @property
+    def pings(self) -> bool:
+        """Whether the adapter mentions ``seats`` under the status and arms their move timers (not in real time)."""
+        return self.pace != "realtime" and bool(self.seats)
 
 
 class SeatInfo(BaseModel):
@@ -143,7 +204,9 @@ class Engine(ABC, Generic[StateT]):
     """Base class of every game engine (one instance per game and mode; instances hold no game data).
 
     Subclasses set ``game``, ``mode``, ``State``, ``Options`` and ``Action`` (a discriminated union on
-    ``type``, usually ``Annotated[A | B | ..., Field(discriminator="type")]``).
+    ``type``, usually ``Annotated[A | B | ..., Field(discriminator="type")]``), and may set ``seat_params``: the
+    parameter names that are seats in every event, refusal and outcome of the engine (beyond the conventional
+    names and what each one declares, see :func:`seat_keys`).
     """
 
     game: ClassVar[str]
@@ -151,6 +214,7 @@ class Engine(ABC, Generic[StateT]):
     State: ClassVar[type[BaseModel]]
     Options: ClassVar[type[BaseModel]]
     Action: ClassVar[Any]
+    seat_params: ClassVar[tuple[str, ...]] = ()
 
     _action_adapter: ClassVar[TypeAdapter[Any] | None] = None
 
@@ -201,9 +265,22 @@ class Engine(ABC, Generic[StateT]):
     def outcome(self, state: StateT) -> Outcome | None:
         """``None`` while the game goes on."""
 
+    def is_over(self, state: StateT) -> bool:
+        """Whether the game has ended (its :meth:`outcome` is known)."""
+        return self.outcome(state) is not None
+
+    def waiting(self, state: StateT) -> Waiting | None:
+        """Who must act now and on what; ``None`` once the game is over. The default: every seat with a legal
+        action, on its turn. Engines with prompts or a real-time pace override it."""
+        if self.is_over(state):
+            return None
+        return Waiting(seats=tuple(seat for seat in range(self.seat_count(state)) if self.legal_actions(state, seat)))
+
     def to_act(self, state: StateT) -> list[int]:
-        """Seats the game is waiting on (for mentions, turn timers and the built-in random player)."""
-        return [seat for seat in range(self.seat_count(state)) if self.legal_actions(state, seat)]
+        """Shorthand for the seats of :meth:`waiting` (empty once the game is over). Override :meth:`waiting`,
+        not this."""
+        waiting = self.waiting(state)
+        return [] if waiting is None else list(waiting.seats)
 
     def seat_count(self, state: StateT) -> int:
         return len(state.seats)  # type: ignore[attr-defined]

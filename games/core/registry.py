@@ -1,20 +1,21 @@
-"""The registry of game engines, keyed by ``(game, mode)``.
+"""The registry of game engines, keyed by ``(game, mode)``, filled by the game packages themselves.
 
-Game packages are imported lazily from :data:`BUILTIN` so that importing one game never imports the others.
-Tests may :func:`register` extra engines (e.g. a tiny stand-in game).
+A game is a package ``games/<game>/`` (any package beside ``games/core``) whose import registers each of its
+engines with :func:`register`. The registry discovers those packages on ``games.__path__`` the first time a game is
+looked up, so a game dropped into the tree is playable with no list to edit (see ``games/README.md``). Tests may
+:func:`register` extra engines (e.g. a tiny stand-in game).
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
+import games
 from games.core.engine import Engine, GameInfo
 
-#: game id -> modules that each register one engine (one mode) on import
-BUILTIN: dict[str, tuple[str, ...]] = {
-    "asesino": ("games.asesino.tabletop", "games.asesino.small", "games.asesino.social"),
-    "cereal_killer": ("games.cereal_killer",),
-}
+#: packages under ``games/`` that are not games
+NOT_GAMES = frozenset({"core"})
 
 _ENGINES: dict[tuple[str, str], Engine] = {}
 
@@ -25,26 +26,31 @@ def register(engine: Engine) -> Engine:
     return engine
 
 
-def _load_builtins() -> None:
-    for modules in BUILTIN.values():
-        for module in modules:
-            importlib.import_module(module)
+def game_packages() -> list[str]:
+    """The importable names of every game package on ``games.__path__`` (e.g. ``games.asesino``), sorted."""
+    return sorted(f"games.{info.name}" for info in pkgutil.iter_modules(games.__path__)
+                  if info.ispkg and info.name not in NOT_GAMES and not info.name.startswith("_"))
+
+
+def _load_games() -> None:
+    for package in game_packages():
+        importlib.import_module(package)
 
 
 def get_engine(game: str, mode: str) -> Engine:
     """The engine for ``game`` in ``mode``. Raises ``KeyError`` when there is none."""
     if (game, mode) not in _ENGINES:
-        _load_builtins()
+        _load_games()
     return _ENGINES[(game, mode)]
 
 
 def all_games() -> list[GameInfo]:
     """Every registered game with its modes, in registration order."""
-    _load_builtins()
-    games: dict[str, GameInfo] = {}
+    _load_games()
+    found: dict[str, GameInfo] = {}
     for (game, _), engine in _ENGINES.items():
-        games.setdefault(game, GameInfo(id=game, modes=[])).modes.append(engine.mode)
-    return list(games.values())
+        found.setdefault(game, GameInfo(id=game, modes=[])).modes.append(engine.mode)
+    return list(found.values())
 
 
 def get_game(game: str) -> GameInfo:

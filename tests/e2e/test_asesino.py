@@ -12,6 +12,7 @@ import pytest
 from bot.i18n import catalog
 from bot.tables import Table, TableService
 from games.asesino.common import card_key
+from games.core import Waiting
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, refusal
 
@@ -55,7 +56,8 @@ def user_of(world: World, table: Table, seat: int) -> User:
 
 async def play_one(world: World, table: Table, rng: random.Random) -> None:
     """The seat the game waits on makes one random legal move through the Discord components."""
-    seat, kind = table.engine.waiting(table.state)
+    waiting = table.engine.waiting(table.state)
+    seat, kind = waiting.seats[0], waiting.kind
     user = user_of(world, table, seat)
     status = status_messages(world)[-1]
     count = len(status_messages(world))
@@ -137,7 +139,7 @@ async def test_tabletop_game_to_the_end(world: World) -> None:
                                                            for m in user_of(world, table, s).dms()))
 
         first = status_messages(world)[-1]
-        waiting_seat = table.engine.waiting(table.state)[0]
+        waiting_seat = table.engine.waiting(table.state).seats[0]
         bystander = next(u for u in world.players if u.id != table.user_of(waiting_seat))
         assert "not your turn" in await refusal(await bystander.click(first, label="Clockwise"))
         assert (await world.tables.load(table.id)).version == table.version
@@ -194,7 +196,7 @@ async def test_turn_button_refuses_other_players(world: World) -> None:
     alice, bob = world.players[:2]
     async with world.running():
         table = await open_and_start(world, "small", [alice, bob])
-        seat = table.engine.waiting(table.state)[0]
+        seat = table.engine.waiting(table.state).seats[0]
         other = user_of(world, table, 1 - seat)
         status = status_messages(world)[-1]
         assert "not your turn" in await refusal(await other.click(status, custom_id=custom_id(status, "turn")))
@@ -247,7 +249,7 @@ async def test_an_idle_player_is_warned_then_the_bot_moves_for_them(world: World
     async with world.running():
         table = await open_and_start(world, "tabletop", world.players)
         first = user_of(world, table, table.state.turn)
-        assert table.engine.waiting(table.state) == (table.state.turn, "direction")
+        assert table.engine.waiting(table.state) == Waiting.prompt(table.state.turn, "direction")
         world.clock.advance(seconds=89)
         world.clock.advance(seconds=2)
         warning = await world.double.wait_for(
@@ -262,7 +264,7 @@ async def test_an_idle_player_is_warned_then_the_bot_moves_for_them(world: World
         await world.double.wait_for(lambda: len(status_messages(world)) > statuses, what="the bot's move")
         moved = await world.tables.load(table.id)
         assert moved.version == table.version + 1 and moved.state.clockwise is True
-        assert moved.engine.waiting(moved.state)[1] == "turn"
+        assert moved.engine.waiting(moved.state).kind == "turn"
         world.clock.advance(seconds=149)
         assert sum("half of your time" in m.content for m in world.bot_messages()) == 1
         world.clock.advance(seconds=2)

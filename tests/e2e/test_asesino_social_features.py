@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.asesino_social import _days
+from bot.cogs.asesino_social import days
 from bot.tables import TableService
 from tests.discord_double.permissions import MANAGE_ROLES, README_MINIMAL
 from tests.e2e.conftest import World, refusal
@@ -128,16 +128,16 @@ async def test_a_failed_day_end_is_retried_from_a_persisted_timer(world: World,
         before = await version(world, table)
         failed_at = world.clock.advance(hours=25)
         await world.double.wait_for(lambda: scheduled, what="the retry timer")
-        assert failures and scheduled == [(_days.DAY_END, failed_at + _days.RETRY, {"day": 1})]
+        assert failures and scheduled == [(days.DAY_END, failed_at + days.RETRY, {"day": 1})]
         assert await version(world, table) == before and count_in_statuses(world, "Day 1 is over") == 0
 
-        world.clock.advance(_days.RETRY)
+        world.clock.advance(days.RETRY)
         await world.double.wait_for(lambda: count_in_statuses(world, "Day 1 is over") == 1, what="the retried day end")
         await world.double.wait_for(lambda: len(scheduled) == 2, what="day 2's timer")
-        assert scheduled[1][0] == _days.DAY_END and scheduled[1][2] == {"day": 2}
+        assert scheduled[1][0] == days.DAY_END and scheduled[1][2] == {"day": 2}
         stored = await world.tables.load(table.id)
         assert stored.state.day == 2 and stored.version == before + 1
-        assert [t.payload for t in await world.tables.pending_timers(table.id) if t.kind == _days.DAY_END] == [
+        assert [t.payload for t in await world.tables.pending_timers(table.id) if t.kind == days.DAY_END] == [
             {"day": 2}]
 
 
@@ -194,7 +194,7 @@ async def test_my_actions_pages_its_selects_when_more_kinds_exist_than_fit(world
     players = await six_players(world)
     async with world.running():
         # the bot (re)loads its extension modules: patch the copy it runs
-        monkeypatch.setattr(importlib.import_module("bot.cogs.asesino_social._views"), "MAX_SELECTS", 1)
+        monkeypatch.setattr(importlib.import_module("bot.cogs.asesino_social.ui"), "MAX_SELECTS", 1)
         table = await start_game(world, players)
         who = cast(table, players)
         killer = who["killer"]

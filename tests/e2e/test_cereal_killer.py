@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bot.cogs.cereal_killer._render import render_board
+from bot.cogs.cereal_killer.render import render_board
 from bot.db.models.stats import Achievement
 from games.cereal_killer import ENGINE
 from tests.discord_double import StoredMessage, User

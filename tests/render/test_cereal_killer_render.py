@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.cogs.cereal_killer._render import CELL, HEADER, render_board
+from bot.cogs.cereal_killer.render import CELL, HEADER, render_board
 from games.cereal_killer import ENGINE
 from games.cereal_killer.models import CerealOptions, KillerTurn, Move, PlaceDetective
 from tests.games.cereal_killer.helpers import new_game, play

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import bot.cogs.asesino
 import bot.cogs.asesino_social
 import bot.cogs.cereal_killer  # noqa: F401 - registers the games' UIs
-from bot.cogs.lobby._render import lobby_embed
+from bot.cogs.lobby.render import lobby_embed
 from bot.delivery import Delivery
 from bot.tables import Table
 from bot.tables.model import TableSeat

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import game_button
-from bot.errors import UserError
 from bot.i18n import catalog
 from bot.ui import GameUI, RenderContext, register_ui
 from tests.support.tiny_game import MESSAGES
@@ -26,15 +25,10 @@ class PotatoUI(GameUI):
 
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
-        from bot.bot import CoronerBot
-
-        bot = interaction.client
-        assert isinstance(bot, CoronerBot)
-        if table.seat_of(interaction.user.id) is None:
-            raise UserError("secrets.not_a_player")
+        """A "Pass to X" click: the table service refuses strangers, other seats and outdated buttons."""
         await interaction.response.defer()
-        await bot.tables.act(table.id, interaction.user.id, {"type": "pass", "to": int(arg)},
-                             expected_version=version)
+        await self.play(interaction.client, table, interaction.user.id, {"type": "pass", "to": int(arg)},
+                        version=version)
 
 
 def install() -> None:
@@ -42,3 +36,8 @@ def install() -> None:
     register_ui(PotatoUI())
     for language, messages in MESSAGES.items():
         catalog(language).messages.update(messages)
+
+
+async def setup(bot: object) -> None:
+    """The discord.py extension entry point of a game's Discord part (``bot/cogs/<game>/__init__.py``)."""
+    install()

@@ -1,11 +1,11 @@
-"""Asesino en Serie on Discord: the tabletop and 2-4 player modes (UIs in ``_views`` and ``_small``)."""
+"""Asesino en Serie on Discord: the tabletop and 2-4 player modes (UIs in ``ui`` and ``small_ui``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.cogs.asesino._small import SmallUI
-from bot.cogs.asesino._views import TabletopUI
+from bot.cogs.asesino.small_ui import SmallUI
+from bot.cogs.asesino.ui import TabletopUI
 from bot.ui import register_ui
 
 if TYPE_CHECKING:

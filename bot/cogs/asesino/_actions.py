@@ -10,10 +10,9 @@ import discord
 from bot.budget import fit_modal
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
-from bot.tables import TableError
-from bot.ui import SILENT, RenderContext
+from bot.tables import TableService
+from bot.ui import SILENT, GameUI, RenderContext
 from games.asesino.common import SPEECH_MAX, WORDS_MAX
-from games.core import IllegalAction
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -39,10 +38,10 @@ class SpeechModal(discord.ui.Modal):
         try:
             await self.ui.act(interaction, self.table, self.version, self.action | {self.field: self.text.value})
         except Exception as exc:  # noqa: BLE001 - refusals become ephemeral replies
-            await send_error(interaction.client, interaction, exc)  # type: ignore[arg-type]
+            await send_error(interaction.client, interaction, exc, self.table)  # type: ignore[arg-type]
 
 
-class ActionsMixin:
+class ActionsMixin(GameUI):
     """``on_component`` routing for the Asesino UIs (subclasses provide ``on_turn`` and ``on_step``)."""
 
     async def on_turn(self, interaction: discord.Interaction, table: Table, seat: int, kind: str) -> None:
@@ -54,21 +53,11 @@ class ActionsMixin:
 
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
-        """Refuses (ephemerally, changing nothing) anyone but the seat the game waits on, and outdated panels."""
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("secrets.not_a_player")
-        if table.status != "active" or table.state is None:
-            raise IllegalAction("core.game_over")
-        waiting = table.engine.waiting(table.state)
-        if waiting is None:
-            raise IllegalAction("core.game_over")
-        if waiting[0] != seat:
-            raise IllegalAction("core.not_your_turn")
-        if version != table.version:
-            raise TableError("table.stale", game_id=table.id)
+        """Only the seat the game waits on gets past the table service's gate (anyone else, and an outdated
+        panel, get its refusal and nothing changes)."""
+        seat, waiting = TableService.check_turn(table, interaction.user.id, version)
         if name == "turn":
-            await self.on_turn(interaction, table, seat, waiting[1])
+            await self.on_turn(interaction, table, seat, waiting.kind)
         elif name == "pass":
             await self.act(interaction, table, version, {"type": "pass"}, from_status=True)
         elif not await self.on_step(interaction, table, seat, name, arg, version, values):
@@ -77,16 +66,17 @@ class ActionsMixin:
     # --- helpers -------------------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, table: Table, version: int, action: dict[str, Any], *,
                   from_status: bool = False) -> None:
-        """Play ``action``. From an ephemeral panel the panel is replaced by a short confirmation; from the
-        status message (or a modal) the click is acknowledged without touching the public message."""
+        """Play ``action`` through :meth:`bot.ui.GameUI.play`. From an ephemeral panel the panel is replaced by a
+        short confirmation; from the status message (or a modal) the click is acknowledged without touching the
+        public message."""
         bot: Any = interaction.client
         if from_status or interaction.type == discord.InteractionType.modal_submit:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await bot.tables.act(table.id, interaction.user.id, action, expected_version=version)
+            await self.play(bot, table, interaction.user.id, action, version=version)
             await interaction.followup.send(await bot.t(interaction.guild_id, "asesino.ui.done"), ephemeral=True)
             return
         await interaction.response.defer()
-        await bot.tables.act(table.id, interaction.user.id, action, expected_version=version)
+        await self.play(bot, table, interaction.user.id, action, version=version)
         await interaction.edit_original_response(content=await bot.t(interaction.guild_id, "asesino.ui.done"),
                                                  view=None)
 
@@ -100,10 +90,6 @@ class ActionsMixin:
     def skip_button(ctx: RenderContext, kind: str) -> Any:
         return game_button(ctx.table.id, ctx.table.version, "skip", kind, label=ctx.t("asesino.ui.skip"),
                            style=discord.ButtonStyle.secondary)
-
-    @staticmethod
-    def view(*items: discord.ui.Item[Any]) -> discord.ui.View:
-        return view_of(*items)
 
     async def ephemeral(self, interaction: discord.Interaction, ctx: RenderContext, key: str,
                         *items: discord.ui.Item[Any], **params: Any) -> None:

@@ -1,8 +1,8 @@
 """Asesino en Serie on Discord: the social mode (real-time days, official medium).
 
-``setup`` registers :class:`~bot.cogs.asesino_social._views.SocialUI` for ``("asesino", "social")``, the day and
-judgement timers (:mod:`bot.cogs.asesino_social._days`) and the ``/accuse`` and ``/post`` commands. The
-server's dead role is handled in :mod:`bot.cogs.asesino_social._dead`.
+``setup`` registers :class:`~bot.cogs.asesino_social.ui.SocialUI` for ``("asesino", "social")``, the day and
+judgement timers (:mod:`bot.cogs.asesino_social.days`) and the ``/accuse`` and ``/post`` commands. The
+server's dead role is handled in :mod:`bot.cogs.asesino_social.dead`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import games.asesino.social  # noqa: F401 - registers the engine
-from bot.cogs.asesino_social import _days
-from bot.cogs.asesino_social._views import SocialUI
+from bot.cogs.asesino_social import days
 from bot.cogs.asesino_social.cog import SocialCommands
+from bot.cogs.asesino_social.ui import SOCIAL
 from bot.ui import register_ui
 
 if TYPE_CHECKING:
@@ -20,6 +20,6 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: CoronerBot) -> None:
-    register_ui(SocialUI())
-    _days.install(bot)
+    register_ui(SOCIAL)
+    days.install(bot)
     await bot.add_cog(SocialCommands(bot))

@@ -11,8 +11,8 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.cogs.asesino_social._days import is_social
-from bot.cogs.asesino_social._views import open_modal_checked, play, seat_or_refuse
+from bot.cogs.asesino_social.days import is_social
+from bot.cogs.asesino_social.ui import SOCIAL, open_modal_checked, seat_or_refuse
 from bot.errors import UserError
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class SocialCommands(commands.Cog):
         if accused is None:
             raise UserError("asesino_social.ui.not_in_game", name=player.display_name)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await play(self.bot, table, interaction.user.id, {"type": "open_judgement", "accused": accused})
+        await SOCIAL.play(self.bot, table, interaction.user.id, {"type": "open_judgement", "accused": accused})
         await interaction.followup.send(await self.bot.t(interaction.guild_id, "asesino_social.ui.done.open_judgement"),
                                         ephemeral=True)
 

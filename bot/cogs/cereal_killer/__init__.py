@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.cogs.cereal_killer._views import ANSWER_TIMER, CerealUI, clear_answer_buttons
+from bot.cogs.cereal_killer.ui import ANSWER_TIMER, CerealUI, clear_answer_buttons
 from bot.ui import register_ui
 
 if TYPE_CHECKING:

@@ -12,16 +12,21 @@ from discord.ext import commands
 
 from bot.errors import UserError
 from bot.i18n import t
-from bot.ui import COLOUR, Outgoing, RenderContext, ui_for
-from games.core import get_game
+from bot.plugins import game_choices
+from bot.ui import COLOUR, SILENT, Outgoing, RenderContext, ui_for
+from games.core import GameInfo, get_game
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
     from bot.tables import Table
 
-#: the ``game`` choices of /rules and /leaderboard (names localised through the ``game.<id>`` keys)
-GAME_CHOICES = [app_commands.Choice(name=_("Asesino en Serie", key="game.asesino"), value="asesino"),
-                app_commands.Choice(name=_("Cereal Killer", key="game.cereal_killer"), value="cereal_killer")]
+
+def known_game(game: str) -> GameInfo:
+    """The registered game ``game``. Raises ``UserError("rules.unknown_game")``."""
+    try:
+        return get_game(game)
+    except KeyError:
+        raise UserError("rules.unknown_game", game=game) from None
 
 
 async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table: Table) -> None:
@@ -61,17 +66,23 @@ class Core(commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         await show_secrets(self.bot, interaction, await self._game_here(interaction))
 
+    async def game_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        """Every registered game (the games are discovered plugins, so the choices are not a fixed list)."""
+        return game_choices(await self.bot.language(interaction.guild_id), current)
+
     @app_commands.command(name="rules", description=_("A short summary of a game's rules"))
     @app_commands.describe(game=_("The game"))
-    @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
         language = await self.bot.language(interaction.guild_id)
-        embed = discord.Embed(title=t(f"game.{game.value}", language), description=t(f"rules.{game.value}", language),
+        info = known_game(game)
+        embed = discord.Embed(title=t(f"game.{info.id}", language), description=t(f"rules.{info.id}", language),
                               colour=COLOUR)
-        for mode in get_game(game.value).modes:
-            embed.add_field(name=t(f"mode.{game.value}.{mode.id}", language),
+        for mode in info.modes:
+            embed.add_field(name=t(f"mode.{info.id}.{mode.id}", language),
                             value=t("rules.players", language, min=mode.min_players, max=mode.max_players)
-                            + "\n" + t(f"rules.{game.value}.{mode.id}", language)[:900], inline=False)
+                            + "\n" + t(f"rules.{info.id}.{mode.id}", language)[:900], inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="games", description=_("List the games running in this server"))
@@ -89,17 +100,17 @@ class Core(commands.Cog):
 
     @app_commands.command(name="leaderboard", description=_("Points in this server: all time, or one series"))
     @app_commands.describe(game=_("The game"), series=_("A series number (leave empty for all time)"))
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str],
-                          series: int | None = None) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, game: str, series: int | None = None) -> None:
         assert interaction.guild_id is not None
         language = await self.bot.language(interaction.guild_id)
-        rows = await self.bot.tables.leaderboard(interaction.guild_id, game.value, series_id=series)
+        game = known_game(game).id
+        rows = await self.bot.tables.leaderboard(interaction.guild_id, game, series_id=series)
         lines = [t("leaderboard.line", language, rank=i + 1, user=f"<@{row.user_id}>", points=f"{row.points:g}",
                    wins=row.wins, games=row.games) for i, row in enumerate(rows[:20])]
         title = t("leaderboard.series" if series else "leaderboard.all_time", language,
-                  game=t(f"game.{game.value}", language), series=series)
+                  game=t(f"game.{game}", language), series=series)
         embed = discord.Embed(title=title, description="\n".join(lines) or t("leaderboard.empty", language),
                               colour=COLOUR)
-        await interaction.response.send_message(**Outgoing(embeds=[embed], language=language).kwargs())
+        await interaction.response.send_message(embed=embed, allowed_mentions=SILENT)

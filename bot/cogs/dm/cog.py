@@ -60,4 +60,4 @@ class DirectMessages(commands.Cog):
         try:
             await ui_for(table.game, table.mode).on_dm(self.bot, message, table, seat, content)
         except Exception as exc:  # noqa: BLE001 - refusals are answered in the DM; nothing changed
-            await message.channel.send(error_text(table.language, exc), allowed_mentions=SILENT)
+            await message.channel.send(error_text(table.language, exc, table), allowed_mentions=SILENT)

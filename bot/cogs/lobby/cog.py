@@ -12,9 +12,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.cogs.lobby._render import lobby_embed, lobby_view
+from bot.cogs.lobby.render import lobby_embed, lobby_view
 from bot.errors import UserError, send_error
 from bot.i18n import t
+from bot.plugins import game_choices
 from bot.tables import TableError
 from bot.ui import SILENT, RenderContext, ui_for
 from games.core import all_games, get_engine
@@ -60,9 +61,7 @@ class Lobby(commands.Cog):
 
     # --- autocomplete -----------------------------------------------------------------------------------------
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        language = await self.bot.language(interaction.guild_id)
-        return [app_commands.Choice(name=t(f"game.{g.id}", language), value=g.id) for g in all_games()
-                if current.lower() in g.id or current.lower() in t(f"game.{g.id}", language).lower()][:25]
+        return game_choices(await self.bot.language(interaction.guild_id), current)
 
     async def mode_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         language = await self.bot.language(interaction.guild_id)

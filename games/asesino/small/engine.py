@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from games.asesino.common import SEAT_PARAMS, waiting_for
 from games.asesino.small import effects
 from games.asesino.small.models import (
     AccompliceSwap,
@@ -28,7 +29,7 @@ from games.asesino.small.models import (
 )
 from games.asesino.small.setup import deal
 from games.asesino.small.views import private_view, public_view
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, rng_for
+from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
 
 _ANSWERS: dict[str, type[BaseModel]] = {"accomplice": AccompliceSwap, "prosecutor": ProsecutorSwap,
                                         "journalist": JournalistReveal}
@@ -42,6 +43,7 @@ class SmallEngine(Engine[SmallState]):
     State = SmallState
     Options = SmallOptions
     Action: ClassVar[Any] = SmallAction
+    seat_params: ClassVar[tuple[str, ...]] = SEAT_PARAMS
 
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> SmallState:
         assert isinstance(options, SmallOptions)
@@ -53,19 +55,19 @@ class SmallEngine(Engine[SmallState]):
                         audience=Audience.to(seat)) for seat, p in enumerate(state.seats)]
         return events + [Event(key="asesino.turn", params={"seat": state.turn})]
 
-    def waiting(self, state: SmallState) -> tuple[int, str] | None:
+    def _pending(self, state: SmallState) -> tuple[int, str] | None:
         if state.result is not None:
             return None
         if state.prompts:
             return state.prompts[0].seat, state.prompts[0].kind
         return state.turn, "turn"
 
-    def to_act(self, state: SmallState) -> list[int]:
-        waiting = self.waiting(state)
-        return [] if waiting is None else [waiting[0]]
+    def waiting(self, state: SmallState) -> Waiting | None:
+        """The seat the game waits on: a turn (``turn``, ``declare_all``) or a prompt (any other kind)."""
+        return waiting_for(self._pending(state))
 
     def legal_actions(self, state: SmallState, seat: int) -> list[Any]:
-        waiting = self.waiting(state)
+        waiting = self._pending(state)
         if waiting is None or waiting[0] != seat:
             return []
         kind = waiting[1]
@@ -96,7 +98,7 @@ class SmallEngine(Engine[SmallState]):
     def apply(self, state: SmallState, seat: int, action: Any) -> Step:
         """Raises ``core.game_over``, ``core.not_your_turn``, ``asesino.error.prompt_pending`` and the
         action-specific ``asesino.error.*`` codes."""
-        waiting = self.waiting(state)
+        waiting = self._pending(state)
         if waiting is None:
             raise IllegalAction("core.game_over")
         if waiting[0] != seat:
@@ -166,7 +168,7 @@ class SmallEngine(Engine[SmallState]):
             events.append(Event(key="asesino.small.effect_skipped", params={"seat": seat, "effect": "accomplice"}))
             return
         if not 0 <= action.target < len(state.seats) or action.target == seat:
-            raise IllegalAction("asesino.error.bad_target", target=action.target)
+            raise IllegalAction("asesino.error.bad_target", seat_params=("target",), target=action.target)
         mine, theirs = state.seats[seat].hand, state.seats[action.target].hand
         if len(action.cards) > len(theirs):
             raise IllegalAction("asesino.error.too_many_cards", count=len(theirs))
@@ -222,7 +224,7 @@ class SmallEngine(Engine[SmallState]):
 
     def timeout_action(self, state: SmallState) -> tuple[int, Any] | None:
         """On timer expiry: a random legal move for a turn (deterministic from the state), skip for an effect."""
-        waiting = self.waiting(state)
+        waiting = self._pending(state)
         if waiting is None:
             return None
         seat, kind = waiting
@@ -232,7 +234,7 @@ class SmallEngine(Engine[SmallState]):
         return seat, options[0]
 
     def view(self, state: SmallState, seat: int | None) -> dict[str, Any]:
-        waiting = self.waiting(state)
+        waiting = self._pending(state)
         must_pass = waiting is not None and [a.type for a in self.legal_actions(state, waiting[0])] == ["pass"]
         public = public_view(state, waiting, must_pass)
         return public if seat is None else private_view(state, seat, public)

@@ -37,7 +37,7 @@ from games.asesino.social.roles import SocialRole, deal_characters, deal_roles
 from games.asesino.social.rules import Ctx, require_player
 from games.asesino.social.state import SYSTEM_SEAT, SocialSeat, SocialState, TimelineEntry
 from games.asesino.social.views import public_view, seat_view
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, rng_for
+from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
 
 PLACEHOLDER = "..."  # free-text placeholder in legal_actions; the adapter lets the player type the text
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # placeholder `at` before the clock has started
@@ -66,6 +66,10 @@ def next_boundary(state: SocialState) -> datetime | None:
     """When the current day ends (UTC): the moment the adapter's timer sends ``EndDay(day=state.day)``.
     ``None`` only while the clock has not started (no ``started_at`` option and no action yet)."""
     return state.day_ends_at
+
+
+#: the seat parameters of the endings (``asesino_social.end.*``)
+OUTCOME_SEATS = ("killer", "accomplice", "maniac", "accusers")
 
 
 class SocialEngine(Engine[SocialState]):
@@ -105,6 +109,13 @@ class SocialEngine(Engine[SocialState]):
         events.append(Event(key="asesino_social.intro.start",
                             params={"players": state.players, "to_win": state.murders_to_win, "ends_at": ends}))
         return events
+
+    def waiting(self, state: SocialState) -> Waiting | None:
+        """Real time: every seat may act during the day (the engine refuses what a seat may not do) and the
+        game's own clock ends it; nobody in particular is waited on. ``None`` once the game is over."""
+        if state.result is not None:
+            return None
+        return Waiting(seats=tuple(range(state.players)), kind="day", pace="realtime")
 
     def legal_actions(self, state: SocialState, seat: int) -> list[Any]:
         """Every concrete action ``seat`` may take now (``-1``: the system actions). Free text is
@@ -155,7 +166,8 @@ class SocialEngine(Engine[SocialState]):
             return None
         winners = state.result.winners
         return Outcome(winners=winners, reason=state.result.reason, params=state.result.params,
-                       scores={s: (1.0 if s in winners else 0.0) for s in range(state.players)})
+                       scores={s: (1.0 if s in winners else 0.0) for s in range(state.players)},
+                       seat_params=OUTCOME_SEATS)
 
 
 def _check(state: SocialState, seat: int, action: Any) -> None:

@@ -70,7 +70,8 @@ def check_protect(state: SocialState, seat: int, action: Protect) -> None:
         raise IllegalAction("asesino_social.protect_spent")
     require_target(state, seat, action.target)
     if action.target == state.last_protected:
-        raise IllegalAction("asesino_social.protect_same_twice", target=action.target)
+        raise IllegalAction("asesino_social.protect_same_twice", seat_params=("target",),
+                            target=action.target)
 
 
 def do_protect(ctx: Ctx, action: Protect) -> None:

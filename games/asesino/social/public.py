@@ -46,7 +46,7 @@ def check_open(state: SocialState, seat: int, action: OpenJudgement) -> None:
     _require_judgement_right(state, seat)
     require_target(state, seat, action.accused)
     if state.seats[action.accused].judged_day is not None:
-        raise IllegalAction("asesino_social.already_judged", accused=action.accused)
+        raise IllegalAction("asesino_social.already_judged", seat_params=("accused",), accused=action.accused)
     for judgement in state.judgements:
         if judgement.status == "open" and judgement.accused == action.accused:
             raise IllegalAction("asesino_social.judgement_already_open", judgement=judgement.id)

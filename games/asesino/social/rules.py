@@ -75,11 +75,11 @@ def require_power(state: SocialState, seat: int, role: SocialRole) -> None:
 def require_target(state: SocialState, seat: int, target: int) -> None:
     """``target`` is another living player."""
     if not 0 <= target < state.players:
-        raise IllegalAction("asesino_social.no_such_player", target=target)
+        raise IllegalAction("asesino_social.no_such_player", seat_params=("target",), target=target)
     if target == seat:
         raise IllegalAction("asesino_social.target_self")
     if not state.seats[target].alive:
-        raise IllegalAction("asesino_social.target_dead", target=target)
+        raise IllegalAction("asesino_social.target_dead", seat_params=("target",), target=target)
 
 
 def judgement_limit(state: SocialState, seat: int) -> int:

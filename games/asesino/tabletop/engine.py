@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from games.asesino.common import side_of
+from games.asesino.common import SEAT_PARAMS, side_of, waiting_for
 from games.asesino.series import round_points
 from games.asesino.tabletop.flow import advance, can_declare, end, next_seat, seal, targets
 from games.asesino.tabletop.models import (
@@ -32,7 +32,7 @@ from games.asesino.tabletop.models import (
 )
 from games.asesino.tabletop.setup import deal
 from games.asesino.tabletop.views import private_view, public_view
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, rng_for
+from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
 
 #: which action answers which prompt kind ("turn" and "declare_all" take ``Declare`` / ``Pass``)
 _ANSWERS: dict[str, type[BaseModel]] = {"direction": ChooseDirection, "order": OrderEffects,
@@ -47,6 +47,7 @@ class TabletopEngine(Engine[TabletopState]):
     State = TabletopState
     Options = TabletopOptions
     Action: ClassVar[Any] = TabletopAction
+    seat_params: ClassVar[tuple[str, ...]] = SEAT_PARAMS
 
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> TabletopState:
         assert isinstance(options, TabletopOptions)
@@ -67,7 +68,7 @@ class TabletopEngine(Engine[TabletopState]):
         events.append(Event(key="asesino.prompt.direction", params={"seat": state.first}))
         return events
 
-    def waiting(self, state: TabletopState) -> tuple[int, str] | None:
+    def _pending(self, state: TabletopState) -> tuple[int, str] | None:
         """``(seat, kind)`` the game waits on; kind is a prompt kind, ``declare_all`` or ``turn``."""
         if state.result is not None:
             return None
@@ -77,12 +78,12 @@ class TabletopEngine(Engine[TabletopState]):
             return state.obligations[-1], "declare_all"
         return state.turn, "turn"
 
-    def to_act(self, state: TabletopState) -> list[int]:
-        waiting = self.waiting(state)
-        return [] if waiting is None else [waiting[0]]
+    def waiting(self, state: TabletopState) -> Waiting | None:
+        """The seat the game waits on: a turn (``turn``, ``declare_all``) or a prompt (any other kind)."""
+        return waiting_for(self._pending(state))
 
     def legal_actions(self, state: TabletopState, seat: int) -> list[Any]:
-        waiting = self.waiting(state)
+        waiting = self._pending(state)
         if waiting is None or waiting[0] != seat:
             return []
         kind = waiting[1]
@@ -104,7 +105,7 @@ class TabletopEngine(Engine[TabletopState]):
     def apply(self, state: TabletopState, seat: int, action: Any) -> Step:
         """Raises ``core.game_over``, ``core.not_your_turn``, ``asesino.error.prompt_pending`` (the action does
         not answer the pending question) and the action-specific codes below."""
-        waiting = self.waiting(state)
+        waiting = self._pending(state)
         if waiting is None:
             raise IllegalAction("core.game_over")
         if waiting[0] != seat:
@@ -153,10 +154,10 @@ class TabletopEngine(Engine[TabletopState]):
         if action.card not in player.hand:
             raise IllegalAction("asesino.error.card_not_in_hand", card=action.card)
         if not 0 <= action.target < len(state.seats) or action.target == seat:
-            raise IllegalAction("asesino.error.bad_target", target=action.target)
+            raise IllegalAction("asesino.error.bad_target", seat_params=("target",), target=action.target)
         target = state.seats[action.target]
         if target.sealed:
-            raise IllegalAction("asesino.error.target_sealed", target=action.target)
+            raise IllegalAction("asesino.error.target_sealed", seat_params=("target",), target=action.target)
         player.hand.remove(action.card)
         target.front.append(Played(card=action.card, by=seat, words=action.words))
         events.append(Event(key="asesino.declared", params={"seat": seat, "target": action.target,
@@ -175,7 +176,7 @@ class TabletopEngine(Engine[TabletopState]):
             events.append(Event(key="asesino.accusation.none"))
             return
         if not 0 <= action.target < len(state.seats) or action.target == seat:
-            raise IllegalAction("asesino.error.bad_target", target=action.target)
+            raise IllegalAction("asesino.error.bad_target", seat_params=("target",), target=action.target)
         correct = state.seats[action.target].role == "killer"
         verdict = "right" if correct else "wrong"
         events.append(Event(key=f"asesino.accusation.{verdict}", params={"seat": seat, "target": action.target}))
@@ -186,7 +187,7 @@ class TabletopEngine(Engine[TabletopState]):
         """The default the adapter applies when the waiting seat's timer expires: a random legal declaration
         (or ``Pass``) for a turn or an obligation, clockwise for the direction, the shown order, an empty
         statement or last words, no accusation. Deterministic from the state."""
-        waiting = self.waiting(state)
+        waiting = self._pending(state)
         if waiting is None:
             return None
         seat, kind = waiting
@@ -196,7 +197,7 @@ class TabletopEngine(Engine[TabletopState]):
         return seat, self.legal_actions(state, seat)[0]
 
     def view(self, state: TabletopState, seat: int | None) -> dict[str, Any]:
-        waiting = self.waiting(state)
+        waiting = self._pending(state)
         must_pass = waiting is not None and [a.type for a in self.legal_actions(state, waiting[0])] == ["pass"]
         public = public_view(state, waiting, must_pass)
         return public if seat is None else private_view(state, seat, public)

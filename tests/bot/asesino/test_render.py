@@ -10,9 +10,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.cogs.asesino import _render as render
-from bot.cogs.asesino._small import SmallUI
-from bot.cogs.asesino._views import TabletopUI
+from bot.cogs.asesino import render
+from bot.cogs.asesino.small_ui import SmallUI
+from bot.cogs.asesino.ui import TabletopUI
 from bot.tables import Table
 from bot.tables.model import TableSeat
 from bot.ui import RenderContext

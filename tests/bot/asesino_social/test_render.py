@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.cogs.asesino_social import _render
-from bot.cogs.asesino_social._views import SocialUI
+from bot.cogs.asesino_social import render
+from bot.cogs.asesino_social.ui import SocialUI
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
 from games.asesino.social import ENGINE, SYSTEM_SEAT, Crime, EndDay, Interview, Recruit, SocialOptions, SocialRole
@@ -46,7 +46,7 @@ def seat_of(state, role: SocialRole) -> int:  # type: ignore[no-untyped-def]
 def test_event_params_render_as_names_roles_and_timestamps(key: str, params: dict, expected: str) -> None:
     """Seats become names, role values role names, ISO moments Discord timestamps."""
     ctx = RenderContext(make_table(new_state()), "en")
-    assert _render.event_text(ctx, Event(key=key, params=params)) == expected
+    assert render.event_text(ctx, Event(key=key, params=params)) == expected
 
 
 def test_public_status_shows_no_role_before_the_end_and_everything_after() -> None:
@@ -55,7 +55,7 @@ def test_public_status_shows_no_role_before_the_end_and_everything_after() -> No
     killer, victim = seat_of(state, SocialRole.KILLER), seat_of(state, SocialRole.VICTIM)
     state = ENGINE.apply(state, killer, Recruit(at=START, target=victim)).state
     ctx = RenderContext(make_table(state), "en")
-    embed = _render.table_embed(ctx, ENGINE.view(state, None)).to_dict()
+    embed = render.table_embed(ctx, ENGINE.view(state, None)).to_dict()
     text = str(embed)
     assert not any(role in text for role in ("Killer", "Accomplice", "Doctor", "Detective", "Journalist"))
     assert "<t:" in embed["description"]
@@ -67,10 +67,10 @@ def test_system_timeline_entries_and_end_lists_render() -> None:
     ends = state.day_ends_at
     state = ENGINE.apply(state, SYSTEM_SEAT, EndDay(at=ends, day=1)).state
     ctx = RenderContext(make_table(state), "en")
-    text = _render.timeline_text(ctx, [e.model_dump(mode="json") for e in state.timeline])
+    text = render.timeline_text(ctx, [e.model_dump(mode="json") for e in state.timeline])
     assert text == "**Day 1**\n• End of day 1"
     roles = [{"seat": 0, "card": "victim", "role": "accomplice"}, {"seat": 1, "card": "killer", "role": "killer"}]
-    assert _render.roles_text(ctx, roles) == "• Alice: Victim → Accomplice\n• Bob: Killer"
+    assert render.roles_text(ctx, roles) == "• Alice: Victim → Accomplice\n• Bob: Killer"
 
 
 def test_dms_are_accepted_from_letter_writers_and_the_interview_only() -> None:

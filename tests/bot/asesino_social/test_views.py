@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.clock import FakeClock
-from bot.cogs.asesino_social._views import MAX_SELECTS, TARGET_KINDS, action_pages, check_now
+from bot.cogs.asesino_social.ui import MAX_SELECTS, TARGET_KINDS, action_pages, check_now
 from games.asesino.social import ENGINE, Crime, Recruit, SocialRole
 from games.core import IllegalAction
 from tests.bot.asesino_social.test_render import START, make_table, new_state, seat_of

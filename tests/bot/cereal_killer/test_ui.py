@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.cereal_killer import _messages as msg
-from bot.cogs.cereal_killer._views import CerealUI, _action
+from bot import ui as ui_module
+from bot.cogs.cereal_killer import messages as msg
+from bot.cogs.cereal_killer.ui import CerealUI, _action
 from bot.errors import UserError, error_text
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
@@ -52,11 +53,8 @@ def names(items: list[Any]) -> list[str]:
 ])
 def test_refusals_put_their_parameters_in_words(code: str, params: dict[str, Any], text: str) -> None:
     """An engine refusal reaches the player with roles, abilities and answers spelled out."""
-    from bot.cogs.cereal_killer._views import refusal
-
-    error = refusal(ctx_of(new_game()), IllegalAction(code, **params))
-    assert isinstance(error, UserError)
-    assert error_text("en", error) == "⛔ " + text
+    ui_module.register_ui(UI)
+    assert error_text("en", IllegalAction(code, **params), table(new_game())) == "⛔ " + text
 
 
 @pytest.mark.parametrize(("name", "value", "action"), [
@@ -186,7 +184,7 @@ def test_the_lobby_names_each_joined_players_role(players: int, language: str, l
 def test_the_lobby_embed_shows_the_game_lines_only_while_open(monkeypatch: pytest.MonkeyPatch) -> None:
     """The generic lobby embed renders the UI's lines; a started game's lobby message drops them."""
     from bot import ui
-    from bot.cogs.lobby._render import lobby_embed
+    from bot.cogs.lobby.render import lobby_embed
 
     monkeypatch.setitem(ui._UIS, ("cereal_killer", None), UI)
     assert "<@101> is the Detective" in str(lobby_embed(lobby(2), "en", None).to_dict())

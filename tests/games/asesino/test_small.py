@@ -18,7 +18,7 @@ from games.asesino.small.models import (
     Reveal,
     SmallOptions,
 )
-from games.core import IllegalAction, SeatInfo
+from games.core import IllegalAction, SeatInfo, Waiting
 from tests.games.asesino.support import SMALL, columns, keys
 
 BAD3 = [("bad", 0), ("bad", 1), ("good", 0)]
@@ -165,7 +165,7 @@ def test_accomplice_swaps_cards_with_a_random_draw_from_another_hand() -> None:
     state = columns([("accomplice", 1), ("good", 1), ("good", 0)], hands=(["bad", "doctor", "good"],
                                                                           ["good", "good", "journalist"]))
     step = SMALL.apply(state, 0, Reveal(column=0))
-    assert SMALL.waiting(step.state) == (0, "accomplice")
+    assert SMALL.waiting(step.state) == Waiting.prompt(0, "accomplice")
     assert AccompliceSwap() in SMALL.legal_actions(step.state, 0)
     with pytest.raises(IllegalAction) as err:
         SMALL.apply(step.state, 0, AccompliceSwap(target=1, cards=["killer"]))
@@ -196,7 +196,7 @@ def test_prosecutor_swaps_two_declared_face_down_cards() -> None:
     state = columns([("prosecutor", 1), ("good", 1), ("good", 0)], [("killer", None), ("bad", 0)], [("good", 1)],
                     hands=(["bad"], ["good"]))
     step = SMALL.apply(state, 0, Reveal(column=0))
-    assert SMALL.waiting(step.state) == (0, "prosecutor")
+    assert SMALL.waiting(step.state) == Waiting.prompt(0, "prosecutor")
     with pytest.raises(IllegalAction) as err:
         SMALL.apply(step.state, 0, ProsecutorSwap(slots=[CardRef(column=1, index=0), CardRef(column=2, index=0)]))
     assert err.value.code == "asesino.error.bad_cards"
@@ -211,7 +211,7 @@ def test_journalist_turns_cards_face_up_without_their_effects() -> None:
     state = columns([("journalist", 1), ("good", 1), ("good", 0)], [("killer", None), ("good", 0)],
                     [("bad", 1), ("doctor", 0)], hands=(["bad"], ["good"]))
     step = SMALL.apply(state, 0, Reveal(column=0))
-    assert SMALL.waiting(step.state) == (0, "journalist")
+    assert SMALL.waiting(step.state) == Waiting.prompt(0, "journalist")
     with pytest.raises(IllegalAction) as err:
         SMALL.apply(step.state, 0, JournalistReveal(slots=[CardRef(column=2, index=0), CardRef(column=2, index=1)]))
     assert err.value.code == "asesino.error.same_column"
@@ -238,7 +238,7 @@ def test_effect_with_nothing_to_act_on_is_void() -> None:
     state = columns([("prosecutor", 1), ("good", 1), ("good", 0)], hands=(["bad"], ["good"]))
     step = SMALL.apply(state, 0, Reveal(column=0))
     assert "asesino.small.effect_void" in keys(step.events)
-    assert SMALL.waiting(step.state) == (1, "turn")
+    assert SMALL.waiting(step.state) == Waiting.turn(1)
 
 
 def test_pass_only_when_nothing_else_is_legal() -> None:

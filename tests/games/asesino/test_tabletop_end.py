@@ -5,6 +5,7 @@ from __future__ import annotations
 from games.asesino.common import Card
 from games.asesino.series import round_points
 from games.asesino.tabletop.models import Declare
+from games.core import Waiting
 from tests.games.asesino.support import TABLE, keys, table
 
 SIX: list[Card] = ["victim", "detective", "prosecutor", "killer", "accomplice", "victim"]
@@ -42,7 +43,7 @@ def test_running_out_of_cards_resolves_pending_destinies_then_good_wins() -> Non
     step = TABLE.apply(state, 0, Declare(card="bad", target=2))
     names = keys(step.events)
     assert [e.params["seat"] for e in step.events if e.key == "asesino.destiny.revealed"] == [1]
-    assert TABLE.waiting(step.state) == (1, "last_words")
+    assert TABLE.waiting(step.state) == Waiting.prompt(1, "last_words")
     step = TABLE.apply(step.state, 1, TABLE.timeout_action(step.state)[1])  # type: ignore[index]
     names = keys(step.events)
     assert names.index("asesino.final_round") < names.index("asesino.destiny.revealed")

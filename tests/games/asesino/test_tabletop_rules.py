@@ -19,7 +19,7 @@ from games.asesino.tabletop.models import (
     Statement,
     TabletopOptions,
 )
-from games.core import IllegalAction, SeatInfo, Step
+from games.core import IllegalAction, SeatInfo, Step, Waiting
 from tests.games.asesino.support import TABLE, keys, table
 
 SIX: list[Card] = ["victim", "detective", "prosecutor", "killer", "accomplice", "victim"]
@@ -186,7 +186,7 @@ def test_dead_prosecutor_makes_no_accusation() -> None:
     step = resolve(["prosecutor", "good", "good"], deaths=[2])
     assert "asesino.effect.prosecutor.dead" in keys(step.events)
     assert "asesino.prompt.accuse" not in keys(step.events)
-    assert TABLE.waiting(step.state) == (3, "turn")
+    assert TABLE.waiting(step.state) == Waiting.turn(3)
 
 
 def test_journalist_asks_the_revealed_player_for_a_statement() -> None:
@@ -206,23 +206,23 @@ def test_accomplice_shock_silences_last_words_and_the_press() -> None:
     names = keys(step.events)
     assert {"asesino.effect.shock", "asesino.effect.journalist_silenced", "asesino.no_last_words"} <= set(names)
     assert "asesino.prompt.statement" not in names and "asesino.prompt.last_words" not in names
-    assert TABLE.waiting(step.state) == (0, "declare_all")
+    assert TABLE.waiting(step.state) == Waiting.turn(0, "declare_all")
 
 
 def test_murdered_player_speaks_then_plays_out_the_hand_and_leaves_the_turn_order() -> None:
     """Last words, then one forced declaration per card left (turn marker still), then out of the turns."""
     step = resolve(["bad", "bad", "good"])
-    assert TABLE.waiting(step.state) == (0, "last_words")
+    assert TABLE.waiting(step.state) == Waiting.prompt(0, "last_words")
     assert TABLE.to_act(step.state) == [0]
     state = TABLE.apply(step.state, 0, LastWords(text="It was the quiet one")).state
-    assert TABLE.waiting(state) == (0, "declare_all")
+    assert TABLE.waiting(state) == Waiting.turn(0, "declare_all")
     assert Pass() not in TABLE.legal_actions(state, 0)
     marker = state.turn
     for card, target in (("victim", 1), ("good", 2), ("bad", 3)):
         state = TABLE.apply(state, 0, Declare(card=card, target=target)).state  # type: ignore[arg-type]
         assert state.turn == marker
     assert state.seats[0].hand == []
-    assert TABLE.waiting(state) == (2, "turn")
+    assert TABLE.waiting(state) == Waiting.turn(2)
     for _ in range(12):
         seat = TABLE.to_act(state)[0]
         assert seat != 0
@@ -243,30 +243,30 @@ def test_forced_play_that_seals_resolves_the_previous_destiny_first() -> None:
     assert names.index("asesino.sealed") < names.index("asesino.destiny.revealed")
     assert [e.params["seat"] for e in step.events if e.key == "asesino.destiny.revealed"] == [5]
     assert step.state.deaths == [0, 5]
-    assert TABLE.waiting(step.state) == (5, "last_words")
+    assert TABLE.waiting(step.state) == Waiting.prompt(5, "last_words")
     state = TABLE.apply(step.state, 5, LastWords()).state
-    assert TABLE.waiting(state) == (5, "declare_all")
+    assert TABLE.waiting(state) == Waiting.turn(5, "declare_all")
     state = TABLE.apply(state, 5, Declare(card="victim", target=1)).state
     state = TABLE.apply(state, 5, Declare(card="good", target=1)).state
     state = TABLE.apply(state, 5, Declare(card="bad", target=3)).state
-    assert TABLE.waiting(state) == (0, "declare_all")
+    assert TABLE.waiting(state) == Waiting.turn(0, "declare_all")
 
 
 def test_several_role_cards_are_ordered_by_the_revealed_player() -> None:
     """Detective, Prosecutor and Journalist together: the revealed player orders them; a wrong order is refused."""
     step = resolve(["detective", "prosecutor", "journalist"], roles=EIGHT)
-    assert TABLE.waiting(step.state) == (0, "order")
+    assert TABLE.waiting(step.state) == Waiting.prompt(0, "order")
     shown = [c for c in step.state.seats[0].revealed]
     assert TABLE.legal_actions(step.state, 0) == [OrderEffects(order=list(p)) for p in permutations(shown)]
     with pytest.raises(IllegalAction) as err:
         TABLE.apply(step.state, 0, OrderEffects(order=["detective", "journalist"]))
     assert err.value.code == "asesino.error.bad_order"
     step = TABLE.apply(step.state, 0, OrderEffects(order=["journalist", "detective", "prosecutor"]))
-    assert TABLE.waiting(step.state) == (0, "statement")
+    assert TABLE.waiting(step.state) == Waiting.prompt(0, "statement")
     step = TABLE.apply(step.state, 0, Statement(text="..."))
     names = keys(step.events)
     assert names.index("asesino.effect.detective.innocent") < names.index("asesino.effect.prosecutor.alive")
-    assert TABLE.waiting(step.state) == (2, "accuse")
+    assert TABLE.waiting(step.state) == Waiting.prompt(2, "accuse")
 
 
 def test_pending_prompt_blocks_everyone_else() -> None:
@@ -299,7 +299,7 @@ def test_player_with_cards_but_no_target_must_pass() -> None:
 def test_timeout_defaults_for_prompts(cards: list[Card], kind: str, expected: object) -> None:
     """On timeout: empty last words or statement, no accusation."""
     step = resolve(cards, roles=EIGHT)
-    assert TABLE.waiting(step.state)[1] == kind  # type: ignore[index]
+    assert TABLE.waiting(step.state).kind == kind  # type: ignore[union-attr]
     assert TABLE.timeout_action(step.state)[1] == expected  # type: ignore[index]
 
 
@@ -330,7 +330,7 @@ def test_turn_marker_skips_empty_hands_and_the_dead() -> None:
     fronts = {2: [("bad", 3), ("bad", 4), ("good", 1)]}
     state = table(SIX, hands=hands, fronts=fronts, deaths=[2], turn=0)
     step = TABLE.apply(state, 0, Declare(card="good", target=4))
-    assert TABLE.waiting(step.state) == (3, "turn")
+    assert TABLE.waiting(step.state) == Waiting.turn(3)
     assert ("asesino.turn", {"seat": 3}) in [(e.key, e.params) for e in step.events]
 
 

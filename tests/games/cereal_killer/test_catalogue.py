@@ -12,7 +12,7 @@ from games.cereal_killer.board import KIND_NAMES
 from games.cereal_killer.models import QUESTIONS, ROLES
 from games.cereal_killer.views import ACHIEVEMENTS
 
-SOURCES = [*Path("games/cereal_killer").glob("*.py"), Path("bot/cogs/cereal_killer/_render.py")]
+SOURCES = [*Path("games/cereal_killer").glob("*.py"), Path("bot/cogs/cereal_killer/render.py")]
 LITERAL = re.compile(r'"(cereal_killer\.[a-z_.]+[a-z_])"')
 
 FAMILIES = (

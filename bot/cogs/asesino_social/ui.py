@@ -19,14 +19,15 @@ their interviewee during an open interview is relayed to the other side.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.budget import fit_modal
-from bot.cogs.asesino_social import _render
-from bot.cogs.asesino_social._days import after_player_action, schedule_day_end
-from bot.cogs.asesino_social._dead import after_action, clear_dead
+from bot.cogs.asesino_social import render
+from bot.cogs.asesino_social.days import after_player_action, schedule_day_end
+from bot.cogs.asesino_social.dead import after_action, clear_dead
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
@@ -45,16 +46,6 @@ TARGET_KINDS = ("recruit", "crime", "protect", "inspect", "interview", "maniac_k
 TARGET_FIELD = {"crime": "victim", "open_judgement": "accused"}
 WRITE_KINDS = ("publish_note", "write_letter", "anonymous_post")
 MAX_SELECTS = 4
-
-
-async def play(bot: CoronerBot, table: Table, user_id: int, action: dict[str, Any]) -> ActResult:
-    """Apply a player's action with ``at = bot.clock.now()``, then arm judgement timers and give the dead
-    their role (take it back from every dead player once the game is over). Raises what
-    :meth:`TableService.act` raises."""
-    result = await bot.tables.act(table.id, user_id, {**action, "at": bot.clock.now().isoformat()})
-    await after_player_action(bot, result)
-    await after_action(bot, result)
-    return result
 
 
 def check_now(bot: CoronerBot, table: Table, seat: int, action: dict[str, Any]) -> None:
@@ -102,43 +93,53 @@ class TextModal(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await play(self.bot, self.table, interaction.user.id, {"type": self.kind, "text": self.text.value})
+            await SOCIAL.play(self.bot, self.table, interaction.user.id, {"type": self.kind, "text": self.text.value})
             text = await self.bot.t(interaction.guild_id, f"asesino_social.ui.saved.{self.kind}")
             await interaction.followup.send(text, ephemeral=True)
         except Exception as exc:  # noqa: BLE001 - refusals become ephemeral replies; the player may rewrite
-            await send_error(self.bot, interaction, exc)
+            await send_error(self.bot, interaction, exc, self.table)
 
 
 class SocialUI(GameUI):
     game = "asesino"
     mode = "social"
 
-    def waiting_on(self, table: Table) -> list[int]:
-        """Nobody is pinged on every status: everyone plays at once, in real time, over days."""
-        return []
+    # --- playing (every component, command and DM goes through :meth:`GameUI.play`) --------------------------
+    def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
+        """Real time: every move carries ``at = bot.clock.now()``."""
+        return {**action, "at": bot.clock.now().isoformat()}
+
+    async def after_play(self, bot: Any, result: ActResult) -> None:
+        """Arm judgement timers and give the dead their role (take it back from every dead player once the game
+        is over)."""
+        await after_player_action(bot, result)
+        await after_action(bot, result)
 
     async def on_cancelled(self, bot: Any, table: Table) -> None:
         """A cancelled game gives the dead role back too (best effort)."""
         await clear_dead(bot, table)
 
     # --- rendering ------------------------------------------------------------------------------------------
+    def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
+        return render.params_text(ctx, params, declared)
+
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
-        return _render.public_line(ctx, event)
+        return render.public_line(ctx, event)
 
     def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
-        text = _render.event_text(ctx, event)
+        text = render.event_text(ctx, event)
         if event.key == "asesino_social.intro.role":
             text += "\n\n" + ctx.t("asesino_social.ui.dm_help")
-        return Outgoing(embeds=[discord.Embed(description=_render.clip(text, _render.EMBED_LIMIT), colour=COLOUR)])
+        return Outgoing(embeds=[discord.Embed(description=render.clip(text, render.EMBED_LIMIT), colour=COLOUR)])
 
     def medium_event(self, ctx: RenderContext, event: Event) -> Outgoing:
-        return Outgoing(embeds=[_render.medium_post(ctx, event)])
+        return Outgoing(embeds=[render.medium_post(ctx, event)])
 
     def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
-        return _render.table_embed(ctx, view)
+        return render.table_embed(ctx, view)
 
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
-        return _render.secrets_embed(ctx, view)
+        return render.secrets_embed(ctx, view)
 
     def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
         game_id = ctx.table.id
@@ -180,11 +181,12 @@ class SocialUI(GameUI):
             await interaction.response.send_modal(open_modal_checked(bot, table, seat, arg))
         elif name == "social_target" and arg in TARGET_KINDS and values:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await play(bot, table, interaction.user.id, {"type": arg, TARGET_FIELD.get(arg, "target"): int(values[0])})
+            action = {"type": arg, TARGET_FIELD.get(arg, "target"): int(values[0])}
+            await self.play(bot, table, interaction.user.id, action)
             await interaction.followup.send(ctx.t(f"asesino_social.ui.done.{arg}"), ephemeral=True)
         elif name == "social_back" and arg.isdigit():
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await play(bot, table, interaction.user.id, {"type": "back_judgement", "judgement": int(arg)})
+            await self.play(bot, table, interaction.user.id, {"type": "back_judgement", "judgement": int(arg)})
             await interaction.followup.send(ctx.t("asesino_social.ui.done.back_judgement"), ephemeral=True)
         else:
             raise UserError("asesino_social.ui.unknown")
@@ -234,15 +236,15 @@ class SocialUI(GameUI):
         head, _, rest = text.partition(":")
         command = head.strip().lower()
         if command in ("note", "nota") and rest.strip():
-            await play(bot, table, message.author.id, {"type": "publish_note", "text": rest.strip()})
+            await self.play(bot, table, message.author.id, {"type": "publish_note", "text": rest.strip()})
             return
         if command in ("letter", "carta") and rest.strip():
-            await play(bot, table, message.author.id, {"type": "write_letter", "text": rest.strip()})
+            await self.play(bot, table, message.author.id, {"type": "write_letter", "text": rest.strip()})
             return
         if not text:
             raise UserError("asesino_social.ui.dm_help")
         if may_write_letter(table.state, seat):
-            await play(bot, table, message.author.id, {"type": "write_letter", "text": text})
+            await self.play(bot, table, message.author.id, {"type": "write_letter", "text": text})
             return
         pair = interview_pair(table.state)
         if seat in pair:
@@ -263,3 +265,7 @@ def action_pages(kinds: list[str], per_page: int | None = None) -> list[list[str
     leaving a row for the buttons); one empty page when there is none."""
     size = per_page or MAX_SELECTS
     return [kinds[i:i + size] for i in range(0, len(kinds), size)] or [[]]
+
+
+#: the social mode's UI (registered by the cog's ``setup``)
+SOCIAL = SocialUI()

@@ -11,22 +11,23 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.budget import fit_modal
-from bot.cogs.cereal_killer import _messages as msg
-from bot.cogs.cereal_killer._render import board_geometry, place_name
+from bot.cogs.cereal_killer import messages as msg
+from bot.cogs.cereal_killer.render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
+from bot.tables import TableService
 from bot.ui import Attachment, GameUI, Outgoing, RenderContext
 from games.cereal_killer.board import Geometry
 from games.cereal_killer.models import KILLER, ROLES
 from games.cereal_killer.route import ParseError, parse_route
-from games.core import Event, IllegalAction
+from games.core import Event
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -43,11 +44,6 @@ def _space_options(ctx: RenderContext, geo: Geometry, spaces: Sequence[int]) -> 
     return [discord.SelectOption(label=place_name(geo, s, ctx.language), value=str(s)) for s in spaces]
 
 
-def refusal(ctx: RenderContext, exc: IllegalAction) -> UserError:
-    """The engine's refusal with its parameters in words (e.g. ``who`` -> the Detective)."""
-    return UserError(exc.code, **msg.params_of(ctx, exc.params))
-
-
 class CerealUI(GameUI):
     game = "cereal_killer"
 
@@ -57,18 +53,16 @@ class CerealUI(GameUI):
         #: is about to arm (``updated_at + move_timeout``). Only lives for the duration of that one action.
         self._asking: dict[int, Any] = {}
 
-    def move_timeout(self, table: Table, config: Any) -> int:
-        """The Killer's answer to a question or a Sniff gets the prompt time; turns get the turn time."""
-        if table.state.pending is not None:
-            return int(config.prompt_timeout_seconds)
-        return int(config.turn_timeout_seconds)
-
     def answer_deadline(self, table: Table, config: Any) -> datetime:
         """When the turn timer answers for the Killer: the action's commit time plus :meth:`move_timeout`, as
         :meth:`bot.delivery.Delivery.arm_turn_timers` computes it right after the DMs."""
         return table.updated_at + timedelta(seconds=self.move_timeout(table, config))
 
     # --- rendering -----------------------------------------------------------------------------------------
+    def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
+        """Roles, questions, answers and routes spelled out (e.g. ``who`` -> the Detective)."""
+        return msg.params_of(ctx, params, declared)
+
     def lobby_lines(self, table: Table, language: str) -> list[str]:
         """While the lobby is open: the role each joined player will get (join order: the host is the Killer,
         then the Detective, then Lola)."""
@@ -141,30 +135,28 @@ class CerealUI(GameUI):
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
         bot: CoronerBot = interaction.client  # type: ignore[assignment]
-        ctx = RenderContext(table, table.language)
         if name == "move":
-            self._check_turn(table, interaction.user.id, version)
+            TableService.check_turn(table, interaction.user.id, version)
             await interaction.response.send_modal(MoveModal(self, bot, table, version))
             return
         action = _action(name, values[0] if values else arg)
         await interaction.response.defer()
         if name in ("ask", "sniff"):
-            await self._ask(bot, ctx, table, interaction.user.id, action, version)
+            await self._ask(bot, table, interaction.user.id, action, version)
             return
-        await self.act(bot, ctx, table, interaction.user.id, action, version)
+        await self.play(bot, table, interaction.user.id, action, version=version)
         if name == "answer":
             try:
                 await interaction.edit_original_response(view=None)
             except discord.HTTPException:
                 pass
 
-    async def _ask(self, bot: CoronerBot, ctx: RenderContext, table: Table, user_id: int, action: dict[str, Any],
-                   version: int) -> None:
+    async def _ask(self, bot: CoronerBot, table: Table, user_id: int, action: dict[str, Any], version: int) -> None:
         """A question or a Sniff: the Killer's prompt DM shows its deadline, and a timer takes the DM's answer
         buttons away at that deadline (when the turn timer answers for the Killer)."""
         self._asking[table.id] = await bot.config(table.guild_id)
         try:
-            await self.act(bot, ctx, table, user_id, action, version)
+            await self.play(bot, table, user_id, action, version=version)
         finally:
             self._asking.pop(table.id, None)
         after = await bot.tables.load(table.id)
@@ -175,27 +167,6 @@ class CerealUI(GameUI):
         if due is not None:
             await bot.timers.schedule(table.id, ANSWER_TIMER, due, {"version": after.version})
 
-    @staticmethod
-    def _check_turn(table: Table, user_id: int, version: int) -> None:
-        """Refuse a control of an outdated message, or of a player whose turn it is not."""
-        from bot.tables import TableError
-
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise TableError("table.not_a_player", game_id=table.id)
-        if version != table.version:
-            raise TableError("table.stale", game_id=table.id)
-        if table.status != "active" or seat not in table.engine.to_act(table.state):
-            raise IllegalAction("core.not_your_turn")
-
-    @staticmethod
-    async def act(bot: CoronerBot, ctx: RenderContext, table: Table, user_id: int, action: dict[str, Any],
-                  version: int) -> None:
-        try:
-            await bot.tables.act(table.id, user_id, action, expected_version=version)
-        except IllegalAction as exc:
-            raise refusal(ctx, exc) from exc
-
     # --- the Killer's route by DM --------------------------------------------------------------------------
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
         """Every player's DM is read, so a hunter writing to the bot is told why it does not count."""
@@ -205,7 +176,6 @@ class CerealUI(GameUI):
         """Parse and apply the Killer's turn; the route confirmation (with its board) arrives as the engine's
         private event. Refusals: ``cereal_killer.dm.*``, the parser's ``cereal_killer.parse.*`` and every
         engine code of :func:`games.cereal_killer.killer.check_killer_turn`, parameters in words."""
-        ctx = RenderContext(table, table.language)
         state = table.state
         if seat != KILLER:
             raise UserError("cereal_killer.dm.not_killer", channel=f"<#{table.channel_id}>")
@@ -216,7 +186,7 @@ class CerealUI(GameUI):
         turn = parse_route(content)
         if isinstance(turn, ParseError):
             raise UserError(turn.code, **turn.params)
-        await self.act(bot, ctx, table, message.author.id, turn.model_dump(), table.version)
+        await self.play(bot, table, message.author.id, turn.model_dump(), version=table.version)
 
 
 async def clear_answer_buttons(bot: CoronerBot, timer: Any) -> None:
@@ -274,13 +244,12 @@ class MoveModal(discord.ui.Modal):
         fit_modal(self)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        ctx = RenderContext(self.table, self.table.language)
         try:
             path = [int(n) for n in NUMBERS.findall(self.path.value)]
             if not path:
                 raise UserError("cereal_killer.ui.move_empty")
             await interaction.response.defer()
-            await self.ui.act(self.bot, ctx, self.table, interaction.user.id, {"type": "move", "path": path[:10]},
-                              self.version)
+            await self.ui.play(self.bot, self.table, interaction.user.id, {"type": "move", "path": path[:10]},
+                               version=self.version)
         except Exception as exc:  # noqa: BLE001 - every refusal becomes an ephemeral reply
-            await send_error(self.bot, interaction, exc)
+            await send_error(self.bot, interaction, exc, self.table)

@@ -19,7 +19,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from bot.cogs.asesino_social._dead import after_action
+from bot.cogs.asesino_social.dead import after_action
 from bot.tables import TableError
 from games.asesino.social import SYSTEM_SEAT, next_boundary
 from games.core import IllegalAction

@@ -9,6 +9,7 @@ comes from public events and ``engine.view(state, None)`` only.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -43,9 +44,10 @@ def seat_name(ctx: RenderContext, seat: Any) -> str:
     return ctx.name(seat) if isinstance(seat, int) and seat >= 0 else "-"
 
 
-def params_text(ctx: RenderContext, params: dict[str, Any]) -> dict[str, Any]:
-    """``params`` ready for a catalogue template (see the module docstring)."""
-    out = dict(params)
+def params_text(ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
+    """``params`` ready for a catalogue template (see the module docstring; ``declared``: more seat
+    parameters)."""
+    out = ctx.seat_params(params, declared)
     for key, value in params.items():
         if key in SEAT_KEYS:
             out[key] = seat_name(ctx, value)
@@ -67,7 +69,7 @@ def params_text(ctx: RenderContext, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def event_text(ctx: RenderContext, event: Event) -> str:
-    return ctx.t(event.key, **params_text(ctx, event.params))
+    return ctx.t(event.key, **params_text(ctx, event.params, event.seat_params))
 
 
 def roles_text(ctx: RenderContext, roles: list[dict[str, Any]]) -> str:
@@ -114,7 +116,7 @@ def public_line(ctx: RenderContext, event: Event) -> str | None:
 
 def medium_post(ctx: RenderContext, event: Event) -> discord.Embed:
     """A post in the official medium: anonymous posts under the character's name, letters, notes, the end."""
-    params = params_text(ctx, event.params)
+    params = params_text(ctx, event.params, event.seat_params)
     if event.key == "asesino_social.anonymous_post":
         embed = discord.Embed(title=params["character"], description=clip(str(event.params["text"]), EMBED_LIMIT),
                               colour=discord.Colour.dark_grey())

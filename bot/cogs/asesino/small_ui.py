@@ -1,5 +1,5 @@
 """The 2-4 player ("small") mode on Discord: six columns, a card played with a declared intention, reveals and
-the revealer's effects (see ``_views`` for the general flow)."""
+the revealer's effects (see ``ui`` for the general flow)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.asesino import _render as render
-from bot.cogs.asesino._views import AsesinoUI
+from bot.cogs.asesino import render
+from bot.cogs.asesino.ui import AsesinoUI
+from bot.components import view_of
 from bot.ui import RenderContext
 from games.core import IllegalAction
 
@@ -94,7 +95,7 @@ class SmallUI(AsesinoUI):
                 raise IllegalAction("asesino.error.card_not_in_hand", card=render.card_name(ctx, card))
             await interaction.response.edit_message(
                 content=ctx.t("asesino.ui.pick_column", card=render.card_name(ctx, card)),
-                view=self.view(self.select(ctx, "splay", options, arg=card, version=version)))
+                view=view_of(self.select(ctx, "splay", options, arg=card, version=version)))
         elif name == "splay":
             column, declared = values[0].split(".")
             await self.act(interaction, table, version, {"type": "play_card", "card": arg, "column": int(column),
@@ -109,7 +110,7 @@ class SmallUI(AsesinoUI):
                 raise IllegalAction("asesino.error.bad_cards")
             await interaction.response.edit_message(
                 content=ctx.t("asesino.ui.pick_give_target"),
-                view=self.view(self.select(ctx, "gtarget", options, arg=".".join(cards), version=version)))
+                view=view_of(self.select(ctx, "gtarget", options, arg=".".join(cards), version=version)))
         elif name == "gtarget":
             await self.act(interaction, table, version, {"type": "accomplice_swap", "target": int(values[0]),
                                                          "cards": arg.split(".")})

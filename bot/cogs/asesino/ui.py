@@ -16,14 +16,15 @@ Every component carries the table version it was drawn at, so an outdated one is
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.asesino import _render as render
+from bot.cogs.asesino import render
 from bot.cogs.asesino._actions import ActionsMixin
-from bot.components import game_button
-from bot.ui import COLOUR, GameUI, Outgoing, RenderContext
+from bot.components import game_button, view_of
+from bot.ui import COLOUR, Outgoing, RenderContext
 from games.asesino.series import standings
 from games.core import Event, IllegalAction
 
@@ -36,19 +37,14 @@ INTROS = frozenset({"asesino.intro.role", "asesino.small.intro"})
 SPEECH = frozenset({"statement", "last_words"})
 
 
-class AsesinoUI(ActionsMixin, GameUI):
+class AsesinoUI(ActionsMixin):
     """What both card modes share: event lines, DMs, the secrets embed, and the series hand-off."""
 
     game = "asesino"
     supports_series = False
 
-    def move_timeout(self, table: Table, config: Any) -> int:
-        """A turn (or playing out a hand) gets the turn time; prompts (direction, statement, last words,
-        accusation, effects) get the prompt time of ``/config timeouts``."""
-        waiting = table.engine.waiting(table.state)
-        if waiting is not None and waiting[1] not in ("turn", "declare_all"):
-            return int(config.prompt_timeout_seconds)
-        return int(config.turn_timeout_seconds)
+    def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
+        return render.words(ctx, params, declared)
 
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         return render.event_line(ctx, event)
@@ -142,7 +138,7 @@ class TabletopUI(AsesinoUI):
             options = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t)) for t in targets]
             await interaction.response.edit_message(
                 content=ctx.t("asesino.ui.pick_target", card=render.card_name(ctx, card)),
-                view=self.view(self.select(ctx, "target", options, arg=card, version=version)))
+                view=view_of(self.select(ctx, "target", options, arg=card, version=version)))
         elif name == "target":
             action = {"type": "declare", "card": arg, "target": int(values[0])}
             await interaction.response.send_modal(self.speech_modal(ctx, "words", action, version=version))

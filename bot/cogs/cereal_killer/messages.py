@@ -6,11 +6,12 @@ board with its route is drawn only for the Killer's DMs.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.cereal_killer._render import describe, render_board
+from bot.cogs.cereal_killer.render import describe, render_board
 from bot.ui import COLOUR, Attachment, Outgoing, RenderContext
 from games.cereal_killer.models import KILLER, LOLA, ROLES
 from games.core import Event
@@ -36,9 +37,10 @@ def walk(spaces: list[int]) -> str:
     return " → ".join(map(str, spaces))
 
 
-def params_of(ctx: RenderContext, params: dict[str, Any]) -> dict[str, Any]:
-    """Event or refusal ``params`` in words: seats as names, roles, questions, answers and routes spelled out."""
-    out = ctx.seat_params(params)
+def params_of(ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
+    """Event, refusal or outcome ``params`` in words: seats (``declared`` and the conventional names) as names,
+    roles, questions, answers and routes spelled out."""
+    out = ctx.seat_params(params, declared)
     for key, value in params.items():
         if key in FAMILIES and value is not None:
             out[key] = word(ctx, FAMILIES[key], value)
@@ -53,7 +55,7 @@ def params_of(ctx: RenderContext, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def text_of(ctx: RenderContext, event: Event) -> str:
-    return ctx.t(event.key, **params_of(ctx, event.params))
+    return ctx.t(event.key, **params_of(ctx, event.params, event.seat_params))
 
 
 def roles_line(ctx: RenderContext, players: int) -> str:

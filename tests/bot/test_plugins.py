@@ -1,0 +1,132 @@
+"""Games are discovered plugins: a game copied from the template (``tests/support/tiny_game.py`` and
+``tiny_ui.py``) into a temporary ``games/<game>`` package and ``bot/cogs/<game>`` package, with its catalogue in
+its own ``locales/``, appears in /newgame, /rules, /leaderboard, the extension list and the catalogues without an
+edit to any other file."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+import games
+from bot import cogs
+from bot.cogs.core.cog import Core
+from bot.cogs.lobby.cog import Lobby
+from bot.i18n import catalog
+from bot.plugins import extensions
+from bot.ui import _UIS, ui_for
+from games.core import all_games, get_engine
+from games.core.registry import _ENGINES
+
+SUPPORT = Path(__file__).resolve().parents[1] / "support"
+GAME = "spud"
+PO = {"en": {"game.spud": "Spud", "mode.spud.classic": "Classic spud", "rules.spud": "Pass it on.",
+             "rules.spud.classic": "Do not hold it last."},
+      "es": {"game.spud": "Patata", "mode.spud.classic": "Patata clásica", "rules.spud": "Pásala.",
+             "rules.spud.classic": "Que no se te quede."}}
+
+
+def po_file(messages: dict[str, str]) -> str:
+    return 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n' + "".join(
+        f'msgid "{key}"\nmsgstr "{text}"\n\n' for key, text in messages.items())
+
+
+@pytest.fixture
+def spud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The template game copied as ``games.spud`` and ``bot.cogs.spud`` in a temporary directory that joins the
+    ``games`` and ``bot.cogs`` package paths (as a new directory in the tree would)."""
+    engine_dir = tmp_path / "games" / GAME
+    cog_dir = tmp_path / "cogs" / GAME
+    engine_dir.mkdir(parents=True)
+    cog_dir.mkdir(parents=True)
+    engine = (SUPPORT / "tiny_game.py").read_text(encoding="utf-8").replace('"potato"', f'"{GAME}"')
+    (engine_dir / "__init__.py").write_text(engine + "\nfrom games.core import register\n\nregister(ENGINE)\n",
+                                            encoding="utf-8")
+    ui = (SUPPORT / "tiny_ui.py").read_text(encoding="utf-8").replace('game = "potato"', f'game = "{GAME}"')
+    (cog_dir / "__init__.py").write_text(ui.replace("tests.support.tiny_game", f"games.{GAME}"), encoding="utf-8")
+    for language, messages in PO.items():
+        folder = cog_dir / "locales" / language / "LC_MESSAGES"
+        folder.mkdir(parents=True)
+        (folder / f"{GAME}.po").write_text(po_file(messages), encoding="utf-8")
+    monkeypatch.setattr(games, "__path__", [*games.__path__, str(tmp_path / "games")])
+    monkeypatch.setattr(cogs, "__path__", [*cogs.__path__, str(tmp_path / "cogs")])
+    catalog.cache_clear()
+    yield
+    for name in (f"games.{GAME}", f"bot.cogs.{GAME}"):
+        sys.modules.pop(name, None)
+    _ENGINES.pop((GAME, "classic"), None)
+    _UIS.pop((GAME, None), None)
+    catalog.cache_clear()
+
+
+class FakeResponse:
+    def __init__(self) -> None:
+        self.sent: dict[str, Any] = {}
+
+    async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
+        self.sent = {"content": content, **kwargs}
+
+
+def fake_bot() -> Any:
+    async def language(guild_id: int | None) -> str:
+        return "es"
+
+    async def leaderboard(*args: Any, **kwargs: Any) -> list[Any]:
+        return []
+
+    return SimpleNamespace(language=language, timers=SimpleNamespace(on=lambda *args: None),
+                           tables=SimpleNamespace(leaderboard=leaderboard))
+
+
+def interaction() -> Any:
+    return SimpleNamespace(guild_id=1, namespace=SimpleNamespace(game=GAME), response=FakeResponse())
+
+
+@pytest.mark.usefixtures("spud")
+def test_the_new_game_is_registered_with_its_names_in_both_languages() -> None:
+    """The engine registry and the catalogues find the new packages by themselves."""
+    assert GAME in [info.id for info in all_games()]
+    assert get_engine(GAME, "classic").game == GAME
+    assert catalog("en").render("game.spud") == "Spud"
+    assert catalog("es").render("mode.spud.classic") == "Patata clásica"
+
+
+@pytest.mark.usefixtures("spud")
+async def test_the_new_game_is_an_extension_that_registers_its_ui() -> None:
+    """``bot/cogs/spud`` is in the extension list and its ``setup`` registers the game's UI."""
+    assert f"bot.cogs.{GAME}" in extensions()
+    assert extensions()[:4] == ("bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm")
+    import importlib
+
+    await importlib.import_module(f"bot.cogs.{GAME}").setup(fake_bot())
+    assert type(ui_for(GAME)).__name__ == "PotatoUI" and ui_for(GAME).game == GAME
+
+
+@pytest.mark.usefixtures("spud")
+async def test_newgame_offers_the_new_game_and_its_mode() -> None:
+    """/newgame's game and mode autocomplete list it, named from its own catalogue."""
+    lobby = Lobby(fake_bot())
+    games_offered = await Lobby.game_autocomplete(lobby, interaction(), "")
+    assert discord.app_commands.Choice(name="Patata", value=GAME) in games_offered
+    modes = await Lobby.mode_autocomplete(lobby, interaction(), "")
+    assert [(c.name, c.value) for c in modes] == [("Patata clásica (2-10)", "classic")]
+
+
+@pytest.mark.usefixtures("spud")
+async def test_rules_and_leaderboard_offer_and_show_the_new_game() -> None:
+    """/rules and /leaderboard autocomplete the new game and answer for it."""
+    core = Core(fake_bot())
+    assert GAME in [c.value for c in await Core.game_autocomplete(core, interaction(), "pat")]
+    rules = interaction()
+    await Core.rules.callback(core, rules, GAME)  # type: ignore[arg-type]
+    embed = rules.response.sent["embed"]
+    assert (embed.title, embed.description, embed.fields[0].name) == ("Patata", "Pásala.", "Patata clásica")
+    board = interaction()
+    await Core.leaderboard.callback(core, board, GAME)  # type: ignore[arg-type]
+    assert "Patata" in board.response.sent["embed"].title
