@@ -38,10 +38,7 @@ HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT, REQUEST_MEMBERS, INVALI
 CLIENT_OPS = {HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, REQUEST_MEMBERS}
 #: gateway events whose ``d`` must be the spec's object of that name
 PAYLOAD_SCHEMAS = {"MESSAGE_CREATE": "MessageResponse", "MESSAGE_UPDATE": "MessageResponse",
-                   "CHANNEL_CREATE": "GuildChannelResponse",
-                   "CHANNEL_UPDATE": "GuildChannelResponse"}
-
-
+                   "CHANNEL_CREATE": "GuildChannelResponse", "CHANNEL_UPDATE": "GuildChannelResponse"}
 CLOSE_REASONS = {
     4000: "Unknown error.", 4001: "Unknown opcode.", 4002: "Decode error.", 4003: "Not authenticated.",
     4004: "Authentication failed.", 4005: "Already authenticated.", 4007: "Invalid seq.", 4008: "Rate limited.",
