@@ -16,17 +16,12 @@ selects) and "Interactions: Modal" (title, text inputs).
 
 from __future__ import annotations
 
-import gettext
-import io
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import discord
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
-from bot.i18n.catalog import DEFAULT_LANGUAGE, LANGUAGES, LOCALES
+from bot.i18n.catalog import DEFAULT_LANGUAGE, catalog
 
 CONTENT = 2000
 EMBEDS = 10
@@ -69,19 +64,9 @@ def clip(text: str, limit: int) -> str:
     return "".join(kept) + ELLIPSIS if limit >= 1 else ""
 
 
-@cache
-def _translations(language: str) -> gettext.GNUTranslations:
-    language = language if language in LANGUAGES else DEFAULT_LANGUAGE
-    with (LOCALES / language / "LC_MESSAGES" / "budget.po").open("rb") as handle:
-        compiled = io.BytesIO()
-        write_mo(compiled, read_po(handle, locale=language))
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
-
-
 def more(count: int, language: str) -> str:
-    """The "…and N more" line in ``language`` (English or Spanish, plural by the catalogue's rule)."""
-    return _translations(language).ngettext("budget.more", "budget.more", count).format(count=count)
+    """The "…and N more" line in ``language`` (a catalogue plural, ``budget.more``)."""
+    return catalog(language).render("budget.more", count=count)
 
 
 def fit_lines(text: str, limit: int, language: str) -> str:
@@ -226,19 +211,11 @@ class Fitted:
     embeds: list[discord.Embed]
 
 
-def fit_content(content: str | None, notice: str | None, language: str) -> str | None:
-    """``content`` cut by lines to leave room for ``notice`` (a last line kept whole, e.g. who the game waits on)."""
-    notice = clip(notice, CONTENT) if notice else None
-    room = CONTENT - (size(notice) + 1 if notice else 0)
-    body = fit_lines(content, room, language) if content and room > 0 else None
-    joined = "\n".join(p for p in (body, notice) if p)
-    return joined or None
-
-
 def fit_message(content: str | None, embeds: list[discord.Embed], view: discord.ui.View | None, *,
-                notice: str | None = None, language: str = DEFAULT_LANGUAGE) -> Fitted:
-    """Budget a whole message: content (with ``notice`` kept whole at its end), every embed and the total of
-    6000 across them, and the components of ``view`` (fitted in place)."""
+                language: str = DEFAULT_LANGUAGE) -> Fitted:
+    """Budget a whole message: its content (cut by lines), every embed and the total of 6000 across them, and the
+    components of ``view`` (fitted in place)."""
     fit_view(view)
     fitted = fit_embeds([e.to_dict() for e in embeds], language)
-    return Fitted(fit_content(content, notice, language), [discord.Embed.from_dict(e) for e in fitted])
+    return Fitted(fit_lines(content, CONTENT, language) if content else None,
+                  [discord.Embed.from_dict(e) for e in fitted])

@@ -1,7 +1,9 @@
-"""Delivering a step's events: public lines and the table status to the game channel, seat events by DM (with the
-"My secrets" fallback when a DM is refused), medium events to the server's official medium channel.
+"""Delivering a step's events: public lines into the game's living table (:mod:`bot.live_table`), seat events by DM
+(with the "My secrets" fallback when a DM is refused), medium events to the server's official medium channel.
 
-Everything public is rendered from public events and ``engine.view(state, None)`` only.
+Everything public is rendered from public events and ``engine.view(state, None)`` only. A seat event the game's UI
+lists in ``echo_keys`` (one that only repeats the move its player just made) is not sent: DMs go out only when a
+seat's private information changed.
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.components import secrets_button, view_of
-from bot.ui import Outgoing, RenderContext, ui_for
+from bot.i18n.catalog import plain_number
+from bot.live_table import LiveTable
+from bot.ui import MAX_FIELDS, Outgoing, RenderContext, ui_for
 from games.core import Event
 
 if TYPE_CHECKING:
@@ -31,6 +36,7 @@ class Delivery:
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
         self._shown: dict[int, str] = {}  # game id -> the public view its last status showed (this process)
+        self.live = LiveTable(bot)
 
     def _public_changed(self, game_id: int, public: dict[str, Any]) -> bool:
         """Whether ``public`` (the public view) differs from the one the last status of this process showed
@@ -41,29 +47,41 @@ class Delivery:
         return changed
 
     async def __call__(self, table: Table, events: list[Event]) -> None:
+        """Show a committed step: the table first (it may be the answer to the click that made the move), then
+        one DM per seat whose private information changed, then the official medium's posts."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
-        lines: list[str] = []
-        refused: list[int] = []
+        lines: list[str] = self.live.take_notes(table.id)
+        private: dict[int, list[Outgoing]] = {}
+        medium: list[Outgoing] = []
         for event in events:
+            if event.key in ui.echo_keys:
+                continue
             if event.audience.kind == "public":
                 line = ui.public_event(ctx, event)
                 if line:
                     lines.append(line)
             elif event.audience.kind == "medium":
-                await self.post_medium(table, ui.medium_event(ctx, event))
+                medium.append(ui.medium_event(ctx, event))
             else:
                 for seat in event.audience.seats:
-                    if not await self.dm(table, seat, ui.private_event(ctx, seat, event)) and seat not in refused:
-                        refused.append(seat)
+                    private.setdefault(seat, []).append(ui.private_event(ctx, seat, event))
         if table.status == "active":
             await self.arm_turn_timers(table)  # before anything is shown, so a visible turn always has its timer
         public = table.engine.view(table.state, None)
         changed = self._public_changed(table.id, public)
         if table.status in ("active", "finished") and (lines or changed):
-            # a step with no public event and no change to the public view posts nothing: a fresh status after a
-            # secret action (a social-mode night action, say) would tell the channel that someone just acted
-            await self.post_status(table, lines, public)
+            # a step with no public event and no change to the public view shows nothing: a changed table after
+            # a secret action (a social-mode night action, say) would tell the channel that someone just acted
+            await self.live.show(table, lines, lambda log_lines: self.status_message(table, log_lines, public),
+                                 fresh=ui.fresh_table(table, events))
+            await self.live.after_step(table)
+        if table.status == "finished":
+            self.live.forget(table.id)
+        refused = [seat for seat, outs in private.items()
+                   if not all([await self.dm(table, seat, out) for out in merged(outs)])]
+        for out in medium:
+            await self.post_medium(table, out)
         if refused:
             await self.dm_fallback(table, refused)
         if table.status == "finished" and table.series_id is not None:
@@ -98,7 +116,7 @@ class Delivery:
                 log.warning("DM to %s refused: %s", user_id, exc)
             await self.bot.tables.set_dm_ok(table.id, user_id, False)
             return False
-        except discord.HTTPException:
+        except (discord.HTTPException, aiohttp.ClientError, OSError):  # one lost DM must not stop the table
             log.warning("DM to %s failed", user_id, exc_info=True)
             return False
         return True
@@ -111,70 +129,49 @@ class Delivery:
         await (await self.channel(table.channel_id)).send(**out.kwargs())
 
     async def announce_cancel(self, table: Table, by_user_id: int) -> None:
-        """A running game was cancelled: say so publicly and take the buttons off the last status message."""
+        """A running game was cancelled: the table says so, without its buttons (one edit)."""
         ctx = RenderContext(table, table.language)
-        channel = await self.channel(table.channel_id)
-        await channel.send(**Outgoing(content=ctx.t("game.cancelled", user=f"<@{by_user_id}>")).kwargs())
-        await self._clear_components(channel, table.table_message_id)
 
-    @staticmethod
-    async def _clear_components(channel: discord.abc.Messageable, message_id: int | None) -> None:
-        """Take the buttons off an earlier status message (best effort: it may be gone)."""
-        if not message_id:
-            return
-        try:
-            await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
-        except discord.HTTPException:
-            log.debug("could not clear the components of %s", message_id)
+        def render(log_lines: list[str]) -> Outgoing:
+            out = self.status_message(table, log_lines)
+            out.view = None
+            return out
+
+        await self.live.unping(table)
+        await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
+        self.live.forget(table.id)
 
     # --- the table status -----------------------------------------------------------------------------------
     def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:
-        """The public status: the step's public lines, the table embed and the components, all from ``public``
-        (``engine.view(state, None)``, computed here when not given)."""
+        """The public table: the table embed with ``lines`` (the "last moves" log) as its last field, who the game
+        waits on, and the components, all from ``public`` (``engine.view(state, None)``, computed here when not
+        given)."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
         if public is None:
             public = table.engine.view(table.state, None)
         embed = ui.table_embed(ctx, public)
         files = ui.table_files(ctx, public)
-        content = "\n".join(lines)
+        if lines and len(embed.fields) < MAX_FIELDS:  # the budget cuts a long log with "…and N more"
+            embed.add_field(name=ctx.t("table.last_moves"), value="\n".join(lines), inline=False)
+        content = None
         embeds = [embed]
         items: list[discord.ui.Item[Any]] = []
         mentions = False
-        notice = None
         if table.status == "finished":
-            embeds.append(self.outcome_embed(ctx, table))
+            embeds.append(outcome_embed(ctx, table))
         else:
             waiting = table.engine.waiting(table.state)
             if waiting is not None and waiting.pings:
-                # the budget keeps this line whole and cuts the public lines above it
-                notice = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
+                content = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
-        return Outgoing(content=content or None, embeds=embeds, files=files,
-                        view=view_of(*items) if items else None, mentions=mentions, notice=notice,
-                        language=table.language)
+        return Outgoing(content=content, embeds=embeds, files=files,
+                        view=view_of(*items) if items else None, mentions=mentions, language=table.language)
 
-    def outcome_embed(self, ctx: RenderContext, table: Table) -> discord.Embed:
-        outcome = table.engine.outcome(table.state)
-        embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
-        if outcome is not None:
-            words = ui_for(table.game, table.mode).words(ctx, outcome.params, outcome.seat_params)
-            embed.description = ctx.t(outcome.reason, **words)
-            winners = ", ".join(ctx.name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
-            embed.add_field(name=ctx.t("outcome.winners"), value=winners, inline=False)
-            if outcome.scores:
-                scores = "\n".join(f"{ctx.name(s)}: {p:g}" for s, p in sorted(outcome.scores.items(),
-                                                                                key=lambda kv: -kv[1]))
-                embed.add_field(name=ctx.t("outcome.points"), value=scores, inline=False)
-        return embed
-
-    async def post_status(self, table: Table, lines: list[str], public: dict[str, Any]) -> None:
-        """Post a new status (from the public view ``public``) and take the buttons off the previous one."""
-        channel = await self.channel(table.channel_id)
-        message = await channel.send(**self.status_message(table, lines, public).kwargs())
-        await self.bot.tables.set_table_message(table.id, message.id)
-        await self._clear_components(channel, table.table_message_id)
+    async def show_table(self, table: Table) -> None:
+        """Show the table as it is now (e.g. a game whose start produced no event)."""
+        await self.live.show(table, [], lambda log_lines: self.status_message(table, log_lines))
 
     # --- turn timers ----------------------------------------------------------------------------------------
     async def arm_turn_timers(self, table: Table) -> None:
@@ -190,3 +187,39 @@ class Delivery:
         await self.bot.timers.schedule(table.id, "turn_warning", now + timeout / 2, payload)
         await self.bot.timers.schedule(table.id, "turn_timeout", now + timeout, payload)
 
+
+def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
+    """The result under a finished table: how it ended, the winners, and the points ("this round" only in a
+    series)."""
+    outcome = table.engine.outcome(table.state)
+    embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
+    if outcome is not None:
+        embed.description = ui_for(table.game, table.mode).outcome_text(ctx, outcome)
+        winners = ", ".join(ctx.name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
+        embed.add_field(name=ctx.t("outcome.winners"), value=winners, inline=False)
+        if outcome.scores:
+            scores = "\n".join(f"{ctx.name(s)}: {ctx.t('leaderboard.points', count=plain_number(p))}"
+                               for s, p in sorted(outcome.scores.items(), key=lambda kv: -kv[1]))
+            title = "outcome.points" if table.series_id is not None else "outcome.points_game"
+            embed.add_field(name=ctx.t(title), value=scores, inline=False)
+    return embed
+
+
+def merged(outs: list[Outgoing]) -> list[Outgoing]:
+    """One seat's DMs of one step as few messages as Discord allows: consecutive ones are joined while they fit
+    (10 embeds, 10 files, one set of components)."""
+    joined: list[Outgoing] = []
+    for out in outs:
+        last = joined[-1] if joined else None
+        if (last is None or (last.view is not None and out.view is not None)
+                or len(last.embeds) + len(out.embeds) > 10 or len(last.files) + len(out.files) > 10
+                or len(last.content or "") + len(out.content or "") >= 2000):
+            joined.append(Outgoing(content=out.content, embeds=list(out.embeds), view=out.view, files=list(out.files),
+                                   mentions=out.mentions))
+            continue
+        last.content = "\n".join(text for text in (last.content, out.content) if text) or None
+        last.embeds += out.embeds
+        last.files += out.files
+        last.view = last.view or out.view
+        last.mentions = last.mentions or out.mentions
+    return joined

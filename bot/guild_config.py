@@ -36,6 +36,8 @@ class GuildConfig(BaseModel):
     lobby_timeout_minutes: int = Field(default=30, ge=1, le=7 * 1440)
     prompt_timeout_seconds: int = Field(default=180, ge=10, le=86400)
     dead_role_id: int | None = None
+    table_repost_after: int = Field(default=8, ge=1, le=100)  # messages under the table before it is re-posted
+    turn_ping_seconds: int = Field(default=30, ge=5, le=86400)  # grace before "▶ your move" is posted
 
     @field_validator("day_boundary")
     @classmethod

@@ -1,11 +1,14 @@
-"""Turn time limits: a warning at half time, then the engine's default move (``engine.timeout_action``), announced
-publicly. Both timers carry the table version they were armed at and do nothing once the game has moved on."""
+"""Turn time limits: the turn ping after a short grace period, a warning at half time (both in the table's one ping
+slot: the channel holds at most one), then the engine's default move (``engine.timeout_action``), announced in the
+table's "last moves". The timers carry the table version they were armed at and do nothing once the game has
+moved on."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.ui import Outgoing, RenderContext
+from bot.live_table import PING_TIMER
+from bot.ui import RenderContext
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -22,10 +25,7 @@ def install_turn_timers(bot: CoronerBot) -> None:
         table = await current(timer)
         if table is None:
             return
-        ctx = RenderContext(table, table.language)
-        seats = table.engine.to_act(table.state)
-        text = ctx.t("turn.warning", seats=", ".join(ctx.mention(s) for s in seats))
-        await (await bot.delivery.channel(table.channel_id)).send(**Outgoing(content=text, mentions=True).kwargs())
+        await bot.delivery.live.ping(table, "turn.warning")
 
     async def expire(timer: Any) -> None:
         table = await current(timer)
@@ -36,10 +36,10 @@ def install_turn_timers(bot: CoronerBot) -> None:
             return
         seat, action = move
         ctx = RenderContext(table, table.language)
-        await (await bot.delivery.channel(table.channel_id)).send(
-            **Outgoing(content=ctx.t("turn.auto", seat=ctx.mention(seat)), mentions=True).kwargs())
+        bot.delivery.live.note(table.id, ctx.t("turn.auto", seat=ctx.name(seat)))
         await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
                                      expected_version=table.version)
 
+    bot.timers.on(PING_TIMER, bot.delivery.live.on_ping_timer)
     bot.timers.on("turn_warning", warn)
     bot.timers.on("turn_timeout", expire)

@@ -11,7 +11,9 @@ rendered as the players' names. Every move a player makes goes through :meth:`Ga
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +21,7 @@ import discord
 
 from bot.budget import fit_message
 from bot.i18n import catalog
-from games.core import Event, seat_keys
+from games.core import Event, Outcome, seat_keys
 
 if TYPE_CHECKING:
     from bot.tables import ActResult, Table
@@ -42,15 +44,13 @@ class Attachment:
 
 @dataclass
 class Outgoing:
-    """One message to send: text, embeds, components and files. ``notice`` is a last line of the content that the
-    budget keeps whole (e.g. who the game waits on); ``language`` words the budget's "…and N more"."""
+    """One message to send: text, embeds, components and files; ``language`` words the budget's "…and N more"."""
 
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None
     files: list[Attachment] = field(default_factory=list)
     mentions: bool = False
-    notice: str | None = None
     language: str = "en"
 
     def discord_files(self) -> list[discord.File]:
@@ -61,7 +61,7 @@ class Outgoing:
         """Keyword arguments for ``Messageable.send`` / ``followup.send`` / ``response.send_message`` (or, with
         ``edit``, for ``Message.edit`` / ``response.edit_message``: the whole message is replaced), budgeted as a
         whole by :func:`bot.budget.fit_message` so Discord never refuses them."""
-        fitted = fit_message(self.content, self.embeds, self.view, notice=self.notice, language=self.language)
+        fitted = fit_message(self.content, self.embeds, self.view, language=self.language)
         out: dict[str, Any] = {"allowed_mentions": PINGS_USERS if self.mentions else SILENT}
         if fitted.content or edit:
             out["content"] = fitted.content
@@ -69,7 +69,7 @@ class Outgoing:
             out["embeds"] = fitted.embeds
         if self.view is not None or edit:
             out["view"] = self.view
-        if self.files:
+        if self.files or edit:
             out["attachments" if edit else "files"] = self.discord_files()
         return out
 
@@ -115,20 +115,61 @@ class RenderContext:
         return self.t(event.key, **self.seat_params(event.params, event.seat_params, mention=mention))
 
 
+#: the interaction a move is being made with: the delivery answers it with the table's edit when it came from the
+#: table message (:func:`bot.live_table.LiveTable.show`)
+ANSWERING: ContextVar[discord.Interaction | None] = ContextVar("coroner_answering", default=None)
+
+
+@contextmanager
+def answering(interaction: discord.Interaction | None) -> Iterator[None]:
+    """While inside, a table update of ``interaction``'s own message answers ``interaction``."""
+    token = ANSWERING.set(interaction)
+    try:
+        yield
+    finally:
+        ANSWERING.reset(token)
+
+
+def on_table(interaction: discord.Interaction, table: Table) -> bool:
+    """Whether ``interaction`` came from ``table``'s table message (a component on it, or a modal it opened)."""
+    message = interaction.message
+    return message is not None and message.id in (table.table_message_id, table.lobby_message_id)
+
+
 class GameUI:
     """Discord presentation of one game. Override what the generic version does not show well."""
 
     game: str = ""
     mode: str | None = None  # None: every mode of ``game`` without a UI of its own
+    #: seat-event keys that only repeat the move their player just made: never sent (DMs only on a change)
+    echo_keys: frozenset[str] = frozenset()
+
+    def outcome_text(self, ctx: RenderContext, outcome: Outcome) -> str:
+        """How the game ended, in words (under the result's title)."""
+        return ctx.t(outcome.reason, **self.words(ctx, outcome.params, outcome.seat_params))
+
+    def fresh_table(self, table: Table, events: list[Event]) -> bool:
+        """Whether this step is worth a new table message (e.g. a death reveal, a round end) rather than an edit
+        of the living table; ``table`` is the table after the step. None by default."""
+        return False
 
     # --- playing ---------------------------------------------------------------------------------------------
     async def play(self, bot: Any, table: Table, user_id: int, action: dict[str, Any], *,
-                   version: int | None = None) -> ActResult:
+                   version: int | None = None, interaction: discord.Interaction | None = None) -> ActResult:
         """The one path every control of every game plays a move through: :meth:`complete_action`, then
         ``bot.tables.act`` (the only gate for turn, staleness and game over; ``version``: the table version the
         control was drawn at, ``None`` for controls valid at any version), then :meth:`after_play`. Raises what
-        :meth:`bot.tables.TableService.act` raises; :func:`bot.errors.error_text` renders it."""
-        result = await bot.tables.act(table.id, user_id, self.complete_action(bot, action), expected_version=version)
+        :meth:`bot.tables.TableService.act` raises; :func:`bot.errors.error_text` renders it.
+
+        ``interaction``: the click or modal that made the move. When it came from the table message (a component
+        on it, or a modal one opened) and is not answered yet, the step's table is its answer
+        (``response.edit_message``, callback type 7: the edited table is the acknowledgement, no "Done."); if the
+        step showed nothing public it is acknowledged without a change."""
+        with answering(interaction):
+            result = await bot.tables.act(table.id, user_id, self.complete_action(bot, action),
+                                          expected_version=version)
+        if interaction is not None and not interaction.response.is_done() and on_table(interaction, table):
+            await interaction.response.defer()
         await self.after_play(bot, result)
         return result
 

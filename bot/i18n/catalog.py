@@ -7,15 +7,23 @@ Every ``msgid`` is a dotted message key (the
 ``lobby.join``); every ``msgstr`` is the text, with ``{name}`` placeholders filled by :meth:`Catalog.render`.
 Spanish falls back to English for a missing key; a key missing everywhere renders as the key itself, so a
 gap is visible but never crashes a game.
+
+Plurals are gettext plural entries (``msgid_plural`` and ``msgstr[0..n]``): the form is chosen by the ``count``
+parameter with the language's CLDR rule from the catalogue's ``Plural-Forms`` header (Babel), e.g.
+``render("leaderboard.points", count=1)`` -> "1 point". Never "point(s)".
 """
 
 from __future__ import annotations
 
+import gettext
 import string
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel.messages.catalog import Message
+from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 LOCALES = Path(__file__).with_name("locales")
@@ -31,24 +39,37 @@ class _Lenient(dict[str, Any]):
 class Catalog:
     """All messages of one language, merged over every domain."""
 
-    def __init__(self, language: str, messages: dict[str, str], fallback: Catalog | None = None) -> None:
+    def __init__(self, language: str, messages: dict[str, str], fallback: Catalog | None = None, *,
+                 plurals: dict[str, tuple[str, ...]] | None = None) -> None:
         self.language = language
         self.messages = messages
+        self.plurals = plurals or {}
         self.fallback = fallback
+        self._form: Callable[[int], int] = gettext.c2py(get_plural(language).plural_expr)
 
     def has(self, key: str) -> bool:
-        return key in self.messages or (self.fallback is not None and self.fallback.has(key))
+        return key in self.messages or key in self.plurals or (self.fallback is not None and self.fallback.has(key))
 
-    def template(self, key: str) -> str:
+    def template(self, key: str, count: Any = None) -> str:
+        """The text of ``key``; for a plural entry, the form for ``count`` (the "other" form, the last, when it is
+        not a whole number)."""
+        if key in self.plurals:
+            forms = self.plurals[key]
+            whole = isinstance(count, int) or (isinstance(count, float) and count.is_integer())
+            index = self._form(int(count)) if whole and not isinstance(count, bool) else len(forms) - 1
+            return forms[min(index, len(forms) - 1)]
         if key in self.messages:
             return self.messages[key]
         if self.fallback is not None:
-            return self.fallback.template(key)
+            return self.fallback.template(key, count)
         return key
 
     def render(self, key: str, /, **params: Any) -> str:
-        """The message ``key`` with ``params`` filled in; unknown placeholders are left as ``{name}``."""
-        return string.Formatter().vformat(self.template(key), (), _Lenient(params))
+        """The message ``key`` with ``params`` filled in; unknown placeholders are left as ``{name}``. A plural
+        entry takes its form from ``params["count"]``, else from its first numeric parameter."""
+        count = params.get("count", next((v for v in params.values() if isinstance(v, int | float)
+                                          and not isinstance(v, bool)), None))
+        return string.Formatter().vformat(self.template(key, count), (), _Lenient(params))
 
 
 def locale_dirs() -> list[Path]:
@@ -63,16 +84,26 @@ def locale_dirs() -> list[Path]:
     return dirs
 
 
+def _entries(language: str) -> Iterator[Message]:
+    """Every translated entry of ``language`` in the catalogues of :func:`locale_dirs`."""
+    for base in locale_dirs():
+        for path in sorted((base / language / "LC_MESSAGES").glob("*.po")):
+            with path.open("rb") as handle:
+                for message in read_po(handle, locale=language):
+                    if message.id and message.string and all(message.string if message.pluralizable else [1]):
+                        yield message
+
+
 def load_language(language: str) -> dict[str, str]:
-    """Every ``msgid -> msgstr`` of ``language`` from :func:`locale_dirs` (untranslated entries are skipped)."""
-    messages: dict[str, str] = {}
-    paths = [path for base in locale_dirs() for path in sorted((base / language / "LC_MESSAGES").glob("*.po"))]
-    for path in paths:
-        with path.open("rb") as handle:
-            for message in read_po(handle, locale=language):
-                if message.id and message.string and not message.pluralizable:  # plurals: see bot.budget
-                    messages[str(message.id)] = str(message.string)
-    return messages
+    """Every ``msgid -> msgstr`` of ``language`` from :func:`locale_dirs` (untranslated entries are skipped); a
+    plural entry maps to its last ("other") form."""
+    return {str(m.id[0] if m.pluralizable else m.id): str(m.string[-1] if m.pluralizable else m.string)
+            for m in _entries(language)}
+
+
+def load_plurals(language: str) -> dict[str, tuple[str, ...]]:
+    """Every plural entry of ``language``: ``msgid -> (msgstr[0], msgstr[1], ...)``."""
+    return {str(m.id[0]): tuple(str(form) for form in m.string) for m in _entries(language) if m.pluralizable}
 
 
 @cache
@@ -81,7 +112,12 @@ def catalog(language: str = DEFAULT_LANGUAGE) -> Catalog:
     if language not in LANGUAGES:
         language = DEFAULT_LANGUAGE
     fallback = None if language == DEFAULT_LANGUAGE else catalog(DEFAULT_LANGUAGE)
-    return Catalog(language, load_language(language), fallback)
+    return Catalog(language, load_language(language), fallback, plurals=load_plurals(language))
+
+
+def plain_number(value: float) -> int | float:
+    """A count as people write it: ``1.0`` -> ``1`` (so the catalogue says "1 point"), ``1.5`` stays."""
+    return int(value) if float(value).is_integer() else value
 
 
 def t(key: str, language: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:

@@ -35,7 +35,29 @@ def _validate_options(game: str, mode: str, options: dict[str, Any]) -> dict[str
     try:
         return engine.Options.model_validate(options).model_dump(mode="json")
     except ValidationError as exc:
-        raise TableError("table.bad_options", detail="; ".join(str(e["msg"]) for e in exc.errors())) from exc
+        raise option_error(exc) from exc
+
+
+#: pydantic error types put in our own words (``table.option.<type>``), and the limit each names
+_LIMITS = {"less_than_equal": "le", "less_than": "lt", "greater_than_equal": "ge", "greater_than": "gt"}
+
+
+def option_error(exc: ValidationError) -> TableError:
+    """The first problem of bad options in the project's words, naming the real limit (``table.option.*`` with
+    ``name``, ``value`` and ``limit`` or ``allowed``); ``table.bad_options`` (``detail``) for any other kind."""
+    error = exc.errors()[0]
+    name = ".".join(str(part) for part in error["loc"]) or "-"
+    context = error.get("ctx") or {}
+    value = error.get("input")
+    if error["type"] in _LIMITS:
+        return TableError(f"table.option.{error['type']}", name=name, value=value,
+                          limit=context.get(_LIMITS[error["type"]]))
+    if error["type"] == "literal_error":
+        return TableError("table.option.literal_error", name=name, value=value,
+                          allowed=str(context.get("expected", "")).replace("'", ""))
+    if error["type"] in ("int_parsing", "int_from_float", "int_type"):
+        return TableError("table.option.whole_number", name=name, value=value)
+    return TableError("table.bad_options", detail=f"{name}={value}")
 
 
 class LobbyMixin:

@@ -1,29 +1,203 @@
-"""Benchmark through the real bot (not part of the test run): p50/p99 latency from a player's click to the new
-table status, and REST calls per game, with discord.py against the loopback Discord double and a SQLite file.
+"""Benchmark through the real bot (not part of the test run): whole games of every turn-based mode played by
+scripted players through the real discord.py client and the loopback Discord double, on a SQLite file.
 
-Run: ``.venv/bin/python -m tests.bench.bench_bot`` (prints numbers; asserts nothing)."""
+Per mode it prints: accepted moves; REST calls per move outside interaction callbacks (the bot's real budget:
+Discord allows 50 a second in all, and callbacks and their webhook follow-ups do not count); callbacks per move;
+messages the bot left in the game channel; DMs per move; and p50/p99 latency from a move's first click to the
+table showing it. REST calls per move count the moves only; opening the lobby and dealing (the role DMs) are
+counted apart, per game. Nobody talks in the channel, so the table is never re-posted for scrolling.
+
+Run: ``.venv/bin/python -m tests.bench.bench_bot`` (prints numbers; asserts nothing). The social mode plays over
+real-time days and is not measured here.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import statistics
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot.bot import CoronerBot
 from bot.clock import FakeClock
+from bot.db.session import create_engine, make_sessionmaker
 from bot.settings import Settings
+from bot.tables import Table
 from games.core import register
-from tests.discord_double import DiscordDouble
+from tests.discord_double import DiscordDouble, StoredMessage, User
 from tests.discord_double.fixtures import pointed_at, running_bot
+from tests.e2e.conftest import World, mark
 from tests.support import tiny_ui
 from tests.support.tiny_game import ENGINE
 
-GAMES = 5
-PASSES = 20
+CALLBACK = re.compile(r"^/(interactions/\d+/[^/]+/callback|webhooks/\d+/)")
+GAMES = 3
+
+
+@dataclass
+class Tally:
+    moves: int = 0
+    rest: int = 0
+    callbacks: int = 0
+    deal: int = 0
+    dms: int = 0
+    left: list[int] = field(default_factory=list)
+    kinds: Counter[str] = field(default_factory=Counter)
+    latencies: list[float] = field(default_factory=list)
+
+    def line(self, mode: str) -> str:
+        q = statistics.quantiles(self.latencies, n=100) if len(self.latencies) > 1 else [0.0] * 99
+        per = max(self.moves, 1)
+        return (f"| {mode} | {self.moves} | {self.rest / per:.2f} | {self.deal / len(self.left):.0f} | "
+                f"{self.callbacks / per:.2f} | {statistics.mean(self.left):.1f} | {self.dms / per:.2f} | "
+                f"{q[49]:.0f} / {q[98]:.0f} ms |")
+
+
+def tables(world: World, title: str) -> list[StoredMessage]:
+    """The game's table messages (not lobbies, whose embed lists the players)."""
+    return [m for m in world.bot_messages() if m.embeds and m.embeds[0].get("title", "").startswith(title)
+            and not any(f["name"].startswith("Players (") for f in m.embeds[0].get("fields", []))]
+
+
+async def open_game(world: World, game: str, mode: str, players: list[User], options: str | None = None) -> Table:
+    given: dict[str, Any] = {"game": game, "mode": mode} | ({"options": options} if options else {})
+    handle = await players[0].slash(world.games, "newgame", given)
+    await handle.response()
+    lobby = handle.original
+    assert lobby is not None
+    for user in players[1:]:
+        await (await user.click(lobby, label="Join")).response()
+    await (await players[0].click(lobby, label="Start")).response()
+    for _ in range(2000):
+        table = await world.tables.table_in_channel(world.games.id)
+        if table is not None and table.status == "active":
+            return table
+        await asyncio.sleep(0.005)
+    raise TimeoutError("the game did not start")
+
+
+async def version_after(world: World, table_id: int, version: int) -> Table:
+    """The table once it moved past ``version`` (polled: a benchmark may sleep, a test never does)."""
+    for _ in range(2000):
+        table = await world.tables.load(table_id)
+        if table.version > version:
+            return table
+        await asyncio.sleep(0.005)
+    raise TimeoutError(f"game {table_id} stuck at version {version}")
+
+
+# --- players -------------------------------------------------------------------------------------------------
+async def asesino_move(world: World, table: Table, rng: random.Random, title: str) -> None:
+    from tests.e2e.test_asesino import play_one
+
+    await play_one(world, table, rng)
+
+
+async def potato_move(world: World, table: Table, rng: random.Random, title: str) -> None:
+    seat = table.state.holder
+    user = next(u for u in world.players if u.id == table.user_of(seat))
+    status = tables(world, title)[-1]
+    button = rng.choice([b for b in status.buttons() if ":pass:" in b["custom_id"]])
+    await (await user.click(status, custom_id=button["custom_id"])).response()
+
+
+async def cereal_move(world: World, table: Table, rng: random.Random, title: str) -> None:
+    seat = table.engine.to_act(table.state)[0]
+    user = next(u for u in world.players if u.id == table.user_of(seat))
+    action = rng.choice(table.engine.legal_actions(table.state, seat))
+    kind = action.type
+    if kind == "killer_turn":
+        words = ([f"start {action.start}"] if action.start is not None else []) + [str(s) for s in action.path]
+        words += [f"victim {action.victim}"] if action.victim is not None else []
+        words += [f"witness {action.witness}"] if action.witness is not None else []
+        await user.dm_bot(" ".join(words))
+        return
+    if kind == "choose_answer":
+        suffix = f":{table.version}:answer:{action.answer}"
+        prompt = await world.double.wait_for(lambda: next((m for m in reversed(user.dms()) if any(
+            b["custom_id"].endswith(suffix) for b in m.buttons())), None), what="the Killer's answer buttons")
+        button = next(b for b in prompt.buttons() if b["custom_id"].endswith(suffix))
+        await (await user.click(prompt, custom_id=button["custom_id"])).response()
+        return
+    status = tables(world, title)[-1]
+
+    def ident(name: str) -> str:
+        return next(c["custom_id"] for c in status.walk_components() if f":{name}:" in c.get("custom_id", ""))
+
+    if kind in ("end_turn", "bark"):
+        await (await user.click(status, ident("end" if kind == "end_turn" else "bark"))).response()
+        return
+    name, value = {"place_detective": ("place", getattr(action, "space", None)),
+                   "move": ("step", (getattr(action, "path", None) or [None])[0]),
+                   "ask": ("ask", getattr(action, "question", None))}.get(kind, (kind, getattr(action, "space", None)))
+    await (await user.select(status, ident(name), [str(value)])).response()
+
+
+Move = Callable[[World, Table, random.Random, str], Awaitable[None]]
+MODES: list[tuple[str, str, str, int, str | None, str, Move]] = [
+    ("potato (test game)", "potato", "classic", 5, "passes=20", "Hot Potato", potato_move),
+    ("asesino tabletop", "asesino", "tabletop", 5, None, "Asesino en Serie", asesino_move),
+    ("asesino small", "asesino", "small", 3, None, "Asesino en Serie", asesino_move),
+    ("cereal killer, 2 players", "cereal_killer", "classic", 2, None, "Cereal Killer — day", cereal_move),
+    ("cereal killer, 3 players", "cereal_killer", "classic", 3, None, "Cereal Killer — day", cereal_move),
+]
+
+
+async def bench_mode(world: World, label: str, game: str, mode: str, players: int, options: str | None, title: str,
+                     move: Move) -> Tally:
+    tally = Tally()
+    for number in range(GAMES):
+        rng = random.Random(number)
+        earlier = {m.id for m in world.double.messages(world.games)}
+        seen = {u.id: len(u.dms()) for u in world.players}
+        dms = sum(seen.values())
+        opened = len(world.double.requests)
+        table = await open_game(world, game, mode, world.players[:players], options)
+        await world.double.wait_for(lambda e=earlier: [m for m in tables(world, title) if m.id not in e],
+                                    what="the new game's table")
+        await world.double.wait_for(lambda s=seen: all(len(u.dms()) > s[u.id] for u in world.players[:players]),
+                                    what="the deal's DMs")
+        start = len(world.double.requests)  # the moves only: the deal is counted apart
+        tally.deal += sum(1 for r in world.double.requests[opened:start] if not CALLBACK.match(r.path))
+        moves = 0
+        while table.status == "active" and moves < 400:
+            before = mark(tables(world, title))
+            began = time.perf_counter()
+            await move(world, table, rng, title)
+            after = await version_after(world, table.id, table.version)
+            moves += after.version - table.version
+            try:
+                await world.double.wait_for(lambda b=before: mark(tables(world, title)) != b, timeout=2.0)
+                tally.latencies.append((time.perf_counter() - began) * 1000)
+            except Exception:  # noqa: BLE001 - a step that changes nothing public (a secret move) shows nothing
+                pass
+            table = after
+        await asyncio.sleep(0.05)  # let the last deliveries land
+        requests = world.double.requests[start:]
+        tally.moves += moves
+        tally.callbacks += sum(1 for r in requests if CALLBACK.match(r.path))
+        tally.rest += sum(1 for r in requests if not CALLBACK.match(r.path))
+        tally.kinds.update(f"{r.method} {re.sub(r'/[0-9]+', '/{id}', r.path)}" for r in requests
+                           if not CALLBACK.match(r.path))
+        tally.dms += sum(len(u.dms()) for u in world.players) - dms
+        tally.left.append(len([m for m in world.double.messages(world.games) if m.id not in earlier]))
+    print(tally.line(label), flush=True)
+    return tally
+
+
+def breakdown(tallies: dict[str, Tally]) -> None:
+    """Which REST calls outside callbacks each mode made, per move."""
+    print("\nREST calls outside callbacks, per move:")
+    for label, tally in tallies.items():
+        calls = ", ".join(f"{kind} {n / max(tally.moves, 1):.2f}" for kind, n in tally.kinds.most_common(5))
+        print(f"  {label}: {calls}")
 
 
 async def bench(db_url: str) -> None:
@@ -33,48 +207,27 @@ async def bench(db_url: str) -> None:
     await double.start()
     guild = double.add_guild("Bench")
     games = guild.add_text_channel("games")
-    users = [double.add_user(f"p{i}") for i in range(5)]
-    for user in users:
+    medium = guild.add_text_channel("medium")
+    admin = double.add_user("admin")
+    players = [double.add_user(f"p{i}", display_name=f"P{i}") for i in range(5)]
+    for user in [admin, *players]:
         guild.add_member(user)
+    engine = create_engine(db_url)
+    world = World(double, guild, games, medium, admin, players, db_url, FakeClock(), make_sessionmaker(engine))
     settings = Settings(_env_file=None, discord_token="x", database_url=db_url, discord_api_base=double.api_base)
-    latencies: list[float] = []
-    calls: list[int] = []
+    print(f"{GAMES} games per mode; per accepted move unless said otherwise\n")
+    print("| mode | moves | REST calls / move (not callbacks) | REST calls to open and deal a game | "
+          "callbacks / move | channel messages left a game | DMs / move (the deal's included) | "
+          "click -> table p50 / p99 |")
+    print("|---|---|---|---|---|---|---|---|")
     with pointed_at(double):
-        bot = CoronerBot(settings, clock=FakeClock(), guild_ready_timeout=0.05)
+        bot = CoronerBot(settings, clock=world.clock, guild_ready_timeout=0.05)
         async with running_bot(bot):
-            for _ in range(GAMES):
-                before = len(double.requests)
-                handle = await users[0].slash(games, "newgame", {"game": "potato", "mode": "classic",
-                                                                 "options": f"passes={PASSES}"})
-                await handle.response()
-                lobby = handle.original
-                for user in users[1:]:
-                    await (await user.click(lobby, label="Join")).response()
-                shown = len(_statuses(double, games))
-                await (await users[0].click(lobby, label="Start")).response()
-                await double.wait_for(lambda s=shown: len(_statuses(double, games)) > s)
-                for _ in range(PASSES):
-                    table = await bot.tables.table_in_channel(games.id)
-                    assert table is not None
-                    holder = next(u for u in users if u.id == table.user_of(table.state.holder))
-                    count = len(_statuses(double, games))
-                    button = next(b for b in _statuses(double, games)[-1].buttons() if ":pass:" in b["custom_id"])
-                    began = time.perf_counter()
-                    await (await holder.click(_statuses(double, games)[-1], custom_id=button["custom_id"])).response()
-                    await double.wait_for(lambda c=count: len(_statuses(double, games)) > c)
-                    latencies.append((time.perf_counter() - began) * 1000)
-                calls.append(len(double.requests) - before)
-            kinds = Counter(f"{r.method} {re.sub(r'/[0-9]+', '/{id}', r.path)}" for r in double.requests)
+            tallies = {label: await bench_mode(world, label, game, mode, count, options, title, move)
+                       for label, game, mode, count, options, title, move in MODES}
+    breakdown(tallies)
+    await engine.dispose()
     await double.stop()
-    q = statistics.quantiles(latencies, n=100)
-    print(f"click -> new status through the bot: p50 {q[49]:.1f} ms, p99 {q[98]:.1f} ms ({len(latencies)} clicks)")
-    print(f"REST calls per {PASSES}-pass game with 5 players: {statistics.mean(calls):.0f}")
-    for kind, n in kinds.most_common(6):
-        print(f"  {n:5d}  {kind}")
-
-
-def _statuses(double: DiscordDouble, channel) -> list:  # type: ignore[no-untyped-def]
-    return [m for m in double.messages(channel) if m.embeds and m.embeds[0].get("title") == "Hot Potato"]
 
 
 def main() -> None:

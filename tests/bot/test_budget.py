@@ -6,7 +6,7 @@ import discord
 import pytest
 
 from bot import budget
-from bot.budget import fit_content, fit_embeds, fit_lines, fit_message, fit_modal, fit_view, more, size
+from bot.budget import fit_embeds, fit_lines, fit_message, fit_modal, fit_view, more, size
 from bot.components import view_of
 
 
@@ -33,14 +33,6 @@ def test_fit_lines_keeps_leading_lines_and_counts_the_rest() -> None:
 def test_fit_lines_clips_a_single_long_line() -> None:
     """One line too long for the note is clipped with an ellipsis, never over the limit."""
     assert fit_lines("x" * 50, 10, "en") == "x" * 9 + "…"
-
-
-def test_fit_content_keeps_the_notice_whole() -> None:
-    """The waiting-on line survives a content of 3,000 characters; the public lines above it are cut."""
-    notice = "Waiting on <@123456789012345678>"
-    content = fit_content("\n".join("y" * 99 for _ in range(30)), notice, "en")
-    assert content is not None and size(content) <= budget.CONTENT
-    assert content.endswith("\n" + notice) and "…and" in content
 
 
 def _embed(description: str = "", fields: int = 0, value: str = "v") -> dict:
@@ -99,10 +91,10 @@ def test_fit_modal_clips_title_and_labels() -> None:
 
 
 def test_fit_message_budgets_content_and_embeds_together() -> None:
-    """A whole message: content with its notice, embeds to 6000 in all."""
+    """A whole message: content cut by lines to 2000, embeds to 6000 in all."""
     embeds = [discord.Embed(description="\n".join("q" * 80 for _ in range(50))) for _ in range(3)]
-    fitted = fit_message("line\n" * 600, embeds, None, notice="Waiting on you", language="en")
-    assert fitted.content is not None and size(fitted.content) <= 2000 and fitted.content.endswith("Waiting on you")
+    fitted = fit_message("line\n" * 600, embeds, None, language="en")
+    assert fitted.content is not None and size(fitted.content) <= 2000 and fitted.content.endswith("more")
     assert sum(budget.embed_size(e.to_dict()) for e in fitted.embeds) <= 6000
 
 
@@ -114,4 +106,5 @@ def test_outgoing_kwargs_for_an_edit_replace_the_whole_message() -> None:
     kwargs = out.kwargs(edit=True)
     assert kwargs["embeds"] == [] and kwargs["view"] is None and len(kwargs["attachments"]) == 1
     assert size(kwargs["content"]) == 2000 and "files" not in kwargs
+    assert Outgoing(content="no files").kwargs(edit=True)["attachments"] == []  # an edit drops old attachments
     assert set(Outgoing(content="hi").kwargs()) == {"allowed_mentions", "content"}

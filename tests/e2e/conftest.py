@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
@@ -19,7 +20,7 @@ from bot.settings import Settings
 from bot.tables import TableService
 from games.core import register
 from tests.db.backends import db_url, pg_database  # noqa: F401 - every e2e test runs on SQLite and PostgreSQL
-from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, User
+from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, StoredMessage, User
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
 from tests.support import tiny_ui
 from tests.support.tiny_game import ENGINE
@@ -112,3 +113,52 @@ async def refusal(handle) -> str:  # type: ignore[no-untyped-def]
         return first.content
     assert response.ephemeral, response.content
     return response.content
+
+
+def mark(messages: list[StoredMessage]) -> tuple[int, int]:
+    """Where the living table is and how often it was edited: changes with every step the table shows (an edit
+    in place, or a new table message when it was posted again)."""
+    if not messages:
+        return (0, 0)
+    return (messages[-1].id, len(messages[-1].history))
+
+
+def as_drawn_before(message: StoredMessage) -> StoredMessage:
+    """``message`` as a client that has not seen its last edit still shows it (its previous components): clicking
+    it sends what a player looking at an outdated table would send."""
+    return dataclasses.replace(message, components=message.history[-1]["components"])
+
+
+def table_log(messages: list[StoredMessage]) -> str:
+    """Every text the table messages ever showed (each earlier version in ``history`` and the current one): the
+    "last moves" log keeps only the last few steps, so a whole game's public lines are read across its edits."""
+    texts: list[str] = []
+    for message in messages:
+        for version in [*message.history, message.snapshot()]:
+            texts.append(version["content"] or "")
+            for embed in version["embeds"]:
+                texts += [embed.get("description") or ""] + [f.get("value", "") for f in embed.get("fields", [])]
+    return "\n".join(texts)
+
+
+def _log_lines(version: dict) -> list[str]:
+    fields = [f for e in version["embeds"][:1] for f in e.get("fields", []) if f.get("name") in LAST_MOVES]
+    return fields[-1]["value"].split("\n") if fields else []
+
+
+LAST_MOVES = ("Last moves", "Últimas jugadas")
+
+
+def shown_lines(messages: list[StoredMessage]) -> list[str]:
+    """Every public line the tables showed, each once, in order: each version of a table's "last moves" log is
+    the previous one without its oldest steps plus the new step's lines."""
+    lines: list[str] = []
+    for message in messages:
+        previous: list[str] = []
+        for version in [*message.history, message.snapshot()]:
+            current = _log_lines(version)
+            kept = next(len(previous) - j for j in range(len(previous) + 1)
+                        if previous[j:] == current[:len(previous) - j])
+            lines += current[kept:]
+            previous = current
+    return lines

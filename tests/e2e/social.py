@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.tables import Table
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, shown_lines
 
 TITLE = "Asesino en Serie — social game"
 SEED = 9  # deals killer, doctor, detective, journalist and two victims to six players
@@ -20,7 +20,9 @@ def medium_posts(world: World) -> list[StoredMessage]:
 
 
 def count_in_statuses(world: World, text: str) -> int:
-    return sum(m.content.count(text) for m in statuses(world))
+    """How many public lines the tables showed with ``text`` (each line once, though "last moves" keeps it for a
+    few edits)."""
+    return sum(line.count(text) for line in shown_lines(statuses(world)))
 
 
 async def six_players(world: World) -> list[User]:
@@ -43,8 +45,7 @@ async def start_game(world: World, players: list[User]) -> Table:
     await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
     lobby = await open_and_fill(world, players)
     await (await players[0].click(lobby, label="Start")).response()
-    await world.double.wait_for(lambda: statuses(world) and all(u.dms() for u in players) and not lobby.components,
-                                what="start, role DMs and the lobby closed")
+    await world.double.wait_for(lambda: statuses(world) and all(u.dms() for u in players), what="start and role DMs")
     table = await world.tables.table_in_channel(world.games.id)
     assert table is not None and table.status == "active"
     return table

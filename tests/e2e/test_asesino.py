@@ -1,10 +1,11 @@
 """Asesino en Serie end to end through the Discord double: scripted players drive a whole tabletop game and a
-whole 2-player game through the real components (buttons, ephemeral selects, modals), picking legal moves
+whole 2-player game through the real components (table buttons and the move modals they open), picking legal moves
 from the dealt state read back from the database."""
 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from bot.tables import Table, TableService
 from games.asesino.common import card_key
 from games.core import Waiting
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, refusal
+from tests.e2e.conftest import World, mark, refusal, table_log
 
 TITLE = "Asesino en Serie"
 
@@ -60,7 +61,7 @@ async def play_one(world: World, table: Table, rng: random.Random) -> None:
     seat, kind = waiting.seats[0], waiting.kind
     user = user_of(world, table, seat)
     status = status_messages(world)[-1]
-    count = len(status_messages(world))
+    before = mark(status_messages(world))
     action = rng.choice(table.engine.legal_actions(table.state, seat))
     if kind == "direction":
         await (await user.click(status, label="Clockwise" if action.clockwise else "Counter-clockwise")).response()
@@ -68,48 +69,37 @@ async def play_one(world: World, table: Table, rng: random.Random) -> None:
         await (await user.click(status, label="Pass")).response()
     else:
         handle = await user.click(status, custom_id=custom_id(status, "turn"))
-        answer = await handle.response()
-        if kind in ("statement", "last_words"):
-            await (await user.submit_modal(handle, {"text": f"{user.username} speaks"})).response()
-        else:
-            panel = answer.message
-            assert panel is not None and answer.ephemeral
-            await answer_panel(user, panel, action)
-    await world.double.wait_for(lambda: len(status_messages(world)) > count, what=f"the status after {action}")
+        modal = (await handle.response()).modal
+        assert modal is not None  # the table's button asks the whole move in one modal
+        await (await user.submit_modal(handle, modal_answers(modal, action, user))).response()
+    await world.double.wait_for(lambda: mark(status_messages(world)) != before, what=f"the table after {action}")
 
 
-async def answer_panel(user: User, panel: StoredMessage, action: Any) -> None:
+def modal_answers(modal: Any, action: Any, user: User) -> dict[str, Any]:
+    """What a player fills in the move modal to make ``action`` (an empty effect select skips the effect)."""
     kind = action.type
+    if kind in ("statement", "last_words"):
+        return {"text": f"{user.username} speaks"}
     if kind == "declare":
-        await (await user.select(panel, custom_id(panel, "card"), [action.card])).response()
-        handle = await user.select(panel, custom_id(panel, "target"), [str(action.target)])
-        assert (await handle.response()).modal is not None
-        await (await user.submit_modal(handle, {"words": "trust me"})).response()
-    elif kind == "accuse":
-        value = "none" if action.target is None else str(action.target)
-        await (await user.select(panel, custom_id(panel, "accuse"), [value])).response()
-    elif kind == "order_effects":
-        await (await user.select(panel, custom_id(panel, "order"), [",".join(action.order)])).response()
-    elif kind == "play_card":
-        await (await user.select(panel, custom_id(panel, "scard"), [action.card])).response()
-        value = f"{action.column}.{action.declared}"
-        await (await user.select(panel, custom_id(panel, "splay"), [value])).response()
-    elif kind == "reveal":
-        await (await user.select(panel, custom_id(panel, "reveal"), [str(action.column)])).response()
-    elif kind in ("prosecutor_swap", "journalist_reveal", "accomplice_swap") and not (
-            getattr(action, "slots", None) or getattr(action, "cards", None)):
-        await (await user.click(panel, custom_id=custom_id(panel, "skip"))).response()
-    elif kind in ("prosecutor_swap", "journalist_reveal"):
+        return {"card": [action.card], "target": [str(action.target)], "words": "trust me"}
+    if kind == "accuse":
+        return {"accuse": ["none" if action.target is None else str(action.target)]}
+    if kind == "order_effects":
+        return {"order": [",".join(action.order)]}
+    if kind == "play_card":
+        return {"scard": [action.card], "splay": [f"{action.column}.{action.declared}"]}
+    if kind == "reveal":
+        return {"reveal": [str(action.column)]}
+    if kind in ("prosecutor_swap", "journalist_reveal"):
         name = "prosecutor" if kind == "prosecutor_swap" else "journalist"
-        values = [f"{ref.column}.{ref.index}" for ref in action.slots]
-        await (await user.select(panel, custom_id(panel, name), values)).response()
-    else:
-        options = [o["value"] for o in panel.component(custom_id(panel, "give"))["options"]]
-        picked: list[str] = []
-        for card in action.cards:
-            picked.append(next(v for v in options if v.endswith("." + card) and v not in picked))
-        await (await user.select(panel, custom_id(panel, "give"), picked)).response()
-        await (await user.select(panel, custom_id(panel, "gtarget"), [str(action.target)])).response()
+        return {name: [f"{ref.column}.{ref.index}" for ref in action.slots or []]}
+    if not action.cards:
+        return {}
+    options = [o["value"] for o in modal.field("give").raw["options"]]
+    picked: list[str] = []
+    for card in action.cards:
+        picked.append(next(v for v in options if v.endswith("." + card) and v not in picked))
+    return {"give": picked, "gtarget": [str(action.target)]}
 
 
 async def play_to_the_end(world: World, table_id: int, seed: int) -> Table:
@@ -153,6 +143,8 @@ async def test_tabletop_game_to_the_end(world: World) -> None:
         assert last.embeds[-1]["fields"][0]["value"] == winners
         board = await world.tables.leaderboard(world.guild.id, "asesino")
         assert sorted(row.points for row in board) == sorted(outcome.scores.values())
+        assert not [m.text for u in world.players for m in u.dms() if "You played" in m.text]  # no echo of a move
+        assert [m.id for m in world.bot_messages()] == [last.id]  # the lobby became the table and the result
 
 
 async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -168,7 +160,7 @@ async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch:
         assert table.seed == 1
         final = await play_to_the_end(world, table.id, seed=1)
         assert final.outcome is not None
-        log = "\n".join(m.content for m in status_messages(world))
+        log = table_log(status_messages(world))
         for expected in ("resolves the effects in this order", "tells the press: “", "speaks”",
                          "last words: “", "Prosecutor"):
             assert expected in log, expected
@@ -186,8 +178,9 @@ async def test_small_game_for_two_to_the_end(world: World, monkeypatch: pytest.M
         final = await play_to_the_end(world, table.id, seed=11)
         assert final.outcome is not None
         assert status_messages(world)[-1].embeds[-1]["title"] == "Game over"
-        log = "\n".join(m.content for m in status_messages(world))
-        assert "card(s) with" in log and "swaps card" in log and "turns face up" in log
+        log = table_log(status_messages(world))
+        assert re.search(r"swaps \d cards? with", log) and "swaps card" in log and "turns face up" in log
+        assert "(s)" not in log
         assert any("took" in m.text for u in (alice, bob) for m in u.dms())
 
 
@@ -231,9 +224,8 @@ async def test_three_round_series_reopens_the_lobby_and_names_the_winner(world: 
                 break
             lobby = await world.double.wait_for(lambda r=round_no: next(
                 (m for m in world.bot_messages() if m.content.startswith(f"Round {r + 1} of 3")), None))
-            count = len(status_messages(world))
             await (await alice.click(lobby, label="Start")).response()
-            await world.double.wait_for(lambda c=count: len(status_messages(world)) > c)
+            await world.double.wait_for(lambda lobby=lobby: lobby in status_messages(world), what="the next table")
             table = await world.tables.table_in_channel(world.games.id)
             assert table is not None and table.status == "active" and table.user_ids() == final.user_ids()
         best = max(points.values())
@@ -250,23 +242,27 @@ async def test_an_idle_player_is_warned_then_the_bot_moves_for_them(world: World
         table = await open_and_start(world, "tabletop", world.players)
         first = user_of(world, table, table.state.turn)
         assert table.engine.waiting(table.state) == Waiting.prompt(table.state.turn, "direction")
-        world.clock.advance(seconds=89)
+        world.clock.advance(seconds=29)
         world.clock.advance(seconds=2)
+        ping = await world.double.wait_for(
+            lambda: next((m for m in world.bot_messages() if "Your move" in m.content), None))
+        assert first.mention in ping.content  # after the 30 s grace period: the only new message so far
+        world.clock.advance(seconds=60)
         warning = await world.double.wait_for(
             lambda: next((m for m in world.bot_messages() if "half of your time" in m.content), None))
         assert first.mention in warning.content
+        assert ping.deleted  # the warning took the ping's place: one ping in the channel at most
         assert (await world.tables.load(table.id)).version == table.version
-        statuses = len(status_messages(world))
+        before = mark(status_messages(world))
         world.clock.advance(seconds=90)
-        auto = await world.double.wait_for(
-            lambda: next((m for m in world.bot_messages() if "ran out of time" in m.content), None))
-        assert first.mention in auto.content
-        await world.double.wait_for(lambda: len(status_messages(world)) > statuses, what="the bot's move")
+        await world.double.wait_for(lambda: mark(status_messages(world)) != before, what="the bot's move")
+        assert f"{table.seat_names(table.state.turn)[0]} ran out of time" in status_messages(world)[-1].text
+        await world.double.wait_for(lambda: warning.deleted, what="the warning to go with the move")
         moved = await world.tables.load(table.id)
         assert moved.version == table.version + 1 and moved.state.clockwise is True
         assert moved.engine.waiting(moved.state).kind == "turn"
         world.clock.advance(seconds=149)
-        assert sum("half of your time" in m.content for m in world.bot_messages()) == 1
+        assert not any("half of your time" in m.content for m in world.bot_messages())
         world.clock.advance(seconds=2)
-        await world.double.wait_for(lambda: sum("half of your time" in m.content for m in world.bot_messages()) == 2)
-
+        await world.double.wait_for(lambda: sum("half of your time" in m.content for m in world.bot_messages()) == 1)
+        assert len([m for m in world.bot_messages() if not m.embeds]) == 1  # the channel holds one ping at most

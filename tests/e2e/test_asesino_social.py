@@ -98,10 +98,10 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
         for backer in (doctor, bystander):
             latest = statuses(world)[-1]
             button = next(b for b in latest.buttons() if ":social_back:1" in b["custom_id"])
-            (await (await user_at[backer].click(latest, custom_id=button["custom_id"])).wait_followups(1))
+            await (await user_at[backer].click(latest, custom_id=button["custom_id"])).response()
         final = await world.double.wait_for(lambda: next((m for m in statuses(world) if len(m.embeds) > 1), None),
                                             what="the final status")
-        assert "has been judged" in final.content
+        assert "has been judged" in final.text
         assert final.embeds[-1]["title"] == "Game over"
         assert "Someone here lies" not in final.text and character in final.text
         assert "recruited" in final.embeds[0]["description"] and "saved by the Doctor" in final.embeds[0]["description"]

@@ -89,7 +89,7 @@ async def test_the_dead_role_is_taken_back_at_the_end_even_when_discord_refuses_
         for backer in (who["doctor"], who["accomplice"]):
             latest = statuses(world)[-1]
             button = next(b for b in latest.buttons() if ":social_back:1" in b["custom_id"])
-            await (await backer.click(latest, custom_id=button["custom_id"])).wait_followups(1)
+            await (await backer.click(latest, custom_id=button["custom_id"])).response()
         await world.double.wait_for(lambda: not has_role(dead[1]), what="the dead role taken back")
         assert refused.hits == 1 and has_role(dead[0])
         final = await world.double.wait_for(lambda: next((m for m in statuses(world) if len(m.embeds) > 1), None),
@@ -172,7 +172,7 @@ async def test_refusals_answer_privately_and_change_nothing(world: World) -> Non
         for backer in (who["journalist"], who["accomplice"]):
             latest = statuses(world)[-1]
             back = next(b for b in latest.buttons() if ":social_back:1" in b["custom_id"])
-            await (await backer.click(latest, custom_id=back["custom_id"])).wait_followups(1)
+            await (await backer.click(latest, custom_id=back["custom_id"])).response()
         await world.double.wait_for(lambda: count_in_statuses(world, "Judgement #1 stands") == 1, what="#1 stands")
         await (await who["killer"].slash(world.games, "accuse", player=who["journalist"])).wait_followups(1)
         latest = await world.double.wait_for(lambda: next((m for m in statuses(world)[-1:] if any(
@@ -232,7 +232,7 @@ async def test_cancelling_a_social_game_takes_the_dead_role_back(world: World) -
         await world.double.wait_for(lambda: dead_role.id in member.role_ids, what="the dead role")
         assert "cancelled" in await refusal(await players[0].slash(world.games, "cancel"))
         await world.double.wait_for(lambda: dead_role.id not in member.role_ids, what="the role taken back")
-        assert any("was cancelled by" in m.content for m in world.bot_messages())
+        assert any("was cancelled by" in m.text for m in world.bot_messages())
         assert (await world.tables.load(table.id)).status == "cancelled"
 
 

@@ -12,7 +12,7 @@ from bot.cogs.cereal_killer.render import render_board
 from bot.db.models.stats import Achievement
 from games.cereal_killer import ENGINE
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, refusal, stored
+from tests.e2e.conftest import World, mark, refusal, stored, table_log
 
 ROUTE = "3 8 13 12 victim 3 witness 2"  # City A: House 3 -> 8 -> 13 -> Park 12; the Witness goes to Park 2
 ROUTE_WORDS = ("3 → 8 → 13 → 12", "Your route", "The Killer was on")
@@ -30,9 +30,9 @@ def custom_id(message: StoredMessage, name: str) -> str:
     return next(c["custom_id"] for c in message.walk_components() if f":{name}:" in c.get("custom_id", ""))
 
 
-async def next_status(world: World, count: int) -> StoredMessage:
-    """Wait for the status message after the first ``count`` ones."""
-    await world.double.wait_for(lambda: len(statuses(world)) > count, what=f"status #{count + 1}")
+async def next_status(world: World, before: tuple[int, int]) -> StoredMessage:
+    """Wait for the table to show a step after the one it showed at ``before`` (a :func:`mark`)."""
+    await world.double.wait_for(lambda: mark(statuses(world)) != before, what=f"the table after {before}")
     return statuses(world)[-1]
 
 
@@ -45,19 +45,27 @@ async def start(world: World, players: list[User]) -> StoredMessage:
     for user in players[1:]:
         await (await user.click(lobby, label="Join")).response()
     await (await players[0].click(lobby, label="Start")).response()
-    return await next_status(world, 0)
+    table = await world.double.wait_for(lambda: statuses(world)[-1] if statuses(world) else None, what="the table")
+    await world.double.wait_for(lambda: all(u.dms() for u in players), what="the role DMs (after the table)")
+    return table
+
+
+async def day_prompt(world: World, killer: User, day: int) -> StoredMessage:
+    """The Killer's DM asking for the route of ``day`` (it follows the table's edit)."""
+    return await world.double.wait_for(lambda: next((m for m in killer.dms() if m.text.startswith(f"Day {day}: ")),
+                                                    None), what=f"the day {day} route prompt")
 
 
 async def killer_dm(world: World, killer: User, text: str) -> StoredMessage:
-    count = len(killer.dms())
-    await killer.dm_bot(text)
-    await world.double.wait_for(lambda: len(killer.dms()) > count, what="the bot's DM answer")
-    return killer.dms()[count]
+    """DM the bot ``text``; its first DM after that message (the answer)."""
+    sent = await killer.dm_bot(text)
+    return await world.double.wait_for(lambda: next((m for m in killer.dms() if m.id > sent.id), None),
+                                       what="the bot's DM answer")
 
 
 async def click(world: World, user: User, message: StoredMessage, name: str, values: list[str] | None = None) -> Any:
-    """Use the component ``name`` and wait for the next status message."""
-    count = len(statuses(world))
+    """Use the component ``name`` and wait for the table's next step."""
+    count = mark(statuses(world))
     ident = custom_id(message, name)
     handle = await (user.select(message, ident, values) if values is not None else user.click(message, ident))
     await handle.response()
@@ -65,8 +73,9 @@ async def click(world: World, user: User, message: StoredMessage, name: str, val
 
 
 def assert_no_route_in_public(world: World, secrets: tuple[str, ...] = ROUTE_WORDS) -> None:
-    """No public text (message, embed, attachment description) in #games contains one of ``secrets``."""
-    texts = [m.text for m in world.bot_messages()]
+    """No public text (message, embed in any of its versions, attachment description) in #games contains one of
+    ``secrets``."""
+    texts = [m.text for m in world.bot_messages()] + [table_log(world.bot_messages())]
     texts += [a.description or "" for m in world.bot_messages() for a in m.attachments]
     assert not [text for text in texts if any(secret in text for secret in secrets)]
 
@@ -84,17 +93,20 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
         refused = await killer_dm(world, alice, "3 9 8 7")
         assert refused.content == "⛔ 3 is not next to 9."
         assert "not_adjacent" not in refused.content
+        unread = await killer_dm(world, alice, "i go 3 8 13 12")
+        assert unread.content.startswith('⛔ I could not read "i go 3 8 13 12": "i" is neither')
         await bob.dm_bot("7 12")
         await world.double.wait_for(lambda: bob.dms() and "Only the Killer" in bob.dms()[-1].content)
 
+        before = mark(statuses(world))
         confirmed = await killer_dm(world, alice, ROUTE)
         assert "3 → 8 → 13 → 12" in confirmed.text and confirmed.attachments
         early = await killer_dm(world, alice, "13 14 9")
         assert "not due yet" in early.content
         table = await world.tables.table_in_channel(world.games.id)
         assert table is not None and table.state.killer == 12
-        status = await world.double.wait_for(lambda: statuses(world)[-1] if len(statuses(world)) > 1 else None)
-        assert "A victim was found in the House on 3" in status.content
+        status = await next_status(world, before)
+        assert "A victim was found in the House on 3" in status.text
         public_png, public_text = render_board(ENGINE.view(table.state, None))
         assert status.attachments[0].data == public_png
         assert status.attachments[0].description == public_text[:1024]  # alt text for people who cannot see it
@@ -104,21 +116,21 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
         status = await click(world, bob, status, "place", ["7"])
         move = await bob.click(status, custom_id(status, "move"))
         assert (await move.response()).modal is not None
-        count = len(statuses(world))
+        count = mark(statuses(world))
         await (await bob.submit_modal(move, {"path": "2"})).response()
         status = await next_status(world, count)
-        assert "walks 2 and stands on 2; steps left: 2" in status.content
+        assert "walks 2 and stands on 2; steps left: 2" in status.text
 
         status = await click(world, bob, status, "ask", ["direction"])
-        assert "asks the Witness on 2: Which way are you from the Witness?" in status.content
+        assert "asks the Witness on 2: Which way are you from the Witness?" in status.text
         assert [b["label"] for b in status.buttons()] == ["My secrets"]  # the Killer answers first
         prompt = await world.double.wait_for(lambda: alice.dms()[-1] if alice.dms()[-1].buttons() else None)
         assert "which way you are from the Witness on 2" in prompt.text
         assert [b["label"] for b in prompt.buttons()] == ["South"] and "Time limit" in prompt.text
-        count = len(statuses(world))
+        count = mark(statuses(world))
         await (await alice.click(prompt, label="South")).response()
         status = await next_status(world, count)
-        assert "(Which way are you from the Witness?): South" in status.content
+        assert "(Which way are you from the Witness?): South" in status.text
         await world.double.wait_for(lambda: not prompt.components, what="the answer buttons to go")
 
         status = await click(world, bob, status, "step", ["7"])
@@ -139,32 +151,34 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
     async with world.running():
         first = await start(world, [alice, bob, carol])
         assert "carol is Lola" in first.text
+        before = mark(statuses(world))
         await killer_dm(world, alice, ROUTE)
-        status = await next_status(world, 1)
-        assert "Lola starts on the Food space 38" in status.content
+        status = await next_status(world, before)
+        assert "Lola starts on the Food space 38" in status.text
         assert "not your turn" in await refusal(await bob.click(status, custom_id(status, "bark")))
 
         lola_dms = len(carol.dms())
         status = await click(world, carol, status, "bark")
-        assert "Lola barks on 38" in status.content
+        assert "Lola barks on 38" in status.text
         await world.double.wait_for(lambda: any("Is the Killer next to you? No" in m.text for m in carol.dms()))
         status = await click(world, carol, status, "end")
         status = await click(world, bob, status, "place", ["19"])
         status = await click(world, bob, status, "end")
-        assert "Day 2 begins" in status.content
+        assert "Day 2 begins" in status.text
 
+        await day_prompt(world, alice, 2)
         blocked = await killer_dm(world, alice, "13 14 19")
         assert blocked.content == "⛔ You cannot step onto 19: the Detective stands there."
-        count = len(statuses(world))
+        count = mark(statuses(world))
         await killer_dm(world, alice, "13 14 9")
         status = await next_status(world, count)
-        assert "Day 2: carol's turn (Lola)" in status.content
+        assert "Day 2: carol's turn (Lola)" in status.text
         await (await carol.select(status, custom_id(status, "sniff"), ["38"])).response()
         prompt = await world.double.wait_for(lambda: alice.dms()[-1] if alice.dms()[-1].buttons() else None)
         assert [b["label"] for b in prompt.buttons()] == ["No"]
         await (await alice.click(prompt, label="No")).response()
         await world.double.wait_for(lambda: any("Sniffing 38: No" in m.text for m in carol.dms()[lola_dms:]))
-        public = "\n".join(m.text for m in world.bot_messages())
+        public = "\n".join(m.text for m in world.bot_messages()) + table_log(world.bot_messages())
         assert "Is the Killer next to you" not in public and "Sniffing 38" not in public
         assert "Lola sniffs space 38" in public
         assert not any("Sniffing" in m.text or "Is the Killer next" in m.text for m in alice.dms() + bob.dms())
@@ -219,22 +233,23 @@ async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answe
     secrets = (*ROUTE_WORDS, "12 → 13 → 14 → 9", "13 → 14 → 9")
     async with world.running():
         await start(world, [alice, bob, carol])
+        before = mark(statuses(world))
         await killer_dm(world, alice, ROUTE)
-        status = await next_status(world, 1)
+        status = await next_status(world, before)
         move = await bob.click(status, custom_id(status, "move"))
         assert "not your turn" in await refusal(move)
         move = await carol.click(status, custom_id(status, "move"))
         assert (await move.response()).modal is not None
-        count = len(statuses(world))
+        count = mark(statuses(world))
         await (await carol.submit_modal(move, {"path": "33 28 23 18"})).response()
         status = await next_status(world, count)
-        assert "stands on 18" in status.content
+        assert "stands on 18" in status.text
 
         dms = len(alice.dms())
         await (await carol.select(status, custom_id(status, "sniff"), ["13"])).response()
         prompt = await answer_prompt(world, alice, dms)
         assert f"<t:{await answer_due(world)}:R>" in prompt.text
-        count = len(statuses(world))
+        count = mark(statuses(world))
 
     world.clock.advance(seconds=180)  # /config prompt time passes while the bot is down
     async with world.running():  # the missed timers fire at start: the bot answers for the Killer
@@ -248,14 +263,15 @@ async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answe
         status = await click(world, bob, status, "ask", ["direction"])
         prompt = await answer_prompt(world, alice, dms)
         assert f"<t:{await answer_due(world)}:R>" in prompt.text
-        count = len(statuses(world))
+        count = mark(statuses(world))
         await (await alice.click(prompt, label=prompt.buttons()[0]["label"])).response()
         status = await next_status(world, count)
         await world.double.wait_for(lambda: not prompt.components, what="the answer buttons to go")
         status = await click(world, bob, status, "end")
-        assert "Day 2 begins" in status.content
+        assert "Day 2 begins" in status.text
 
-        count = len(statuses(world))
+        await day_prompt(world, alice, 2)
+        count = mark(statuses(world))
         await killer_dm(world, alice, day_two)
         status = await next_status(world, count)
         status = await click(world, carol, status, "step", ["13"])

@@ -1,12 +1,13 @@
 """End to end with the real discord.py client: lobby, start, DMs (one closed), stale and wrong clicks, a restart
-mid-game, timers on a fake clock, and the game's end with scores."""
+mid-game, timers on a fake clock, and the game's end with scores, all on one living table message."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.discord_double import StoredMessage
-from tests.e2e.conftest import World, refusal, stored
+from tests.discord_double.messages import walk_components
+from tests.e2e.conftest import World, as_drawn_before, mark, refusal, stored
 
 pytestmark = pytest.mark.usefixtures("potato")
 
@@ -38,6 +39,7 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
         for user in (bob, carol, dave, erin):
             await (await user.click(lobby, label="Join")).response()
         assert lobby.embeds[0]["fields"][0]["name"] == "Players (5, needs 2-10)"
+        assert lobby.embeds[0]["description"].startswith("Press **Join** to play. This lobby closes <t:")
 
         assert "Only the host" in await refusal(await carol.click(lobby, label="Start"))
 
@@ -64,23 +66,26 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
         assert "not your turn" in await refusal(wrong)
         assert (await world.tables.load(table.id)).version == table.version
 
-    # restart: a new bot process on the same database; the old message's buttons still work
+    # restart: a new bot process on the same database; the table's buttons still work
     async with world.running():
+        before = mark(status_messages(world))
         await (await holder.click(first_status, custom_id=pass_button(first_status))).response()
-        await world.double.wait_for(lambda: len(status_messages(world)) == 2, what="the second status")
-        stale = await holder.click(first_status, custom_id=first_status.buttons()[1]["custom_id"])
+        await world.double.wait_for(lambda: mark(status_messages(world)) != before, what="the second step")
+        stale = await holder.click(as_drawn_before(first_status), custom_id=pass_button(first_status.history[-1]))
         assert "out of date" in await refusal(stale)
 
         while (current := await world.tables.load(table.id)).status == "active":
             latest = status_messages(world)[-1]
             user = next(u for u in world.players if u.id == current.user_of(current.state.holder))
-            count = len(status_messages(world))
+            before = mark(status_messages(world))
             await (await user.click(latest, custom_id=pass_button(latest))).response()
-            await world.double.wait_for(lambda c=count: len(status_messages(world)) > c)
+            await world.double.wait_for(lambda b=before: mark(status_messages(world)) != b)
         final = status_messages(world)[-1]
         assert final.embeds[-1]["title"] == "Game over"
+        assert final.id == lobby.id and not final.components  # the lobby became the table, then the result
         board = await world.tables.leaderboard(world.guild.id, "potato")
         assert sorted(row.points for row in board) == [0.0, 1.0, 1.0, 1.0, 1.0]
+        assert [m.id for m in world.bot_messages()] == [lobby.id, fallback.id]  # nobody talked: nothing else
     sent = [m for m in world.double.all_messages() if m.author.id == world.double.bot_user.id]
     assert len(sent) > 10
     for message in sent:  # player text can never ping @everyone, @here or roles
@@ -105,9 +110,11 @@ async def test_idle_lobby_expires_on_the_clock(world: World) -> None:
 
 
 
-def pass_button(message: StoredMessage) -> str:
-    """The custom id of the first "Pass to" button of a status message."""
-    return next(b["custom_id"] for b in message.buttons() if ":pass:" in b["custom_id"])
+def pass_button(message: StoredMessage | dict) -> str:
+    """The custom id of the first "Pass to" button of a status message (or of a ``history`` snapshot of it)."""
+    components = message.walk_components() if isinstance(message, StoredMessage) else walk_components(
+        message["components"])
+    return next(c["custom_id"] for c in components if c.get("type") == 2 and ":pass:" in c.get("custom_id", ""))
 
 
 async def test_config_needs_manage_server_and_is_saved(world: World) -> None:
@@ -128,7 +135,7 @@ async def test_config_needs_manage_server_and_is_saved(world: World) -> None:
 
 
 async def test_cancelling_a_running_game_is_announced_and_disables_its_buttons(world: World) -> None:
-    """The host's /cancel mid-game: a public notice, no buttons left on the last status, the game is over."""
+    """The host's /cancel mid-game: the table says so, without its buttons, and the game is over."""
     alice, bob = world.players[:2]
     async with world.running():
         lobby = await open_lobby(world)
@@ -138,11 +145,10 @@ async def test_cancelling_a_running_game_is_announced_and_disables_its_buttons(w
         assert "This game was cancelled" not in lobby.text
         assert "only" in (await refusal(await bob.slash(world.games, "cancel"))).lower()
         assert "cancelled" in await refusal(await alice.slash(world.games, "cancel"))
-        notice = await world.double.wait_for(lambda: next((m for m in world.bot_messages()
-                                                            if "was cancelled by" in m.content), None))
-        assert alice.mention in notice.content
         await world.double.wait_for(lambda: not status[0].components, what="the status buttons to go")
-        assert "This game was cancelled." in lobby.text
+        assert status[0].id == lobby.id
+        assert f"was cancelled by {alice.mention}" in lobby.text
+        assert [m.id for m in world.bot_messages()] == [lobby.id]
         assert (await world.tables.load(1)).status == "cancelled"  # the only game of this fresh database
 
 
@@ -181,3 +187,39 @@ async def test_rules_games_and_leaderboard_answer_from_the_catalogue(world: Worl
         board = await (await alice.slash(world.games, "leaderboard", game="cereal_killer")).response()
         assert "Cereal Killer" in board.embeds[0]["title"]
         assert board.embeds[0]["description"] == "No finished games yet."
+
+
+async def test_the_table_is_posted_again_only_once_it_scrolled_out_of_sight(world: World) -> None:
+    """Eight messages under the table leave it in place; the ninth (more than ``/config``'s 8) makes the next move
+    post the table anew, under the chat, and take the buttons off the old one; later moves edit the new one."""
+    alice, bob = world.players[:2]
+    bot = world.bot()
+    async with world.running(bot):
+        lobby = await open_lobby(world, passes=5)
+        await (await bob.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        await world.double.wait_for(lambda: bot.delivery.live._watch.get(world.games.id) == lobby.id,
+                                    what="the bot watching its table")
+
+        async def move() -> None:
+            table = await world.tables.table_in_channel(world.games.id)
+            assert table is not None
+            holder = alice if table.user_of(table.state.holder) == alice.id else bob
+            latest = status_messages(world)[-1]
+            before = mark(status_messages(world))
+            await (await holder.click(latest, custom_id=pass_button(latest))).response()
+            await world.double.wait_for(lambda: mark(status_messages(world)) != before, what="the table's step")
+
+        for n in range(8):
+            await bob.say(world.games, f"chat {n}")
+        await world.double.wait_for(lambda: bot.delivery.live._after.get(world.games.id) == 8, what="the count")
+        await move()
+        assert [m.id for m in status_messages(world)] == [lobby.id]  # 8 is not more than 8: edited in place
+        last_chat = await bob.say(world.games, "chat 8")
+        await world.double.wait_for(lambda: bot.delivery.live.scrolled(world.games.id, 8), what="the ninth")
+        await move()
+        old, new = status_messages(world)
+        await world.double.wait_for(lambda: not old.components, what="the old table's buttons to go")
+        assert old.id == lobby.id and new.id > last_chat.id and new.components
+        await move()
+        assert [m.id for m in status_messages(world)] == [old.id, new.id] and new.history

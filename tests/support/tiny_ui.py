@@ -26,9 +26,8 @@ class PotatoUI(GameUI):
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
         """A "Pass to X" click: the table service refuses strangers, other seats and outdated buttons."""
-        await interaction.response.defer()
         await self.play(interaction.client, table, interaction.user.id, {"type": "pass", "to": int(arg)},
-                        version=version)
+                        version=version, interaction=interaction)
 
 
 def install() -> None:

@@ -77,8 +77,8 @@ async def test_bad_count_names_the_limits(service: TableService) -> None:
 
 
 @pytest.mark.parametrize(("game", "mode", "options", "code"), [
-    ("potato", "classic", {"passes": 0}, "table.bad_options"),
-    ("potato", "classic", {"passes": "many"}, "table.bad_options"),
+    ("potato", "classic", {"passes": 0}, "table.option.greater_than_equal"),
+    ("potato", "classic", {"passes": "many"}, "table.option.whole_number"),
     ("potato", "turbo", {}, "table.unknown_game"),
     ("chess", "classic", {}, "table.unknown_game"),
 ])
@@ -106,8 +106,9 @@ async def test_update_options_validates_and_bumps_the_version(service: TableServ
     table = await lobby(service, 2)
     updated = await service.update_options(table.id, {"passes": 5})
     assert updated.options == {"passes": 5} and updated.version == table.version + 1
-    with pytest.raises(TableError, match="table.bad_options"):
+    with pytest.raises(TableError, match="table.option.greater_than_equal") as err:
         await service.update_options(table.id, {"passes": -1})
+    assert err.value.params == {"name": "passes", "value": -1, "limit": 1}
 
 
 @pytest.mark.parametrize(("by", "manager", "start_first"), [(HOST, False, False), (HOST + 1, True, True),

@@ -91,15 +91,20 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
     @app_commands.describe(turn_seconds=_("Seconds a player has for a turn"),
                            prompt_seconds=_("Seconds for last words, statements and accusations"),
                            response_window_seconds=_("Seconds a response window stays open"),
-                           lobby_minutes=_("Minutes before an idle lobby expires"))
+                           lobby_minutes=_("Minutes before an idle lobby expires"),
+                           ping_seconds=_("Seconds a player may take before the bot pings them"),
+                           repost_after=_("Messages under the table before the bot posts it again"))
     async def timeouts(self, interaction: discord.Interaction,
                        turn_seconds: app_commands.Range[int, 10, 86400] | None = None,
                        prompt_seconds: app_commands.Range[int, 10, 86400] | None = None,
                        response_window_seconds: app_commands.Range[int, 5, 86400] | None = None,
-                       lobby_minutes: app_commands.Range[int, 1, 1440] | None = None) -> None:
+                       lobby_minutes: app_commands.Range[int, 1, 1440] | None = None,
+                       ping_seconds: app_commands.Range[int, 5, 86400] | None = None,
+                       repost_after: app_commands.Range[int, 1, 100] | None = None) -> None:
         changes = {k: v for k, v in {"turn_timeout_seconds": turn_seconds, "prompt_timeout_seconds": prompt_seconds,
                                      "response_window_seconds": response_window_seconds,
-                                     "lobby_timeout_minutes": lobby_minutes}.items() if v is not None}
+                                     "lobby_timeout_minutes": lobby_minutes, "turn_ping_seconds": ping_seconds,
+                                     "table_repost_after": repost_after}.items() if v is not None}
         await self._update(interaction, **changes)
 
     @app_commands.command(name="gamechannel", description=_("Allow or disallow games in a channel (none = anywhere)"))

@@ -53,7 +53,7 @@ def words(ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = 
         elif key in ONE_BASED_KEYS and isinstance(value, int):
             out[key] = value + 1
         elif key == "reason" and isinstance(value, str):
-            out[key] = ctx.t(value)
+            out[key] = ending_text(ctx, value, params.get("roles") or {})
         elif key in ("words", "text") and not value:
             out[key] = "…"
     return out
@@ -64,16 +64,32 @@ def params_of(ctx: RenderContext, event: Event) -> dict[str, Any]:
     return words(ctx, event.params, event.seat_params)
 
 
+def ending_text(ctx: RenderContext, reason: str, roles: dict[str, str]) -> str:
+    """The ending ``reason`` (a catalogue key) as it really happened at this table: "the Killer wins" alone when
+    no Accomplice was dealt (``roles``: seat -> role, shown at the end); in the 2-4 player mode, the cards running
+    out before every column was settled is said so, with the murders counted."""
+    if reason == "asesino.end.three_deaths" and roles and "accomplice" not in roles.values():
+        return ctx.t("asesino.end.three_deaths.alone")
+    if reason == "asesino.end.all_revealed" and ctx.table.state is not None and ctx.table.mode == "small":
+        view = ctx.table.engine.view(ctx.table.state, None)
+        if not all(column["revealed"] for column in view["columns"]):
+            return ctx.t("asesino.end.cards_ran_out", count=len(view["murders"]), total=MURDERS_TO_WIN)
+    return ctx.t(reason)
+
+
 def event_line(ctx: RenderContext, event: Event) -> str:
     return ctx.t(event.key, **params_of(ctx, event))
 
 
 # --- private messages ------------------------------------------------------------------------------------------
 def intro_embed(ctx: RenderContext, event: Event) -> discord.Embed:
-    """The start-of-game DM: the role (or identity) and the hand, one card a line."""
+    """The start-of-game DM, saying each thing once: who you are (the title), what you hold (the hand, one card a
+    line) and what to do next."""
     role = event.params.get("role") or event.params.get("identity") or ""
-    embed = discord.Embed(title=ctx.t("asesino.ui.intro_title", role=card_name(ctx, role)),
-                          description=event_line(ctx, event), colour=COLOUR)
+    title = "asesino.ui.identity_title" if "identity" in event.params else "asesino.ui.intro_title"
+    embed = discord.Embed(title=ctx.t(title, role=card_name(ctx, role)),
+                          description=ctx.t("asesino.ui.intro_next", channel=f"<#{ctx.table.channel_id}>"),
+                          colour=COLOUR)
     hand = event.params.get("hand") or []
     embed.add_field(name=ctx.t("asesino.ui.hand"), value="\n".join(f"• {card_name(ctx, c)}" for c in hand) or "-",
                     inline=False)

@@ -9,7 +9,7 @@ import discord
 
 from bot.cogs.asesino import render
 from bot.cogs.asesino.ui import AsesinoUI
-from bot.components import view_of
+from bot.errors import UserError
 from bot.ui import RenderContext
 from games.core import IllegalAction
 
@@ -23,6 +23,35 @@ EMPTY_ACTIONS = {"accomplice": {"type": "accomplice_swap"}, "prosecutor": {"type
 def _ref(value: str) -> dict[str, int]:
     column, index = value.split(".")
     return {"column": int(column), "index": int(index)}
+
+
+def _turn(answers: dict[str, Any]) -> dict[str, Any]:
+    """A card played into a column with its intention, or a column revealed (exactly one of the two)."""
+    card, where, reveal = answers.get("scard") or [], answers.get("splay") or [], answers.get("reveal") or []
+    if reveal and not (card or where):
+        return {"type": "reveal", "column": int(reveal[0])}
+    if card and where and not reveal:
+        column, declared = where[0].split(".")
+        return {"type": "play_card", "card": card[0], "column": int(column), "declared": declared}
+    raise UserError("asesino.ui.play_or_reveal")
+
+
+def _accomplice(answers: dict[str, Any]) -> dict[str, Any]:
+    """Up to two cards given to one player; nothing picked skips the effect."""
+    if not answers["give"]:
+        return EMPTY_ACTIONS["accomplice"]
+    if not answers["gtarget"]:
+        raise UserError("asesino.ui.give_to_whom")
+    return {"type": "accomplice_swap", "target": int(answers["gtarget"][0]),
+            "cards": [value.split(".", 1)[1] for value in answers["give"]]}
+
+
+def _effect(kind: str, picked: list[str]) -> dict[str, Any]:
+    """The Prosecutor's swap or the Journalist's reveal of the picked cards; nothing picked skips it."""
+    if not picked:
+        return EMPTY_ACTIONS[kind]
+    return {"type": "prosecutor_swap" if kind == "prosecutor" else "journalist_reveal",
+            "slots": [_ref(value) for value in picked]}
 
 
 class SmallUI(AsesinoUI):
@@ -50,75 +79,37 @@ class SmallUI(AsesinoUI):
         return options
 
     async def on_turn(self, interaction: discord.Interaction, table: Table, seat: int, kind: str) -> None:
+        """One modal for the move the game waits on: an effect's selects (left empty to skip it), or a turn's card
+        with its column and intention, or a column to reveal."""
         ctx = RenderContext(table, table.language)
         legal = table.engine.legal_actions(table.state, seat)
         if kind == "accomplice":
             hand = table.engine.view(table.state, seat)["hand"]
-            options = [discord.SelectOption(label=render.card_name(ctx, card), value=f"{i}.{card}")
-                       for i, card in enumerate(hand)]
-            await self.ephemeral(interaction, ctx, "asesino.ui.pick_give",
-                                 self.select(ctx, "give", options, max_values=2), self.skip_button(ctx, kind))
-            return
-        if kind in ("prosecutor", "journalist"):
+            cards = [discord.SelectOption(label=render.card_name(ctx, card), value=f"{i}.{card}")
+                     for i, card in enumerate(hand)]
+            targets = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t))
+                       for t in sorted({a.target for a in legal if a.target is not None})]
+            fields = [("give", self.pick(ctx, "give", cards, min_values=0, max_values=2)),
+                      ("gtarget", self.pick(ctx, "gtarget", targets, min_values=0))]
+            modal = self.move_modal(ctx, kind, fields, _accomplice)
+        elif kind in ("prosecutor", "journalist"):
             refs = {(ref.column, ref.index): ref for action in legal for ref in action.slots}
-            count = 2 if kind == "prosecutor" else 1
             options = self._ref_options(ctx, list(refs.values()), table)
-            await self.ephemeral(interaction, ctx, f"asesino.ui.pick_{kind}",
-                                 self.select(ctx, kind, options, min_values=count, max_values=2),
-                                 self.skip_button(ctx, kind))
-            return
-        hand = table.engine.view(table.state, seat)["hand"]
-        playable = {a.card for a in legal if a.type == "play_card"}
-        items: list[discord.ui.Item[Any]] = []
-        card_options = [discord.SelectOption(label=render.card_name(ctx, card), value=card)
-                        for card in dict.fromkeys(hand) if card in playable]
-        if card_options:
-            items.append(self.select(ctx, "scard", card_options))
-        reveal_options = [discord.SelectOption(label=ctx.t("asesino.ui.reveal_column", column=a.column + 1),
-                                               value=str(a.column)) for a in legal if a.type == "reveal"]
-        if reveal_options:
-            items.append(self.select(ctx, "reveal", reveal_options))
-        if not items:
-            raise IllegalAction("asesino.error.cannot_play")
-        await self.ephemeral(interaction, ctx, "asesino.ui.pick_small", *items)
-
-    async def on_step(self, interaction: discord.Interaction, table: Table, seat: int, name: str, arg: str,
-                      version: int, values: list[str]) -> bool:
-        ctx = RenderContext(table, table.language)
-        legal = table.engine.legal_actions(table.state, seat)
-        if name == "scard":
-            card = values[0]
-            options = [discord.SelectOption(
-                label=ctx.t(f"asesino.ui.play_as.{a.declared}", column=a.column + 1), value=f"{a.column}.{a.declared}")
-                for a in legal if a.type == "play_card" and a.card == card]
-            if not options:
-                raise IllegalAction("asesino.error.card_not_in_hand", card=render.card_name(ctx, card))
-            await interaction.response.edit_message(
-                content=ctx.t("asesino.ui.pick_column", card=render.card_name(ctx, card)),
-                view=view_of(self.select(ctx, "splay", options, arg=card, version=version)))
-        elif name == "splay":
-            column, declared = values[0].split(".")
-            await self.act(interaction, table, version, {"type": "play_card", "card": arg, "column": int(column),
-                                                         "declared": declared})
-        elif name == "reveal":
-            await self.act(interaction, table, version, {"type": "reveal", "column": int(values[0])})
-        elif name == "give":
-            cards = [value.split(".", 1)[1] for value in values]
-            targets = sorted({a.target for a in legal if a.target is not None and sorted(a.cards) == sorted(cards)})
-            options = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t)) for t in targets]
-            if not options:
-                raise IllegalAction("asesino.error.bad_cards")
-            await interaction.response.edit_message(
-                content=ctx.t("asesino.ui.pick_give_target"),
-                view=view_of(self.select(ctx, "gtarget", options, arg=".".join(cards), version=version)))
-        elif name == "gtarget":
-            await self.act(interaction, table, version, {"type": "accomplice_swap", "target": int(values[0]),
-                                                         "cards": arg.split(".")})
-        elif name in ("prosecutor", "journalist"):
-            kind = "prosecutor_swap" if name == "prosecutor" else "journalist_reveal"
-            await self.act(interaction, table, version, {"type": kind, "slots": [_ref(v) for v in values]})
-        elif name == "skip" and arg in EMPTY_ACTIONS:
-            await self.act(interaction, table, version, EMPTY_ACTIONS[arg])
+            modal = self.move_modal(ctx, kind, [(kind, self.pick(ctx, kind, options, min_values=0, max_values=2))],
+                                    lambda answers: _effect(kind, answers[kind]))
         else:
-            return False
-        return True
+            hand = table.engine.view(table.state, seat)["hand"]
+            plays = [a for a in legal if a.type == "play_card"]
+            cards = [discord.SelectOption(label=render.card_name(ctx, card), value=card)
+                     for card in dict.fromkeys(hand) if card in {a.card for a in plays}]
+            where = [discord.SelectOption(label=ctx.t(f"asesino.ui.play_as.{declared}", column=column + 1),
+                                          value=f"{column}.{declared}")
+                     for column, declared in dict.fromkeys((a.column, a.declared) for a in plays)]
+            reveals = [discord.SelectOption(label=ctx.t("asesino.ui.reveal_column", column=a.column + 1),
+                                            value=str(a.column)) for a in legal if a.type == "reveal"]
+            fields = [(name, self.pick(ctx, name, options, min_values=0)) for name, options in
+                      (("scard", cards), ("splay", where), ("reveal", reveals)) if options]
+            if not fields:
+                raise IllegalAction("asesino.error.cannot_play")
+            modal = self.move_modal(ctx, kind, fields, _turn)
+        await interaction.response.send_modal(modal)

@@ -1,15 +1,14 @@
 """The Discord UIs of Asesino en Serie: tabletop (5-10) and 2-4 player ("small") modes.
 
-Status message components (persistent, drawn from the public view): Clockwise / Counter-clockwise while the
-first player picks the direction, "Take my turn" (or "Pass" when nothing can be played) for the player the game
-waits on. "Take my turn" answers only that player, ephemerally, with components built from THEIR private view
-and ``legal_actions``:
+Table components (persistent, drawn from the public view): Clockwise / Counter-clockwise while the first player
+picks the direction, and for the player the game waits on a button named for what it asks ("Take my turn", "Say
+your last words"...) or "Pass" when nothing can be played. The button opens a modal for that player only, built
+from THEIR private view and ``legal_actions``, and the submitted move edits the table in place:
 
-* tabletop turn: select a hand card -> the message turns into a select of legal targets -> picking the target
-  opens a modal for the declared words (a select may answer with a modal as its first response);
-* statement / last words: the button itself opens the modal; accusation and effect order: one select;
-* small turn: select a hand card -> select the column and the declared intention; or a select of columns to
-  reveal; effects (Accomplice / Prosecutor / Journalist): a select (two steps for the Accomplice) and "Skip".
+* tabletop turn: the card, the player to declare it on and the words; statement / last words: the text;
+  accusation and effect order: one select;
+* small turn: a card with its column and intention, or a column to reveal; effects (Accomplice / Prosecutor /
+  Journalist): their selects, left empty to skip.
 
 Every component carries the table version it was drawn at, so an outdated one is refused as stale.
 """
@@ -23,16 +22,15 @@ import discord
 
 from bot.cogs.asesino import render
 from bot.cogs.asesino._actions import ActionsMixin
-from bot.components import game_button, view_of
+from bot.components import game_button
 from bot.ui import COLOUR, Outgoing, RenderContext
 from games.asesino.series import standings
-from games.core import Event, IllegalAction
+from games.core import Event, IllegalAction, Outcome
 
 if TYPE_CHECKING:
     from bot.tables import Table
 
-HAND_UPDATES = frozenset({"asesino.you_declared", "asesino.small.you_played", "asesino.small.swap_mine",
-                          "asesino.small.swap_theirs"})
+HAND_UPDATES = frozenset({"asesino.small.swap_mine", "asesino.small.swap_theirs"})  # DMs that change a hand
 INTROS = frozenset({"asesino.intro.role", "asesino.small.intro"})
 SPEECH = frozenset({"statement", "last_words"})
 
@@ -42,6 +40,11 @@ class AsesinoUI(ActionsMixin):
 
     game = "asesino"
     supports_series = False
+    echo_keys = frozenset({"asesino.you_declared", "asesino.small.you_played"})  # the player just did it
+
+    def outcome_text(self, ctx: RenderContext, outcome: Outcome) -> str:
+        roles = ctx.table.engine.view(ctx.table.state, None).get("roles") or {}
+        return render.ending_text(ctx, outcome.reason, roles)
 
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
         return render.words(ctx, params, declared)
@@ -73,7 +76,7 @@ class AsesinoUI(ActionsMixin):
         return game_button(ctx.table.id, ctx.table.version, name, arg, label=label, style=style, emoji=emoji)
 
     def _turn_button(self, ctx: RenderContext, kind: str) -> Any:
-        label = ctx.t("asesino.ui.take_turn" if kind in ("turn", "declare_all") else "asesino.ui.answer")
+        label = ctx.t("asesino.ui.take_turn" if kind in ("turn", "declare_all") else f"asesino.ui.control.{kind}")
         return self._button(ctx, "turn", label=label, emoji="🔪")
 
 
@@ -97,7 +100,8 @@ class TabletopUI(AsesinoUI):
         return [self._turn_button(ctx, kind)]
 
     async def on_turn(self, interaction: discord.Interaction, table: Table, seat: int, kind: str) -> None:
-        """The waiting player pressed "Take my turn": the components for what the game asks of them."""
+        """The waiting player pressed the table's button: one modal for what the game asks of them, from THEIR
+        private view and ``legal_actions`` (a declaration: card, target and words at once)."""
         ctx = RenderContext(table, table.language)
         legal = table.engine.legal_actions(table.state, seat)
         if kind in SPEECH:
@@ -107,46 +111,35 @@ class TabletopUI(AsesinoUI):
             options = [discord.SelectOption(label=ctx.t("asesino.ui.no_accusation"), value="none")] + [
                 discord.SelectOption(label=ctx.name(a.target)[:100], value=str(a.target))
                 for a in legal if a.target is not None]
-            await self.ephemeral(interaction, ctx, "asesino.ui.pick_accused", self.select(ctx, "accuse", options))
-            return
-        if kind == "order":  # the engine lists every order of the found effects
+            modal = self.move_modal(ctx, kind, [("accuse", self.pick(ctx, "accuse", options))], lambda answers: {
+                "type": "accuse", "target": None if answers["accuse"][0] == "none" else int(answers["accuse"][0])})
+        elif kind == "order":  # the engine lists every order of the found effects
             orders = dict.fromkeys(tuple(a.order) for a in legal)
             options = [discord.SelectOption(label=render.card_list(ctx, list(order))[:100], value=",".join(order))
                        for order in orders]
-            await self.ephemeral(interaction, ctx, "asesino.ui.pick_order", self.select(ctx, "order", options))
-            return
-        hand = table.engine.view(table.state, seat)["hand"]
-        playable = {a.card for a in legal if getattr(a, "type", "") == "declare"}
-        options = [discord.SelectOption(label=render.card_name(ctx, card), value=card)
-                   for card in dict.fromkeys(hand) if card in playable]
-        if not options:
-            raise IllegalAction("asesino.error.cannot_play")
-        await self.ephemeral(interaction, ctx, "asesino.ui.pick_card", self.select(ctx, "card", options))
+            modal = self.move_modal(ctx, kind, [("order", self.pick(ctx, "order", options))], lambda answers: {
+                "type": "order_effects", "order": answers["order"][0].split(",")})
+        else:
+            declares = [a for a in legal if getattr(a, "type", "") == "declare"]
+            hand = table.engine.view(table.state, seat)["hand"]
+            playable = {a.card for a in declares}
+            cards = [discord.SelectOption(label=render.card_name(ctx, card), value=card)
+                     for card in dict.fromkeys(hand) if card in playable]
+            if not cards:
+                raise IllegalAction("asesino.error.cannot_play")
+            targets = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t))
+                       for t in sorted({a.target for a in declares})]
+            modal = self.move_modal(ctx, kind, [("card", self.pick(ctx, "card", cards)),
+                                                ("target", self.pick(ctx, "target", targets)),
+                                                ("words", self.words_field(ctx))], lambda answers: {
+                "type": "declare", "card": answers["card"][0], "target": int(answers["target"][0]),
+                "words": answers["words"]})
+        await interaction.response.send_modal(modal)
 
     async def on_step(self, interaction: discord.Interaction, table: Table, seat: int, name: str, arg: str,
                       version: int, values: list[str]) -> bool:
-        ctx = RenderContext(table, table.language)
         if name == "direction":
-            await self.act(interaction, table, version, {"type": "choose_direction", "clockwise": arg == "cw"},
-                           from_status=True)
-        elif name == "card":
-            card = values[0]
-            targets = [a.target for a in table.engine.legal_actions(table.state, seat)
-                       if getattr(a, "type", "") == "declare" and a.card == card]
-            if not targets:
-                raise IllegalAction("asesino.error.card_not_in_hand", card=render.card_name(ctx, card))
-            options = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t)) for t in targets]
-            await interaction.response.edit_message(
-                content=ctx.t("asesino.ui.pick_target", card=render.card_name(ctx, card)),
-                view=view_of(self.select(ctx, "target", options, arg=card, version=version)))
-        elif name == "target":
-            action = {"type": "declare", "card": arg, "target": int(values[0])}
-            await interaction.response.send_modal(self.speech_modal(ctx, "words", action, version=version))
-        elif name == "accuse":
-            target = None if values[0] == "none" else int(values[0])
-            await self.act(interaction, table, version, {"type": "accuse", "target": target})
-        elif name == "order":
-            await self.act(interaction, table, version, {"type": "order_effects", "order": values[0].split(",")})
+            await self.act(interaction, table, version, {"type": "choose_direction", "clockwise": arg == "cw"})
         else:
             return False
         return True

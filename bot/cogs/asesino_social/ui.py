@@ -115,6 +115,10 @@ class SocialUI(GameUI):
         await after_player_action(bot, result)
         await after_action(bot, result)
 
+    def fresh_table(self, table: Table, events: list[Event]) -> bool:
+        """A death and a day's end are worth a new table message: days are long, the table scrolls away."""
+        return any(event.key in ("asesino_social.death", "asesino_social.day.ended") for event in events)
+
     async def on_cancelled(self, bot: Any, table: Table) -> None:
         """A cancelled game gives the dead role back too (best effort)."""
         await clear_dead(bot, table)
@@ -184,10 +188,9 @@ class SocialUI(GameUI):
             action = {"type": arg, TARGET_FIELD.get(arg, "target"): int(values[0])}
             await self.play(bot, table, interaction.user.id, action)
             await interaction.followup.send(ctx.t(f"asesino_social.ui.done.{arg}"), ephemeral=True)
-        elif name == "social_back" and arg.isdigit():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.play(bot, table, interaction.user.id, {"type": "back_judgement", "judgement": int(arg)})
-            await interaction.followup.send(ctx.t("asesino_social.ui.done.back_judgement"), ephemeral=True)
+        elif name == "social_back" and arg.isdigit():  # public: the table's edit is the acknowledgement
+            await self.play(bot, table, interaction.user.id, {"type": "back_judgement", "judgement": int(arg)},
+                            interaction=interaction)
         else:
             raise UserError("asesino_social.ui.unknown")
 

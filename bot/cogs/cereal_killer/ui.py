@@ -140,23 +140,20 @@ class CerealUI(GameUI):
             await interaction.response.send_modal(MoveModal(self, bot, table, version))
             return
         action = _action(name, values[0] if values else arg)
-        await interaction.response.defer()
         if name in ("ask", "sniff"):
-            await self._ask(bot, table, interaction.user.id, action, version)
+            await self._ask(bot, table, interaction, action, version)
             return
-        await self.play(bot, table, interaction.user.id, action, version=version)
-        if name == "answer":
-            try:
-                await interaction.edit_original_response(view=None)
-            except discord.HTTPException:
-                pass
+        await self.play(bot, table, interaction.user.id, action, version=version, interaction=interaction)
+        if name == "answer":  # the Killer's DM prompt: its buttons go with the answer (the table was edited apart)
+            await interaction.response.edit_message(view=None)
 
-    async def _ask(self, bot: CoronerBot, table: Table, user_id: int, action: dict[str, Any], version: int) -> None:
+    async def _ask(self, bot: CoronerBot, table: Table, interaction: discord.Interaction, action: dict[str, Any],
+                   version: int) -> None:
         """A question or a Sniff: the Killer's prompt DM shows its deadline, and a timer takes the DM's answer
         buttons away at that deadline (when the turn timer answers for the Killer)."""
         self._asking[table.id] = await bot.config(table.guild_id)
         try:
-            await self.play(bot, table, user_id, action, version=version)
+            await self.play(bot, table, interaction.user.id, action, version=version, interaction=interaction)
         finally:
             self._asking.pop(table.id, None)
         after = await bot.tables.load(table.id)
@@ -184,8 +181,8 @@ class CerealUI(GameUI):
         if state.phase != "killer":
             raise UserError("cereal_killer.dm.not_now")
         turn = parse_route(content)
-        if isinstance(turn, ParseError):
-            raise UserError(turn.code, **turn.params)
+        if isinstance(turn, ParseError):  # quote what could not be read, not just the word that stopped it
+            raise UserError(turn.code, **turn.params, text=_quoted(content))
         await self.play(bot, table, message.author.id, turn.model_dump(), version=table.version)
 
 
@@ -223,6 +220,12 @@ def _action(name: str, value: str) -> dict[str, Any]:
     return {"type": kinds[name], "space": _int(value)}
 
 
+def _quoted(text: str, limit: int = 100) -> str:
+    """``text`` on one line, cut to ``limit`` characters, without backticks (it is shown in quotes)."""
+    line = " ".join(text.replace("`", "'").split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 def _int(value: str) -> int:
     if not value.isdigit():
         raise UserError("cereal_killer.ui.bad_space", value=value)
@@ -248,8 +251,7 @@ class MoveModal(discord.ui.Modal):
             path = [int(n) for n in NUMBERS.findall(self.path.value)]
             if not path:
                 raise UserError("cereal_killer.ui.move_empty")
-            await interaction.response.defer()
             await self.ui.play(self.bot, self.table, interaction.user.id, {"type": "move", "path": path[:10]},
-                               version=self.version)
+                               version=self.version, interaction=interaction)
         except Exception as exc:  # noqa: BLE001 - every refusal becomes an ephemeral reply
             await send_error(self.bot, interaction, exc, self.table)

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.errors import UserError
 from bot.i18n import t
+from bot.i18n.catalog import plain_number
 from bot.plugins import game_choices
 from bot.ui import COLOUR, SILENT, Outgoing, RenderContext, ui_for
 from games.core import GameInfo, get_game
@@ -107,8 +108,10 @@ class Core(commands.Cog):
         language = await self.bot.language(interaction.guild_id)
         game = known_game(game).id
         rows = await self.bot.tables.leaderboard(interaction.guild_id, game, series_id=series)
-        lines = [t("leaderboard.line", language, rank=i + 1, user=f"<@{row.user_id}>", points=f"{row.points:g}",
-                   wins=row.wins, games=row.games) for i, row in enumerate(rows[:20])]
+        lines = [t("leaderboard.line", language, rank=i + 1, user=f"<@{row.user_id}>",
+                   points=t("leaderboard.points", language, count=plain_number(row.points)),
+                   wins=t("leaderboard.wins", language, count=row.wins),
+                   games=t("leaderboard.games", language, count=row.games)) for i, row in enumerate(rows[:20])]
         title = t("leaderboard.series" if series else "leaderboard.all_time", language,
                   game=t(f"game.{game}", language), series=series)
         embed = discord.Embed(title=title, description="\n".join(lines) or t("leaderboard.empty", language),

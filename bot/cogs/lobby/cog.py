@@ -17,7 +17,7 @@ from bot.errors import UserError, send_error
 from bot.i18n import t
 from bot.plugins import game_choices
 from bot.tables import TableError
-from bot.ui import SILENT, RenderContext, ui_for
+from bot.ui import SILENT, RenderContext, answering, ui_for
 from games.core import all_games, get_engine
 
 if TYPE_CHECKING:
@@ -115,12 +115,13 @@ class Lobby(commands.Cog):
     @staticmethod
     def _series_rounds(game: str, mode: str, settings: dict[str, Any]) -> int | None:
         """Take ``rounds`` out of the options when the mode's UI plays points series (``supports_series``):
-        the rounds belong to the series, not to the engine. Raises ``lobby.bad_options`` for a bad count."""
+        the rounds belong to the series, not to the engine. Raises ``lobby.bad_rounds`` (naming the limit) for a
+        bad count."""
         if "rounds" not in settings or not getattr(ui_for(game, mode), "supports_series", False):
             return None
         rounds = settings.pop("rounds")
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
-            raise UserError("lobby.bad_options", text=f"rounds={rounds}")
+            raise UserError("lobby.bad_rounds", text=f"rounds={rounds}", max=MAX_ROUNDS)
         return rounds
 
     async def _lobby_here(self, interaction: discord.Interaction) -> Table:
@@ -173,8 +174,10 @@ class Lobby(commands.Cog):
             if table.host_id != user.id:  # before the game's own checks, which may have side effects
                 raise TableError("table.host_only")
             await self._prepare_start(table)
-            table = await tables.start(game_id, user.id)
-            await self._refresh_lobby(table)
+            with answering(interaction):  # the lobby message becomes the table, answering the Start click
+                table = await tables.start(game_id, user.id)
+                if (await tables.load(game_id)).table_message_id is None:  # a game whose start said nothing
+                    await self.bot.delivery.show_table(table)
             if not edit:
                 await interaction.followup.send(await self.bot.t(interaction.guild_id, "lobby.started"),
                                                 ephemeral=True)
@@ -182,7 +185,8 @@ class Lobby(commands.Cog):
         else:
             raise UserError("lobby.unknown_action")
         if edit:
-            await interaction.response.edit_message(embed=lobby_embed(table, table.language, None),
+            await interaction.response.edit_message(embed=lobby_embed(table, table.language,
+                                                                      await self._expires_at(table)),
                                                     view=lobby_view(table, table.language))
         else:
             await self._refresh_lobby(table)
@@ -196,13 +200,20 @@ class Lobby(commands.Cog):
         if extra:
             await self.bot.tables.update_options(table.id, {**table.options, **extra})
 
+    async def _expires_at(self, table: Table) -> int | None:
+        """When the lobby expires (a Unix timestamp), from its pending ``lobby_expire`` timer."""
+        due = next((t.due_at for t in await self.bot.tables.pending_timers(table.id) if t.kind == "lobby_expire"),
+                   None)
+        return int(due.timestamp()) if due is not None else None
+
     async def _refresh_lobby(self, table: Table, *, expired: bool = False) -> None:
-        if not table.lobby_message_id:
+        if not table.lobby_message_id or table.table_message_id:  # the lobby message is the table now
             return
         channel = await self.bot.delivery.channel(table.channel_id)
+        expires = None if expired else await self._expires_at(table)
         try:
             await channel.get_partial_message(table.lobby_message_id).edit(  # type: ignore[attr-defined]
-                embed=lobby_embed(table, table.language, None, expired=expired),
+                embed=lobby_embed(table, table.language, expires, expired=expired),
                 view=lobby_view(table, table.language))
         except discord.HTTPException:
             pass

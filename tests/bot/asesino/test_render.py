@@ -93,7 +93,7 @@ def test_event_lines_name_cards_players_and_columns(key: str, params: dict[str, 
 
 
 def test_intro_dm_shows_the_role_and_each_hand_card() -> None:
-    """The start DM is titled with the role and lists the hand one card a line."""
+    """The start DM says once who you are (the title), what you hold (one card a line) and what to do next."""
     table = make_table("tabletop", 6, 9)
     ctx = RenderContext(table, "en")
     event = Event(key="asesino.intro.role", params={"role": "doctor", "hand": ["doctor", "good", "bad"]},
@@ -101,16 +101,20 @@ def test_intro_dm_shows_the_role_and_each_hand_card() -> None:
     embed = TabletopUI().private_event(ctx, 0, event).embeds[0]
     assert embed.title == "Your role: Doctor"
     assert embed.fields[0].value == "• Doctor\n• Good intentions\n• Bad intentions"
+    assert embed.description.startswith("Keep it secret. When the table in <#")
+    assert "Doctor" not in embed.description and "hand" not in embed.description.lower()
 
 
-def test_own_play_dm_comes_with_a_fresh_hand() -> None:
-    """After declaring a card the player's DM carries their current hand."""
-    table = make_table("tabletop", 5, 4)
+def test_own_play_is_never_dmd_but_a_swap_comes_with_the_fresh_hand() -> None:
+    """Declaring or playing a card sends no DM (it would only repeat the move); a swap, which changes the hand,
+    is DM'd with the hand as it is now."""
+    assert {"asesino.you_declared", "asesino.small.you_played"} <= TabletopUI.echo_keys
+    table = make_table("small", 2, 4)
     ctx = RenderContext(table, "en")
-    event = Event(key="asesino.you_declared", params={"card": "bad", "target": 1}, audience=Audience.to(0))
-    out = TabletopUI().private_event(ctx, 0, event)
+    event = Event(key="asesino.small.swap_theirs", params={"seat": 1, "lost": ["bad"], "got": ["good"]},
+                  audience=Audience.to(0))
+    out = SmallUI().private_event(ctx, 0, event)
     hand = table.engine.view(table.state, 0)["hand"]
-    assert out.embeds[0].description == "You played Bad intentions on Player1."
     assert out.embeds[1].fields[0].value == "\n".join(f"• {CARD_NAMES[c]}" for c in hand)
 
 

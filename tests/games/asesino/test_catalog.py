@@ -35,7 +35,9 @@ CORE_KEYS = {"core.bad_player_count", "core.game_over", "core.not_your_turn"}
 
 def messages(language: str) -> dict[str, str]:
     with (ROOT / "bot/i18n/locales" / language / "LC_MESSAGES/asesino.po").open("rb") as handle:
-        return {str(m.id): str(m.string) for m in read_po(handle) if m.id}
+        # a plural entry (msgid_plural) is keyed by its msgid, checked in its last ("other") form
+        return {str(m.id[0] if m.pluralizable else m.id): str(m.string[-1] if m.pluralizable else m.string)
+                for m in read_po(handle) if m.id}
 
 
 def emitted_keys() -> set[str]:

@@ -21,7 +21,9 @@ SOURCE = Path(social.__file__).parent
 def messages(language: str) -> dict[str, str]:
     path = LOCALES / language / "LC_MESSAGES" / "asesino_social.po"
     with path.open("rb") as handle:
-        return {str(m.id): str(m.string) for m in read_po(handle) if m.id}
+        # a plural entry (msgid_plural) is keyed by its msgid, checked in its last ("other") form
+        return {str(m.id[0] if m.pluralizable else m.id): str(m.string[-1] if m.pluralizable else m.string)
+                for m in read_po(handle) if m.id}
 
 
 def fields(template: str) -> set[str]:
