@@ -162,7 +162,7 @@ class Delivery:
             embeds.append(outcome_embed(ctx, table))
         else:
             waiting = table.engine.waiting(table.state)
-            if waiting is not None and waiting.pings:
+            if waiting is not None and waiting.pings and not waiting.hidden:
                 content = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]

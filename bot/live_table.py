@@ -196,6 +196,6 @@ class LiveTable:
 
 def awaited(table: Table) -> list[int]:
     """The seats a ping names: those the game waits on, when the game says they are pinged (not in a real-time
-    game where everyone acts at once)."""
+    game where everyone acts at once) and not hidden (e.g. the Prosecutor asked to accuse)."""
     waiting = table.engine.waiting(table.state) if table.state is not None else None
-    return list(waiting.seats) if waiting is not None and waiting.pings else []
+    return list(waiting.seats) if waiting is not None and waiting.pings and not waiting.hidden else []

@@ -216,6 +216,12 @@ class GameUI:
             embed.add_field(name=key.replace("_", " "), value=f"{value}"[:1000] or "-", inline=False)
         return embed
 
+    def secrets_items(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+        """Components under "My secrets" (ephemeral, ``seat``'s own view), so what a DM carries can be done in the
+        channel too (e.g. the Cereal Killer's answer buttons); persistent like :meth:`turn_items`. None by
+        default."""
+        return []
+
     def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
         """Components for the public status message (e.g. a "Take my turn" button). Each must be persistent:
         use :func:`bot.components.game_button`."""

@@ -84,10 +84,12 @@ TURN_KINDS = frozenset({"turn", "declare_all"})
 
 def waiting_for(pending: tuple[int, str] | None) -> Waiting | None:
     """The :class:`~games.core.Waiting` of a card mode's ``(seat, kind)``: a turn for :data:`TURN_KINDS`, else a
-    prompt; ``None`` when nothing is pending (the game is over)."""
+    prompt (the Prosecutor's accusation a hidden one); ``None`` when nothing is pending (the game is over)."""
     if pending is None:
         return None
     seat, kind = pending
+    if kind == "accuse":  # ruling: "The public table never says that a Prosecutor is being asked"
+        return Waiting(seats=(seat,), kind=kind, pace="prompt", hidden=True)
     return Waiting.turn(seat, kind) if kind in TURN_KINDS else Waiting.prompt(seat, kind)
 
 #: parameters that are seats in the card modes' events, refusals and outcomes (see ``games.core.seat_keys``)

@@ -166,16 +166,18 @@ class CerealKiller(Engine[CerealState]):
         return build_outcome(state)
 
     def timeout_action(self, state: CerealState) -> tuple[int, Any] | None:
-        """What a silent player does when its turn timer runs out: a pending answer -> a random true option;
-        the Detective's placement -> a random Cafe; a hunter's turn -> ``EndTurn``. The Killer's route has no
-        default (``None``): the table keeps waiting for it (the host may cancel the game)."""
+        """What a silent player does when its turn timer runs out (``None`` once the game is over): a pending
+        answer -> a random true option; the Killer's route -> a random legal :class:`KillerTurn` (one of
+        :meth:`legal_actions`, so an absent Killer never stalls the game: issue 9); the Detective's placement ->
+        a random Cafe; a hunter's turn -> ``EndTurn``. Random only from the seed and the action count, so the
+        same state always times out the same way."""
         if state.result is not None:
             return None
         rng = rng_for(state.seed, "timeout", state.actions)
         if state.pending is not None:
             return KILLER, ChooseAnswer(answer=rng.choice(state.pending.options))
         if state.phase == "killer":
-            return None
+            return KILLER, rng.choice(killer.killer_turns(state, geo_of(state)))
         seat = self.to_act(state)[0]
         if state.turn is None:
             return seat, PlaceDetective(space=rng.choice(geo_of(state).of_kind("C")))

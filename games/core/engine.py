@@ -131,7 +131,9 @@ class Waiting(BaseModel):
     id the adapter draws its controls from (e.g. ``turn``, ``last_words``, ``answer``). ``pace``: ``turn`` (a
     player's turn: the server's turn time limit), ``prompt`` (a short answer asked in the middle of play: the
     prompt time limit) or ``realtime`` (everyone acts freely while the game's own clock runs, e.g. a social-mode
-    day: no per-move time limit and nobody is pinged; ``seats`` are those who may act).
+    day: no per-move time limit and nobody is pinged; ``seats`` are those who may act). ``hidden``: who must act
+    is a secret (e.g. the Prosecutor asked to accuse): the adapter names nobody in public (no mention, no public
+    warning) but still arms the move timers.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -139,6 +141,7 @@ class Waiting(BaseModel):
     seats: tuple[int, ...]
     kind: str = "turn"
     pace: Literal["turn", "prompt", "realtime"] = "turn"
+    hidden: bool = False
 
     @classmethod
     def turn(cls, seat: int, kind: str = "turn") -> Waiting:

@@ -32,6 +32,8 @@ SAMPLES: dict[str, Any] = {
     "card": "good", "effects": ["doctor", "journalist"], "effect": "doctor", "prompt": "statement",
     "options": "north, east", "answer": "north", "question": "parity", "ability": "sniff", "who": "detective",
     "action": "move", "role": "killer", "name": "Zoe", "path": [3, 8], "route": [3, 8],
+    "ends_at": "2026-01-01T09:00:00+00:00", "at": "2026-01-01T09:00:00+00:00", "last": "2026-01-01T08:00:00+00:00",
+    "words": "Pepe, Merche", "time": "at seven", "place": "kitchen",
 }
 #: the engine modules of each (game, mode); refusals raised in a module shared by several modes use the first UI
 UIS: dict[str, tuple[str, str, GameUI]] = {

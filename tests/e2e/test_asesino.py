@@ -83,7 +83,7 @@ def modal_answers(modal: Any, action: Any, user: User) -> dict[str, Any]:
     if kind == "declare":
         return {"card": [action.card], "target": [str(action.target)], "words": "trust me"}
     if kind == "accuse":
-        return {"accuse": ["none" if action.target is None else str(action.target)]}
+        return {"accuse": [str(action.target)]}
     if kind == "order_effects":
         return {"order": [",".join(action.order)]}
     if kind == "play_card":
@@ -147,14 +147,19 @@ async def test_tabletop_game_to_the_end(world: World) -> None:
         assert [m.id for m in world.bot_messages()] == [last.id]  # the lobby became the table and the result
 
 
-async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a fixed deal (game seed 1) eight players meet the effect order, the press statement, the
-    Prosecutor's accusation, last words and a murdered player's forced plays, each through its component."""
+def eight_players_seed_one(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three more players (eight in all) and game seed 1 for the next game."""
     monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: 1))
     extra = [world.double.add_user(n, display_name=n.title()) for n in ("frank", "grace", "heidi")]
     for user in extra:
         world.guild.add_member(user)
     world.players.extend(extra)
+
+
+async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a fixed deal (game seed 1) eight players meet the effect order, the press statement, the
+    Prosecutor's accusation, last words and a murdered player's forced plays, each through its component."""
+    eight_players_seed_one(world, monkeypatch)
     async with world.running():
         table = await open_and_start(world, "tabletop", world.players)
         assert table.seed == 1
@@ -168,14 +173,14 @@ async def test_eight_players_answer_every_prompt_kind(world: World, monkeypatch:
 
 async def test_small_game_for_two_to_the_end(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two players play the 2-4 player mode to its end through the turn panel (cards, columns, reveals) and
-    the effect panels (with a fixed deal, game seed 11: Accomplice, Prosecutor and Journalist all used)."""
-    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: 11))
+    the effect panels (with a fixed deal, game seed 12: Accomplice, Prosecutor and Journalist all used)."""
+    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: 12))
     alice, bob = world.players[:2]
     async with world.running():
         table = await open_and_start(world, "small", [alice, bob])
         await world.double.wait_for(lambda: alice.dms() and bob.dms(), what="the intro DMs")
         assert "Your identity" in alice.dms()[0].text
-        final = await play_to_the_end(world, table.id, seed=11)
+        final = await play_to_the_end(world, table.id, seed=12)
         assert final.outcome is not None
         assert status_messages(world)[-1].embeds[-1]["title"] == "Game over"
         log = table_log(status_messages(world))
@@ -266,3 +271,37 @@ async def test_an_idle_player_is_warned_then_the_bot_moves_for_them(world: World
         world.clock.advance(seconds=2)
         await world.double.wait_for(lambda: sum("half of your time" in m.content for m in world.bot_messages()) == 1)
         assert len([m for m in world.bot_messages() if not m.embeds]) == 1  # the channel holds one ping at most
+
+
+async def test_an_absent_prosecutor_is_never_named_while_asked_and_the_bot_accuses_at_random(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ruling (Prosecutor effect): "A living Prosecutor must accuse: ... when the time limit runs out the bot names a
+    player at random for them and says so. The public table never says that a Prosecutor is being asked". Eight
+    players, game seed 1: the 28th random move leaves the game waiting on the Prosecutor."""
+    eight_players_seed_one(world, monkeypatch)
+    async with world.running():
+        table = await open_and_start(world, "tabletop", world.players)
+        rng = random.Random(1)
+        for _ in range(60):
+            table = await world.tables.load(table.id)
+            if table.engine.waiting(table.state).kind == "accuse":
+                break
+            await play_one(world, table, rng)
+        waiting = table.engine.waiting(table.state)
+        assert waiting.kind == "accuse" and waiting.hidden
+        (prosecutor,) = waiting.seats
+        hidden = user_of(world, table, prosecutor)
+        await world.double.wait_for(lambda: any("accuse" in m.text for m in hidden.dms()), what="the private prompt")
+        status = status_messages(world)[-1]
+        shown = status.text  # the living table is edited in place later: what it says while the question is pending
+        assert "Waiting on the effect of a revealed card." in shown and "▶" not in shown
+        assert str(hidden.id) not in status.content
+        seen = len(world.bot_messages())
+        world.clock.advance(seconds=100)  # past the half-time warning of the 180 s prompt time
+        world.clock.advance(seconds=100)  # past the time limit
+        said = await world.double.wait_for(lambda: next((m for m in status_messages(world)
+                                                         if "did not accuse in time" in m.text), None),
+                                           what="the random accusation")
+        assert "at random" in said.text
+        # no ping, warning or other message named the Prosecutor while they were asked
+        assert not [m for m in world.bot_messages()[seen:] if m.id != said.id and str(hidden.id) in m.text]

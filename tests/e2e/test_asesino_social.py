@@ -90,8 +90,8 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
         assert (await world.tables.load(table.id)).state.day == 3
         await world.double.wait_for(lambda: count_in_statuses(world, "Day 2 is over") == 1)
 
-        # day 3: a dead player is refused; a judgement with three backers ends the game
-        assert "You are dead and can no longer act" in await refusal(
+        # day 3: a dead player may only send a clue from beyond; a judgement with three backers ends the game
+        assert "You are dead: you may only send one short clue from beyond a day." in await refusal(
             await dead.click(statuses(world)[-1], label="My actions"))
         opened = await user_at[detective].slash(world.games, "accuse", player=user_at[killer])
         assert "Judgement opened" in (await opened.wait_followups(1))[0].content

@@ -1,14 +1,20 @@
-"""The Cereal Killer board renderer: fixed size, deterministic bytes, no leak of the Killer's space."""
+"""The Cereal Killer board renderer: golden images (within a small tolerance), fixed size, deterministic bytes, under
+300 KB, no leak of the Killer's space or route until the game is over.
+
+After a deliberate change to the drawing, rewrite the golden PNGs with ``UPDATE_GOLDEN=1`` and look at them."""
 
 from __future__ import annotations
 
 import hashlib
 import io
+import os
+from pathlib import Path
+from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
-from bot.cogs.cereal_killer.render import CELL, HEADER, render_board
+from bot.cogs.cereal_killer.render import render_board
 from games.cereal_killer import ENGINE
 from games.cereal_killer.models import CerealOptions, KillerTurn, Move, PlaceDetective
 from tests.games.cereal_killer.helpers import new_game, play
@@ -24,11 +30,80 @@ def _day_one(players: int = 2):
     return play(state, (1, PlaceDetective(space=19)))
 
 
-@pytest.mark.parametrize(("players", "rows"), [(2, 4), (3, 8)])
-def test_png_has_a_fixed_size(players: int, rows: int) -> None:
-    """5 columns of square cells under a header strip: 4 rows for 2 players, 8 for 3."""
+GOLDEN = Path(__file__).with_name("golden")
+MAX_BYTES = 300_000
+#: a pixel counts as changed when a channel moves by more than this; at most this share of pixels may change
+PIXEL_TOLERANCE, SHARE_TOLERANCE = 40, 0.001
+
+
+def _final(players: int = 3):
+    """The end of a seeded random game (3 players: four days of routes, revealed)."""
+    state, _, _ = play_out(players, 5, CerealOptions())
+    assert state.result is not None
+    return state
+
+
+def _golden_cases() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """name -> (view, render keyword arguments)."""
+    state = _day_one()
+    return {
+        "two_players_day_one": (ENGINE.view(state, None), {}),
+        "two_players_killer_route": (ENGINE.view(state, 0), {"route": state.routes[-1]}),
+        "three_players_day_one_es": (ENGINE.view(_day_one(3), None), {"language": "es"}),
+        "three_players_final": (ENGINE.view(_final(), None), {}),
+    }
+
+
+def _changed_share(png: bytes, expected: Image.Image) -> float:
+    """The share of pixels of ``png`` farther than the tolerance from ``expected`` (same size required)."""
+    actual = Image.open(io.BytesIO(png)).convert("RGB")
+    assert actual.size == expected.size
+    changed = ImageChops.difference(actual, expected).convert("L").point(lambda v: 255 if v > PIXEL_TOLERANCE else 0)
+    return changed.histogram()[255] / (actual.width * actual.height)
+
+
+@pytest.mark.parametrize("name", list(_golden_cases()))
+def test_board_matches_its_golden_image(name: str) -> None:
+    """The board looks as checked in: same size, and all but a tiny share of pixels (font rasterising may vary
+    between Pillow builds) within a small colour distance."""
+    view, kwargs = _golden_cases()[name]
+    png, _ = render_board(view, **kwargs)
+    path = GOLDEN / f"cereal_killer_{name}.png"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_bytes(png)
+    share = _changed_share(png, Image.open(path).convert("RGB"))
+    assert share <= SHARE_TOLERANCE, f"{share:.2%} of the pixels differ from {path.name}"
+
+
+def test_the_tolerance_still_sees_a_piece_move() -> None:
+    """The Detective one step away (19 -> 20) is well outside the golden tolerance."""
+    moved = play(_day_one(), (1, Move(path=[20])))
+    png, _ = render_board(ENGINE.view(moved, None))
+    golden = Image.open(GOLDEN / "cereal_killer_two_players_day_one.png").convert("RGB")
+    assert _changed_share(png, golden) > 3 * SHARE_TOLERANCE
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, (960, 1120)), (3, (960, 1944))])
+def test_png_has_a_fixed_size_and_stays_small(players: int, size: tuple[int, int]) -> None:
+    """Twice Discord's display size (192 px cells under a header, a legend below), fixed per player count, and
+    under 300 KB even with every route of a finished game drawn."""
     png, _ = render_board(ENGINE.view(_day_one(players), None))
-    assert Image.open(io.BytesIO(png)).size == (5 * CELL, HEADER + rows * CELL)
+    assert Image.open(io.BytesIO(png)).size == size
+    final, _ = render_board(ENGINE.view(_final(players), None))
+    assert Image.open(io.BytesIO(final)).size == size
+    assert len(png) < MAX_BYTES and len(final) < MAX_BYTES
+
+
+def test_the_routes_are_drawn_only_once_the_game_is_over() -> None:
+    """The finished game's public board draws the Killer's routes; the same position still running does not."""
+    final = _final()
+    running = final.model_copy(update={"result": None, "phase": "detective"}, deep=True)
+    public_final, text = render_board(ENGINE.view(final, None))
+    public_running, _ = render_board(ENGINE.view(running, None))
+    hidden = running.model_copy(update={"killer": 1, "routes": [[1, 2, 1, 2]]}, deep=True)
+    assert public_running == render_board(ENGINE.view(hidden, None))[0]
+    assert public_final != public_running
+    assert text.splitlines()[-1] == f"The Killer was on {final.killer} (House)."
 
 
 def test_same_view_renders_identical_bytes() -> None:

@@ -80,11 +80,13 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
     @app_commands.command(name="days", description=_("Day length, day boundary time and time zone (social mode)"))
     @app_commands.describe(length_minutes=_("How long a day lasts, in minutes (default 1440)"),
                            boundary=_("The time of day a new day starts, HH:MM"),
-                           timezone=_("An IANA time zone such as Europe/Madrid"))
+                           timezone=_("An IANA time zone such as Europe/Madrid"),
+                           max_days=_("How many days a social game lasts at most (default 14)"))
     async def days(self, interaction: discord.Interaction, length_minutes: app_commands.Range[int, 10, 10080] | None
-                   = None, boundary: str | None = None, timezone: str | None = None) -> None:
+                   = None, boundary: str | None = None, timezone: str | None = None,
+                   max_days: app_commands.Range[int, 1, 365] | None = None) -> None:
         changes = {k: v for k, v in {"day_length_minutes": length_minutes, "day_boundary": boundary,
-                                     "timezone": timezone}.items() if v is not None}
+                                     "timezone": timezone, "social_max_days": max_days}.items() if v is not None}
         await self._update(interaction, **changes)
 
     @app_commands.command(name="timeouts", description=_("Turn, prompt, response-window and lobby time limits"))

@@ -23,6 +23,16 @@ CARD_KEYS = frozenset({"card", "role", "identity", "effect"})
 CARD_LIST_KEYS = frozenset({"hand", "cards", "effects", "order", "gave", "got", "lost"})
 ONE_BASED_KEYS = frozenset({"column", "first_column", "second_column", "first_index", "second_index"})
 MURDERS_TO_WIN = 3
+ZWSP = "\u200b"
+PLAYER_TEXT_KEYS = frozenset({"words", "text"})
+
+
+def neutral(text: str) -> str:
+    """Player-written ``text`` that can neither ping nor display a name: a zero-width space breaks user, role and
+    channel mentions (``<@id>``, ``<@&id>``, ``<#id>``) and ``@everyone`` / ``@here``, which then show as typed."""
+    for token in ("<@", "<#"):
+        text = text.replace(token, token[0] + ZWSP + token[1])
+    return text.replace("@everyone", "@" + ZWSP + "everyone").replace("@here", "@" + ZWSP + "here")
 
 
 def card_name(ctx: RenderContext, card: str) -> str:
@@ -54,8 +64,8 @@ def words(ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = 
             out[key] = value + 1
         elif key == "reason" and isinstance(value, str):
             out[key] = ending_text(ctx, value, params.get("roles") or {})
-        elif key in ("words", "text") and not value:
-            out[key] = "…"
+        elif key in PLAYER_TEXT_KEYS and isinstance(value, str):
+            out[key] = neutral(value) if value else "…"
     return out
 
 
@@ -120,7 +130,8 @@ def _waiting_line(ctx: RenderContext, view: dict[str, Any]) -> str | None:
     waiting = view.get("waiting")
     if not waiting:
         return None
-    return ctx.t(f"asesino.ui.waiting.{waiting['kind']}", seat=ctx.name(waiting["seat"]))
+    seat = waiting["seat"]
+    return ctx.t(f"asesino.ui.waiting.{waiting['kind']}", seat=ctx.name(seat) if seat is not None else "")
 
 
 def _roles_field(ctx: RenderContext, embed: discord.Embed, view: dict[str, Any]) -> None:

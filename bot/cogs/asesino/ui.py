@@ -108,11 +108,9 @@ class TabletopUI(AsesinoUI):
             await interaction.response.send_modal(self.speech_modal(ctx, kind, {"type": kind}))
             return
         if kind == "accuse":
-            options = [discord.SelectOption(label=ctx.t("asesino.ui.no_accusation"), value="none")] + [
-                discord.SelectOption(label=ctx.name(a.target)[:100], value=str(a.target))
-                for a in legal if a.target is not None]
+            options = [discord.SelectOption(label=ctx.name(a.target)[:100], value=str(a.target)) for a in legal]
             modal = self.move_modal(ctx, kind, [("accuse", self.pick(ctx, "accuse", options))], lambda answers: {
-                "type": "accuse", "target": None if answers["accuse"][0] == "none" else int(answers["accuse"][0])})
+                "type": "accuse", "target": int(answers["accuse"][0])})
         elif kind == "order":  # the engine lists every order of the found effects
             orders = dict.fromkeys(tuple(a.order) for a in legal)
             options = [discord.SelectOption(label=render.card_list(ctx, list(order))[:100], value=",".join(order))

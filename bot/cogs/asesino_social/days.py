@@ -1,16 +1,18 @@
 """The real-time clock of a social game: persisted timers that end each day and close judgement windows.
 
 * ``social_day_end`` (payload ``{"day": n}``), due at ``next_boundary(state)``: applies ``end_day{day, at}`` as
-  the system seat and schedules the next day's timer. A timer that no longer matches the game (another day, or
-  fired before the boundary because the game was re-started with another clock) applies nothing, but makes sure
-  the current day has a pending timer; a stale day refused by the engine is swallowed the same way. A boundary
-  missed while the bot was down fires once at start (the timer runner fires missed timers once).
+  the system seat, stamped at the boundary, for that day and every later overdue one (:func:`catch_up`, also run
+  before any player's action), and schedules the current day's timer. A timer that no longer matches the game
+  (another day, or fired before the boundary because the game was re-started with another clock) applies nothing,
+  but makes sure the current day has a pending timer; a stale day refused by the engine is swallowed the same way.
+  A boundary missed while the bot was down fires once at start (the timer runner fires missed timers once), and
+  that one timer ends every overdue day in order.
 * Any other failure (the database, an unexpected refusal, a bug) is logged and the same timer is re-armed
   :data:`RETRY` later (persisted, so a restart keeps it): the game never stalls without a next day-end timer.
 * ``social_judgements`` (payload ``{"judgement": id}``), due just after a judgement's window: applies
   ``expire_judgements{at}`` when an open judgement's window has ended.
 
-Every action the adapter sends carries ``at = bot.clock.now()``.
+Every player action the adapter sends carries ``at = bot.clock.now()``; a day end carries its boundary.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ GRACE = timedelta(seconds=1)
 RETRY = timedelta(minutes=1)
 STALE_DAY = "asesino_social.stale_day"
 OVER = frozenset({"table.not_active", "table.not_found", "core.game_over"})
+#: the most days one catch-up ends (a game lasts at most 365 days)
+MAX_CATCH_UP = 400
 
 
 def is_social(table: Table) -> bool:
@@ -77,35 +81,43 @@ async def on_day_end(bot: CoronerBot, timer: Any) -> None:
 
 
 async def end_day(bot: CoronerBot, game_id: int, day: Any) -> None:
-    """End ``day`` of the game if it is the current day and its boundary has passed, then arm the next day's
-    timer; otherwise make sure the current day has a pending timer. Raises on any failure but a stale day or a
-    finished game."""
+    """End ``day`` of the game, and every later overdue day, if its boundary has passed (:func:`catch_up`); then
+    make sure the current day has a pending timer. Raises on any failure but a stale day or a finished game."""
     table = await bot.tables.load(game_id)
     if table.status != "active" or not is_social(table):
         return
-    state = table.state
-    due = next_boundary(state)
-    now = bot.clock.now()
-    if day != state.day or due is None or now < due:
-        await ensure_day_timer(bot, table)
-        return
-    try:
-        result = await bot.tables.act_as_seat(game_id, SYSTEM_SEAT,
-                                              {"type": "end_day", "day": state.day, "at": now.isoformat()})
-    except IllegalAction as exc:
-        if exc.code != STALE_DAY:
-            raise
-        log.info("day end of game %s already applied: %s", game_id, exc)
-        await ensure_day_timer(bot, await bot.tables.load(game_id))
-        return
-    except TableError as exc:
-        if exc.code not in OVER:
-            raise
-        return
-    await after_action(bot, result)
-    if result.table.status == "active":
-        after = result.table.state
-        await schedule_day_end(bot, game_id, after.day, next_boundary(after))
+    if day == table.state.day:
+        await catch_up(bot, game_id)
+        table = await bot.tables.load(game_id)
+    await ensure_day_timer(bot, table)
+
+
+async def catch_up(bot: CoronerBot, game_id: int) -> None:
+    """End every overdue day of a social game in order, each stamped at its own boundary (ruling "Time": "after
+    downtime the bot ends every overdue day, in order, before it applies anything else"). A day another writer
+    ended first is skipped; a finished game stops it. Raises on any other failure."""
+    for _ in range(MAX_CATCH_UP):
+        table = await bot.tables.load(game_id)
+        if table.status != "active" or not is_social(table):
+            return
+        due = next_boundary(table.state)
+        if due is None or bot.clock.now() < due:
+            return
+        action = {"type": "end_day", "day": table.state.day, "at": due.isoformat()}
+        try:
+            result = await bot.tables.act_as_seat(game_id, SYSTEM_SEAT, action, expected_version=table.version)
+        except IllegalAction as exc:
+            if exc.code != STALE_DAY:
+                raise
+            continue
+        except TableError as exc:
+            if exc.code in OVER:
+                return
+            if exc.code != "table.stale":
+                raise
+            continue
+        await after_action(bot, result)
+    log.warning("social game %s: more than %d overdue days", game_id, MAX_CATCH_UP)
 
 
 async def ensure_day_timer(bot: CoronerBot, table: Table) -> None:
@@ -123,7 +135,9 @@ async def ensure_day_timer(bot: CoronerBot, table: Table) -> None:
 
 
 async def on_judgements(bot: CoronerBot, timer: Any) -> None:
-    """The ``social_judgements`` handler: close judgements whose window has ended."""
+    """The ``social_judgements`` handler: close judgements whose window has ended (after ending any overdue
+    day: an action stamped past the boundary would be refused)."""
+    await catch_up(bot, timer.game_id)
     table = await bot.tables.load(timer.game_id)
     if table.status != "active" or not is_social(table):
         return

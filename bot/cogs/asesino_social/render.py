@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.cogs.asesino.render import neutral
 from bot.ui import COLOUR, RenderContext
 from games.core import Event
 
@@ -57,6 +58,8 @@ def params_text(ctx: RenderContext, params: dict[str, Any], declared: Iterable[s
             out[key] = role_name(ctx, value)
         elif key == "character" and isinstance(value, str):
             out[key] = ctx.t(value)
+        elif key == "text" and isinstance(value, str):
+            out[key] = neutral(value)
         elif key in MOMENT_KEYS:
             out[key] = f"{stamp(value, 'f')} ({stamp(value)})"
         elif key == "roles" and isinstance(value, list):
@@ -118,17 +121,20 @@ def medium_post(ctx: RenderContext, event: Event) -> discord.Embed:
     """A post in the official medium: anonymous posts under the character's name, letters, notes, the end."""
     params = params_text(ctx, event.params, event.seat_params)
     if event.key == "asesino_social.anonymous_post":
-        embed = discord.Embed(title=params["character"], description=clip(str(event.params["text"]), EMBED_LIMIT),
+        embed = discord.Embed(title=params["character"], description=clip(params["text"], EMBED_LIMIT),
                               colour=discord.Colour.dark_grey())
         embed.set_footer(text=ctx.t("asesino_social.ui.post_footer", post=event.params["post"]))
         return embed
     if event.key == "asesino_social.letter":
         return discord.Embed(title=ctx.t("asesino_social.ui.letter_title", seat=params["seat"], day=params["day"]),
-                             description=clip(str(event.params["text"]), EMBED_LIMIT), colour=COLOUR)
+                             description=clip(params["text"], EMBED_LIMIT), colour=COLOUR)
+    if event.key == "asesino_social.clue":
+        return discord.Embed(title=ctx.t("asesino_social.ui.clue_title", day=params["day"]),
+                             description=clip(params["text"], EMBED_LIMIT), colour=discord.Colour.dark_purple())
     if event.key == "asesino_social.note":
         return discord.Embed(title=ctx.t("asesino_social.ui.note_title", interviewee=params["interviewee"],
                                          day=params["day"]),
-                             description=clip(str(event.params["text"]), EMBED_LIMIT), colour=COLOUR)
+                             description=clip(params["text"], EMBED_LIMIT), colour=COLOUR)
     return discord.Embed(description=clip(event_text(ctx, event), EMBED_LIMIT), colour=discord.Colour.gold())
 
 

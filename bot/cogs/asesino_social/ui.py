@@ -25,16 +25,17 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.budget import fit_modal
-from bot.cogs.asesino_social import render
-from bot.cogs.asesino_social.days import after_player_action, schedule_day_end
+from bot.cogs.asesino.render import neutral
+from bot.cogs.asesino_social import _review, render
+from bot.cogs.asesino_social.days import after_player_action, catch_up, schedule_day_end
 from bot.cogs.asesino_social.dead import after_action, clear_dead
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
 from games.asesino.social import SocialOptions, day_end
-from games.asesino.social.actions import TEXT_LIMIT
+from games.asesino.social.actions import CLUE_LIMIT, TEXT_LIMIT
 from games.asesino.social.engine import PLACEHOLDER
-from games.asesino.social.rules import interview_pair, may_write_letter
+from games.asesino.social.rules import interview_pair, may_send_clue, may_write_letter
 from games.core import Event, IllegalAction
 
 if TYPE_CHECKING:
@@ -44,8 +45,13 @@ if TYPE_CHECKING:
 
 TARGET_KINDS = ("recruit", "crime", "protect", "inspect", "interview", "maniac_kill", "open_judgement")
 TARGET_FIELD = {"crime": "victim", "open_judgement": "accused"}
-WRITE_KINDS = ("publish_note", "write_letter", "anonymous_post")
+WRITE_KINDS = ("publish_note", "write_letter", "request_review", "send_clue", "anonymous_post")
+#: DM commands (English and Spanish) -> the text action they send
+DM_COMMANDS = {"note": "publish_note", "nota": "publish_note", "letter": "write_letter", "carta": "write_letter",
+               "review": "request_review", "revision": "request_review", "revisión": "request_review",
+               "clue": "send_clue", "pista": "send_clue"}
 MAX_SELECTS = 4
+DAY_OVER = "asesino_social.day_over"
 
 
 def check_now(bot: CoronerBot, table: Table, seat: int, action: dict[str, Any]) -> None:
@@ -56,8 +62,14 @@ def check_now(bot: CoronerBot, table: Table, seat: int, action: dict[str, Any]) 
 
 
 def open_modal_checked(bot: CoronerBot, table: Table, seat: int, kind: str) -> TextModal:
-    """The text modal for ``kind``, or the engine's refusal (a dead player's post, a letter on the wrong day...)."""
-    check_now(bot, table, seat, {"type": kind, "text": PLACEHOLDER})
+    """The text modal for ``kind``, or the engine's refusal (a dead player's post, a letter on the wrong day...).
+    A day already over is no refusal: the modal opens at once (it must be the first answer) and its submission
+    ends the overdue days first, then counts for the new day."""
+    try:
+        check_now(bot, table, seat, {"type": kind, "text": PLACEHOLDER})
+    except IllegalAction as exc:
+        if exc.code != DAY_OVER:
+            raise
     return TextModal(bot, table, kind, RenderContext(table, table.language))
 
 
@@ -73,9 +85,15 @@ def situation_refusal(table: Table, seat: int) -> IllegalAction:
     state = table.state
     me = state.seats[seat]
     if not me.alive:
-        return IllegalAction("asesino_social.dead_may_write_letter" if may_write_letter(state, seat)
-                             else "asesino_social.dead")
+        return IllegalAction(dead_line(state, seat))
     return IllegalAction("asesino_social.ui.nothing_today")
+
+
+def dead_line(state: Any, seat: int) -> str:
+    """What a dead player may still do today, as a catalogue key."""
+    if may_write_letter(state, seat):
+        return "asesino_social.dead_may_write_letter"
+    return "asesino_social.ui.dead_may_send_clue" if may_send_clue(state, seat) else "asesino_social.dead"
 
 
 class TextModal(discord.ui.Modal):
@@ -86,7 +104,7 @@ class TextModal(discord.ui.Modal):
         self.bot, self.table, self.kind = bot, table, kind
         self.text: discord.ui.TextInput[TextModal] = discord.ui.TextInput(
             label=ctx.t("asesino_social.ui.modal.text"), style=discord.TextStyle.paragraph, custom_id="text",
-            max_length=TEXT_LIMIT, required=True)
+            max_length=CLUE_LIMIT if kind == "send_clue" else TEXT_LIMIT, required=True)
         self.add_item(self.text)
         fit_modal(self)
 
@@ -105,15 +123,23 @@ class SocialUI(GameUI):
     mode = "social"
 
     # --- playing (every component, command and DM goes through :meth:`GameUI.play`) --------------------------
+    async def play(self, bot: Any, table: Table, user_id: int, action: dict[str, Any], **kwargs: Any) -> ActResult:
+        """Every overdue day is ended first (ruling "Time": an action counts for the day its timestamp falls in,
+        and after downtime the bot ends every overdue day, in order, before it applies anything else); then
+        :meth:`GameUI.play` with the same arguments."""
+        await catch_up(bot, table.id)
+        return await super().play(bot, table, user_id, action, **kwargs)
+
     def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
         """Real time: every move carries ``at = bot.clock.now()``."""
         return {**action, "at": bot.clock.now().isoformat()}
 
     async def after_play(self, bot: Any, result: ActResult) -> None:
         """Arm judgement timers and give the dead their role (take it back from every dead player once the game
-        is over)."""
+        is over); a letter sent for review is shown to the host."""
         await after_player_action(bot, result)
         await after_action(bot, result)
+        await _review.offer(bot, result)
 
     def fresh_table(self, table: Table, events: list[Event]) -> bool:
         """A death and a day's end are worth a new table message: days are long, the table scrolls away."""
@@ -161,14 +187,16 @@ class SocialUI(GameUI):
 
     # --- start ----------------------------------------------------------------------------------------------
     async def prepare_start(self, bot: Any, table: Table, config: Any) -> dict[str, Any]:
-        """Refuse without an official medium (``asesino_social.ui.no_medium``); otherwise the day options from the
-        server config and ``started_at = now``, and arm day 1's end."""
+        """Refuse without an official medium (``asesino_social.ui.no_medium``); otherwise the day options and the
+        maximum length from the server config (a ``max_days`` the lobby chose wins) and ``started_at = now``, and
+        arm day 1's end."""
         if config.medium_channel_id is None:
             raise UserError("asesino_social.ui.no_medium")
         started = bot.clock.now()
         options = {"day_length_minutes": max(10, config.day_length_minutes), "boundary": config.day_boundary,
                    "time_zone": config.timezone, "started_at": started.isoformat(),
-                   "judgement_window_minutes": max(1, config.response_window_seconds // 60)}
+                   "judgement_window_minutes": max(1, config.response_window_seconds // 60),
+                   "max_days": _max_days(table.options, config.social_max_days)}
         ends = day_end(started, SocialOptions.model_validate({**table.options, **options}))
         await schedule_day_end(bot, table.id, 1, ends)
         return options
@@ -177,6 +205,9 @@ class SocialUI(GameUI):
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
         bot: CoronerBot = interaction.client  # type: ignore[assignment]
+        if name == _review.BUTTON:
+            await _review.decide(bot, interaction, table, arg)
+            return
         seat = seat_or_refuse(table, interaction.user.id)
         ctx = RenderContext(table, table.language)
         if name == "social_actions":
@@ -223,44 +254,50 @@ class SocialUI(GameUI):
         if me.judged_day is not None:
             lines.append(ctx.t("asesino_social.deprived"))
         if not me.alive:
-            lines.append(ctx.t("asesino_social.dead_may_write_letter"))
+            lines.append(ctx.t(dead_line(table.state, seat)))
         await interaction.response.send_message("\n".join(lines), view=view_of(*items), ephemeral=True,
                                                 allowed_mentions=SILENT)
 
     # --- DMs ------------------------------------------------------------------------------------------------
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
-        """A player who may write a Farewell Letter today, or either side of an open interview."""
+        """A player who may write a Farewell Letter or send a clue today, or either side of an open interview."""
         if seat is None or table.state is None or table.state.result is not None:
             return False
-        return may_write_letter(table.state, seat) or seat in interview_pair(table.state)
+        state = table.state
+        return may_write_letter(state, seat) or may_send_clue(state, seat) or seat in interview_pair(state)
 
     async def on_dm(self, bot: Any, message: discord.Message, table: Table, seat: int, content: str) -> None:
         text = content.strip()
         head, _, rest = text.partition(":")
         command = head.strip().lower()
-        if command in ("note", "nota") and rest.strip():
-            await self.play(bot, table, message.author.id, {"type": "publish_note", "text": rest.strip()})
-            return
-        if command in ("letter", "carta") and rest.strip():
-            await self.play(bot, table, message.author.id, {"type": "write_letter", "text": rest.strip()})
+        if command in DM_COMMANDS and rest.strip():
+            await self.play(bot, table, message.author.id, {"type": DM_COMMANDS[command], "text": rest.strip()})
             return
         if not text:
             raise UserError("asesino_social.ui.dm_help")
-        if may_write_letter(table.state, seat):
-            await self.play(bot, table, message.author.id, {"type": "write_letter", "text": text})
-            return
+        for allowed, kind in ((may_write_letter, "write_letter"), (may_send_clue, "send_clue")):
+            if allowed(table.state, seat):
+                await self.play(bot, table, message.author.id, {"type": kind, "text": text})
+                return
         pair = interview_pair(table.state)
         if seat in pair:
             other = pair[1] if seat == pair[0] else pair[0]
             ctx = RenderContext(table, table.language)
             key = "asesino_social.ui." + ("relay_from_journalist" if seat == pair[0] else "relay_from_target")
-            out = Outgoing(embeds=[discord.Embed(description=ctx.t(key, seat=ctx.name(seat), text=text[:TEXT_LIMIT]),
-                                                 colour=COLOUR)])
+            out = Outgoing(embeds=[discord.Embed(description=ctx.t(key, seat=ctx.name(seat),
+                                                                   text=neutral(text[:TEXT_LIMIT])), colour=COLOUR)])
             sent = await bot.delivery.dm(table, other, out)
             await message.channel.send(ctx.t("asesino_social.ui.relayed" if sent else "asesino_social.ui.relay_failed"),
                                        allowed_mentions=SILENT)
             return
         raise UserError("asesino_social.ui.dm_help")
+
+
+def _max_days(options: dict[str, Any], configured: int) -> int:
+    """The lobby's ``max_days`` when the host chose one (it differs from the default), else the server's."""
+    chosen = options.get("max_days")
+    default = SocialOptions.model_fields["max_days"].default
+    return chosen if isinstance(chosen, int) and chosen != default else configured
 
 
 def action_pages(kinds: list[str], per_page: int | None = None) -> list[list[str]]:

@@ -156,6 +156,9 @@ def secrets(ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embe
         if view["pending_options"]:
             embed.add_field(name=ctx.t("cereal_killer.ui.pending"),
                             value=_list(ctx, "cereal_killer.answer", view["pending_options"]), inline=False)
+        elif view["phase"] == "killer":
+            embed.add_field(name=ctx.t("cereal_killer.ui.route_due"),
+                            value=ctx.t("cereal_killer.ui.route_due_value", day=view["day"]), inline=False)
     elif seat == LOLA:
         lines = [ctx.t("cereal_killer.ui.lola_line", day=a["day"], ability=word(ctx, "cereal_killer.ability",
                        a["ability"]), space=a["space"] if a["space"] is not None else "-",

@@ -1,47 +1,43 @@
 """Draw a Cereal Killer board as a PNG, with a plain-text description for people who cannot see it.
 
 ``render_board(view, route=..., language=...)`` takes an engine view (``ENGINE.view(state, seat)``) and returns
-``(png_bytes, description)``. The image has a fixed size per player count (a header strip over 5 x 4 cells for
-2 players, 5 x 8 for 3) and is byte-identical for the same input. The Killer's space is drawn and described
-only when ``route`` is given (the Killer's private copy) or when the view reveals it at the end of the game.
+``(png_bytes, description)``. The board is drawn like a board, at twice Discord's display size for sharp display:
+a header strip, 5 x 4 cells of 192 px (5 x 8 for 3 players) each with its number and the symbol of its kind, the
+Underground and the one-way Train loop as lines between station centres with direction arrows, the pieces (each
+a shape of its own), and a legend (see :mod:`.board_art`). The image has a fixed size per player count and is
+byte-identical for the same input.
+
+The Killer's space and route are drawn and described only when ``route`` is given (the Killer's private copy: its
+route of the day) or when the view reveals them at the end of the game (the public result: every day's route,
+each day's end numbered).
 """
 
 from __future__ import annotations
 
 import io
+import math
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.cogs.cereal_killer import board_art as art
 from bot.i18n.catalog import t
 from games.cereal_killer.board import COLUMNS, KIND_NAMES, Geometry, geometry
 
-CELL = 96
-HEADER = 44
-KIND_COLOURS: dict[str, tuple[int, int, int]] = {
-    "H": (238, 196, 150),  # House
-    "P": (152, 204, 124),  # Park
-    "C": (206, 162, 214),  # Cafe
-    "U": (140, 170, 222),  # Underground
-    "T": (112, 196, 204),  # Train
-    "F": (250, 222, 104),  # Food
-    "S": (214, 214, 214),  # Street
-}
-INK = (30, 30, 30)
-ROUTE = (200, 30, 40)
-TRANSIT = (40, 70, 160)
-PIECES: dict[str, tuple[str, tuple[int, int, int], tuple[int, int, int]]] = {
-    # piece -> (letter, fill, text colour)
-    "detective": ("D", (30, 60, 150), (255, 255, 255)),
-    "lola": ("L", (140, 80, 30), (255, 255, 255)),
-    "witness": ("W", (255, 255, 255), INK),
-    "killer": ("K", ROUTE, (255, 255, 255)),
-}
-CEREAL = (240, 140, 20)
-
-
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+CELL = 192
+HEADER = 88
+LEGEND_COLUMNS = 3
+LEGEND_ROW = 56
+LEGEND_PAD = 20
+PALETTE = 128
+BACKGROUND = (250, 248, 240)
+GRID = (110, 110, 116)
+#: space kinds in legend order, and the pieces
+KIND_ORDER = "HPCUTFS"
+PIECE_LETTERS: dict[str, str] = {"detective": "D", "lola": "L", "witness": "W", "killer": "K"}
+#: where each piece sits in its cell, from the cell centre
+OFFSETS: dict[str, tuple[int, int]] = {"witness": (0, 56), "detective": (-58, 56), "lola": (58, 56),
+                                       "killer": (0, -14)}
 
 
 def _cell_box(geo: Geometry, space: int) -> tuple[int, int, int, int]:
@@ -68,80 +64,178 @@ def _killer_space(view: dict[str, Any], route: list[int] | None) -> int | None:
     return None if not revealed else revealed.get("killer_space")
 
 
+def _revealed_routes(view: dict[str, Any], route: list[int] | None) -> list[list[int]]:
+    """The routes to draw: the Killer's ``route`` of the day, or every day's route once the game is over."""
+    if route:
+        return [route]
+    revealed = view.get("revealed")
+    return [list(r) for r in revealed.get("routes", [])] if revealed else []
+
+
+def _legend(geo: Geometry, view: dict[str, Any]) -> list[tuple[str, str, int, int]]:
+    """Legend entries ``(what, catalogue key, x, y)``: the kinds on this board and the pieces in columns of
+    :data:`LEGEND_COLUMNS`, then the transit lines (longer names) two to a row; ``y`` is the row's middle."""
+    entries = [(f"kind:{k}", f"cereal_killer.kind.{KIND_NAMES[k]}") for k in KIND_ORDER if geo.of_kind(k)]
+    pieces = ["detective", *(["lola"] if view["players"] == 3 else []), "witness", "victim", "killer"]
+    entries += [(f"piece:{p}", f"cereal_killer.legend.{p}") for p in pieces]
+    lines = [(f"line:{k}", f"cereal_killer.legend.{name}") for k, name in (("U", "underground"), ("T", "train"))
+             if geo.of_kind(k)]
+    top = HEADER + geo.rows * CELL + LEGEND_PAD + LEGEND_ROW // 2
+    width = COLUMNS * CELL // LEGEND_COLUMNS
+    placed = [(what, key, (i % LEGEND_COLUMNS) * width + 20, top + (i // LEGEND_COLUMNS) * LEGEND_ROW)
+              for i, (what, key) in enumerate(entries)]
+    row = top + math.ceil(len(entries) / LEGEND_COLUMNS) * LEGEND_ROW
+    placed += [(what, key, i * (COLUMNS * CELL // 2) + 20, row) for i, (what, key) in enumerate(lines)]
+    return placed
+
+
+def image_size(geo: Geometry, view: dict[str, Any]) -> tuple[int, int]:
+    """(width, height) of the picture of ``view``: fixed per board pair and player count."""
+    bottom = max(y for *_, y in _legend(geo, view)) + LEGEND_ROW // 2
+    return COLUMNS * CELL, bottom + LEGEND_PAD
+
+
 def render_board(view: dict[str, Any], *, route: list[int] | None = None,
                  language: str = "en") -> tuple[bytes, str]:
     """PNG bytes and a text description of ``view``; ``route`` (the Killer's spaces in order) is drawn as a
-    line and its last space marked K, for the Killer's private copy only."""
+    line ending on the Killer's star, for the Killer's private copy only."""
     geo = board_geometry(view)
-    image = Image.new("RGB", (COLUMNS * CELL, HEADER + geo.rows * CELL), (250, 248, 240))
+    image = Image.new("RGB", image_size(geo, view), BACKGROUND)
     draw = ImageDraw.Draw(image)
     _draw_header(draw, view, language)
     _draw_cells(draw, geo)
     _draw_transit(draw, geo)
-    if route:
-        _draw_route(draw, geo, route)
+    routes = _revealed_routes(view, route)
+    if routes:
+        _draw_routes(draw, geo, routes, numbered=route is None)
     _draw_pieces(draw, geo, view, _killer_space(view, route))
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False)
+    _draw_numbers(draw, geo)
+    _draw_legend(draw, geo, view, language)
+    buffer = io.BytesIO()  # a 128-colour palette: a third of the bytes and quicker to encode than full colour
+    image.quantize(colors=PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(buffer, "PNG")
     return buffer.getvalue(), describe(view, route=route, language=language)
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], language: str) -> None:
     text = t("cereal_killer.render.header", language, day=view["day"], days=view["days"],
              left=view["arrests_left"], victims=len(view["victims"]))
-    draw.text((10, HEADER // 2), text, fill=INK, font=_font(20), anchor="lm")
+    draw.text((24, HEADER // 2), text, fill=art.INK, font=art.font(40, bold=True), anchor="lm")
 
 
 def _draw_cells(draw: ImageDraw.ImageDraw, geo: Geometry) -> None:
-    number_font, kind_font = _font(18), _font(13)
     for space in geo.spaces:
         x0, y0, x1, y1 = _cell_box(geo, space)
         kind = geo.kind(space)
-        draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=KIND_COLOURS[kind], outline=(90, 90, 90), width=2)
-        draw.text((x0 + 6, y0 + 4), str(space), fill=INK, font=number_font)
-        draw.text((x1 - 8, y0 + 6), kind, fill=(70, 70, 70), font=kind_font, anchor="ra")
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=art.KIND_COLOURS[kind], outline=GRID, width=3)
+        cx, cy = _centre(geo, space)
+        art.symbol(draw, kind, (cx, cy - 14), 96)
     if geo.rows > 4:  # the seam between City and Suburbs
         y = HEADER + 4 * CELL
-        draw.line((0, y, COLUMNS * CELL, y), fill=INK, width=4)
+        draw.line((0, y, COLUMNS * CELL, y), fill=art.INK, width=8)
+
+
+def _draw_numbers(draw: ImageDraw.ImageDraw, geo: Geometry) -> None:
+    number = art.font(34, bold=True)
+    for space in geo.spaces:
+        x0, y0, _, _ = _cell_box(geo, space)
+        box = draw.textbbox((x0 + 14, y0 + 10), str(space), font=number)
+        draw.rounded_rectangle((box[0] - 6, box[1] - 4, box[2] + 6, box[3] + 4), radius=8, fill=art.WHITE,
+                               outline=GRID, width=2)
+        draw.text((x0 + 14, y0 + 10), str(space), fill=art.INK, font=number)
 
 
 def _draw_transit(draw: ImageDraw.ImageDraw, geo: Geometry) -> None:
-    for a, targets in sorted(geo.hops.items()):
-        for b in targets:
-            if b in geo.neighbours(a):
-                continue
-            (xa, ya), (xb, yb) = _centre(geo, a), _centre(geo, b)
-            draw.line((xa, ya + 30, xb, yb + 30), fill=TRANSIT, width=2)
-            draw.ellipse((xb - 4, yb + 26, xb + 4, yb + 34), fill=TRANSIT)  # arrival end of a hop
+    """The Underground (both ways: an arrow at each end) and the Train (one way round its loop: each hop bowed
+    outwards with an arrow in the middle and at its end)."""
+    for board in geo.boards:
+        if board.underground:
+            a, b = (_centre(geo, s) for s in board.underground)
+            art.polyline(draw, [a, b], art.UNDERGROUND, 12)
+            for tip, tail in ((a, b), (b, a)):
+                art.arrowhead(draw, _towards(tip, tail, 46), tail, 34, art.UNDERGROUND)
+        if board.train:
+            loop = [_centre(geo, s) for s in board.train]
+            middle = (sum(p[0] for p in loop) / len(loop), sum(p[1] for p in loop) / len(loop))
+            for i, a in enumerate(loop):
+                b = loop[(i + 1) % len(loop)]
+                points = art.curve(a, b, _outward(a, b, middle) * 0.22 * math.dist(a, b))
+                art.polyline(draw, points, art.TRAIN, 12)
+                half = len(points) // 2
+                art.arrowhead(draw, points[half + 1], points[half - 2], 34, art.TRAIN)
+                end = next(p for p in reversed(points) if math.dist(p, b) >= 46)
+                art.arrowhead(draw, end, points[points.index(end) - 2], 30, art.TRAIN)
 
 
-def _draw_route(draw: ImageDraw.ImageDraw, geo: Geometry, route: list[int]) -> None:
-    points = [_centre(geo, s) for s in route if geo.is_space(s)]
-    if len(points) > 1:
-        draw.line(points, fill=ROUTE, width=5, joint="curve")
-    for i, (x, y) in enumerate(points):
-        radius = 9 if i == 0 else 5
-        draw.ellipse((x - radius, y - radius, x + radius, y + radius), outline=ROUTE, width=3)
+def _towards(point: art.Point, other: art.Point, distance: float) -> art.Point:
+    """The point ``distance`` px from ``point`` on the way to ``other``."""
+    length = math.dist(point, other) or 1.0
+    return (point[0] + (other[0] - point[0]) * distance / length, point[1] + (other[1] - point[1]) * distance / length)
 
 
-def _token(draw: ImageDraw.ImageDraw, centre: tuple[int, int], piece: str) -> None:
-    letter, fill, text = PIECES[piece]
-    x, y = centre
-    draw.ellipse((x - 15, y - 15, x + 15, y + 15), fill=fill, outline=INK, width=2)
-    draw.text((x, y), letter, fill=text, font=_font(18), anchor="mm")
+def _outward(a: art.Point, b: art.Point, middle: art.Point) -> int:
+    """+1 when the left of the travel a -> b points away from ``middle`` (the loop's centre), else -1."""
+    left = (a[1] - b[1], b[0] - a[0])
+    mid = ((a[0] + b[0]) / 2 - middle[0], (a[1] + b[1]) / 2 - middle[1])
+    return 1 if left[0] * mid[0] + left[1] * mid[1] >= 0 else -1
+
+
+def _draw_routes(draw: ImageDraw.ImageDraw, geo: Geometry, routes: list[list[int]], *, numbered: bool) -> None:
+    """The Killer's route(s) as red lines from its first space (an open ring), each day shifted a little so a
+    retraced step stays visible; ``numbered``: each day's last space gets the day's number."""
+    for day, route in enumerate(routes):
+        shift = (day % 4 - 1.5) * 7 if len(routes) > 1 else 0
+        points = [(x + shift, y + shift) for x, y in (_centre(geo, s) for s in route if geo.is_space(s))]
+        if len(points) > 1:
+            art.polyline(draw, points, art.ROUTE, 9)
+    if not routes[0] or not geo.is_space(routes[0][0]):
+        return
+    x, y = _centre(geo, routes[0][0])
+    draw.ellipse((x - 20, y - 20, x + 20, y + 20), outline=art.ROUTE, width=6)
+    if not numbered:
+        return
+    label = art.font(22, bold=True)
+    ended: dict[int, int] = {}
+    for day, route in enumerate(routes, start=1):
+        if route and geo.is_space(route[-1]):
+            x0, y0, _, _ = _cell_box(geo, route[-1])
+            k = ended[route[-1]] = ended.get(route[-1], -1) + 1
+            spot = (x0 + 26 + 36 * (k // 3), y0 + 74 + 36 * (k % 3))  # days that end on one space side by side
+            draw.ellipse((spot[0] - 16, spot[1] - 16, spot[0] + 16, spot[1] + 16), fill=art.ROUTE,
+                         outline=art.WHITE, width=2)
+            draw.text(spot, str(day), fill=art.WHITE, font=label, anchor="mm")
 
 
 def _draw_pieces(draw: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any], killer: int | None) -> None:
     for victim in view["victims"]:
-        x0, _, _, y1 = _cell_box(geo, victim["space"])
-        draw.ellipse((x0 + 8, y1 - 26, x0 + 26, y1 - 8), fill=CEREAL, outline=INK, width=2)
-    offsets = {"detective": (-18, 8), "lola": (18, 8), "witness": (0, -14), "killer": (0, 30)}
-    for piece, space in (("witness", view["witness"]), ("detective", view["detective"]), ("lola", view["lola"]),
-                         ("killer", killer)):
+        _, y0, x1, _ = _cell_box(geo, victim["space"])
+        art.cereal(draw, (x1 - 32, y0 + 32), 20)
+    for name, space in (("witness", view["witness"]), ("detective", view["detective"]), ("lola", view["lola"]),
+                        ("killer", killer)):
         if space is not None and geo.is_space(space):
             cx, cy = _centre(geo, space)
-            dx, dy = offsets[piece]
-            _token(draw, (cx + dx, cy + dy), piece)
+            dx, dy = OFFSETS[name]
+            art.piece(draw, name, (cx + dx, cy + dy), 28, PIECE_LETTERS[name])
+
+
+def _draw_legend(draw: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any], language: str) -> None:
+    text = art.font(26)
+    for what, key, x, y in _legend(geo, view):
+        kind, _, name = what.partition(":")
+        icon = (x + 24, y)
+        if kind == "kind":
+            draw.rectangle((x, y - 24, x + 48, y + 24), fill=art.KIND_COLOURS[name], outline=GRID, width=2)
+            art.symbol(draw, name, icon, 42)
+        elif name == "victim":
+            art.cereal(draw, icon, 18)
+        elif kind == "piece":
+            art.piece(draw, name, icon, 18, PIECE_LETTERS[name])
+        else:
+            colour = art.UNDERGROUND if name == "U" else art.TRAIN
+            draw.line((x + 4, y, x + 44, y), fill=colour, width=10)
+            art.arrowhead(draw, (x + 52, y), (x, y), 22, colour)
+            if name == "U":
+                art.arrowhead(draw, (x - 4, y), (x + 48, y), 22, colour)
+        draw.text((x + 62, y), t(key, language), fill=art.INK, font=text, anchor="lm")
 
 
 def place_name(geo: Geometry, space: int, language: str) -> str:

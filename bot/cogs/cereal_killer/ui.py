@@ -3,8 +3,10 @@ Killer's route by DM and its answer buttons by DM.
 
 Component names (``coroner:g|s:<game>:<version>:<name>:<arg>``): ``place`` (select of Cafes), ``move`` (button
 opening a modal), ``step`` (select of next spaces), ``ask`` (select of questions), ``arrest`` / ``sniff`` /
-``bite`` (selects of spaces in reach), ``bark``, ``end`` (buttons), ``answer`` (the Killer's DM buttons, ``arg`` =
-the offered answer). Every one is stamped with the table version it was drawn at, so outdated ones are refused.
+``bite`` (selects of spaces in reach), ``bark``, ``end`` (buttons), ``answer`` (the Killer's answer buttons, in
+its DM or under My secrets; ``arg`` = the offered answer), ``route`` (the Killer's button under My secrets that
+opens the route modal, :mod:`.killer_panel`). Every one is stamped with the table version it was drawn at, so
+outdated ones are refused.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import discord
 
 from bot.budget import fit_modal
 from bot.cogs.cereal_killer import messages as msg
+from bot.cogs.cereal_killer.killer_panel import ROUTE_INPUT, RouteModal, killer_items, route_action, submit_route
 from bot.cogs.cereal_killer.render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError, send_error
@@ -26,7 +29,6 @@ from bot.tables import TableService
 from bot.ui import Attachment, GameUI, Outgoing, RenderContext
 from games.cereal_killer.board import Geometry
 from games.cereal_killer.models import KILLER, ROLES
-from games.cereal_killer.route import ParseError, parse_route
 from games.core import Event
 
 if TYPE_CHECKING:
@@ -98,6 +100,10 @@ class CerealUI(GameUI):
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
         return msg.secrets(ctx, seat, view)
 
+    def secrets_items(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+        """The Killer's answer buttons or its Send my route button (see :mod:`.killer_panel`)."""
+        return killer_items(ctx, view) if seat == KILLER else []
+
     def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
         """The acting hunter's controls, from the engine's public ``hunter_moves`` (none while the Killer moves or
         answers)."""
@@ -135,16 +141,18 @@ class CerealUI(GameUI):
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
         bot: CoronerBot = interaction.client  # type: ignore[assignment]
-        if name == "move":
+        if name in ("move", "route"):
             TableService.check_turn(table, interaction.user.id, version)
-            await interaction.response.send_modal(MoveModal(self, bot, table, version))
+            modal = MoveModal(self, bot, table, version) if name == "move" else RouteModal(self, table, version)
+            await interaction.response.send_modal(modal)
             return
         action = _action(name, values[0] if values else arg)
         if name in ("ask", "sniff"):
             await self._ask(bot, table, interaction, action, version)
             return
         await self.play(bot, table, interaction.user.id, action, version=version, interaction=interaction)
-        if name == "answer":  # the Killer's DM prompt: its buttons go with the answer (the table was edited apart)
+        if name == "answer":  # the Killer's DM prompt or My secrets: its buttons go with the answer (the table was
+            # edited apart)
             await interaction.response.edit_message(view=None)
 
     async def _ask(self, bot: CoronerBot, table: Table, interaction: discord.Interaction, action: dict[str, Any],
@@ -164,6 +172,14 @@ class CerealUI(GameUI):
         if due is not None:
             await bot.timers.schedule(table.id, ANSWER_TIMER, due, {"version": after.version})
 
+    async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
+                       values: dict[str, str]) -> None:
+        """The submit of a ``coroner:m:<game>:<version>:<name>:`` modal: ``route`` (the Killer's route typed under
+        My secrets, :func:`.killer_panel.submit_route`)."""
+        if name != "route":
+            raise UserError("cereal_killer.ui.unknown_control")
+        await submit_route(self, interaction, table, version, values.get(ROUTE_INPUT, ""))
+
     # --- the Killer's route by DM --------------------------------------------------------------------------
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
         """Every player's DM is read, so a hunter writing to the bot is told why it does not count."""
@@ -180,10 +196,7 @@ class CerealUI(GameUI):
             raise UserError("cereal_killer.dm.answer_buttons")
         if state.phase != "killer":
             raise UserError("cereal_killer.dm.not_now")
-        turn = parse_route(content)
-        if isinstance(turn, ParseError):  # quote what could not be read, not just the word that stopped it
-            raise UserError(turn.code, **turn.params, text=_quoted(content))
-        await self.play(bot, table, message.author.id, turn.model_dump(), version=table.version)
+        await self.play(bot, table, message.author.id, route_action(content), version=table.version)
 
 
 async def clear_answer_buttons(bot: CoronerBot, timer: Any) -> None:
@@ -218,12 +231,6 @@ def _action(name: str, value: str) -> dict[str, Any]:
     if name not in kinds:
         raise UserError("cereal_killer.ui.unknown_control")
     return {"type": kinds[name], "space": _int(value)}
-
-
-def _quoted(text: str, limit: int = 100) -> str:
-    """``text`` on one line, cut to ``limit`` characters, without backticks (it is shown in quotes)."""
-    line = " ".join(text.replace("`", "'").split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _int(value: str) -> int:

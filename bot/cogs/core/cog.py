@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.components import view_of
 from bot.errors import UserError
 from bot.i18n import t
 from bot.i18n.catalog import plain_number
@@ -31,15 +32,19 @@ def known_game(game: str) -> GameInfo:
 
 
 async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table: Table) -> None:
-    """Reply ephemerally with the clicker's private view (only ever their own)."""
+    """Reply ephemerally with the clicker's private view (only ever their own) and the controls the game offers
+    there (:meth:`bot.ui.GameUI.secrets_items`)."""
     seat = table.seat_of(interaction.user.id)
     if seat is None:
         raise UserError("secrets.not_a_player")
     if table.state is None:
         raise UserError("secrets.not_started")
     ctx = RenderContext(table, table.language)
-    embed = ui_for(table.game, table.mode).secrets_embed(ctx, seat, table.engine.view(table.state, seat))
-    await interaction.response.send_message(ephemeral=True, **Outgoing(embeds=[embed], language=ctx.language).kwargs())
+    ui, view = ui_for(table.game, table.mode), table.engine.view(table.state, seat)
+    items = ui.secrets_items(ctx, seat, view) if table.status == "active" else []
+    out = Outgoing(embeds=[ui.secrets_embed(ctx, seat, view)], view=view_of(*items) if items else None,
+                   language=ctx.language)
+    await interaction.response.send_message(ephemeral=True, **out.kwargs())
 
 
 class Core(commands.Cog):

@@ -32,4 +32,5 @@ class GuildSettings(Base):
     dead_role_id: Mapped[int | None] = mapped_column(BigInteger)
     table_repost_after: Mapped[int] = mapped_column(Integer)
     turn_ping_seconds: Mapped[int] = mapped_column(Integer)
+    social_max_days: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)

@@ -1,10 +1,9 @@
 """2-4 player mode: options, state and actions.
 
-Identity vs cards: each seat holds one role card face up to itself only as its *identity* (edition ruling:
-identities are never played). The Killer *identity* decides who wins with the third murder; a Killer *card*
-in a column would be the card of that name in the deck. Because the Detective and the Killer are identities at
-every player count, their cards never reach the deck in a dealt game; their reveal effects are implemented
-all the same (see ``effects.py``) and tested on built positions.
+Identity vs cards (revised edition ruling): each seat's identity role card is its identity (secret; it decides
+who wins with the third murder) AND a card in its hand, on top of the deal, played face down like any card.
+So the Killer card and the Detective card reach the columns, and "the Killer is caught by the Detective" can end
+a dealt game.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Dealing the 2-4 player game (rulebook "How to Play, 2-4 Player Mode", 1; edition ruling on identities)."""
+"""Dealing the 2-4 player game (rulebook "How to Play, 2-4 Player Mode", 1; edition ruling on identities:
+"Identity role cards ... are each player's identity AND a card in their hand, on top of the deal")."""
 
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ def deck_for(identities: list[Card]) -> list[Card]:
 
 
 def deal(options: SmallOptions, players: int, seed: int) -> SmallState:
-    """Raises ``core.bad_player_count`` and ``asesino.error.bad_first_player``."""
+    """Identities drawn, the deck dealt (6/4/3 cards each, 4/3/2 in the first row); each hand starts with its
+    owner's identity card on top of the deal. Raises ``core.bad_player_count`` and
+    ``asesino.error.bad_first_player``."""
     if players not in DEAL:
         raise IllegalAction("core.bad_player_count", count=players)
     if options.first_player is not None and options.first_player >= players:
@@ -43,7 +46,7 @@ def deal(options: SmallOptions, players: int, seed: int) -> SmallState:
     deck = deck_for(identities)
     rng.shuffle(deck)
     per_player, first_row = DEAL[players]
-    seats = [SmallPlayer(identity=identity, hand=[deck.pop() for _ in range(per_player)])
+    seats = [SmallPlayer(identity=identity, hand=[identity] + [deck.pop() for _ in range(per_player)])
              for identity in identities]
     columns = [Column(slots=[Slot(card=deck.pop())] if index < first_row else []) for index in range(COLUMNS)]
     assert not deck, "the deal uses the whole deck"

@@ -1,7 +1,8 @@
 """Social-mode actions: a discriminated union on ``type``. Every action carries ``at`` (aware datetime, the
 moment the adapter received it); players' actions are private requests to the bot (DM or slash command).
 
-System actions (``end_day``, ``expire_judgements``) come from the bot's timers with seat ``-1``
+System actions (``end_day``, ``expire_judgements``, ``review_letter``) come from the bot (its timers, the host's
+decision) with seat ``-1``
 (:data:`~games.asesino.social.state.SYSTEM_SEAT`)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import AwareDatetime, BaseModel, Field
 
 TEXT_LIMIT = 1800  # fits one Discord message with its heading
+CLUE_LIMIT = 280  # "one short clue": our ruling
 
 
 class _Timed(BaseModel):
@@ -87,6 +89,31 @@ class WriteLetter(_Timed):
     text: str = Field(min_length=1, max_length=TEXT_LIMIT)
 
 
+class RequestReview(_Timed):
+    """The writer sends a Farewell Letter the checks refused to the host, who approves or rejects it (ruling
+    "Farewell Letters": "The writer may send a refused letter to the host for review instead")."""
+
+    type: Literal["request_review"] = "request_review"
+    text: str = Field(min_length=1, max_length=TEXT_LIMIT)
+
+
+class ReviewLetter(_Timed):
+    """System (the adapter checks that the host decided): approve (the letter is posted at the day's end) or
+    reject the pending review ``review`` (its id)."""
+
+    type: Literal["review_letter"] = "review_letter"
+    review: int
+    approve: bool
+
+
+class SendClue(_Timed):
+    """A clue from beyond: a murdered player, after their day of death, one a day (a later one replaces it), with
+    a letter's limits; posted unsigned at the day's end."""
+
+    type: Literal["send_clue"] = "send_clue"
+    text: str = Field(min_length=1, max_length=CLUE_LIMIT)
+
+
 class AnonymousPost(_Timed):
     """A post to the official medium under the author's character name."""
 
@@ -120,10 +147,13 @@ SocialAction = Annotated[
     | OpenJudgement
     | BackJudgement
     | WriteLetter
+    | RequestReview
+    | SendClue
     | AnonymousPost
     | EndDay
-    | ExpireJudgements,
+    | ExpireJudgements
+    | ReviewLetter,
     Field(discriminator="type"),
 ]
 
-SYSTEM_ACTIONS = (EndDay, ExpireJudgements)
+SYSTEM_ACTIONS = (EndDay, ExpireJudgements, ReviewLetter)

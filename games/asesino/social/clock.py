@@ -21,7 +21,9 @@ class SocialOptions(BaseModel):
     """Options of a social-mode game.
 
     ``started_at``: when day 1 starts (the adapter passes the start time; when ``None`` the clock starts with
-    the first action's ``at``). ``first_day_ends_at`` overrides the computed end of day 1.
+    the first action's ``at``). ``first_day_ends_at`` overrides the computed end of day 1. ``max_days``: the game
+    ends at the end of that day (README ruling "Maximum length"); ``idle_days``: a living player who has not acted
+    for that many days is reminded at each day's end (every ``idle_days`` days).
     """
 
     day_length_minutes: int = Field(default=1440, ge=10, le=7 * 1440)
@@ -30,6 +32,8 @@ class SocialOptions(BaseModel):
     time_zone: TimeZoneName = "UTC"
     started_at: AwareDatetime | None = None
     first_day_ends_at: AwareDatetime | None = None
+    max_days: int = Field(default=14, ge=1, le=365)
+    idle_days: int = Field(default=2, ge=1, le=30)
 
 
 def utc(moment: datetime) -> datetime:

@@ -5,6 +5,9 @@
 * The Maniac kills the Killer: ``asesino_social.end.maniac_killed_killer``; winners: the good side.
 * floor(N/2) murders (crimes and Maniac kills) with the Killer alive: ``asesino_social.end.criminals_win``;
   winners: the Killer and the Accomplice (dead or alive).
+* The end of day ``max_days`` with none of the above: ``asesino_social.end.time_up``; winners: the good side
+  (README ruling "Maximum length": the criminals did not reach their tally, as in the tabletop mode's "The 3
+  deaths do not occur. The Good Intentions people win").
 
 The good side is every player whose role is neither Killer nor Accomplice. Win conditions are checked the
 moment a death or a judgement happens, so nothing is left for the day's end to decide.
@@ -47,18 +50,28 @@ def killer_judged(state: SocialState, accusers: list[int]) -> None:
                           params={"killer": state.killer, "accusers": accusers})
 
 
+def time_up(state: SocialState) -> None:
+    state.result = Result(reason="asesino_social.end.time_up", winners=good_side(state),
+                          params={"days": state.day, "killer": state.killer, "accomplice": state.accomplice,
+                                  "murders": state.murders})
+
+
 def publish_pending(ctx: Ctx) -> None:
-    """Post today's Farewell Letters and the journalist note to the official medium (at the day's end, or at
-    once when the game ends mid-day)."""
+    """Post today's Farewell Letters, clues from beyond (unsigned) and the journalist note to the official medium
+    (at the day's end, or at once when the game ends mid-day)."""
     state, today = ctx.state, ctx.state.today
     for seat, text in today.letters.items():
         state.published.append(Published(day=state.day, kind="letter", seat=seat, text=text))
         ctx.announce("asesino_social.letter", medium=True, seat=seat, day=state.day, text=text)
+    for text in today.clues.values():
+        state.published.append(Published(day=state.day, kind="clue", seat=None, text=text))
+        ctx.announce("asesino_social.clue", medium=True, day=state.day, text=text)
     if today.note is not None and today.interview is not None:
         state.published.append(Published(day=state.day, kind="note", seat=today.interview, text=today.note))
         ctx.announce("asesino_social.note", medium=True, interviewee=today.interview, day=state.day,
                      text=today.note)
     today.letters = {}
+    today.clues = {}
     today.note = None
 
 

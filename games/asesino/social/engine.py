@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from games.asesino.social import night, public
+from games.asesino.social import night, public, writing
 from games.asesino.social.actions import (
     SYSTEM_ACTIONS,
     AnonymousPost,
@@ -28,6 +28,9 @@ from games.asesino.social.actions import (
     Protect,
     PublishNote,
     Recruit,
+    RequestReview,
+    ReviewLetter,
+    SendClue,
     SocialAction,
     WriteLetter,
 )
@@ -55,8 +58,11 @@ RULES: dict[type[BaseModel], tuple[Check, Do]] = {
     ManiacKill: (night.check_maniac, night.do_maniac),
     OpenJudgement: (public.check_open, public.do_open),
     BackJudgement: (public.check_back, public.do_back),
-    WriteLetter: (public.check_letter, public.do_letter),
-    AnonymousPost: (public.check_post, public.do_post),
+    WriteLetter: (writing.check_letter, writing.do_letter),
+    RequestReview: (writing.check_request_review, writing.do_request_review),
+    SendClue: (writing.check_clue, writing.do_clue),
+    AnonymousPost: (writing.check_post, writing.do_post),
+    ReviewLetter: (writing.check_review, writing.do_review),
     EndDay: (public.check_end_day, public.do_end_day),
     ExpireJudgements: (public.check_system, public.do_expire),
 }
@@ -127,6 +133,8 @@ class SocialEngine(Engine[SocialState]):
             system: list[Any] = [EndDay(at=max(now, state.day_ends_at or now), day=state.day)]
             if any(j.status == "open" for j in state.judgements):
                 system.append(ExpireJudgements(at=now))
+            system += [ReviewLetter(at=now, review=r.id, approve=approve) for r in state.reviews
+                       if r.status == "pending" for approve in (True, False)]
             return system
         targets = range(state.players)
         candidates: list[Any] = [
@@ -134,7 +142,8 @@ class SocialEngine(Engine[SocialState]):
             *(Crime(at=now, victim=t) for t in targets),
             *(OpenJudgement(at=now, accused=t) for t in targets),
             *(BackJudgement(at=now, judgement=j.id) for j in state.judgements if j.status == "open"),
-            *(kind(at=now, text=PLACEHOLDER) for kind in (PublishNote, WriteLetter, AnonymousPost)),
+            *(kind(at=now, text=PLACEHOLDER) for kind in (PublishNote, WriteLetter, RequestReview, SendClue,
+                                                          AnonymousPost)),
         ]
         return [action for action in candidates if _allowed(state, seat, action)]
 
@@ -171,12 +180,24 @@ class SocialEngine(Engine[SocialState]):
 
 
 def _check(state: SocialState, seat: int, action: Any) -> None:
+    _check_time(state, action)
     if isinstance(action, SYSTEM_ACTIONS):
         if seat != SYSTEM_SEAT:
             raise IllegalAction("asesino_social.system_only")
     else:
         require_player(state, seat)
     RULES[type(action)][0](state, seat, action)
+
+
+def _check_time(state: SocialState, action: Any) -> None:
+    """Ruling "Time": "every action belongs to the day in which its timestamp falls. The engine refuses an action
+    stamped at or after the current day's boundary (the day must be ended first) or earlier than the last accepted
+    action". Only the day's end itself may be stamped at or after the boundary."""
+    at = utc(action.at)
+    if state.last_at is not None and at < state.last_at:
+        raise IllegalAction("asesino_social.out_of_order", at=at.isoformat(), last=state.last_at.isoformat())
+    if not isinstance(action, EndDay) and state.day_ends_at is not None and at >= state.day_ends_at:
+        raise IllegalAction("asesino_social.day_over", day=state.day, ends_at=state.day_ends_at.isoformat())
 
 
 def _allowed(state: SocialState, seat: int, action: Any) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from games.asesino.social.actions import Crime, Inspect, Interview, ManiacKill, Protect, PublishNote, Recruit
 from games.asesino.social.ending import check_end
 from games.asesino.social.roles import KEPT_WHEN_RECRUITED, SocialRole
-from games.asesino.social.rules import Ctx, require_alive, require_power, require_target
+from games.asesino.social.rules import Ctx, drop_backer, require_alive, require_power, require_target
 from games.asesino.social.state import SocialState
 from games.core import IllegalAction
 
@@ -140,12 +140,14 @@ def do_maniac(ctx: Ctx, action: ManiacKill) -> None:
 def attack(ctx: Ctx, target: int, attackers: list[int], cause: str) -> None:
     """Resolve an attack (crime or Maniac). A player the Doctor protected earlier today survives, and both the
     protected player and the Doctor learn the attackers; otherwise the target dies at once (death made public,
-    cause and attackers kept secret), learns the attackers, and the attackers receive the role card."""
+    cause and attackers kept secret), learns the attackers, and the attackers receive the role card; the dead no
+    longer back any open judgement."""
     state = ctx.state
     ctx.target = target
     doctor = state.seat_with_power(SocialRole.DOCTOR)
     if state.today.protected == target and doctor is not None:
         ctx.detail = "saved"
+        state.today.saved.append(target)
         ctx.tell([target, doctor], "asesino_social.attack.saved", target=target, doctor=doctor, attackers=attackers)
         ctx.tell(attackers, "asesino_social.attack.foiled", target=target)
         return
@@ -155,6 +157,7 @@ def attack(ctx: Ctx, target: int, attackers: list[int], cause: str) -> None:
     victim.death = "crime" if cause == "crime" else "maniac"
     victim.died_day = state.day
     state.murders += 1
+    drop_backer(state, target)
     ctx.tell([target], "asesino_social.attack.you_died", attackers=attackers, cause=cause)
     ctx.tell(attackers, "asesino_social.attack.killed", target=target, card=victim.card.value)
     ctx.announce("asesino_social.death", seat=target, murders=state.murders, to_win=state.murders_to_win)

@@ -1,6 +1,6 @@
-"""Public life of the social mode: judgements, Farewell Letters, anonymous posts and the day clock.
+"""Public life of the social mode: judgements and the day clock (what players write: :mod:`.writing`).
 
-Rules: rulebook "Events" (Farewell Letter, Judgement) and "Silencing the Instinct"; rulings in
+Rules: rulebook "Events" (Judgement) and "Silencing the Instinct"; rulings in
 ``editions/asesino-rulings.md`` ("Social mode"). ``check_*`` reads the state and raises; ``do_*`` mutates the
 copy in a :class:`Ctx`.
 """
@@ -9,28 +9,20 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from games.asesino.social.actions import (
-    AnonymousPost,
-    BackJudgement,
-    EndDay,
-    ExpireJudgements,
-    OpenJudgement,
-    WriteLetter,
-)
+from games.asesino.social.actions import BackJudgement, EndDay, ExpireJudgements, OpenJudgement
 from games.asesino.social.clock import day_end, next_day_start, utc
-from games.asesino.social.ending import killer_judged, publish_pending
-from games.asesino.social.letters import named_player
+from games.asesino.social.ending import killer_judged, publish_pending, time_up
 from games.asesino.social.roles import SocialRole
 from games.asesino.social.rules import (
     JUDGEMENT_BACKERS,
     Ctx,
+    drop_backer,
     judgement_limit,
     judgements_left,
-    may_write_letter,
     require_respected,
     require_target,
 )
-from games.asesino.social.state import Judgement, Post, SocialState, Today
+from games.asesino.social.state import Judgement, SocialState, Today
 from games.core import IllegalAction
 
 
@@ -99,6 +91,7 @@ def do_back(ctx: Ctx, action: BackJudgement) -> None:
     judgement.status = "stood"
     ctx.detail = "stood"
     accused.judged_day = state.day
+    drop_backer(state, judgement.accused)
     ctx.announce("asesino_social.judgement.stood", judgement=judgement.id, accused=judgement.accused,
                  card=accused.card.value, backers=list(judgement.backers))
     if accused.role == SocialRole.KILLER:
@@ -111,50 +104,22 @@ def _count_participation(state: SocialState, seat: int) -> None:
     state.today.judgements[seat] = state.today.judgements.get(seat, 0) + 1
 
 
-def check_letter(state: SocialState, seat: int, action: WriteLetter) -> None:
-    """Only on the day of death or of a standing judgement; a letter naming any player is refused."""
-    if not may_write_letter(state, seat):
-        if not state.seats[seat].alive:
-            raise IllegalAction("asesino_social.dead")
-        raise IllegalAction("asesino_social.no_letter_today")
-    name = named_player(action.text, [name for player in state.seats for name in player.names])
-    if name is not None:
-        raise IllegalAction("asesino_social.letter_names_player", name=name)
-
-
-def do_letter(ctx: Ctx, action: WriteLetter) -> None:
-    ctx.state.today.letters[ctx.seat] = action.text
-    ctx.tell([ctx.seat], "asesino_social.letter.saved")
-
-
-def check_post(state: SocialState, seat: int, action: AnonymousPost) -> None:
-    """Respected players only: the dead withdraw from the argument and the judged are deprived of it
-    (rulebook "Events", Judgement)."""
-    require_respected(state, seat)
-
-
-def do_post(ctx: Ctx, action: AnonymousPost) -> None:
-    state = ctx.state
-    post = Post(id=len(state.posts) + 1, seat=ctx.seat, character=state.seats[ctx.seat].character, day=state.day,
-                text=action.text)
-    state.posts.append(post)
-    ctx.ref = post.id
-    ctx.announce("asesino_social.anonymous_post", medium=True, post=post.id, character=post.character,
-                 text=post.text)
-
-
 def check_end_day(state: SocialState, seat: int, action: EndDay) -> None:
     if action.day != state.day:
         raise IllegalAction("asesino_social.stale_day", day=action.day, current=state.day)
 
 
 def do_end_day(ctx: Ctx, action: EndDay) -> None:
-    """Expire judgements past their window, publish the day's letters and note, reset the daily limits and start
-    the next day (its end computed from the options unless ``next_ends_at`` is given)."""
+    """Expire judgements past their window, publish the day's letters, clues and note; after day ``max_days`` the
+    game ends (README ruling "Maximum length"); otherwise reset the daily limits, start the next day (its end
+    computed from the options unless ``next_ends_at`` is given) and remind idle players."""
     state = ctx.state
     do_expire(ctx, ExpireJudgements(at=action.at))
     publish_pending(ctx)
     ended = state.day
+    if ended >= state.options.max_days:
+        time_up(state)
+        return
     assert state.day_ends_at is not None
     start = next_day_start(utc(action.at), state.day_ends_at, state.options)
     state.last_protected = state.today.protected
@@ -164,6 +129,24 @@ def do_end_day(ctx: Ctx, action: EndDay) -> None:
     state.day_ends_at = utc(action.next_ends_at) if action.next_ends_at else day_end(start, state.options)
     ctx.announce("asesino_social.day.ended", day=ended, next_day=state.day,
                  ends_at=state.day_ends_at.isoformat())
+    if state.day == state.options.max_days:
+        ctx.announce("asesino_social.day.last", day=state.day, ends_at=state.day_ends_at.isoformat())
+    remind_idle(ctx, ended)
+
+
+def remind_idle(ctx: Ctx, ended: int) -> None:
+    """Privately remind every living player who has not acted for ``idle_days`` days (again every ``idle_days``
+    days) how many days the game has left."""
+    state = ctx.state
+    last: dict[int, int] = {}
+    for entry in state.timeline:
+        last[entry.seat] = entry.day
+    every = state.options.idle_days
+    for seat, player in enumerate(state.seats):
+        idle = ended - last.get(seat, 0)
+        if player.alive and idle >= every and idle % every == 0:
+            ctx.tell([seat], "asesino_social.reminder.idle", days=idle,
+                     days_left=state.options.max_days - state.day + 1)
 
 
 def do_expire(ctx: Ctx, action: ExpireJudgements) -> None:

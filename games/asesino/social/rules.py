@@ -102,6 +102,22 @@ def interview_pair(state: SocialState) -> tuple[int, ...]:
 
 
 def may_write_letter(state: SocialState, seat: int) -> bool:
-    """A Farewell Letter is due on the day of one's death or of a judgement that stood against one."""
+    """A Farewell Letter is due on the day of one's death or of a judgement that stood against one, and on the day
+    the Doctor saved one (ruling: "A player the Doctor saved that day may write one too")."""
     player = state.seats[seat]
-    return (not player.alive and player.died_day == state.day) or player.judged_day == state.day
+    return ((not player.alive and player.died_day == state.day) or player.judged_day == state.day
+            or (player.alive and seat in state.today.saved))
+
+
+def may_send_clue(state: SocialState, seat: int) -> bool:
+    """A murdered player, after the day of their death (ruling "A clue from beyond")."""
+    player = state.seats[seat]
+    return not player.alive and player.died_day is not None and player.died_day < state.day
+
+
+def drop_backer(state: SocialState, seat: int) -> None:
+    """``seat`` died or was judged: it no longer counts toward any open judgement (ruling "Judgement": "a backer
+    who dies or is judged before the judgement stands no longer counts toward its 3")."""
+    for judgement in state.judgements:
+        if judgement.status == "open" and seat in judgement.backers:
+            judgement.backers.remove(seat)

@@ -54,12 +54,23 @@ class Post(BaseModel):
 
 
 class Published(BaseModel):
-    """A Farewell Letter (``seat`` = its writer) or a journalist note (``seat`` = the interviewee)."""
+    """A Farewell Letter (``seat`` = its writer), a journalist note (``seat`` = the interviewee) or a clue from
+    beyond (unsigned: ``seat`` is ``None``)."""
 
     day: int
-    kind: Literal["letter", "note"]
-    seat: int
+    kind: Literal["letter", "note", "clue"]
+    seat: int | None
     text: str
+
+
+class Review(BaseModel):
+    """A refused Farewell Letter its writer sent to the host (``status`` pending until the host decides)."""
+
+    id: int
+    seat: int
+    day: int
+    text: str
+    status: Literal["pending", "approved", "rejected"] = "pending"
 
 
 class Today(BaseModel):
@@ -67,7 +78,8 @@ class Today(BaseModel):
 
     ``crime``: the pair's crime is spent; ``protected``: the Doctor's pick; ``inspected``, ``maniac_kill``:
     spent; ``interview``: the Journalist's interviewee; ``note``: the draft note; ``judgements``: per-seat count
-    of judgements taken part in (opening or backing); ``letters``: draft Farewell Letters by seat."""
+    of judgements taken part in (opening or backing); ``letters``: draft Farewell Letters by seat; ``saved``:
+    players the Doctor saved today (they may write a letter); ``clues``: draft clues from beyond by seat."""
 
     crime: bool = False
     protected: int | None = None
@@ -77,6 +89,8 @@ class Today(BaseModel):
     note: str | None = None
     judgements: dict[int, int] = Field(default_factory=dict)
     letters: dict[int, str] = Field(default_factory=dict)
+    saved: list[int] = Field(default_factory=list)
+    clues: dict[int, str] = Field(default_factory=dict)
 
 
 class TimelineEntry(BaseModel):
@@ -115,6 +129,7 @@ class SocialState(BaseModel):
     last_protected: int | None = None
     judgements: list[Judgement] = Field(default_factory=list)
     posts: list[Post] = Field(default_factory=list)
+    reviews: list[Review] = Field(default_factory=list)
     published: list[Published] = Field(default_factory=list)
     timeline: list[TimelineEntry] = Field(default_factory=list)
     result: Result | None = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.asesino.social.roles import SocialRole
-from games.asesino.social.rules import judgements_left, may_write_letter, require_player
+from games.asesino.social.rules import judgements_left, may_send_clue, may_write_letter, require_player
 from games.asesino.social.state import SocialState
 
 
@@ -47,7 +47,8 @@ def public_view(state: SocialState) -> dict[str, Any]:
 
 def seat_view(state: SocialState, seat: int) -> dict[str, Any]:
     """The public view plus ``me``: ``{seat, card, role, character, alive, deprived, may_write_letter,
-    letter_draft, judgements_left, inbox: [{day, key, params}], ...}`` and, by role: killers ``partner``,
+    letter_draft, may_send_clue, clue_draft, reviews: [{id, day, status}] (this seat's letters sent to the host),
+    judgements_left, inbox: [{day, key, params}], ...}`` and, by role: killers ``partner``,
     ``recruit_available``, ``crime_available``, ``collected_cards: [{seat, card}]``; Doctor ``protecting``,
     ``last_protected``; Detective ``inspections: [{day, target, card}]``; Journalist ``interview``,
     ``note_draft``; Maniac ``kill_available``. Raises ``IllegalAction("asesino_social.not_a_player")`` for a
@@ -64,6 +65,9 @@ def seat_view(state: SocialState, seat: int) -> dict[str, Any]:
         "deprived": me.judged_day is not None,
         "may_write_letter": may_write_letter(state, seat),
         "letter_draft": today.letters.get(seat),
+        "may_send_clue": may_send_clue(state, seat),
+        "clue_draft": today.clues.get(seat),
+        "reviews": [{"id": r.id, "day": r.day, "status": r.status} for r in state.reviews if r.seat == seat],
         "judgements_left": judgements_left(state, seat) if me.alive and me.judged_day is None else 0,
         "inbox": list(me.inbox),
     }

@@ -97,7 +97,7 @@ class TabletopEngine(Engine[TabletopState]):
         if kind == "last_words":
             return [LastWords()]
         if kind == "accuse":
-            return [Accuse()] + [Accuse(target=other) for other in range(len(state.seats)) if other != seat]
+            return [Accuse(target=other) for other in range(len(state.seats)) if other != seat]
         declares = [Declare(card=card, target=target) for card in dict.fromkeys(state.seats[seat].hand)
                     for target in targets(state, seat)]
         return declares or [Pass()]
@@ -172,13 +172,11 @@ class TabletopEngine(Engine[TabletopState]):
 
     @staticmethod
     def _accuse(state: TabletopState, seat: int, action: Accuse, events: list[Event]) -> None:
-        if action.target is None:
-            events.append(Event(key="asesino.accusation.none"))
-            return
+        """The accusation and its truthful answer, public; ``at_random`` says the bot named the player."""
         if not 0 <= action.target < len(state.seats) or action.target == seat:
             raise IllegalAction("asesino.error.bad_target", seat_params=("target",), target=action.target)
         correct = state.seats[action.target].role == "killer"
-        verdict = "right" if correct else "wrong"
+        verdict = ("random_" if action.at_random else "") + ("right" if correct else "wrong")
         events.append(Event(key=f"asesino.accusation.{verdict}", params={"seat": seat, "target": action.target}))
         if correct:
             end(state, "good", "asesino.end.prosecutor_sentenced", events, caught=True)
@@ -186,14 +184,18 @@ class TabletopEngine(Engine[TabletopState]):
     def timeout_action(self, state: TabletopState) -> tuple[int, Any] | None:
         """The default the adapter applies when the waiting seat's timer expires: a random legal declaration
         (or ``Pass``) for a turn or an obligation, clockwise for the direction, the shown order, an empty
-        statement or last words, no accusation. Deterministic from the state."""
+        statement or last words, and for the Prosecutor a player named at random, saying so (edition ruling:
+        "when the time limit runs out the bot names a player at random for them and says so"). Deterministic
+        from the state."""
         waiting = self._pending(state)
         if waiting is None:
             return None
         seat, kind = waiting
+        rng = rng_for(state.seed, "timeout", state.counter)
         if kind in ("turn", "declare_all"):
-            options = self.legal_actions(state, seat)
-            return seat, rng_for(state.seed, "timeout", state.counter).choice(options)
+            return seat, rng.choice(self.legal_actions(state, seat))
+        if kind == "accuse":
+            return seat, rng.choice(self.legal_actions(state, seat)).model_copy(update={"at_random": True})
         return seat, self.legal_actions(state, seat)[0]
 
     def view(self, state: TabletopState, seat: int | None) -> dict[str, Any]:

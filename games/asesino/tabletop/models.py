@@ -135,10 +135,12 @@ class Statement(BaseModel):
 
 
 class Accuse(BaseModel):
-    """The living Prosecutor names the suspect (``None``: no accusation)."""
+    """The living Prosecutor names the suspect; declining is not an option (edition ruling, Prosecutor effect:
+    "A living Prosecutor must accuse"). ``at_random``: the bot named ``target`` for an absent Prosecutor."""
 
     type: Literal["accuse"] = "accuse"
-    target: int | None = None
+    target: int
+    at_random: bool = False
 
 
 class LastWords(BaseModel):

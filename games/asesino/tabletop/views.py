@@ -1,7 +1,8 @@
 """What a player may see of the tabletop game.
 
 Public view keys: ``players``, ``first``, ``turn``, ``clockwise`` (``None`` before chosen), ``waiting``
-(``{"seat", "kind", "must_pass"}`` or ``None``; ``must_pass``: passing is the only legal move), ``seats`` (one
+(``{"seat", "kind", "must_pass"}`` or ``None``; ``must_pass``: passing is the only legal move; while the
+Prosecutor is asked to accuse, ``{"seat": None, "kind": "effect"}``), ``seats`` (one
 dict per seat: ``seat``, ``hand_size``, ``front`` (list of ``{"by", "words"}`` in play order — never the card),
 ``cards_in_front``, ``sealed``, ``sealing`` (1-based sealing order or ``None``), ``resolved``, ``revealed``
 (the shuffled cards, only once resolved), ``murdered``),
@@ -41,7 +42,7 @@ def public_view(state: TabletopState, waiting: tuple[int, str] | None, must_pass
         "first": state.first,
         "turn": state.turn,
         "clockwise": state.clockwise,
-        "waiting": None if waiting is None else {"seat": waiting[0], "kind": waiting[1], "must_pass": must_pass},
+        "waiting": _public_waiting(waiting, must_pass),
         "seats": seats,
         "sealed_order": list(state.sealed_order),
         "deaths": list(state.deaths),
@@ -52,6 +53,16 @@ def public_view(state: TabletopState, waiting: tuple[int, str] | None, must_pass
         "result": None if state.result is None else {"side": state.result.side, "reason": state.result.reason},
         "roles": {str(seat): p.role for seat, p in enumerate(state.seats)} if over else None,
     }
+
+
+def _public_waiting(waiting: tuple[int, str] | None, must_pass: bool) -> dict[str, Any] | None:
+    """Who the game waits on, for everyone; the Prosecutor's accusation shows only as ``{"seat": None, "kind":
+    "effect"}`` (edition ruling: "The public table never says that a Prosecutor is being asked")."""
+    if waiting is None:
+        return None
+    if waiting[1] == "accuse":
+        return {"seat": None, "kind": "effect", "must_pass": False}
+    return {"seat": waiting[0], "kind": waiting[1], "must_pass": must_pass}
 
 
 def private_view(state: TabletopState, seat: int, public: dict[str, Any]) -> dict[str, Any]:

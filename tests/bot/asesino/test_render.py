@@ -148,3 +148,34 @@ def test_small_table_shows_columns_and_the_register() -> None:
 def test_role_cards_constant_matches_the_names() -> None:
     """The leak test checks every role card name."""
     assert set(ROLE_CARDS) <= set(CARD_NAMES)
+
+
+@pytest.mark.parametrize(("key", "params"), [
+    ("asesino.statement", {"seat": 0, "text": "It was <@101>, ask @everyone"}),
+    ("asesino.last_words", {"seat": 0, "text": "It was <@101>, ask @everyone"}),
+    ("asesino.declared", {"seat": 0, "target": 1, "count": 1, "words": "It was <@101>, ask @everyone"}),
+])
+def test_statements_last_words_and_declarations_show_mentions_neutralised(key: str, params: dict[str, Any]) -> None:
+    """Issue 12: what a player says is shown to the table so that it can neither ping nor display a name."""
+    ctx = RenderContext(make_table("tabletop", 5, 1), "en")
+    line = render.event_line(ctx, Event(key=key, params=params))
+    assert "<@101>" not in line and "@everyone" not in line
+    assert "<\u200b@101>" in line and "@\u200beveryone" in line
+
+
+def test_public_table_says_only_that_a_revealed_card_is_being_resolved_while_the_prosecutor_is_asked() -> None:
+    """Ruling: "The public table never says that a Prosecutor is being asked": no name, no marker, nobody pinged."""
+    from tests.games.asesino.support import table as build
+
+    state = build(["victim", "detective", "prosecutor", "killer", "accomplice", "victim"],
+                  fronts={0: [("prosecutor", 2), ("good", 2), ("good", 2)], 5: [("good", 2), ("good", 4)]},
+                  sealed=[0], turn=1)
+    engine = get_engine("asesino", "tabletop")
+    state = engine.apply(state, 1, engine.parse_action({"type": "declare", "card": "good", "target": 5})).state
+    table = make_table("tabletop", 6, 1, state)
+    ctx = RenderContext(table, "en")
+    text = embed_text(render.tabletop_embed(ctx, engine.view(state, None)))
+    assert "Waiting on the effect of a revealed card." in text
+    assert "Prosecutor" not in text.split("\n")[0] and "▶️" not in text
+    waiting = engine.waiting(state)
+    assert waiting is not None and waiting.hidden and waiting.seats == (2,)

@@ -87,3 +87,29 @@ def test_dms_are_accepted_from_letter_writers_and_the_interview_only() -> None:
     state = ENGINE.apply(state, killer, Crime(at=START, victim=other)).state
     table = make_table(state)
     assert {s for s in range(6) if ui.accepts_dm(table, s)} == {journalist, target, other}
+
+
+@pytest.mark.parametrize("key", ["asesino_social.letter", "asesino_social.note", "asesino_social.anonymous_post",
+                                 "asesino_social.clue"])
+def test_player_text_in_the_medium_can_neither_ping_nor_show_a_name(key: str) -> None:
+    """Issue 12: every text a player writes that the bot shows others is shown with mentions neutralised: a
+    user, role or channel mention, @everyone and @here appear as typed, never as a name or a ping."""
+    ctx = RenderContext(make_table(new_state()), "en")
+    text = "<@100> <@!101> <@&102> <#103> @everyone @here"
+    params = {"seat": 1, "interviewee": 2, "day": 1, "post": 1, "character": "asesino_social.character.cook",
+              "text": text}
+    shown = render.medium_post(ctx, Event(key=key, params=params)).description or ""
+    for token in ("<@100>", "<@!101>", "<@&102>", "<#103>", "@everyone", "@here"):
+        assert token not in shown
+    assert "<\u200b@100>" in shown and "@\u200beveryone" in shown
+
+
+def test_the_killers_victory_is_posted_to_the_official_medium() -> None:
+    """Rulebook: "The killer's victory must be announced through the official medium of the game": the medium
+    event renders as a post naming the Killer and the accomplice."""
+    ctx = RenderContext(make_table(new_state()), "en")
+    event = Event(key="asesino_social.end.criminals_win", params={"killer": 0, "accomplice": 3, "murders": 3},
+                  audience={"kind": "medium"})
+    out = SocialUI().medium_event(ctx, event)
+    text = str(out.embeds[0].to_dict())
+    assert "Alice" in text and "Dave" in text and "criminals win" in text

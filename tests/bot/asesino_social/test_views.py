@@ -40,3 +40,22 @@ def test_a_dead_players_post_is_refused_before_the_modal_and_the_state_is_untouc
     assert refused.value.code == "asesino_social.dead_may_write_letter"
     check_now(bot, table, victims[1], {"type": "write_letter", "text": "..."})  # type: ignore[arg-type]
     assert ENGINE.dump_state(table.state) == before
+
+
+def test_a_modal_opens_after_the_boundary_and_refusals_still_come_first() -> None:
+    """A day already over is no reason to refuse the modal (its submission ends the overdue days first and is judged
+    then); within the day a refusal still comes before the modal."""
+    from datetime import timedelta
+
+    from bot.cogs.asesino_social.ui import TextModal, open_modal_checked
+
+    state = new_state()
+    table = make_table(state)
+    late = SimpleNamespace(clock=FakeClock(state.day_ends_at + timedelta(hours=3)))
+    modal = open_modal_checked(late, table, 0, "anonymous_post")  # type: ignore[arg-type]
+    assert isinstance(modal, TextModal) and modal.kind == "anonymous_post"
+    assert isinstance(open_modal_checked(late, table, 0, "write_letter"), TextModal)  # type: ignore[arg-type]
+    in_time = SimpleNamespace(clock=FakeClock(START))
+    with pytest.raises(IllegalAction) as refused:
+        open_modal_checked(in_time, table, 0, "write_letter")  # type: ignore[arg-type]
+    assert refused.value.code == "asesino_social.no_letter_today"

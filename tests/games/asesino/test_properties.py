@@ -60,8 +60,7 @@ def card_count(engine: Engine, state: Any) -> Counter[str]:
     if isinstance(state, TabletopState):
         return Counter([c for p in state.seats for c in p.hand] + [x.card for p in state.seats for x in p.front]
                        + state.discard)
-    return Counter([c for p in state.seats for c in p.hand] + [s.card for c in state.columns for s in c.slots]
-                   + [p.identity for p in state.seats])
+    return Counter([c for p in state.seats for c in p.hand] + [s.card for c in state.columns for s in c.slots])
 
 
 def expected_cards(state: Any) -> Counter[str]:

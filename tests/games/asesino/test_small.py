@@ -3,6 +3,7 @@ Mode"; edition rulings; README rulings 12-18)."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -18,8 +19,8 @@ from games.asesino.small.models import (
     Reveal,
     SmallOptions,
 )
-from games.core import IllegalAction, SeatInfo, Waiting
-from tests.games.asesino.support import SMALL, columns, keys
+from games.core import IllegalAction, SeatInfo, Step, Waiting
+from tests.games.asesino.support import SMALL, columns, keys, play_randomly
 
 BAD3 = [("bad", 0), ("bad", 1), ("good", 0)]
 GOOD3 = [("good", 0), ("good", 1), ("bad", 0)]
@@ -27,30 +28,35 @@ GOOD3 = [("good", 0), ("good", 1), ("bad", 0)]
 
 @pytest.mark.parametrize(("players", "deck", "hand", "first_row"), [(2, 16, 6, 4), (3, 15, 4, 3), (4, 14, 3, 2)])
 def test_deal_uses_the_whole_deck_as_the_rulebook_says(players: int, deck: int, hand: int, first_row: int) -> None:
-    """16/15/14 cards: 6/4/3 each and one face-down card in each of the first 4/3/2 columns."""
+    """16/15/14 cards: 6/4/3 each and one face-down card in each of the first 4/3/2 columns; each hand also
+    holds its owner's identity card, so the 18 cards fill the six columns exactly."""
     for seed in range(10):
         state = SMALL.setup(SmallOptions(), [SeatInfo()] * players, seed)
-        assert [len(p.hand) for p in state.seats] == [hand] * players
+        assert [len(p.hand) for p in state.seats] == [hand + 1] * players
         assert [len(c.slots) for c in state.columns] == [1] * first_row + [0] * (6 - first_row)
         table = [s.card for c in state.columns for s in c.slots] + [card for p in state.seats for card in p.hand]
-        assert len(table) == deck
-        identities = [p.identity for p in state.seats]
-        assert Counter(table) + Counter(identities) == Counter(
+        assert len(table) == deck + players == 18
+        assert Counter(table) == Counter(
             {"bad": 7, "good": 5, "killer": 1, "accomplice": 1, "detective": 1, "prosecutor": 1, "doctor": 1,
              "journalist": 1})
 
 
 @pytest.mark.parametrize(("players", "fixed"), [(2, {"detective", "killer"}), (3, {"detective", "killer"}),
                                                 (4, {"detective", "killer", "prosecutor", "accomplice"})])
-def test_identities_per_player_count_are_never_in_the_deck(players: int, fixed: set[str]) -> None:
-    """Identity cards stay with their owners; Killer and Detective cards therefore never reach the deck."""
+def test_identity_cards_are_also_cards_in_their_owners_hand(players: int, fixed: set[str]) -> None:
+    """Revised ruling: "Identity role cards ... are each player's identity AND a card in their hand, on top of the
+    deal: a player may play their own identity card face down and declare it good or bad like any card"."""
     extras = set()
     for seed in range(40):
         state = SMALL.setup(SmallOptions(), [SeatInfo()] * players, seed)
         identities = {p.identity for p in state.seats}
         assert fixed <= identities and len(identities) == players
         extras |= identities - fixed
-        dealt = {s.card for c in state.columns for s in c.slots} | {card for p in state.seats for card in p.hand}
+        for seat, player in enumerate(state.seats):
+            assert player.hand[0] == player.identity
+            assert any(isinstance(a, PlayCard) and a.card == player.identity
+                       for a in SMALL.legal_actions(state.model_copy(update={"turn": seat}), seat))
+        dealt = {s.card for c in state.columns for s in c.slots}
         assert not dealt & identities
     assert extras == ({"accomplice", "prosecutor", "doctor", "journalist"} if players == 3 else set())
 
@@ -280,3 +286,51 @@ def test_first_player_is_the_host_option_or_drawn_and_play_goes_up_the_seats() -
     state = SMALL.apply(state, 2, PlayCard(card=card, column=5, declared="good")).state
     assert SMALL.to_act(state) == [0]
     assert len({SMALL.setup(SmallOptions(), [SeatInfo()] * 4, seed).turn for seed in range(30)}) > 1
+
+
+def _dealt_two_then(*moves: tuple[int, object]) -> Step:
+    """A dealt game (seed 3, seat 0 first: seat 0 the Detective, its hand starting with that card, seat 1 the
+    Killer; the first row doctor / good / bad / bad) after ``moves``; returns the last step."""
+    state = SMALL.setup(SmallOptions(first_player=0), [SeatInfo()] * 2, 3)
+    assert [p.hand[0] for p in state.seats] == ["detective", "killer"]
+    assert [[s.card for s in c.slots] for c in state.columns[:2]] == [["doctor"], ["good"]]
+    for seat, action in moves:
+        step = SMALL.apply(state, seat, action)
+        state = step.state
+    return step
+
+
+def test_golden_killer_card_played_from_hand_makes_a_murder_in_a_dealt_game() -> None:
+    """Rulebook: "Killer: In the column in which it appears, a murder has occurred, regardless of the other cards
+    that appear" — the Killer plays their own identity card (declared good) and its column is a murder."""
+    step = _dealt_two_then((0, PlayCard(card="good", column=1, declared="good")),
+                           (1, PlayCard(card="killer", column=1, declared="good")), (0, Reveal(column=1)))
+    murder = [e for e in step.events if e.key == "asesino.small.murder"]
+    assert [e.params for e in murder] == [{"column": 1, "murders": 1, "killer_card": True,
+                                          "doctor_cancelled": False}]
+    assert [s.card for s in step.state.columns[1].slots] == ["good", "good", "killer"]
+
+
+def test_golden_detective_catches_the_killer_in_a_dealt_game() -> None:
+    """Rulebook: "Detective: If it appears in the same column as the Killer's card, the Killer has been caught" —
+    both identity cards played into one column; its reveal ends the game for the good side."""
+    step = _dealt_two_then((0, PlayCard(card="detective", column=0, declared="good")),
+                           (1, PlayCard(card="killer", column=0, declared="bad")), (0, Reveal(column=0)))
+    assert "asesino.small.detective_caught" in keys(step.events)
+    outcome = SMALL.outcome(step.state)
+    assert outcome is not None and outcome.reason == "asesino.end.detective_caught" and outcome.winners == [0]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_play_reaches_all_three_endings(players: int) -> None:
+    """Revised ruling: with identity cards playable, random games end by the third murder, by the Detective
+    catching the Killer, and by every destiny revealed (the first ruling never reached the Detective catch)."""
+    reasons: Counter[str] = Counter()
+    for seed in range(120):
+        final, _ = play_randomly(SMALL, SMALL.setup(SmallOptions(), [SeatInfo()] * players, seed),
+                                 random.Random(seed), timeout_share=0.0)
+        outcome = SMALL.outcome(final)
+        assert outcome is not None
+        reasons[outcome.reason] += 1
+    assert set(reasons) == {"asesino.end.three_deaths", "asesino.end.detective_caught",
+                            "asesino.end.all_revealed"}, reasons

@@ -160,16 +160,47 @@ def test_living_prosecutor_is_asked_privately_to_accuse() -> None:
     (prompt,) = [e for e in step.events if e.key == "asesino.prompt.accuse"]
     assert prompt.audience.seats == (2,)
     assert TABLE.to_act(step.state) == [2]
-    assert TABLE.legal_actions(step.state, 2) == [Accuse()] + [Accuse(target=t) for t in (0, 1, 3, 4, 5)]
+
+
+def test_living_prosecutor_must_accuse_and_declining_is_not_legal() -> None:
+    """Rulebook, Prosecutor: "If the Prosecutor is to remain alive, they must reveal themselves and accuse one
+    player" — every legal answer names a player, and an answer without one is refused."""
+    step = resolve(["prosecutor", "good", "good"])
+    assert TABLE.legal_actions(step.state, 2) == [Accuse(target=t) for t in (0, 1, 3, 4, 5)]
+    with pytest.raises(ValidationError):
+        TABLE.parse_action({"type": "accuse"})
+    with pytest.raises(ValidationError):
+        TABLE.parse_action({"type": "accuse", "target": None})
+
+
+def test_prosecutor_timeout_names_a_player_at_random_and_says_so() -> None:
+    """Ruling: "when the time limit runs out the bot names a player at random for them and says so"."""
+    step = resolve(["prosecutor", "good", "good"])
+    seat, action = TABLE.timeout_action(step.state)
+    assert seat == 2 and isinstance(action, Accuse) and action.at_random and action.target in (0, 1, 3, 4, 5)
+    assert TABLE.timeout_action(step.state) == (seat, action)  # deterministic from the state
+    after = TABLE.apply(step.state, seat, action)
+    verdict = "right" if action.target == 3 else "wrong"
+    (said,) = [e for e in after.events if e.key.startswith("asesino.accusation.")]
+    assert (said.key, said.params, said.audience.is_public) == (
+        f"asesino.accusation.random_{verdict}", {"seat": 2, "target": action.target}, True)
+
+
+def test_public_table_never_says_a_prosecutor_is_being_asked() -> None:
+    """Ruling: "The public table never says that a Prosecutor is being asked (it says only that the game waits
+    on a revealed card's effect)": no seat in the public waiting, the Prosecutor's own prompt stays private."""
+    step = resolve(["prosecutor", "good", "good"])
+    public = TABLE.view(step.state, None)
+    assert public["waiting"] == {"seat": None, "kind": "effect", "must_pass": False}
+    assert [e.audience.is_public for e in step.events if e.key == "asesino.prompt.accuse"] == [False]
 
 
 @pytest.mark.parametrize(("target", "key", "over"), [
     (3, "asesino.accusation.right", True),
     (4, "asesino.accusation.wrong", False),
-    (None, "asesino.accusation.none", False),
 ])
-def test_accusation_is_answered_truthfully(target: int | None, key: str, over: bool) -> None:
-    """Naming the Killer wins for the good side; a wrong name or no name lets the game go on."""
+def test_accusation_is_answered_truthfully(target: int, key: str, over: bool) -> None:
+    """Naming the Killer wins for the good side; a wrong name lets the game go on."""
     step = resolve(["prosecutor", "good", "good"])
     step = TABLE.apply(step.state, 2, Accuse(target=target))
     assert key in keys(step.events)
@@ -266,7 +297,7 @@ def test_several_role_cards_are_ordered_by_the_revealed_player() -> None:
     step = TABLE.apply(step.state, 0, Statement(text="..."))
     names = keys(step.events)
     assert names.index("asesino.effect.detective.innocent") < names.index("asesino.effect.prosecutor.alive")
-    assert TABLE.waiting(step.state) == Waiting.prompt(2, "accuse")
+    assert TABLE.waiting(step.state) == Waiting(seats=(2,), kind="accuse", pace="prompt", hidden=True)
 
 
 def test_pending_prompt_blocks_everyone_else() -> None:
@@ -294,10 +325,9 @@ def test_player_with_cards_but_no_target_must_pass() -> None:
 @pytest.mark.parametrize(("cards", "kind", "expected"), [
     (["bad", "bad", "good"], "last_words", LastWords()),
     (["journalist", "good", "good"], "statement", Statement()),
-    (["prosecutor", "good", "good"], "accuse", Accuse()),
 ])
 def test_timeout_defaults_for_prompts(cards: list[Card], kind: str, expected: object) -> None:
-    """On timeout: empty last words or statement, no accusation."""
+    """On timeout: empty last words or statement (the accusation: see the Prosecutor tests)."""
     step = resolve(cards, roles=EIGHT)
     assert TABLE.waiting(step.state).kind == kind  # type: ignore[union-attr]
     assert TABLE.timeout_action(step.state)[1] == expected  # type: ignore[index]

@@ -11,7 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.cereal_killer import ENGINE
-from games.cereal_killer.models import CerealOptions, CerealState, ChooseAnswer, EndTurn, PlaceDetective
+from games.cereal_killer.models import (
+    CerealOptions,
+    CerealState,
+    ChooseAnswer,
+    EndTurn,
+    KillerTurn,
+    PlaceDetective,
+)
 from games.core import Event, SeatInfo, get_engine
 from games.core.replay import replay
 from tests.games.cereal_killer.helpers import new_game
@@ -105,19 +112,19 @@ def test_killer_view_adds_space_route_and_options() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_timeout_actions(players: int) -> None:
-    """Timers: no default for the Killer's route; a random Cafe for placement; EndTurn for hunters; a true
-    option for a pending answer."""
-    state = new_game(players)
-    assert ENGINE.timeout_action(state) is None
+    """Timers: a random legal turn for the Killer's route; a random Cafe for placement; EndTurn for hunters; a
+    true option for a pending answer. Each is accepted by the engine; none once the game is over."""
     state, _, history = play_out(players, 11, CerealOptions())
-    for mid, _ in history:
+    for mid, _ in [(new_game(players), []), *history]:
         action = ENGINE.timeout_action(mid)
-        if mid.result is not None or (mid.phase == "killer" and mid.pending is None):
+        if mid.result is not None:
             assert action is None
             continue
         seat, chosen = action
         assert seat in ENGINE.to_act(mid)
-        assert isinstance(chosen, ChooseAnswer | PlaceDetective | EndTurn)
+        assert chosen in ENGINE.legal_actions(mid, seat)
+        routing = mid.phase == "killer" and mid.pending is None
+        assert isinstance(chosen, KillerTurn if routing else ChooseAnswer | PlaceDetective | EndTurn)
         ENGINE.apply(mid, seat, chosen)
 
 
@@ -136,3 +143,24 @@ def test_intro_sends_roles_privately() -> None:
         ("cereal_killer.role.detective", (1,)), ("cereal_killer.role.lola", (2,)),
         ("cereal_killer.prompt.first_route", (0,))]
     assert events[0].params == {"players": 3, "city": "A", "suburbs": "A", "difficulty": "recurring", "days": 8}
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), case=st.sampled_from(OPTION_CASES))
+def test_a_table_where_nobody_plays_still_ends(seed: int, case: tuple[int, CerealOptions]) -> None:
+    """Only turn timers play (the Killer's routes included): every game reaches an outcome within its days, and
+    the same seed times out the same way."""
+    players, options = case
+
+    def timed_out() -> list[Any]:
+        state = ENGINE.setup(options, [SeatInfo() for _ in range(players)], seed)
+        moves: list[Any] = []
+        while ENGINE.outcome(state) is None:
+            assert len(moves) < 200, "the game stalls"
+            seat, action = ENGINE.timeout_action(state)  # type: ignore[misc]
+            state = ENGINE.apply(state, seat, action).state
+            moves.append(action)
+        assert state.day <= state.days
+        return moves
+
+    assert timed_out() == timed_out()

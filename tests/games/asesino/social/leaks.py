@@ -21,8 +21,10 @@ PUBLIC_PARAMS: dict[str, set[str]] = {
     "asesino_social.letter": {"seat", "day", "text"},
     "asesino_social.note": {"interviewee", "day", "text"},
     "asesino_social.day.ended": {"day", "next_day", "ends_at"},
+    "asesino_social.day.last": {"day", "ends_at"},
+    "asesino_social.clue": {"day", "text"},
 }
-END_KEYS = {"asesino_social.end.killer_judged", "asesino_social.end.maniac_killed_killer",
+END_KEYS = {"asesino_social.end.killer_judged", "asesino_social.end.maniac_killed_killer", "asesino_social.end.time_up",
             "asesino_social.end.criminals_win", "asesino_social.end.roles", "asesino_social.end.authors",
             "asesino_social.end.timeline"}
 ROLE_WORDS = {f'"{role.value}"' for role in SocialRole}

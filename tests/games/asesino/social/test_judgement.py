@@ -11,6 +11,7 @@ from games.asesino.social import (
     SYSTEM_SEAT,
     AnonymousPost,
     BackJudgement,
+    Crime,
     ExpireJudgements,
     Inspect,
     OpenJudgement,
@@ -171,3 +172,32 @@ def test_a_judged_player_cannot_be_judged_again() -> None:
     game = judged(2)
     game.end_day()
     assert game.refused(5, OpenJudgement, accused=2).code == "asesino_social.already_judged"
+
+
+def test_a_backer_murdered_before_the_third_backing_no_longer_counts() -> None:
+    """Ruling: "Only living, respected players open or back a judgement, and a backer who dies or is judged before
+    the judgement stands no longer counts toward its 3"."""
+    game = Game()
+    game.act(1, OpenJudgement, accused=4)
+    game.act(2, BackJudgement, judgement=1)
+    game.act(0, Recruit, target=3)
+    game.act(0, Crime, victim=2)
+    assert game.state.judgements[0].backers == [1]
+    game.act(6, BackJudgement, judgement=1)
+    assert game.state.judgements[0].status == "open" and game.state.seats[4].judged_day is None
+    game.act(7, BackJudgement, judgement=1)
+    assert game.state.judgements[0].status == "stood"
+
+
+def test_a_judged_opener_no_longer_counts_toward_their_judgement() -> None:
+    """The same ruling for an opener deprived by another judgement before theirs stands."""
+    game = Game()
+    game.act(1, OpenJudgement, accused=5)
+    game.act(4, OpenJudgement, accused=1)
+    game.act(6, BackJudgement, judgement=2)
+    game.act(7, BackJudgement, judgement=2)
+    assert game.state.seats[1].judged_day == 1
+    game.act(2, BackJudgement, judgement=1)
+    game.act(3, BackJudgement, judgement=1)
+    assert game.state.judgements[0].status == "open" and game.state.judgements[0].backers == [2, 3]
+    assert game.refused(1, BackJudgement, judgement=1).code == "asesino_social.deprived"

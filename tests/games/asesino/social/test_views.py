@@ -84,7 +84,7 @@ def test_private_view_hides_other_seats_secrets() -> None:
     """A Victim's view has no other seat's role and only its own inbox."""
     view = ENGINE.view(busy_day().state, 2)
     assert set(view["me"]) == {"seat", "card", "role", "character", "alive", "deprived", "may_write_letter",
-                               "letter_draft", "judgements_left", "inbox"}
+                               "letter_draft", "may_send_clue", "clue_draft", "reviews", "judgements_left", "inbox"}
     assert [entry["key"] for entry in view["me"]["inbox"]] == ["asesino_social.protect.you"]
     check_public_view({k: v for k, v in view.items() if k != "me"}, busy_day().state)
 

@@ -1,0 +1,109 @@
+"""The Killer's controls in the channel, so closed DMs never cost the Killer anything (issue 9).
+
+Everything the Killer's DMs carry can also be done from "My secrets" (an ephemeral reply only the Killer sees):
+while its route is due, a **Send my route** button opens the route modal (the same grammar as a DM, read by
+:func:`games.cereal_killer.route.parse_route`); while a question or a Sniff waits, one button per answer. A refused
+route is answered privately (ephemerally) with the engine's exact reason; an accepted one with its confirmation.
+
+Component and modal ids follow :mod:`bot.components`: ``coroner:g:<game>:<version>:route:`` (the button) and
+``coroner:m:<game>:<version>:route:`` (the modal), both stamped with the table version they were drawn at, so a
+route typed after the turn timer already walked for the Killer is refused as out of date.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.cogs.cereal_killer import messages as msg
+from bot.components import game_button
+from bot.errors import UserError, send_error
+from bot.ui import RenderContext
+from games.cereal_killer.models import KILLER
+from games.cereal_killer.route import ParseError, parse_route
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+    from bot.tables import ActResult, Table
+    from bot.ui import GameUI
+
+ROUTE_INPUT = "route"
+ROUTE_MAX = 200
+
+
+def route_action(content: str) -> dict[str, Any]:
+    """The engine action (JSON) for a route written as in a DM (``8 3 2 1 victim 3 witness 4``). Raises
+    ``UserError`` with the parser's ``cereal_killer.parse.*`` code when it cannot be read, quoting what could not
+    be read (``text``), not just the word that stopped it."""
+    turn = parse_route(content)
+    if isinstance(turn, ParseError):
+        raise UserError(turn.code, **turn.params, text=_quoted(content))
+    return turn.model_dump()
+
+
+def _quoted(text: str, limit: int = 100) -> str:
+    """``text`` on one line, cut to ``limit`` characters, without backticks (it is shown in quotes)."""
+    line = " ".join(text.replace("`", "'").split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def killer_items(ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+    """The Killer's controls under its "My secrets" (from its own view): one button per answer it may give now, or
+    the **Send my route** button while its route is due; none otherwise."""
+    table = ctx.table
+    if view["result"] is not None:
+        return []
+    if view["pending_options"]:
+        return [game_button(table.id, table.version, "answer", option, style=discord.ButtonStyle.primary,
+                            label=msg.word(ctx, "cereal_killer.answer", option)[:80])
+                for option in view["pending_options"]]
+    if view["phase"] == "killer":
+        return [game_button(table.id, table.version, "route", style=discord.ButtonStyle.primary,
+                            label=ctx.t("cereal_killer.ui.button.route")[:80])]
+    return []
+
+
+class RouteModal(discord.ui.Modal):
+    """The Killer's route typed in the channel (the DM grammar); its submit goes to :func:`submit_route`."""
+
+    def __init__(self, ui: GameUI, table: Table, version: int) -> None:
+        ctx = RenderContext(table, table.language)
+        super().__init__(title=ctx.t("cereal_killer.ui.route_title")[:45], timeout=900,
+                         custom_id=f"coroner:m:{table.id}:{version}:route:")
+        self.ui, self.table, self.version = ui, table, version
+        example = "cereal_killer.ui.route_placeholder_first" if table.state.killer is None else (
+            "cereal_killer.ui.route_placeholder")
+        self.route: discord.ui.TextInput[RouteModal] = discord.ui.TextInput(
+            label=ctx.t("cereal_killer.ui.route_label")[:45], placeholder=ctx.t(example)[:100],
+            custom_id=ROUTE_INPUT, max_length=ROUTE_MAX)
+        self.add_item(self.route)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Answered here while this process keeps the form; the ``coroner:m:`` id lets a modal router hand a
+        later submit to :meth:`CerealUI.on_modal` instead (which ends in the same :func:`submit_route`)."""
+        await submit_route(self.ui, interaction, self.table, self.version, self.route.value)
+
+
+async def submit_route(ui: GameUI, interaction: discord.Interaction, table: Table, version: int,
+                       content: str) -> None:
+    """Play the Killer's route typed in the modal; answer privately: the confirmation (the route and its place)
+    or the exact refusal (the parser's or the engine's, in words). Nothing changes on a refusal."""
+    bot: CoronerBot = interaction.client  # type: ignore[assignment]
+    try:
+        if table.seat_of(interaction.user.id) != KILLER:
+            raise UserError("cereal_killer.dm.not_killer", channel=f"<#{table.channel_id}>")
+        action = route_action(content)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await ui.play(bot, table, interaction.user.id, action, version=version)
+        await interaction.followup.send(confirmation(result), ephemeral=True)
+    except Exception as exc:  # noqa: BLE001 - every refusal becomes an ephemeral reply; the Killer may retype
+        await send_error(bot, interaction, exc, table)
+
+
+def confirmation(result: ActResult) -> str:
+    """The Killer's private confirmation of an accepted route (the engine's ``route_recorded`` event)."""
+    table = result.table
+    ctx = RenderContext(table, table.language)
+    recorded = next(e for e in result.events if e.key == "cereal_killer.route_recorded")
+    return msg.text_of(ctx, recorded)
