@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.live_table import PING_TIMER
 from bot.ui import RenderContext
+from games.core import SYSTEM_SEAT
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -36,7 +37,9 @@ def install_turn_timers(bot: CoronerBot) -> None:
             return
         seat, action = move
         ctx = RenderContext(table, table.language)
-        bot.delivery.live.note(table.id, ctx.t("turn.auto", seat=ctx.name(seat)))
+        # the game's own clock (e.g. a response window closing) acts for everyone who had not answered yet
+        late = table.engine.to_act(table.state) if seat == SYSTEM_SEAT else [seat]
+        bot.delivery.live.note(table.id, ctx.t("turn.auto", seat=", ".join(ctx.name(s) for s in late)))
         await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
                                      expected_version=table.version)
 

@@ -16,6 +16,7 @@ from bot.cogs.asesino.small_ui import SmallUI
 from bot.cogs.asesino.ui import TabletopUI
 from bot.cogs.asesino_social.ui import SOCIAL
 from bot.cogs.cereal_killer.ui import CerealUI
+from bot.cogs.lets_kill.ui import LetsKillUI
 from bot.errors import error_text
 from bot.i18n import catalog
 from bot.i18n.catalog import LANGUAGES
@@ -42,6 +43,7 @@ UIS: dict[str, tuple[str, str, GameUI]] = {
     "asesino/social": ("asesino", "social", SOCIAL),
     "asesino": ("asesino", "tabletop", TabletopUI()),
     "cereal_killer": ("cereal_killer", "classic", CerealUI()),
+    "lets_kill": ("lets_kill", "classic", LetsKillUI()),
     "core": ("cereal_killer", "classic", CerealUI()),
 }
 

@@ -1,0 +1,155 @@
+"""The Let's Kill! GameUI: one Act button (and Pass during a response window) under the table; a click answers
+with an ephemeral select of the clicker's legal moves (the card first when there are more than fit in one select).
+
+Component names (``coroner:g|s:<game>:<version>:<name>:<arg>``): ``act`` and ``pass`` (buttons), ``card`` (select
+of cards, ephemeral), ``do`` (select of moves, ephemeral; a value is the index of the move in
+``legal_actions(state, seat)`` at that version, so a stale select is refused by the version check), ``aim`` (a
+multi-select of a Weapon's targets, ``arg`` = the Weapon, when its declarations do not fit in one select).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.cogs.lets_kill import render
+from bot.components import GameSelect, game_button, view_of
+from bot.errors import UserError
+from bot.tables import TableService
+from bot.ui import SILENT, GameUI, Outgoing, RenderContext
+from games.core import Event
+from games.lets_kill.cards import CARDS
+from games.lets_kill.models import PlayCard, Respond
+from games.lets_kill.rules import victims_in_play, whackable
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+    from bot.tables import Table
+
+MAX_OPTIONS = 25
+HAND_EVENTS = ("lets_kill.dealt", "lets_kill.hand")
+
+
+class LetsKillUI(GameUI):
+    game = "lets_kill"
+    echo_keys = frozenset({"lets_kill.your_surprise"})  # the player just chose it; My secrets shows it
+
+    def __init__(self) -> None:
+        #: game id -> (the table version its response window opened at, the window's deadline). Every answer is an
+        #: action (a new version, so new timers): they get the time left, not a fresh window. After a restart
+        #: the open window gets its full length again.
+        self._windows: dict[int, tuple[int, datetime]] = {}
+
+    def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
+        return render.words(ctx, params, declared)
+
+    def public_event(self, ctx: RenderContext, event: Event) -> str | None:
+        return render.event_text(ctx, event)
+
+    def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
+        """A hand (dealt, or changed) is listed card by card with what each card is; other DMs are one line."""
+        if event.key in HAND_EVENTS:
+            lines = [f"• {render.card_line(ctx, c)}" for c in event.params["cards"]]
+            return Outgoing(embeds=[discord.Embed(title=ctx.t("lets_kill.ui.hand"), colour=render.COLOUR,
+                                                  description=render.fit(ctx, lines, 4000))])
+        return Outgoing(embeds=[discord.Embed(description=render.event_text(ctx, event)[:4000],
+                                              colour=render.COLOUR)])
+
+    def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
+        return render.table_embed(ctx, view)
+
+    def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
+        return render.secrets_embed(ctx, view)
+
+    def move_timeout(self, table: Table, config: Any) -> int:
+        """A response window lasts the server's response-window time from its opening (answers do not extend it),
+        a shootout pledge the prompt time, and every other decision the turn time (``/config timeouts``)."""
+        pending = table.state.pending if table.state is not None else None
+        window = table.state.window if table.state is not None else None
+        if pending is not None and pending.kind == "window" and window is not None:
+            opened = table.version - len(window.answers)
+            known = self._windows.get(table.id)
+            if known is None or known[0] != opened:
+                known = (opened, table.updated_at + timedelta(seconds=int(config.response_window_seconds)))
+                self._windows[table.id] = known
+            return max(1, math.ceil((known[1] - table.updated_at).total_seconds()))
+        return super().move_timeout(table, config)
+
+    def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+        pending = view.get("pending")
+        if not pending or view.get("ended"):
+            return []
+        gid, version = ctx.table.id, ctx.table.version
+        items: list[discord.ui.Item[Any]] = [game_button(gid, version, "act", label=ctx.t("lets_kill.ui.act"),
+                                                         style=discord.ButtonStyle.primary)]
+        if pending["kind"] == "window":
+            items.append(game_button(gid, version, "pass", label=ctx.t("lets_kill.ui.pass")))
+        return items
+
+    async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
+                           version: int, values: list[str]) -> None:
+        bot: CoronerBot = interaction.client  # type: ignore[assignment]
+        ctx = RenderContext(table, table.language)
+        seat, _ = TableService.check_turn(table, interaction.user.id, version)
+        legal = table.engine.legal_actions(table.state, seat)
+        if name == "pass":  # on the table: the table's edit answers the click
+            return await self._play(bot, table, interaction, Respond(), version)
+        if name == "do":
+            index = int(values[0]) if values and values[0].isdigit() else -1
+            if not 0 <= index < len(legal):
+                raise UserError("lets_kill.bad_choice")
+            await interaction.response.edit_message(view=None)  # the ephemeral select goes; the table is edited
+            return await self._play(bot, table, interaction, legal[index], version)
+        if name == "aim":
+            await interaction.response.edit_message(view=None)
+            return await self._play(bot, table, interaction, PlayCard(card=arg, victims=values), version)
+        picks = list(enumerate(legal))
+        if name == "card":
+            card = values[0] if values else ""
+            picks = [(i, a) for i, a in picks if isinstance(a, PlayCard) and a.card == card]
+            if len(picks) > MAX_OPTIONS and card in CARDS and CARDS[card].type == "weapon":
+                return await self._aim(interaction, ctx, table, card)
+        elif len(picks) > MAX_OPTIONS:
+            return await self._cards_first(interaction, ctx, table, picks)
+        owners = {inc.id: inc.owner for inc in table.state.incidents}
+        options = [discord.SelectOption(label=render.action_label(ctx, a, owners), value=str(i))
+                   for i, a in picks[:MAX_OPTIONS]]
+        placeholder = ctx.t("lets_kill.ui.pick")
+        if len(picks) > MAX_OPTIONS:
+            placeholder = ctx.t("lets_kill.ui.more", count=len(picks) - MAX_OPTIONS)
+        select = GameSelect(table.id, table.version, "do", options=options, placeholder=placeholder[:150])
+        await interaction.response.send_message(view=view_of(select), ephemeral=True, allowed_mentions=SILENT)
+        return None
+
+    async def _aim(self, interaction: discord.Interaction, ctx: RenderContext, table: Table, weapon: str) -> None:
+        """A Weapon with more declarations than one select holds: pick its targets in a multi-select (the engine
+        checks the declaration)."""
+        targets = [v for v in victims_in_play(table.state) if whackable(table.state, v, weapon)][:MAX_OPTIONS]
+        options = [discord.SelectOption(label=render.card_name(v)[:100], value=v) for v in targets]
+        select = GameSelect(table.id, table.version, "aim", weapon, options=options, min_values=1,
+                            max_values=len(options), placeholder=ctx.t("lets_kill.ui.aim", weapon=render.card_name(
+                                weapon))[:150])
+        await interaction.response.send_message(view=view_of(select), ephemeral=True, allowed_mentions=SILENT)
+
+    async def _cards_first(self, interaction: discord.Interaction, ctx: RenderContext, table: Table,
+                           picks: list[tuple[int, Any]]) -> None:
+        """Too many moves for one select: the cards first (plus the moves that are not a card play)."""
+        cards = list(dict.fromkeys(a.card for _, a in picks if isinstance(a, PlayCard)))
+        options = [discord.SelectOption(label=render.card_name(c)[:100], value=c) for c in cards][:MAX_OPTIONS]
+        items: list[discord.ui.Item[Any]] = [GameSelect(table.id, table.version, "card", options=options,
+                                                        placeholder=ctx.t("lets_kill.ui.pick_card"))]
+        others = [(i, a) for i, a in picks if not isinstance(a, PlayCard)]
+        if others:
+            items.append(GameSelect(table.id, table.version, "do", placeholder=ctx.t("lets_kill.ui.pick"),
+                                    options=[discord.SelectOption(label=render.action_label(ctx, a, {}),
+                                                                  value=str(i)) for i, a in others]))
+        await interaction.response.send_message(view=view_of(*items), ephemeral=True, allowed_mentions=SILENT)
+
+    async def _play(self, bot: CoronerBot, table: Table, interaction: discord.Interaction, action: Any,
+                    version: int) -> None:
+        await self.play(bot, table, interaction.user.id, table.engine.dump_action(action), version=version,
+                        interaction=interaction)

@@ -1,0 +1,280 @@
+"""The Let's Kill! engine (RB + card edition v1.1): setup, decisions, views and the end of the game.
+
+Every decision is one pending question (``state.pending``): a Victim's Location, the Step-2 play, a response
+window (every other player answers once, sealed; the bot's clock closes it), a shootout pledge, a Stakeout discard,
+an owner's discard, or the 20-point declaration. :meth:`LetsKill.timeout_action` answers each one when time is up.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from games.core import (
+    SYSTEM_SEAT,
+    Audience,
+    Engine,
+    Event,
+    IllegalAction,
+    ModeInfo,
+    Outcome,
+    SeatInfo,
+    Step,
+    Waiting,
+    rng_for,
+)
+from games.lets_kill import pipeline, plays, rules
+from games.lets_kill.cards import CARDS, LETS_KILL_DECK, VICTIMS_DECK
+from games.lets_kill.flow import HAND_SIZE, Flow
+from games.lets_kill.models import (
+    ChooseCards,
+    CloseWindow,
+    Declare,
+    DiscardHand,
+    LetsKillAction,
+    LetsKillOptions,
+    LetsKillState,
+    PlaceVictim,
+    PlayCard,
+    Pledge,
+    Respond,
+    Task,
+)
+from games.lets_kill.views import build_view
+
+
+class LetsKill(Engine[LetsKillState]):
+    game: ClassVar[str] = "lets_kill"
+    mode: ClassVar[ModeInfo] = ModeInfo(id="classic", min_players=3, max_players=5)
+    State = LetsKillState
+    Options = LetsKillOptions
+    Action: ClassVar[Any] = LetsKillAction
+
+    # ------------------------------------------------------------ setup (RB "Set Up", LK-01, §9.7, §9.15)
+    def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> LetsKillState:
+        """Raises ``core.bad_player_count`` unless 3 to 5 seats."""
+        assert isinstance(options, LetsKillOptions)
+        players = len(seats)
+        if not self.mode.min_players <= players <= self.mode.max_players:
+            raise IllegalAction("core.bad_player_count", count=players)
+        rng = rng_for(seed, "setup")
+        lk_deck, victims_deck = list(LETS_KILL_DECK), list(VICTIMS_DECK)
+        rng.shuffle(lk_deck)
+        rng.shuffle(victims_deck)
+        first = options.first_player if options.first_player is not None and options.first_player < players \
+            else rng.randrange(players)
+        order = [(first + k) % players for k in range(players)]
+        hands: list[list[str]] = [[] for _ in range(players)]
+        for _ in range(HAND_SIZE):
+            for seat in order:
+                hands[seat].append(lk_deck.pop(0))
+        town: list[str] = []
+        while len(town) < players:
+            card_id = victims_deck.pop(0)
+            if CARDS[card_id].type == "location":
+                victims_deck.insert(rng.randrange(len(victims_deck) + 1), card_id)
+            else:
+                town.append(card_id)
+        right_of_first = (first - 1) % players
+        state = LetsKillState(seed=seed, seats=[s.names[0] if s.names else "" for s in seats], lk_deck=lk_deck,
+                              victims_deck=victims_deck, hands=hands, town=town, first=first, active=first,
+                              known=[[] for _ in range(players)], skips=[0] * players,
+                              placers={v: right_of_first for v in town})
+        started = Event(key="lets_kill.started", params={"seat": first, "victims": list(town)})
+        state.agenda = [Task(op="turn_start")]
+        flow = Flow(state)
+        pipeline.run(flow)
+        state.opening = [e.model_dump(mode="json") for e in [started, *flow.events] if e.audience.is_public]
+        return flow.state
+
+    def intro(self, state: LetsKillState) -> list[Event]:
+        events = [Event(key="lets_kill.dealt", params={"cards": list(hand)}, audience=Audience.to(seat))
+                  for seat, hand in enumerate(state.hands)]
+        return [*events, *(Event.model_validate(e) for e in state.opening)]
+
+    # ------------------------------------------------------------ decisions
+    def legal_actions(self, state: LetsKillState, seat: int) -> list[Any]:
+        pending = state.pending
+        if pending is None or state.ended:
+            return []
+        if pending.kind == "window":
+            if seat == SYSTEM_SEAT:
+                return [CloseWindow()]
+            return plays.legal_responses(state, seat)
+        if seat != pending.seat:
+            return []
+        if pending.kind == "place":
+            return [PlaceVictim(location=loc) for loc in pending.options]
+        if pending.kind == "play":
+            found: list[Any] = list(plays.legal_plays(state, pending))
+            return found if pending.extra else [*found, DiscardHand()]
+        if pending.kind == "pledge":
+            return [Pledge(cards=cards) for cards in plays.legal_pledges(state, seat)]
+        if pending.kind == "peek_discard":
+            return [ChooseCards(cards=list(c)) for n in range(len(pending.peeked) + 1)
+                    for c in combinations(pending.peeked, n)]
+        if pending.kind == "discard_choice":
+            return [ChooseCards(cards=list(c)) for c in dict.fromkeys(combinations(state.hands[seat], pending.n))]
+        return [Declare(declare=True), Declare(declare=False)]
+
+    def waiting(self, state: LetsKillState) -> Waiting | None:
+        """The pending decision: ``kind`` is its kind (``place``, ``play``, ``window``, ``pledge``,
+        ``peek_discard``, ``discard_choice``, ``declare``). A window waits on every player who has not answered; a
+        shootout pledge is a prompt; everything else is the turn's pace."""
+        pending = state.pending
+        if pending is None or state.ended:
+            return None
+        if pending.kind == "window":
+            assert state.window is not None
+            seats = tuple(s for s in state.window.eligible if s not in state.window.answers)
+            return Waiting(seats=seats, kind="window")
+        if pending.kind == "pledge":
+            return Waiting.prompt(pending.seat, "pledge")
+        return Waiting.turn(pending.seat, pending.kind)
+
+    def timeout_action(self, state: LetsKillState) -> tuple[int, Any] | None:
+        """The move made when time is up: a window closes (everyone silent passes), a pledge passes, a Location is
+        the first that qualifies, a Stakeout discards nothing, a declaration is not made, an owner's discard takes
+        the first cards, the Step-2 card is the hand discarded, and a mandatory extra play is the first legal one."""
+        pending = state.pending
+        if pending is None or state.ended:
+            return None
+        if pending.kind == "window":
+            return SYSTEM_SEAT, CloseWindow()
+        seat = pending.seat
+        default: Any = {
+            "place": lambda: PlaceVictim(location=pending.options[0]),
+            "pledge": lambda: Pledge(),
+            "peek_discard": lambda: ChooseCards(),
+            "discard_choice": lambda: ChooseCards(cards=state.hands[seat][: pending.n]),
+            "declare": lambda: Declare(declare=False),
+            "play": lambda: self.legal_actions(state, seat)[0] if pending.extra else DiscardHand(),
+        }[pending.kind]()
+        return seat, default
+
+    def apply(self, state: LetsKillState, seat: int, action: Any) -> Step:
+        """Raises :class:`IllegalAction` (``lets_kill.*``; ``core.game_over``) and then changes nothing. Each seat
+        whose hand changed gets one private ``lets_kill.hand`` event with the whole hand, last."""
+        if state.ended:
+            raise IllegalAction("core.game_over")
+        pending = state.pending
+        if pending is None:
+            raise IllegalAction("lets_kill.not_now")
+        flow = Flow(LetsKillState.model_validate_json(state.model_dump_json()))  # a deep copy, done by pydantic-core
+        self._decide(flow, seat, action)
+        pipeline.run(flow)
+        changed = [s for s, hand in enumerate(flow.state.hands) if hand != state.hands[s]]
+        return Step(state=flow.state, events=flow.events + [
+            Event(key="lets_kill.hand", params={"cards": list(flow.state.hands[s])}, audience=Audience.to(s))
+            for s in changed])
+
+    def _decide(self, flow: Flow, seat: int, action: Any) -> None:
+        state = flow.state
+        pending = state.pending
+        assert pending is not None
+        if isinstance(action, (Respond, CloseWindow)):
+            return self._window(flow, seat, action)
+        if pending.kind == "window" or seat != pending.seat:
+            raise IllegalAction("core.not_your_turn")
+        if isinstance(action, PlaceVictim) and pending.kind == "place":
+            if action.location not in pending.options:
+                raise IllegalAction("lets_kill.bad_location", location=action.location)
+            state.pending = None
+            return pipeline.put_victim(flow, pending.victim or "", action.location)
+        if isinstance(action, PlayCard):
+            error = plays.play_error(state, seat, action)
+            if error is not None:
+                raise error
+            return plays.apply_play(flow, seat, action)
+        if isinstance(action, DiscardHand) and pending.kind == "play" and not pending.extra:
+            cards = list(state.hands[seat])
+            flow.discard_from_hand(seat, cards)
+            state.pending = None
+            return flow.say("hand_discarded", seat=seat, cards=cards)
+        if isinstance(action, Pledge) and pending.kind == "pledge":
+            error = plays.pledge_error(state, seat, action.cards)
+            if error is not None:
+                raise error
+            return pipeline.pledge(flow, seat, list(action.cards))
+        if isinstance(action, ChooseCards) and pending.kind in ("peek_discard", "discard_choice"):
+            return self._choose(flow, seat, list(action.cards))
+        if isinstance(action, Declare) and pending.kind == "declare":
+            state.pending = None
+            if action.declare:
+                state.declared_by = seat
+                flow.say("declared", seat=seat, score=rules.score(state, seat))
+            return None
+        raise IllegalAction("lets_kill.not_now")
+
+    def _window(self, flow: Flow, seat: int, action: Respond | CloseWindow) -> None:
+        state = flow.state
+        window = state.window
+        if state.pending is None or state.pending.kind != "window" or window is None:
+            raise IllegalAction("lets_kill.not_now")
+        if isinstance(action, CloseWindow):
+            if seat != SYSTEM_SEAT:
+                raise IllegalAction("core.not_your_turn")
+        else:
+            if seat not in window.eligible or seat in window.answers:
+                raise IllegalAction("lets_kill.already_answered" if seat in window.answers else "core.not_your_turn")
+            error = plays.response_error(state, seat, action)
+            if error is not None:
+                raise error
+            window.answers[seat] = action
+            flow.say("answered", seat=seat)
+            if any(s not in window.answers for s in window.eligible):
+                return
+        for other in window.eligible:
+            window.answers.setdefault(other, Respond())
+        pipeline.close_window(flow)
+
+    def _choose(self, flow: Flow, seat: int, cards: list[str]) -> None:
+        state = flow.state
+        pending = state.pending
+        assert pending is not None
+        if pending.kind == "peek_discard":
+            if len(set(cards)) != len(cards) or not set(cards) <= set(pending.peeked):
+                raise IllegalAction("lets_kill.bad_choice")
+            for victim in cards:
+                surprise = state.surprises.pop(victim)
+                flow.forget(surprise)
+                state.lk_discard.append(surprise)
+                flow.say("surprise_discarded", seat=seat, victim=victim)
+        else:
+            hand = list(state.hands[seat])
+            try:
+                for card_id in cards:
+                    hand.remove(card_id)
+            except ValueError:
+                raise IllegalAction("lets_kill.not_in_hand") from None
+            if len(cards) != pending.n:
+                raise IllegalAction("lets_kill.bad_choice")
+            flow.discard_from_hand(seat, cards)
+            flow.say("discarded", seat=seat, cards=cards)
+        state.pending = None
+
+    # ------------------------------------------------------------ views and the end
+    def view(self, state: LetsKillState, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat)
+
+    def outcome(self, state: LetsKillState) -> Outcome | None:
+        """Highest score wins; every tied player wins (LK-33)."""
+        if state.ended is None:
+            return None
+        scores = {seat: rules.score(state, seat) for seat in range(len(state.seats))}
+        best = max(scores.values())
+        return Outcome(winners=[s for s, p in scores.items() if p == best], reason=f"lets_kill.end.{state.ended}",
+                       params={"score": best}, scores={s: float(p) for s, p in scores.items()})
+
+
+def begin(state: LetsKillState) -> LetsKillState:
+    """Start the first turn of a dealt (or hand-built) state and run to the first decision."""
+    state.agenda = [Task(op="turn_start")]
+    flow = Flow(state)
+    pipeline.run(flow)
+    return flow.state
+
+
+ENGINE = LetsKill()

@@ -1,0 +1,242 @@
+"""Rule queries with no side effects: positions, placement (LK-04, LK-13..15), whackability and declarations (W1),
+Surprise targets (LK-10) and scoring (§7.5)."""
+
+from __future__ import annotations
+
+from itertools import combinations, islice
+
+from games.core import IllegalAction
+from games.lets_kill.cards import CARDS
+from games.lets_kill.dsl import Effect, Pred
+from games.lets_kill.models import Incident, LetsKillState, LocationInPlay
+
+
+def static(card_id: str, kind: str) -> list[Effect]:
+    return CARDS[card_id].effects_of("static", kind)
+
+
+# ------------------------------------------------------------------ positions
+
+def location(state: LetsKillState, loc_id: str) -> LocationInPlay | None:
+    return next((loc for loc in state.locations if loc.card == loc_id), None)
+
+
+def position(state: LetsKillState, victim: str) -> tuple[bool, str | None]:
+    """``(in_play, location)``: whether ``victim`` is in play, and its Location card (``None``: out on the town)."""
+    if victim in state.town:
+        return True, None
+    for loc in state.locations:
+        if victim in loc.victims:
+            return True, loc.card
+    return False, None
+
+
+def victims_in_play(state: LetsKillState) -> list[str]:
+    return [v for loc in state.locations for v in loc.victims] + list(state.town)
+
+
+# ------------------------------------------------------------------ placement
+
+def _restriction_allows(card_id: str, victim: str) -> bool:
+    for effect in static(card_id, "placement_restriction"):
+        allowed = effect.arg("allowed")
+        if allowed is None or not allowed.matches(set(CARDS[victim].attributes)):
+            return False
+    return True
+
+
+def can_take(state: LetsKillState, loc_id: str, victims: list[str]) -> bool:
+    """Whether the Location ``loc_id`` in play can legally take all of ``victims`` together (restrictions of both
+    sides and the capacity, Children included: LK-13, LK-14, LK-15)."""
+    loc = location(state, loc_id)
+    if loc is None:
+        return False
+    for victim in victims:
+        if not _restriction_allows(victim, victim) or not _restriction_allows(loc_id, victim):
+            return False
+    capacity = [e.arg("n") for e in static(loc_id, "capacity")]
+    return not capacity or len(loc.victims) + len(victims) <= min(capacity)
+
+
+def placement_options(state: LetsKillState, victim: str) -> list[str]:
+    """Locations in play that can take ``victim`` now (LK-04), in play order."""
+    return [loc.card for loc in state.locations if can_take(state, loc.card, [victim])]
+
+
+# ------------------------------------------------------------------ whacking (W1)
+
+def _whack_allowed(card_id: str, weapon: str) -> bool:
+    for effect in static(card_id, "whack_restriction"):
+        allowed = effect.arg("allowed")
+        if allowed is None or not allowed.matches(set(CARDS[weapon].attributes)):
+            return False
+    return True
+
+
+def protected(state: LetsKillState, victim: str) -> bool:
+    """Never whackable: the Victim's own or its Location's ``whack_restriction`` is ``none`` (LK-10)."""
+    _, loc = position(state, victim)
+    never = [e for c in (victim, loc) if c for e in static(c, "whack_restriction") if e.arg("allowed") is None]
+    return bool(never)
+
+
+def whackable(state: LetsKillState, victim: str, weapon: str) -> bool:
+    _, loc = position(state, victim)
+    return _whack_allowed(victim, weapon) and (loc is None or _whack_allowed(loc, weapon))
+
+
+def weapon_attr_holds(pred: Pred, weapon: str | None) -> bool:
+    return weapon is not None and bool(pred.attrs & set(CARDS[weapon].attributes))
+
+
+def holds_for_weapon(effect: Effect, weapon: str | None) -> bool:
+    """Whether ``effect``'s ``weapon.attr`` predicates hold for ``weapon`` (the declared Weapon, §2.2)."""
+    return all(weapon_attr_holds(p, weapon) != p.negate for p in effect.condition if p.name == "weapon.attr")
+
+
+def effective_body_count(weapon: str, targets: list[str], loc: str | None, bonus: int = 0) -> int:
+    """Printed body count + the Location's ``body_count`` (its weapon condition checked) + each declared Victim's
+    + ``bonus`` (an ``extra_play`` Event's), W1."""
+    total = (CARDS[weapon].body_count or 0) + bonus
+    sources = ([loc] if loc else []) + targets
+    for source in sources:
+        for effect in static(source, "body_count"):
+            if holds_for_weapon(effect, weapon):
+                total += effect.arg("amount")
+    return total
+
+
+def scope_of(weapon: str) -> tuple[str, bool]:
+    """The Weapon's own ``whack_scope`` (§9.1): ``(scope, all)``; standard ``("location", False)``."""
+    for effect in static(weapon, "whack_scope"):
+        return effect.arg("scope"), effect.arg("all")
+    return "location", False
+
+
+def declaration_error(state: LetsKillState, weapon: str, targets: list[str], bonus: int = 0) -> IllegalAction | None:
+    """Why the ordered declaration ``targets`` with ``weapon`` is illegal (W1, §9.8), or ``None``."""
+    if not targets:
+        return IllegalAction("lets_kill.no_targets")
+    if len(set(targets)) != len(targets):
+        return IllegalAction("lets_kill.bad_declaration")
+    places = set()
+    for victim in targets:
+        in_play, loc = position(state, victim)
+        if not in_play:
+            return IllegalAction("lets_kill.not_in_play", card=victim)
+        if not whackable(state, victim, weapon):
+            return IllegalAction("lets_kill.cannot_whack", card=victim, weapon=weapon)
+        places.add(loc)
+    if len(places) != 1:
+        return IllegalAction("lets_kill.one_location")
+    loc = places.pop()
+    scope, everyone = scope_of(weapon)
+    if scope == "out_on_the_town" and loc is not None:
+        return IllegalAction("lets_kill.town_only", weapon=weapon)
+    if scope == "location" and loc is None and len(targets) != 1:
+        return IllegalAction("lets_kill.one_out_on_town")
+    limit = effective_body_count(weapon, targets, loc, bonus)
+    if len(targets) > limit:
+        return IllegalAction("lets_kill.body_count", limit=limit)
+    if everyone and loc is not None:
+        here = location(state, loc)
+        assert here is not None
+        for other in here.victims:
+            if other not in targets and whackable(state, other, weapon) and \
+                    len(targets) + 1 <= effective_body_count(weapon, [*targets, other], loc, bonus):
+                return IllegalAction("lets_kill.must_whack_all", card=other)
+    return None
+
+
+MAX_LISTED = 60
+
+
+def legal_declarations(state: LetsKillState, weapon: str, bonus: int = 0) -> list[list[str]]:
+    """Legal declarations in placement order, at most :data:`MAX_LISTED` per place (a crowded Location has
+    thousands; :func:`declaration_error` accepts any legal one, in any order)."""
+    groups = [loc.victims for loc in state.locations] + [[v] for v in state.town]
+    if scope_of(weapon)[0] == "out_on_the_town":
+        groups = [list(state.town)]
+    found = []
+    everyone = scope_of(weapon)[1]
+    for group in groups:
+        candidates = [v for v in group if whackable(state, v, weapon)]
+        if not candidates:
+            continue
+        # sizes that can fit: the body count without the declared Victims' own modifiers, widened by them
+        _, loc = position(state, candidates[0])
+        shifts = [sum(e.arg("amount") for e in static(v, "body_count")) for v in candidates]
+        most = effective_body_count(weapon, [], loc, bonus) + sum(s for s in shifts if s > 0)
+        fewest = 1
+        if everyone and loc is not None:  # a maximal declaration only (§9.8)
+            fewest = max(1, min(len(candidates), most) + sum(s for s in shifts if s < 0))
+        sizes = range(fewest, min(len(candidates), most) + 1)
+        legal = (list(c) for size in sizes for c in combinations(candidates, size)
+                 if declaration_error(state, weapon, list(c), bonus) is None)
+        found += islice(legal, MAX_LISTED)
+    return found
+
+
+def surprise_targets(state: LetsKillState) -> list[str]:
+    """Victims in play with no Surprise that are not protected (LK-10)."""
+    return [v for v in victims_in_play(state) if v not in state.surprises and not protected(state, v)]
+
+
+# ------------------------------------------------------------------ scoring (§7.5)
+
+def incident_attrs(inc: Incident, victim: str) -> set[str]:
+    """Printed + granted attributes (a revealed Surprise's ``grant_attribute``)."""
+    attrs = set(CARDS[victim].attributes)
+    surprise = inc.surprises.get(victim)
+    if surprise:
+        attrs |= {e.arg("attr") for e in static(surprise, "grant_attribute")}
+    return attrs
+
+
+def holds(inc: Incident, effect: Effect) -> bool:
+    for pred in effect.condition:
+        if pred.name == "weapon.attr":
+            value = weapon_attr_holds(pred, inc.weapon)
+        elif pred.name == "incident.location":
+            value = inc.location is not None
+        elif pred.name == "incident.has_media":
+            value = inc.media is not None
+        elif pred.name == "incident.victim_count":
+            count = len(inc.victims)
+            value = count == pred.value if pred.op == "=" else count >= pred.value
+        else:
+            value = any(pred.attrs & incident_attrs(inc, v) for v in inc.victims)
+        if value == pred.negate:
+            return False
+    return True
+
+
+def incident_score(inc: Incident) -> int:
+    """The Incident's score from its current contents (§7.5; no clamping)."""
+    shared = [c for c in (inc.weapon, inc.location, inc.media, *inc.attached) if c]
+    points = [(c, e) for c in shared for e in static(c, "points") if holds(inc, e)]
+    total = sum(inc.modifiers) + sum(e.arg("amount") for _, e in points if e.arg("target") == "incident")
+    for victim in inc.victims:
+        own = [e for c in (victim, inc.surprises.get(victim)) if c for e in static(c, "points")
+               if e.arg("target") == "this_victim" and holds(inc, e)]
+        value = CARDS[victim].points or 0
+        for effect in own:
+            if effect.arg("mode") == "set":
+                value = effect.arg("amount")
+        for effect in own:
+            if effect.arg("mode") == "multiply":
+                value *= effect.arg("amount")
+        value += sum(e.arg("amount") for e in own if e.arg("mode", "add") == "add")
+        attrs = incident_attrs(inc, victim)
+        value += sum(e.arg("amount") for _, e in points if e.arg("target") == "each_victim"
+                     and ("filter" not in e.args or (e.args["filter"] is not None and e.args["filter"].matches(attrs))))
+        total += value
+    return total
+
+
+def score(state: LetsKillState, seat: int) -> int:
+    return sum(incident_score(inc) for inc in state.incidents if inc.owner == seat)
+
+
+def incident(state: LetsKillState, inc_id: int | None) -> Incident | None:
+    return next((inc for inc in state.incidents if inc.id == inc_id), None)

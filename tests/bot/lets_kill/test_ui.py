@@ -1,0 +1,139 @@
+"""The Let's Kill! UI without Discord: every event and refusal has its words in both languages, card ids become
+names, the public table fits Discord's limits on a crowded game, and it never shows a hand or a face-down Surprise."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot.cogs.lets_kill import render
+from bot.cogs.lets_kill.ui import LetsKillUI
+from bot.i18n.catalog import load_language
+from bot.tables import Table, TableSeat
+from bot.ui import RenderContext
+from games.core import Event, SeatInfo
+from games.lets_kill.cards import LETS_KILL_DECK, VICTIMS_DECK
+from games.lets_kill.engine import ENGINE
+from games.lets_kill.models import Incident, LetsKillOptions, LetsKillState, Respond
+from tests.games.lets_kill.support import build
+
+START = datetime(2026, 1, 1, tzinfo=UTC)
+UI = LetsKillUI()
+SOURCES = Path(__file__).resolve().parents[3] / "games" / "lets_kill"
+
+
+def ctx_of(state: LetsKillState, language: str = "en", name_length: int = 5) -> RenderContext:
+    seats = tuple(TableSeat(seat=i, user_id=100 + i, names=(f"p{i}".ljust(name_length, "x"),))
+                  for i in range(len(state.seats)))
+    table = Table(id=1, game="lets_kill", mode="classic", guild_id=1, channel_id=2, host_id=100, status="active",
+                  seed=7, options={}, version=3, language=language, series_id=None, lobby_message_id=None,
+                  table_message_id=None, created_at=START, updated_at=START, finished_at=None, outcome=None,
+                  seats=seats, state=state, engine=ENGINE)
+    return RenderContext(table, language)
+
+
+def played_events(seed: int, players: int) -> list[tuple[LetsKillState, list[Event]]]:
+    state = ENGINE.setup(LetsKillOptions(), [SeatInfo() for _ in range(players)], seed)
+    rng, out = random.Random(seed), [(state, ENGINE.intro(state))]
+    while ENGINE.outcome(state) is None:
+        seat = rng.choice(ENGINE.to_act(state))
+        step = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+        state = step.state
+        out.append((state, step.events))
+    return out
+
+
+def test_every_key_the_engine_can_send_is_in_both_catalogues() -> None:
+    """Event keys, refusal codes and outcome reasons written in the engine exist in English and Spanish."""
+    text = "\n".join(p.read_text() for p in SOURCES.glob("*.py"))
+    keys = {f"lets_kill.{k}" for k in re.findall(r'(?:say|tell)\((?:seat, )?"([a-z_]+)"', text)}
+    keys |= set(re.findall(r'IllegalAction\("(lets_kill\.[a-z_]+)"', text))
+    keys |= {f"lets_kill.end.{r}" for r in ("deck", "victims", "declared")} | {"lets_kill.dealt",
+                                                                                "lets_kill.started", "lets_kill.hand"}
+    for language in ("en", "es"):
+        assert sorted(keys - set(load_language(language))) == []
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_random_game_events_render_with_names_and_no_placeholders(language: str) -> None:
+    """Every event of a random game renders fully (no ``{param}`` left, no raw card id)."""
+    for state, events in played_events(3, 4):
+        ctx = ctx_of(state, language)
+        for event in events:
+            text = render.event_text(ctx, event)
+            assert "{" not in text and not re.search(r"\b[WSELV]\d\d\b", text), (event, text)
+
+
+def test_public_table_fits_and_hides_secrets_in_a_crowded_game() -> None:
+    """Five players with 32-character names, many Victims and Incidents: the embed fits Discord's limits with the
+    table's log and the result added, and names no card in a hand nor a face-down Surprise."""
+    victims = [v for v in VICTIMS_DECK if v.startswith("V") and v not in ("V01", "V02", "V03")]
+    weapons = [w for w in LETS_KILL_DECK if w.startswith("W")]
+    incidents = [Incident(id=i + 1, owner=i % 5, weapon=weapons[i], victims=[victims[i]]) for i in range(20)]
+    state = build(hands=[["E01"], ["E02"], ["E03"], ["E04"], ["E05"]], start=False, incidents=incidents,
+                  locations={"L08": victims[20:36]}, town=victims[36:], surprises={victims[20]: "S01"})
+    ctx = ctx_of(state, name_length=32)
+    embed = UI.table_embed(ctx, ENGINE.view(state, None))
+    # room left for the living table's "last moves" field (1024 + its name) and a result embed
+    assert len(embed) <= 6000 - 1100 - 900 and len(embed.fields) < 25
+    assert all(len(f.value or "") <= 1024 and len(f.name or "") <= 256 for f in embed.fields)
+    shown = str(embed.to_dict())
+    for secret in ("Anonymous Tip", "Block Party", "Killing Spree", "Stakeout", "Free Samples", "Secret Millionaire"):
+        assert secret not in shown
+
+
+@pytest.mark.parametrize(("language", "hand"), [
+    ("en", "• Pocket Derringer — Weapon · Gun · body count 1\n• Secret Millionaire — Surprise ☺\n"
+           "• Sirens — Response Event ⏰ (in other players' turns)"),
+    ("es", "• Pocket Derringer — Arma · Pistola · víctimas máximas 1\n• Secret Millionaire — Sorpresa ☺\n"
+           "• Sirens — Evento de Respuesta ⏰ (en turnos ajenos)"),
+])
+def test_secrets_show_the_hand_with_what_each_card_is_and_known_surprises(language: str, hand: str) -> None:
+    """My secrets: each card with its type and attributes, in the game's language; the Surprises the seat knows."""
+    state = build(hands=[["W01", "S01", "E13-1"], [], []], start=False, town=["V05"], surprises={"V05": "S02"})
+    state.known[0].append("S02")
+    embed = UI.secrets_embed(ctx_of(state, language), 0, ENGINE.view(state, 0))
+    assert [f.value for f in embed.fields] == [hand, "Wanda Wholesome: Had It Coming"]
+
+
+def test_every_legal_action_has_a_short_label() -> None:
+    """Select labels stay within 100 characters and never show a raw id."""
+    for state, _ in played_events(5, 3)[:200]:
+        ctx = ctx_of(state)
+        owners = {inc.id: inc.owner for inc in state.incidents}
+        for seat in ENGINE.to_act(state):
+            for action in ENGINE.legal_actions(state, seat):
+                label: Any = render.action_label(ctx, action, owners)
+                assert 0 < len(label) <= 100 and "{" not in label
+
+
+def test_answers_do_not_extend_a_response_window() -> None:
+    """The window's timers after an answer get the time left of the window opened earlier, not a fresh one."""
+    state = build(hands=[[], [], []], victims_top=["V04"])
+    config = SimpleNamespace(response_window_seconds=60, prompt_timeout_seconds=30, turn_timeout_seconds=300)
+    ui = LetsKillUI()
+    opened = replace(ctx_of(state).table, version=3, updated_at=START)
+    assert ui.move_timeout(opened, config) == 60
+    answered = ENGINE.apply(state, 1, Respond()).state
+    later = replace(opened, version=4, state=answered, updated_at=START + timedelta(seconds=25))
+    assert ui.move_timeout(later, config) == 35
+    played = replace(later, version=9, state=build(hands=[["E02"], [], []], victims_top=["V04"]))
+    assert ui.move_timeout(played, config) == 60  # a new window (nobody has answered it yet)
+
+
+def test_a_hand_dm_lists_each_card_with_its_type() -> None:
+    """The hand DM (dealt or changed) is one line per card; an empty hand still says so."""
+    state = build(hands=[["W01"], [], []], start=False)
+    ctx = ctx_of(state)
+    dm = UI.private_event(ctx, 0, Event(key="lets_kill.hand", params={"cards": ["W01", "E02"]}))
+    assert dm.embeds[0].title == "Your hand"
+    assert dm.embeds[0].description == "• Pocket Derringer — Weapon · Gun · body count 1\n• Block Party — Event"
+    empty = UI.private_event(ctx, 0, Event(key="lets_kill.hand", params={"cards": []}))
+    assert empty.embeds[0].description == "—"

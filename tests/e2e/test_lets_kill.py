@@ -1,0 +1,122 @@
+"""Let's Kill! end to end through the Discord double: three players, hands by DM, a Victim placed and its window
+passed, a whacking answered by a Response Event played in the window, a shootout with Guns chosen privately by
+both sides, and the rest of the game played out by the turn timers to the announced result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.tables import TableService
+from games.lets_kill.models import PlayCard, Pledge, Respond
+from tests.discord_double import StoredMessage, User
+from tests.e2e.conftest import World, table_log
+
+SEED = 13  # Bob starts with the Exploding Birthday Cake and a Gun; Carol holds Sirens and the Grenade Launcher
+
+
+@pytest.fixture
+def seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: SEED))
+
+
+def act_buttons(world: World) -> list[StoredMessage]:
+    return [m for m in world.bot_messages() if any(":act:" in c.get("custom_id", "") for c in m.walk_components())]
+
+
+async def table_message(world: World, table_id: int) -> tuple[StoredMessage, Any]:
+    """The status message drawn at the table's current version, and the table."""
+    table = await world.tables.load(table_id)
+    mark = f":{table.version}:act:"
+    message = await world.double.wait_for(lambda: next((m for m in reversed(act_buttons(world)) if any(
+        mark in c.get("custom_id", "") for c in m.walk_components())), None), what=f"the table at v{table.version}")
+    return message, table
+
+
+async def choose(world: World, user: User, table_id: int, action: Any) -> None:
+    """Click Act, then pick ``action`` in the ephemeral select of the clicker's legal moves."""
+    message, table = await table_message(world, table_id)
+    seat = next(s for s in range(3) if table.user_of(s) == user.id)
+    legal = table.engine.legal_actions(table.state, seat)
+    response = await (await user.click(message, label="Act")).response()
+    assert response.ephemeral and response.message is not None
+    select = next(c for c in response.message.walk_components() if ":do:" in c.get("custom_id", ""))
+    await (await user.select(response.message, select["custom_id"], [str(legal.index(action))])).response()
+    await wait_version(world, table_id, table.version)
+
+
+async def wait_version(world: World, table_id: int, version: int) -> None:
+    for _ in range(200):
+        if (await world.tables.load(table_id)).version > version:
+            return
+        await world.double.wait_for(lambda: True, timeout=0.05)
+    raise AssertionError("the move was not applied")
+
+
+async def pass_window(world: World, user: User, table_id: int) -> None:
+    message, table = await table_message(world, table_id)
+    await (await user.click(message, label="Pass")).response()
+    await wait_version(world, table_id, table.version)
+
+
+async def test_three_players_response_shootout_and_the_end(world: World, seed: None) -> None:
+    """Bob whacks, Carol answers with Sirens in the window, the shootout goes 2 against 5 and Bob gives up; the
+    game then ends by the timers and the result is posted."""
+    alice, bob, carol = world.players[:3]
+    bot = world.bot()
+    async with world.running(bot):
+        handle = await alice.slash(world.games, "newgame", {"game": "lets_kill", "mode": "classic"})
+        await handle.response()
+        lobby = handle.original
+        assert lobby is not None
+        for user in (bob, carol):
+            await (await user.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        await world.double.wait_for(lambda: all(u.dms() for u in (alice, bob, carol)), what="the hands by DM")
+        assert "Your hand" in bob.dms()[0].text and "Antique Dueling Pistols" in bob.dms()[0].text
+
+        message, table = await table_message(world, 1)
+        assert table.state.active == 1 and table.state.window is not None  # Bob's Victim was placed
+        victim = table.state.window.victim
+        await pass_window(world, alice, 1)
+        await pass_window(world, carol, 1)
+
+        await choose(world, bob, 1, PlayCard(card="W19", victims=[victim]))
+        await choose(world, carol, 1, Respond(card="E13-2"))
+        await pass_window(world, alice, 1)
+        table = await world.tables.load(1)
+        assert table.state.shootout is not None and table.state.shootout.target == 1
+
+        await choose(world, bob, 1, Pledge(cards=["W06"]))
+        await choose(world, carol, 1, Pledge(cards=["W10"]))
+        await choose(world, alice, 1, Pledge())
+        await choose(world, bob, 1, Pledge())
+        table = await world.tables.load(1)
+        assert table.state.shootout is None and table.state.skips[1] == 1 and not table.state.incidents
+
+        await world.double.wait_for(lambda: "bob loses the shootout" in table_log(world.bot_messages()),
+                                    what="the shootout's result")
+        public = table_log(world.bot_messages())
+        for line in ("bob goes first", "bob places", "carol responds with Sirens!", "Shootout against bob!",
+                     "bob fires Antique Dueling Pistols", "carol has chosen (posse running total: 5)",
+                     "The posse fires Grenade Launcher", "bob loses the shootout (2 against 5)"):
+            assert line in public, line
+
+        # the rest of the game: every decision as its timeout would take it (windows close, hands are thrown
+        # away), applied quietly; the bot itself applies the last one, so it posts the result
+        engine = table.engine
+        for _ in range(2000):
+            table = await world.tables.load(1)
+            seat, action = engine.timeout_action(table.state)
+            service = bot.tables if engine.outcome(engine.apply(table.state, seat, action).state) else world.tables
+            await service.act_as_seat(1, seat, engine.dump_action(action), expected_version=table.version)
+            if service is bot.tables:
+                break
+        table = await world.tables.load(1)
+        assert table.status != "active" and table.outcome is not None
+        await world.double.wait_for(lambda: any(m.embeds and m.embeds[-1].get("title") == "Game over"
+                                                for m in world.bot_messages()), what="the result")
+        await world.double.wait_for(lambda: not act_buttons(world), what="the old table's buttons taken away")
+        board = await world.tables.leaderboard(world.guild.id, "lets_kill")
+        assert {row.user_id for row in board} == {alice.id, bob.id, carol.id}
