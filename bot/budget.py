@@ -2,7 +2,7 @@
 
 Every message whose size depends on the game or on player names (statuses, results, DMs, medium posts, secrets,
 server listings; channel posts, interaction responses and edits alike) is built as a :class:`bot.ui.Outgoing`, whose
-``kwargs()`` calls :func:`fit_message`; every modal passes :func:`fit_modal` when it is built.
+``kwargs()`` calls :func:`fit_message`; :func:`fit_modal` fits a modal built with its inputs.
 
 Lengths are counted in UTF-16 code units (:func:`size`), never fewer than Discord counts, so a name full of emoji or
 wide characters cannot push a message over. A long log or list (a text of lines) is cut after the last line that

@@ -262,6 +262,13 @@ class GameUI:
         picked options of a select (empty for a button). Raise IllegalAction/TableError/UserError to refuse."""
         raise NotImplementedError(name)
 
+    async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
+                       values: dict[str, str]) -> None:
+        """The submit of a :class:`bot.modals.GameModal` ``name`` (with ``arg``) opened at table ``version``;
+        ``values`` maps its text inputs' ids to what was typed. Also after a restart, however late. Raise
+        IllegalAction/TableError/UserError to refuse."""
+        raise NotImplementedError(name)
+
 
 _UIS: dict[tuple[str, str | None], GameUI] = {}
 

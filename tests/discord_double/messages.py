@@ -57,6 +57,7 @@ class StoredMessage:
     webhook_id: int | None = None
     visible_to: int | None = None
     deleted: bool = False
+    nonce: str | None = None
     history: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     @property
@@ -118,6 +119,8 @@ class StoredMessage:
         }
         if self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)

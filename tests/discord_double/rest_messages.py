@@ -170,7 +170,15 @@ class _MessageRoutes:
     async def create(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         self._require(channel, SEND_MESSAGES | (ATTACH_FILES if request[FILES] else 0))
+        body = request[BODY] or {}
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):  # Discord returns the message this nonce created
+            same = next((m for m in channel.messages if m.nonce == str(nonce) and m.author.id == self.d.bot_user.id
+                         and not m.deleted), None)
+            if same is not None:
+                return json_response(same.payload())
         msg = create_message(self.d, channel, self.d.bot_user, request[BODY], request[FILES])
+        msg.nonce = None if nonce is None else str(nonce)
         return json_response(msg.payload())
 
     async def history(self, request: web.Request) -> web.Response:

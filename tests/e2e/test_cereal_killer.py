@@ -86,7 +86,7 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
     alice, bob = world.players[:2]
     async with world.running():
         first = await start(world, [alice, bob])
-        assert "alice is the Killer" in first.text and "bob is the Detective" in first.text
+        assert "Alice is the Killer" in first.text and "Bob is the Detective" in first.text
         assert first.attachments and first.attachments[0].filename.endswith(".png")
         assert first.buttons()[0]["label"] == "My secrets"  # nothing for the hunters while the Killer moves
 
@@ -150,7 +150,7 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
     alice, bob, carol = world.players[:3]
     async with world.running():
         first = await start(world, [alice, bob, carol])
-        assert "carol is Lola" in first.text
+        assert "Carol is Lola" in first.text
         before = mark(statuses(world))
         await killer_dm(world, alice, ROUTE)
         status = await next_status(world, before)
@@ -172,7 +172,7 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
         count = mark(statuses(world))
         await killer_dm(world, alice, "13 14 9")
         status = await next_status(world, count)
-        assert "Day 2: carol's turn (Lola)" in status.text
+        assert "Day 2: Carol's turn (Lola)" in status.text
         await (await carol.select(status, custom_id(status, "sniff"), ["38"])).response()
         prompt = await world.double.wait_for(lambda: alice.dms()[-1] if alice.dms()[-1].buttons() else None)
         assert [b["label"] for b in prompt.buttons()] == ["No"]
@@ -280,7 +280,7 @@ async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answe
         status = await click(world, carol, status, "bite", ["9"])
         assert "Lola bites the Killer on 9! The hunters win." in status.text and "The Killer was on 9" in status.text
         assert "Day 1: 3 → 8 → 13 → 12" in status.text and "Day 2: 12 → 13 → 14 → 9" in status.text
-        assert "carol: K9" in status.text and "bob: Claustrophobia" in status.text
+        assert "Carol: K9" in status.text and "Bob: Claustrophobia" in status.text
         assert status.buttons() == []
     async with world.sessions() as session:
         rows = (await session.execute(select(Achievement.user_id, Achievement.achievement))).all()

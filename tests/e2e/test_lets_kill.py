@@ -95,12 +95,12 @@ async def test_three_players_response_shootout_and_the_end(world: World, seed: N
         table = await world.tables.load(1)
         assert table.state.shootout is None and table.state.skips[1] == 1 and not table.state.incidents
 
-        await world.double.wait_for(lambda: "bob loses the shootout" in table_log(world.bot_messages()),
+        await world.double.wait_for(lambda: "Bob loses the shootout" in table_log(world.bot_messages()),
                                     what="the shootout's result")
         public = table_log(world.bot_messages())
-        for line in ("bob goes first", "bob places", "carol responds with Sirens!", "Shootout against bob!",
-                     "bob fires Antique Dueling Pistols", "carol has chosen (posse running total: 5)",
-                     "The posse fires Grenade Launcher", "bob loses the shootout (2 against 5)"):
+        for line in ("Bob goes first", "Bob places", "Carol responds with Sirens!", "Shootout against Bob!",
+                     "Bob fires Antique Dueling Pistols", "Carol has chosen (posse running total: 5)",
+                     "The posse fires Grenade Launcher", "Bob loses the shootout (2 against 5)"):
             assert line in public, line
 
         # the rest of the game: every decision as its timeout would take it (windows close, hands are thrown

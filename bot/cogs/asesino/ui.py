@@ -43,8 +43,11 @@ class AsesinoUI(ActionsMixin):
     echo_keys = frozenset({"asesino.you_declared", "asesino.small.you_played"})  # the player just did it
 
     def outcome_text(self, ctx: RenderContext, outcome: Outcome) -> str:
+        """The ending as a sentence of its own (the catalogue's ending is a clause, also used after "The game is
+        over:"), so its first letter is capitalised."""
         roles = ctx.table.engine.view(ctx.table.state, None).get("roles") or {}
-        return render.ending_text(ctx, outcome.reason, roles)
+        text = render.ending_text(ctx, outcome.reason, roles)
+        return text[:1].upper() + text[1:]
 
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
         return render.words(ctx, params, declared)
