@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
-MAX_FIELD = 1024
 
 
 class Delivery:
@@ -109,6 +108,7 @@ class Delivery:
     async def post_medium(self, table: Table, out: Outgoing) -> None:
         config = await self.bot.config(table.guild_id)
         target = config.medium_channel_id or table.channel_id
+        out.language = table.language
         await self.send(await self.channel(target), out, "m")
 
     async def dm(self, table: Table, seat: int, out: Outgoing) -> bool:
@@ -119,6 +119,7 @@ class Delivery:
         try:
             # create_dm takes a bare snowflake and caches the DM channel: no user lookup per message
             channel = await self.bot.create_dm(discord.Object(id=user_id))
+            out.language = table.language
             await self.send(channel, out, f"d{seat}")
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
@@ -151,7 +152,7 @@ class Delivery:
         ctx = RenderContext(table, table.language)
         text = ctx.t("dm.closed", seats=", ".join(ctx.mention(s) for s in seats))
         view = view_of(secrets_button(table.id, ctx.t("secrets.button")))
-        out = Outgoing(content=text, view=view, mentions=True)
+        out = Outgoing(content=text, view=view, mentions=True, language=table.language)
         await self.send(await self.channel(table.channel_id), out, "f")
 
     async def announce_cancel(self, table: Table, by_user_id: int) -> None:
@@ -178,9 +179,9 @@ class Delivery:
             public = table.engine.view(table.state, None)
         embed = ui.table_embed(ctx, public)
         files = ui.table_files(ctx, public)
-        if lines and len(embed.fields) < MAX_FIELDS:
-            embed.add_field(name=ctx.t("table.last_moves"), value="\n".join(lines)[:MAX_FIELD], inline=False)
-        content = ""
+        if lines and len(embed.fields) < MAX_FIELDS:  # the budget cuts a long log with "…and N more"
+            embed.add_field(name=ctx.t("table.last_moves"), value="\n".join(lines), inline=False)
+        content = None
         embeds = [embed]
         items: list[discord.ui.Item[Any]] = []
         mentions = False
@@ -189,12 +190,11 @@ class Delivery:
         else:
             waiting = table.engine.waiting(table.state)
             if waiting is not None and waiting.pings and not waiting.hidden:
-                content = (content + "\n" if content else "") + ctx.t(
-                    "turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
+                content = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
-        return Outgoing(content=content or None, embeds=embeds, files=files,
-                        view=view_of(*items) if items else None, mentions=mentions)
+        return Outgoing(content=content, embeds=embeds, files=files,
+                        view=view_of(*items) if items else None, mentions=mentions, language=table.language)
 
     async def show_table(self, table: Table) -> None:
         """Show the table as it is now (e.g. a game whose start produced no event)."""

@@ -42,9 +42,8 @@ PING_TIMER = "turn_ping"
 
 def edit_kwargs(out: Outgoing) -> dict[str, Any]:
     """Keyword arguments for ``Message.edit`` / ``response.edit_message``: ``out`` replaces everything (content,
-    embeds, components, attachments)."""
-    return {"content": out.content, "embeds": out.embeds, "view": out.view,
-            "attachments": out.discord_files(), "allowed_mentions": out.kwargs()["allowed_mentions"]}
+    embeds, components, attachments), budgeted like every message (:meth:`bot.ui.Outgoing.kwargs`)."""
+    return out.kwargs(edit=True)
 
 
 class LiveTable:

@@ -25,8 +25,9 @@ class StoredAttachment:
     description: str | None = None
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "filename": self.filename, "size": len(self.data), "url": self.url,
+        data = {"id": str(self.id), "filename": self.filename, "size": len(self.data), "url": self.url,
                 "proxy_url": self.url, "content_type": self.content_type, "description": self.description}
+        return {k: v for k, v in data.items() if v is not None or k not in ("description", "content_type")}
 
 
 @dataclass(eq=False)
@@ -135,6 +136,23 @@ class StoredMessage:
         users = self.author._double.users
         ids = dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", self.content))
         return [users[i].payload() for i in ids if i in users]
+
+
+def numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of ``components`` as Discord stores them: every component has an ``id`` (Discord numbers those the
+    sender left without one 1, 2, 3... in depth-first order, skipping ids already used) and emoji drop null keys."""
+    out = copy.deepcopy(components)
+    used = {c["id"] for c in walk_components(out) if isinstance(c.get("id"), int)}
+    next_id = 1
+    for c in walk_components(out):
+        if isinstance(c.get("emoji"), dict):  # Discord answers a unicode emoji as {"name": ...} alone
+            c["emoji"] = {k: v for k, v in c["emoji"].items() if v is not None}
+        if not isinstance(c.get("id"), int):
+            while next_id in used:
+                next_id += 1
+            c["id"] = next_id
+            used.add(next_id)
+    return out
 
 
 def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
