@@ -18,8 +18,10 @@ from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
+from bot.modals import install_modal_router
 from bot.plugins import extensions
 from bot.settings import Settings, StartupError
+from bot.tables.outbox import RETRY_TIMER
 from bot.timers import TimerRunner
 from bot.turns import install_turn_timers
 from bot.ui import ui_for
@@ -79,14 +81,22 @@ class CoronerBot(commands.AutoShardedBot):
         if not hasattr(self, "sessions"):
             await self.open_database()
         self.delivery = Delivery(self)
-        self.tables = TableService(self.sessions, deliver=self.delivery, clock=self.clock.now)
+        self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
+                                   clock=self.clock.now, on_timers=self.clock.poke)
         self.timers = TimerRunner(self)
+        self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
         self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
+        install_modal_router(self)
         for extension in extensions():
             await self.load_extension(extension)
+        # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered
+        await self.tables.deliverer.catch_up()
+        for cog in list(self.cogs.values()):
+            if hasattr(cog, "catch_up"):
+                await cog.catch_up()
         self.timers.start()
         if self.settings.sync_commands:
             self.synced_commands = len(await self.sync_commands())
@@ -172,6 +182,16 @@ class CoronerBot(commands.AutoShardedBot):
                 await show_secrets(self, interaction, table)
                 return
             await ui_for(table.game, table.mode).on_component(interaction, table, name, arg, version, values)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
+            await send_error(self, interaction, exc, table)
+
+    async def on_game_modal(self, interaction: discord.Interaction, game_id: int, version: int, name: str, arg: str,
+                            values: dict[str, str]) -> None:
+        """Route a game modal's submit (see :mod:`bot.modals`) to the game's UI; errors become ephemeral replies."""
+        table = None
+        try:
+            table = await self.tables.load(game_id)
+            await ui_for(table.game, table.mode).on_modal(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
             await send_error(self, interaction, exc, table)
 

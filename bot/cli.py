@@ -1,5 +1,6 @@
-"""The ``coroner`` console script: ``run`` (the bot), ``migrate`` (upgrade the database) and ``check`` (validate the
-settings and the database without connecting to Discord).
+"""The ``coroner`` console script: ``run`` (the bot), ``migrate`` (upgrade the database), ``check`` (validate the
+settings and the database without connecting to Discord) and ``simulate`` (a game played by random seats, printed;
+no settings, token or database: :mod:`bot.simulate`).
 
 Whatever the operator got wrong (a setting, the database URL or driver, the token, the API base, the network) ends
 in one line on stderr, ``coroner: <what to fix>``, and exit code 2; no output ever shows the database password.
@@ -13,6 +14,7 @@ import sys
 from collections.abc import Callable
 
 from bot.settings import Settings, StartupError, default_text, load_settings
+from bot.simulate import command as simulate
 from bot.startup import coroner_version
 
 EXIT_OPERATOR = 2
@@ -101,6 +103,7 @@ def parser() -> argparse.ArgumentParser:
     for name, (_, summary) in COMMANDS.items():
         sub.add_parser(name, help=summary, description=summary, epilog=settings_help(),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    simulate.add_parser(sub)
     return top
 
 
@@ -108,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     from bot.logs import configure_logging
 
     args = parser().parse_args(argv)
+    if args.command == "simulate":
+        return simulate.run(args)
     try:
         settings = load_settings()
         configure_logging(settings.log_level)

@@ -19,7 +19,7 @@ from bot.db import Base
 from bot.db.migrate import alembic_config, downgrade_to, migrations_dir, upgrade_to_head
 
 TABLES = {"guild_settings", "games", "seats", "game_actions", "timers", "series", "scores", "farewell_letters",
-          "anonymous_posts", "achievements"}
+          "anonymous_posts", "achievements", "outbox"}
 
 
 def _diff(connection: Connection) -> list[object]:
@@ -108,3 +108,14 @@ def test_an_explicit_url_wins_over_database_url(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{other}")
     command.upgrade(alembic_config(f"sqlite+aiosqlite:///{chosen}"), "head")
     assert chosen.exists() and not other.exists()
+
+
+async def test_the_outbox_migration_is_reversible(engine: AsyncEngine) -> None:
+    """Downgrading one step drops exactly the outbox table; upgrading again restores the models' schema."""
+    await upgrade_to_head(engine)
+    await downgrade_to(engine, "0003")
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_tables) == (TABLES - {"outbox"}) | {"alembic_version"}
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_diff) == []

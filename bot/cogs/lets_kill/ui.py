@@ -104,10 +104,10 @@ class LetsKillUI(GameUI):
             index = int(values[0]) if values and values[0].isdigit() else -1
             if not 0 <= index < len(legal):
                 raise UserError("lets_kill.bad_choice")
-            await interaction.response.edit_message(view=None)  # the ephemeral select goes; the table is edited
+            await self._close_panel(interaction)
             return await self._play(bot, table, interaction, legal[index], version)
         if name == "aim":
-            await interaction.response.edit_message(view=None)
+            await self._close_panel(interaction)
             return await self._play(bot, table, interaction, PlayCard(card=arg, victims=values), version)
         picks = list(enumerate(legal))
         if name == "card":
@@ -150,6 +150,13 @@ class LetsKillUI(GameUI):
                                     options=[discord.SelectOption(label=render.action_label(ctx, a, {}),
                                                                   value=str(i)) for i, a in others]))
         await interaction.response.send_message(view=view_of(*items), ephemeral=True, allowed_mentions=SILENT)
+
+    @staticmethod
+    async def _close_panel(interaction: discord.Interaction) -> None:
+        """The ephemeral panel (a select and nothing else) goes; the table is edited. Editing its select away
+        would leave an empty message, which Discord refuses (50006): delete it instead."""
+        await interaction.response.defer()
+        await interaction.delete_original_response()
 
     async def _play(self, bot: CoronerBot, table: Table, interaction: discord.Interaction, action: Any,
                     version: int) -> None:
