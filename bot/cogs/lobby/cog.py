@@ -106,7 +106,8 @@ class Lobby(commands.Cog):
         table = await self.bot.tables.join(table.id, interaction.user.id, user_names(interaction.user))
         expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
         await self.bot.timers.schedule(table.id, "lobby_expire", expires, {})
-        note = t(f"{game}.series.first_round", table.language, total=rounds) if rounds is not None else None
+        note = (t(f"{game}.series.first_round", table.language, total=rounds, count=rounds)
+                if rounds is not None else None)
         await interaction.response.send_message(content=note,
                                                 embed=lobby_embed(table, table.language, int(expires.timestamp())),
                                                 view=lobby_view(table, table.language))
