@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -17,13 +18,18 @@ from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
+from bot.modals import install_modal_router
 from bot.plugins import extensions
-from bot.settings import Settings
+from bot.settings import Settings, StartupError
+from bot.tables.outbox import RETRY_TIMER
 from bot.timers import TimerRunner
 from bot.turns import install_turn_timers
 from bot.ui import ui_for
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("coroner")
+#: names discord.py gives the tasks that run an interaction's handler (slash commands, components)
+INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-")
+SHUTDOWN_GRACE = 5.0
 
 #: the cog packages found when this module was imported (:func:`bot.plugins.extensions` looks again at start)
 EXTENSIONS: tuple[str, ...] = extensions()
@@ -57,21 +63,16 @@ class CoronerBot(commands.AutoShardedBot):
         self.settings = settings
         self.clock = clock or Clock()
         self._configs: dict[int, GuildConfig] = {}
+        self.synced_commands: int | None = None  # how many commands the last sync registered (None: no sync)
+        self._announced = False
 
     async def open_database(self) -> None:
         """Connect and upgrade the database to the latest schema (before logging in, so a bad ``DATABASE_URL``
         fails fast). Raises :class:`StartupError` with a one-line reason."""
-        from sqlalchemy.exc import SQLAlchemyError
+        from bot.db.check import open_database
+        from bot.db.session import make_sessionmaker
 
-        from bot.db.migrate import upgrade_to_head
-        from bot.db.session import create_engine, make_sessionmaker
-
-        try:
-            self.db_engine = create_engine(self.settings.database_url)
-            await upgrade_to_head(self.db_engine)
-        except (SQLAlchemyError, OSError, ValueError) as exc:
-            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-            raise StartupError(f"cannot open the database {_safe_url(self.settings.database_url)}: {reason}") from exc
+        self.db_engine = await open_database(self.settings.database_url)
         self.sessions = make_sessionmaker(self.db_engine)
 
     async def setup_hook(self) -> None:
@@ -80,17 +81,25 @@ class CoronerBot(commands.AutoShardedBot):
         if not hasattr(self, "sessions"):
             await self.open_database()
         self.delivery = Delivery(self)
-        self.tables = TableService(self.sessions, deliver=self.delivery, clock=self.clock.now)
+        self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
+                                   clock=self.clock.now, on_timers=self.clock.poke)
         self.timers = TimerRunner(self)
+        self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
         self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
+        install_modal_router(self)
         for extension in extensions():
             await self.load_extension(extension)
+        # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered
+        await self.tables.deliverer.catch_up()
+        for cog in list(self.cogs.values()):
+            if hasattr(cog, "catch_up"):
+                await cog.catch_up()
         self.timers.start()
         if self.settings.sync_commands:
-            await self.sync_commands()
+            self.synced_commands = len(await self.sync_commands())
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         if self.settings.discord_api_base:
@@ -98,17 +107,42 @@ class CoronerBot(commands.AutoShardedBot):
         await self.open_database()
         await super().start(token, reconnect=reconnect)
 
+    async def on_ready(self) -> None:
+        """Say once what started (see :mod:`bot.startup`) and how to invite the bot."""
+        from bot.startup import invite_url, ready_line
+
+        if self._announced:
+            return
+        self._announced = True
+        log.info("%s", ready_line(self))
+        if self.application_id is not None:
+            log.info("invite: %s", invite_url(self.application_id))
+
     async def sync_commands(self) -> list[app_commands.AppCommand]:
-        """Register the slash commands: to ``DEV_GUILD_ID`` at once when set, else globally."""
+        """Register the slash commands: to ``DEV_GUILD_ID`` at once when set, else globally. Raises
+        :class:`StartupError` when Discord refuses the server of ``DEV_GUILD_ID`` (the bot is not in it)."""
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            return await self.tree.sync(guild=guild)
+            try:
+                return await self.tree.sync(guild=guild)
+            except (discord.Forbidden, discord.NotFound) as exc:
+                raise StartupError(
+                    f"Discord refused to register the commands in DEV_GUILD_ID {self.settings.dev_guild_id} "
+                    f"({exc.status} {exc.response.reason}); invite the bot to that server with the "
+                    "applications.commands scope, or unset DEV_GUILD_ID") from None
         return await self.tree.sync()
 
     async def close(self) -> None:
+        """Stop the timers, let interactions already being handled finish (at most :data:`SHUTDOWN_GRACE`
+        seconds, so their replies and deliveries do not hit a closed HTTP session), then disconnect."""
         if hasattr(self, "timers"):
             await self.timers.stop()
+        current = asyncio.current_task()
+        handling = [task for task in asyncio.all_tasks() if task is not current and not task.done()
+                    and task.get_name().startswith(INTERACTION_TASKS)]
+        if handling:
+            await asyncio.wait(handling, timeout=SHUTDOWN_GRACE)
         await super().close()
         if hasattr(self, "db_engine"):
             await self.db_engine.dispose()
@@ -151,33 +185,45 @@ class CoronerBot(commands.AutoShardedBot):
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
             await send_error(self, interaction, exc, table)
 
-
-class StartupError(Exception):
-    """The bot cannot start; the message is one line for the person running it."""
-
-
-def _safe_url(url: str) -> str:
-    """``url`` without its password, for messages."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return repr(url)
+    async def on_game_modal(self, interaction: discord.Interaction, game_id: int, version: int, name: str, arg: str,
+                            values: dict[str, str]) -> None:
+        """Route a game modal's submit (see :mod:`bot.modals`) to the game's UI; errors become ephemeral replies."""
+        table = None
+        try:
+            table = await self.tables.load(game_id)
+            await ui_for(table.game, table.mode).on_modal(interaction, table, name, arg, version, values)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
+            await send_error(self, interaction, exc, table)
 
 
 async def run_bot(settings: Settings) -> None:
     """Run until interrupted. ``settings.discord_token`` must be set. Raises :class:`StartupError` when the
-    database cannot be opened, the token is refused or Discord cannot be reached."""
+    database cannot be opened, the token is refused, the API base is not a Discord endpoint or Discord cannot be
+    reached."""
     import aiohttp
 
     bot = CoronerBot(settings)
     assert settings.discord_token is not None
+    where = f"DISCORD_API_BASE {settings.discord_api_base}" if settings.discord_api_base else "Discord"
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
-    except discord.LoginFailure as exc:
-        raise StartupError(f"Discord refused the token: {exc}") from exc
+    except discord.LoginFailure:
+        raise StartupError(f"{where} refused DISCORD_TOKEN; copy the token again from the Developer Portal "
+                           "(Bot, Reset Token)") from None
+    except discord.PrivilegedIntentsRequired:
+        raise StartupError("Discord asks for a privileged intent this bot does not use; report it") from None
+    except discord.HTTPException as exc:
+        raise StartupError(f"{where} answered {exc.status} {exc.response.reason} to {exc.response.url.path}; "
+                           "check DISCORD_API_BASE (a Discord-compatible endpoint) or leave it unset") from None
+    except discord.ConnectionClosed as exc:
+        if exc.code == 4004:  # the gateway's "authentication failed"
+            raise StartupError(f"{where} refused DISCORD_TOKEN at the gateway; copy the token again") from None
+        raise StartupError(f"the gateway of {where} closed the connection ({exc.code}); check DISCORD_API_BASE "
+                           "and the network") from None
+    except discord.GatewayNotFound as exc:
+        raise StartupError(f"cannot open the gateway of {where}: {exc}; check DISCORD_API_BASE and the network"
+                           ) from None
     except (aiohttp.ClientError, OSError) as exc:
-        raise StartupError(f"cannot reach Discord: {exc}") from exc
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise StartupError(f"cannot reach {where}: {reason}; check the network (and DISCORD_API_BASE)") from None

@@ -1,61 +1,127 @@
-"""The ``coroner`` console script: ``coroner run`` (the bot) and ``coroner migrate`` (upgrade the database)."""
+"""The ``coroner`` console script: ``run`` (the bot), ``migrate`` (upgrade the database), ``check`` (validate the
+settings and the database without connecting to Discord) and ``simulate`` (a game played by random seats, printed;
+no settings, token or database: :mod:`bot.simulate`).
+
+Whatever the operator got wrong (a setting, the database URL or driver, the token, the API base, the network) ends
+in one line on stderr, ``coroner: <what to fix>``, and exit code 2; no output ever shows the database password.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
+from collections.abc import Callable
 
-from pydantic import ValidationError
+from bot.settings import Settings, StartupError, default_text, load_settings
+from bot.simulate import command as simulate
+from bot.startup import coroner_version
 
-from bot.settings import Settings
-
-
-def _settings() -> Settings | None:
-    """The settings, or ``None`` after printing one line saying which one is wrong."""
-    try:
-        return Settings()
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = " ".join(map(str, first["loc"])).upper() or "combination"
-        message = str(first["msg"]).removeprefix("Value error, ")
-        print(f"coroner: invalid setting {where}: {message}", file=sys.stderr)
-        return None
+EXIT_OPERATOR = 2
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="coroner", description="Coroner, a Discord bot for killer tabletop games")
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="run the bot (upgrades the database first)")
-    sub.add_parser("migrate", help="upgrade the database to the latest schema and exit")
-    args = parser.parse_args(argv)
-    settings = _settings()
-    if settings is None:
-        return 2
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(max(logging.WARNING, logging.getLogger().level))
+def settings_help() -> str:
+    """Every setting with its default and meaning, from :class:`~bot.settings.Settings` (for ``--help``)."""
+    lines = ["settings (environment or .env):"]
+    for name, field in Settings.model_fields.items():
+        lines.append(f"  {name.upper():<18} default {default_text(name)}: {field.description}")
+    return "\n".join(lines)
 
-    if args.command == "migrate":
-        from bot.db.migrate import upgrade_cli
 
-        upgrade_cli(settings.database_url)
-        print(f"coroner: database at {settings.database_url} is up to date")
-        return 0
+def _has_token(settings: Settings) -> bool:
+    return bool(settings.discord_token and settings.discord_token.get_secret_value().strip())
 
-    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        print("coroner: DISCORD_TOKEN is not set; put the bot token in the environment or in .env", file=sys.stderr)
-        return 2
-    from bot.bot import StartupError, run_bot
 
+def _require_token(settings: Settings) -> None:
+    if not _has_token(settings):
+        raise StartupError("DISCORD_TOKEN is not set; put the bot token in the environment or in .env")
+
+
+def _shown(settings: Settings, name: str) -> str:
+    """Setting ``name`` as ``check`` prints it: the token only as set / NOT SET, the URL without password."""
+    value = getattr(settings, name)
+    if name == "discord_token":
+        return "set" if _has_token(settings) else "NOT SET"
+    if name == "database_url":
+        from bot.db.check import safe_url
+
+        return safe_url(value)
+    if value is None:
+        return default_text(name)
+    if isinstance(value, bool):
+        return str(value).lower()
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def run(settings: Settings) -> int:
+    from bot.bot import run_bot
+
+    _require_token(settings)
     try:
         asyncio.run(run_bot(settings))
-    except StartupError as exc:
-        print(f"coroner: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def migrate(settings: Settings) -> int:
+    from bot.db.check import open_database, safe_url
+
+    async def upgrade() -> None:
+        engine = await open_database(settings.database_url)
+        await engine.dispose()
+
+    asyncio.run(upgrade())
+    print(f"coroner: database {safe_url(settings.database_url)} is up to date")
+    return 0
+
+
+def check(settings: Settings) -> int:
+    """Print what the settings and the database are; fail (exit 2) as ``run`` would, minus Discord itself."""
+    from bot.db.check import inspect_database
+
+    print(f"coroner {coroner_version()}: settings valid")
+    for name in Settings.model_fields:
+        print(f"  {name.upper():<18} {_shown(settings, name)}")
+    print(asyncio.run(inspect_database(settings.database_url)).line())
+    _require_token(settings)
+    return 0
+
+
+COMMANDS: dict[str, tuple[Callable[[Settings], int], str]] = {
+    "run": (run, "run the bot (upgrades the database first)"),
+    "migrate": (migrate, "upgrade the database to the latest schema and exit"),
+    "check": (check, "validate the settings and the database (read-only), without connecting to Discord"),
+}
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="coroner", description="Coroner, a Discord bot for killer tabletop games",
+                                  epilog=settings_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    top.add_argument("--version", action="version", version=f"coroner {coroner_version()}")
+    sub = top.add_subparsers(dest="command", required=True)
+    for name, (_, summary) in COMMANDS.items():
+        sub.add_parser(name, help=summary, description=summary, epilog=settings_help(),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    simulate.add_parser(sub)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bot.logs import configure_logging
+
+    args = parser().parse_args(argv)
+    if args.command == "simulate":
+        return simulate.run(args)
+    try:
+        settings = load_settings()
+        configure_logging(settings.log_level)
+        return COMMANDS[args.command][0](settings)
+    except StartupError as exc:
+        print(f"coroner: {exc}", file=sys.stderr)
+        return EXIT_OPERATOR
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ import discord
 from bot.components import secrets_button, view_of
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
+from bot.tables.model import TimerPlan
+from bot.tables.outbox import current_step
 from bot.ui import MAX_FIELDS, Outgoing, RenderContext, ui_for
 from games.core import Event
 
@@ -28,7 +30,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
-MAX_FIELD = 1024
 
 
 class Delivery:
@@ -37,6 +38,7 @@ class Delivery:
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
         self._shown: dict[int, str] = {}  # game id -> the public view its last status showed (this process)
+        self._unreported: dict[int, set[int]] = {}  # game id -> seats whose DMs failed, not yet said in public
         self.live = LiveTable(bot)
 
     def _public_changed(self, game_id: int, public: dict[str, Any]) -> bool:
@@ -52,7 +54,7 @@ class Delivery:
         one DM per seat whose private information changed, then the official medium's posts."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
-        lines: list[str] = self.live.take_notes(table.id)
+        lines: list[str] = []
         private: dict[int, list[Outgoing]] = {}
         medium: list[Outgoing] = []
         for event in events:
@@ -67,8 +69,6 @@ class Delivery:
             else:
                 for seat in event.audience.seats:
                     private.setdefault(seat, []).append(ui.private_event(ctx, seat, event))
-        if table.status == "active":
-            await self.arm_turn_timers(table)  # before anything is shown, so a visible turn always has its timer
         public = table.engine.view(table.state, None)
         changed = self._public_changed(table.id, public)
         if table.status in ("active", "finished") and (lines or changed):
@@ -81,15 +81,24 @@ class Delivery:
             self.live.forget(table.id)
         refused = [seat for seat, outs in private.items()
                    if not all([await self.dm(table, seat, out) for out in merged(outs)])]
+        step = current_step()
+        if step is not None and step.kind == "start":  # every seat's DMs are tried when the game starts
+            refused += await self._probe_dms(table, private)
         for out in medium:
             await self.post_medium(table, out)
-        if refused:
-            await self.dm_fallback(table, refused)
-        if table.status == "finished" and table.series_id is not None:
-            # a persisted timer, not a task: the next round opens even if the bot restarts right now
-            await self.bot.timers.schedule(table.id, "series_round_finished", self.bot.clock.now(), {})
+        await self._report_closed_dms(table, refused, now=bool(lines) or (step is not None and step.kind == "start"))
 
     # --- channels -------------------------------------------------------------------------------------------
+    @staticmethod
+    async def send(channel: discord.abc.Messageable, out: Outgoing, purpose: str) -> discord.Message:
+        """Send ``out``; during a step's delivery with a nonce for ``purpose`` (``enforce_nonce``), so delivering
+        the step again after a crash returns the message already created instead of a duplicate."""
+        step = current_step()
+        kwargs = out.kwargs()
+        if step is not None:
+            kwargs["nonce"] = step.nonce(purpose)  # discord.py sets enforce_nonce with every nonce
+        return await channel.send(**kwargs)
+
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.bot.get_channel(channel_id)
         if channel is None:
@@ -99,7 +108,8 @@ class Delivery:
     async def post_medium(self, table: Table, out: Outgoing) -> None:
         config = await self.bot.config(table.guild_id)
         target = config.medium_channel_id or table.channel_id
-        await (await self.channel(target)).send(**out.kwargs())
+        out.language = table.language
+        await self.send(await self.channel(target), out, "m")
 
     async def dm(self, table: Table, seat: int, out: Outgoing) -> bool:
         """DM ``seat``; ``False`` when Discord refuses (closed DMs, error 50007) — the game goes on."""
@@ -109,7 +119,8 @@ class Delivery:
         try:
             # create_dm takes a bare snowflake and caches the DM channel: no user lookup per message
             channel = await self.bot.create_dm(discord.Object(id=user_id))
-            await channel.send(**out.kwargs())
+            out.language = table.language
+            await self.send(channel, out, f"d{seat}")
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", user_id, exc)
@@ -120,12 +131,29 @@ class Delivery:
             return False
         return True
 
+    async def _probe_dms(self, table: Table, reached: dict[int, list[Outgoing]]) -> list[int]:
+        """DM every seat the start's own events did not ``reach`` a short "the game started" note; the seats that
+        refused it."""
+        ctx = RenderContext(table, table.language)
+        note = Outgoing(content=ctx.t("dm.started", channel=f"<#{table.channel_id}>"))
+        return [s.seat for s in table.seats if s.seat not in reached and not await self.dm(table, s.seat, note)]
+
+    async def _report_closed_dms(self, table: Table, refused: list[int], *, now: bool) -> None:
+        """Say in the channel whose DMs are closed: at the start (``now``), and afterwards only together with a
+        step that has public lines (``now``), so the notice never follows, and so points at, the secret action
+        whose DM failed. A seat is reported once (its ``dm_ok`` stays False)."""
+        waiting = self._unreported.setdefault(table.id, set())
+        waiting.update(s.seat for s in table.seats if s.seat in refused and s.dm_ok)
+        if now and waiting:
+            await self.dm_fallback(table, sorted(waiting))
+            del self._unreported[table.id]
+
     async def dm_fallback(self, table: Table, seats: list[int]) -> None:
         ctx = RenderContext(table, table.language)
         text = ctx.t("dm.closed", seats=", ".join(ctx.mention(s) for s in seats))
         view = view_of(secrets_button(table.id, ctx.t("secrets.button")))
-        out = Outgoing(content=text, view=view, mentions=True)
-        await (await self.channel(table.channel_id)).send(**out.kwargs())
+        out = Outgoing(content=text, view=view, mentions=True, language=table.language)
+        await self.send(await self.channel(table.channel_id), out, "f")
 
     async def announce_cancel(self, table: Table, by_user_id: int) -> None:
         """A running game was cancelled: the table says so, without its buttons (one edit)."""
@@ -151,9 +179,9 @@ class Delivery:
             public = table.engine.view(table.state, None)
         embed = ui.table_embed(ctx, public)
         files = ui.table_files(ctx, public)
-        if lines and len(embed.fields) < MAX_FIELDS:
-            embed.add_field(name=ctx.t("table.last_moves"), value="\n".join(lines)[:MAX_FIELD], inline=False)
-        content = ""
+        if lines and len(embed.fields) < MAX_FIELDS:  # the budget cuts a long log with "…and N more"
+            embed.add_field(name=ctx.t("table.last_moves"), value="\n".join(lines), inline=False)
+        content = None
         embeds = [embed]
         items: list[discord.ui.Item[Any]] = []
         mentions = False
@@ -162,30 +190,35 @@ class Delivery:
         else:
             waiting = table.engine.waiting(table.state)
             if waiting is not None and waiting.pings and not waiting.hidden:
-                content = (content + "\n" if content else "") + ctx.t(
-                    "turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
+                content = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
-        return Outgoing(content=content or None, embeds=embeds, files=files,
-                        view=view_of(*items) if items else None, mentions=mentions)
+        return Outgoing(content=content, embeds=embeds, files=files,
+                        view=view_of(*items) if items else None, mentions=mentions, language=table.language)
 
     async def show_table(self, table: Table) -> None:
         """Show the table as it is now (e.g. a game whose start produced no event)."""
         await self.live.show(table, [], lambda log_lines: self.status_message(table, log_lines))
 
     # --- turn timers ----------------------------------------------------------------------------------------
-    async def arm_turn_timers(self, table: Table) -> None:
-        """A warning at half the turn timeout, then the bot's move at the timeout, for engines that define
-        ``timeout_action``. Timers carry the version they were armed at and do nothing if the game moved on."""
+    async def timers_for(self, table: Table) -> list[TimerPlan]:
+        """The timers the step that produced ``table`` arms (the table service's ``plan``, recorded in the step's
+        transaction): for engines that define ``timeout_action``, while the game waits on seats it pings, a
+        warning at half the turn time and the bot's move at the time limit, both carrying the version they were
+        armed at (they do nothing once the game moved on), and the UI's ``step_timers(table, timeout_at)`` if it
+        has any; when a round of a series ends, the timer that opens the next round."""
+        if table.status == "finished":
+            return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
         waiting = table.engine.waiting(table.state)
         if not hasattr(table.engine, "timeout_action") or waiting is None or not waiting.pings:
-            return
+            return []
         config = await self.bot.config(table.guild_id)
         timeout = timedelta(seconds=ui_for(table.game, table.mode).move_timeout(table, config))
         now = self.bot.clock.now()
         payload = {"version": table.version}
-        await self.bot.timers.schedule(table.id, "turn_warning", now + timeout / 2, payload)
-        await self.bot.timers.schedule(table.id, "turn_timeout", now + timeout, payload)
+        extra = getattr(ui_for(table.game, table.mode), "step_timers", None)  # e.g. a prompt's own deadline
+        return [TimerPlan("turn_warning", now + timeout / 2, payload),
+                TimerPlan("turn_timeout", now + timeout, payload), *(extra(table, now + timeout) if extra else [])]
 
 
 def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:

@@ -42,9 +42,8 @@ PING_TIMER = "turn_ping"
 
 def edit_kwargs(out: Outgoing) -> dict[str, Any]:
     """Keyword arguments for ``Message.edit`` / ``response.edit_message``: ``out`` replaces everything (content,
-    embeds, components, attachments)."""
-    return {"content": out.content, "embeds": out.embeds, "view": out.view,
-            "attachments": out.discord_files(), "allowed_mentions": out.kwargs()["allowed_mentions"]}
+    embeds, components, attachments), budgeted like every message (:meth:`bot.ui.Outgoing.kwargs`)."""
+    return out.kwargs(edit=True)
 
 
 class LiveTable:
@@ -56,7 +55,6 @@ class LiveTable:
         self._watch: dict[int, int] = {}  # channel id -> the table message watched there
         self._after: dict[int, int] = {}  # channel id -> messages posted after that table message
         self._pings: dict[int, int] = {}  # game id -> its ping message
-        self._notes: dict[int, list[str]] = {}  # game id -> lines for its next step (e.g. a timeout's auto move)
         bot.add_listener(self.on_message, "on_message")
 
     # --- counting what scrolls the table away -----------------------------------------------------------------
@@ -76,13 +74,6 @@ class LiveTable:
         return self._after.get(channel_id, 0) > limit
 
     # --- the "last moves" log -------------------------------------------------------------------------------
-    def note(self, game_id: int, line: str) -> None:
-        """A public line to show with the game's next step (e.g. "the bot moved for X")."""
-        self._notes.setdefault(game_id, []).append(line)
-
-    def take_notes(self, game_id: int) -> list[str]:
-        return self._notes.pop(game_id, [])
-
     def remember(self, game_id: int, lines: list[str], *, anew: bool = False) -> list[str]:
         """Add a step's public ``lines`` (``anew``: to a new table message, whose log starts with this step);
         returns the log to show (oldest first, older lines dropped first, a cut shown as "…")."""
@@ -103,7 +94,6 @@ class LiveTable:
 
     def forget(self, game_id: int) -> None:
         self._log.pop(game_id, None)
-        self._notes.pop(game_id, None)
 
     # --- showing --------------------------------------------------------------------------------------------
     async def show(self, table: Table, lines: list[str], render: Callable[[list[str]], Outgoing], *,
@@ -127,8 +117,10 @@ class LiveTable:
                 return
         out = render(self.remember(table.id, lines, anew=True))
         channel = await self.bot.delivery.channel(table.channel_id)
-        message = await channel.send(**out.kwargs())
+        message = await self.bot.delivery.send(channel, out, "t")  # a nonce while a step is shown
         self._watching(table.channel_id, message.id, fresh=True)
+        if message.id == message_id:  # this step shown again after a crash: the nonce returned its table
+            return
         await self.bot.tables.set_table_message(table.id, message.id)
         if message_id:
             await self.strip(table.channel_id, message_id)

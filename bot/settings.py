@@ -1,37 +1,55 @@
-"""Process settings, read from the environment and an optional ``.env`` file (pydantic-settings)."""
+"""Process settings, read from the environment and an optional ``.env`` file (pydantic-settings).
+
+Every setting is declared once here, with its default and a one-line ``description``: ``coroner run --help`` and
+``coroner check`` list them from this model, and a test compares the README's settings table with it.
+"""
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from urllib.parse import urlsplit
+
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
+
+from bot.db.session import DEFAULT_URL
+
+LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+class StartupError(Exception):
+    """Something the operator must fix before the bot can run; the message is one line naming what to fix and
+    never contains a password."""
 
 
 class Settings(BaseSettings):
-    """Every setting of the bot process. Per-server settings live in the database (``/config``).
-
-    ``DISCORD_TOKEN``: the bot token (required to run). ``DATABASE_URL``: SQLAlchemy async URL (SQLite file by
-    default, ``postgresql+asyncpg://...`` to scale). ``DISCORD_API_BASE``: optional base URL (``http(s)://host:port``)
-    of a Discord-compatible endpoint; REST and the gateway are rewired to it. ``DEV_GUILD_ID``: sync commands to this
-    guild at start (instant) instead of globally. ``SHARD_COUNT``/``SHARD_IDS``: sharding (``SHARD_IDS`` as ``0,1``).
-    ``LOG_LEVEL``: Python logging level name.
-    """
+    """Every setting of the bot process (environment variable = field name in upper case). Per-server settings live
+    in the database (``/config``, :mod:`bot.guild_config`)."""
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    discord_token: SecretStr | None = None
-    database_url: str = "sqlite+aiosqlite:///coroner.db"
-    discord_api_base: str | None = None
-    dev_guild_id: int | None = None
-    shard_count: int | None = Field(default=None, ge=1)
-    shard_ids: list[int] | None = None
-    log_level: str = "INFO"
-    sync_commands: bool = True
+    discord_token: SecretStr | None = Field(default=None, description="the bot token (required for run)")
+    database_url: str = Field(default=DEFAULT_URL, repr=False, description=(  # it may hold a password
+        "SQLAlchemy URL with an async driver: sqlite+aiosqlite:///file.db or postgresql+asyncpg://user@host/db"))
+    discord_api_base: str | None = Field(default=None, description=(
+        "http(s) base URL of a Discord-compatible endpoint (a rate-limit proxy, the tests' double); REST and "
+        "the gateway go there"))
+    dev_guild_id: int | None = Field(default=None, description="sync slash commands to this server only, at once")
+    shard_count: int | None = Field(default=None, ge=1, description=(
+        "total number of shards over all processes (automatic when unset)"))
+    shard_ids: list[int] | None = Field(default=None, description=(
+        "the shards this process runs, e.g. 0,1 (needs SHARD_COUNT)"))
+    log_level: str = Field(default="INFO", description="CRITICAL, ERROR, WARNING, INFO or DEBUG (DEBUG also shows "
+                                                       "the libraries' own messages)")
+    sync_commands: bool = Field(default=True, description="register the slash commands with Discord at start")
 
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:
         if isinstance(value, str):
-            return [int(part) for part in value.replace(" ", "").split(",") if part]
+            try:
+                return [int(part) for part in value.replace(" ", "").split(",") if part]
+            except ValueError:
+                raise ValueError(f"write shard numbers separated by commas, e.g. 0,1 (not {value!r})") from None
         if isinstance(value, int):
             return [value]
         return value
@@ -39,19 +57,59 @@ class Settings(BaseSettings):
     @field_validator("log_level")
     @classmethod
     def _known_level(cls, value: str) -> str:
-        if value.upper() not in ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"):
-            raise ValueError("use one of CRITICAL, ERROR, WARNING, INFO, DEBUG")
+        if value.upper() not in LOG_LEVELS:
+            raise ValueError(f"use one of {', '.join(LOG_LEVELS)}")
         return value.upper()
+
+    @field_validator("discord_api_base")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"use an http(s) URL such as http://127.0.0.1:8080, not {value!r}")
+        return value.strip().rstrip("/")
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_driver(cls, value: str) -> str:
+        from bot.db.check import check_url
+
+        check_url(value)
+        return value
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:
         if self.shard_ids and self.shard_count is None:
-            raise ValueError("SHARD_IDS needs SHARD_COUNT")
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the total number of shards over all processes "
+                             f"(e.g. SHARD_COUNT={max(self.shard_ids) + 1} SHARD_IDS="
+                             f"{','.join(map(str, self.shard_ids))})")
         if self.shard_ids and self.shard_count and max(self.shard_ids) >= self.shard_count:
             raise ValueError(f"every SHARD_IDS value must be below SHARD_COUNT ({self.shard_count})")
         return self
 
-    @field_validator("discord_api_base")
-    @classmethod
-    def _strip_slash(cls, value: str | None) -> str | None:
-        return value.rstrip("/") if value else None
+
+def load_settings() -> Settings:
+    """The settings from the environment and ``.env``. Raises :class:`StartupError` naming the first wrong one."""
+    try:
+        return Settings()
+    except SettingsError as exc:  # a value pydantic-settings could not even decode (e.g. malformed JSON)
+        raise StartupError(f"invalid settings: {str(exc).splitlines()[0]}") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        message = str(first["msg"]).removeprefix("Value error, ")
+        if not first["loc"]:
+            raise StartupError(f"invalid settings: {message}") from None
+        name = str(first["loc"][0]).upper()
+        raise StartupError(f"invalid setting {name}: {message}") from None
+
+
+def default_text(name: str) -> str:
+    """The default of setting ``name`` as the README and ``--help`` show it."""
+    field = Settings.model_fields[name]
+    if field.default is None:
+        return "(none)"
+    if isinstance(field.default, bool):
+        return str(field.default).lower()
+    return str(field.default)

@@ -56,6 +56,9 @@ class TimerRunner:
                 continue  # another process took it
             handler = self.handlers.get(timer.kind)
             fired += 1
+            # a timer acts on what players have seen: the game's committed steps are shown first (the drain
+            # already running for it, if any, finishes before this one returns)
+            await self.bot.tables.deliverer.drain(timer.game_id)
             if handler is None:
                 log.warning("no handler for timer kind %s", timer.kind)
                 continue

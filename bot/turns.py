@@ -1,15 +1,15 @@
 """Turn time limits: the turn ping after a short grace period, a warning at half time (both in the table's one ping
 slot: the channel holds at most one), then the engine's default move (``engine.timeout_action``), announced in the
-table's "last moves". The timers carry the table version they were armed at and do nothing once the game has
-moved on."""
+table's "last moves" by an event committed with the move. The timers carry the table version they were armed at
+and do nothing once the game has moved on."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from bot.live_table import PING_TIMER
-from bot.ui import RenderContext
-from games.core import SYSTEM_SEAT
+from bot.tables import TableError
+from games.core import SYSTEM_SEAT, Event
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -36,12 +36,17 @@ def install_turn_timers(bot: CoronerBot) -> None:
         if move is None:
             return
         seat, action = move
-        ctx = RenderContext(table, table.language)
-        # the game's own clock (e.g. a response window closing) acts for everyone who had not answered yet
+        # the game's own clock (e.g. a response window closing) acts for everyone who had not answered yet; the
+        # announcement is committed with the move: if a player's own move won the race, the version check refuses
+        # this one (table.stale) and nothing is said
         late = table.engine.to_act(table.state) if seat == SYSTEM_SEAT else [seat]
-        bot.delivery.live.note(table.id, ctx.t("turn.auto", seat=", ".join(ctx.name(s) for s in late)))
-        await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
-                                     expected_version=table.version)
+        try:
+            await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
+                                         expected_version=table.version,
+                                         announce=[Event(key="turn.auto", params={"seat": s}) for s in late])
+        except TableError as exc:
+            if exc.code != "table.stale":
+                raise
 
     bot.timers.on(PING_TIMER, bot.delivery.live.on_ping_timer)
     bot.timers.on("turn_warning", warn)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.budget import fit_message
 from bot.i18n import catalog
 from games.core import Event, Outcome, seat_keys
 
@@ -43,29 +44,33 @@ class Attachment:
 
 @dataclass
 class Outgoing:
-    """One message to send: text, embeds, components and files."""
+    """One message to send: text, embeds, components and files; ``language`` words the budget's "…and N more"."""
 
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None
     files: list[Attachment] = field(default_factory=list)
     mentions: bool = False
+    language: str = "en"
 
     def discord_files(self) -> list[discord.File]:
         return [discord.File(io.BytesIO(f.data), filename=f.name, description=f.description[:1024] or None)
                 for f in self.files]
 
-    def kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for ``Messageable.send`` / ``followup.send``."""
+    def kwargs(self, *, edit: bool = False) -> dict[str, Any]:
+        """Keyword arguments for ``Messageable.send`` / ``followup.send`` / ``response.send_message`` (or, with
+        ``edit``, for ``Message.edit`` / ``response.edit_message``: the whole message is replaced), budgeted as a
+        whole by :func:`bot.budget.fit_message` so Discord never refuses them."""
+        fitted = fit_message(self.content, self.embeds, self.view, language=self.language)
         out: dict[str, Any] = {"allowed_mentions": PINGS_USERS if self.mentions else SILENT}
-        if self.content:
-            out["content"] = self.content
-        if self.embeds:
-            out["embeds"] = self.embeds
-        if self.view is not None:
+        if fitted.content or edit:
+            out["content"] = fitted.content
+        if fitted.embeds or edit:
+            out["embeds"] = fitted.embeds
+        if self.view is not None or edit:
             out["view"] = self.view
-        if self.files:
-            out["files"] = self.discord_files()
+        if self.files or edit:
+            out["attachments" if edit else "files"] = self.discord_files()
         return out
 
 
@@ -255,6 +260,13 @@ class GameUI:
                            version: int, values: list[str]) -> None:
         """A click on a game component ``name`` (with ``arg``) created at table ``version``; ``values`` are the
         picked options of a select (empty for a button). Raise IllegalAction/TableError/UserError to refuse."""
+        raise NotImplementedError(name)
+
+    async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
+                       values: dict[str, str]) -> None:
+        """The submit of a :class:`bot.modals.GameModal` ``name`` (with ``arg``) opened at table ``version``;
+        ``values`` maps its text inputs' ids to what was typed. Also after a restart, however late. Raise
+        IllegalAction/TableError/UserError to refuse."""
         raise NotImplementedError(name)
 
 

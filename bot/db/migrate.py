@@ -8,16 +8,12 @@ caller's async engine with Alembic (the cookbook's "programmatic API use with as
 
 from __future__ import annotations
 
-import asyncio
-import os
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
-
-from bot.db.session import DEFAULT_URL, create_engine
 
 
 def migrations_dir() -> Path:
@@ -56,16 +52,3 @@ async def downgrade_to(engine: AsyncEngine, revision: str = "base") -> None:
     """Migrate the database behind ``engine`` down to ``revision`` (``base``: drop every table)."""
     async with engine.begin() as conn:
         await conn.run_sync(_run, "downgrade", revision)
-
-
-def upgrade_cli(url: str | None = None) -> None:
-    """Entry point of ``coroner migrate``: upgrade the database at ``url`` (default: ``DATABASE_URL`` or
-    :data:`~bot.db.session.DEFAULT_URL`) to head."""
-    async def main() -> None:
-        engine = create_engine(url or os.environ.get("DATABASE_URL") or DEFAULT_URL)
-        try:
-            await upgrade_to_head(engine)
-        finally:
-            await engine.dispose()
-
-    asyncio.run(main())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -70,15 +71,19 @@ class LobbyMixin:
         def lock(self, game_id: int) -> asyncio.Lock: ...
         async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]: ...
         async def _commit_guarded(self, session: AsyncSession, table: Table, **values: Any) -> None: ...
-        async def _send(self, table: Table, events: list[Event]) -> None: ...
+        async def _record(self, session: AsyncSession, table: Table, events: list[Event],
+                          kind: str = ...) -> None: ...
+        async def _send(self, table: Table) -> None: ...
         async def load(self, game_id: int) -> Table: ...
         def new_seed(self) -> int: ...
 
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, game: str, mode: str,
                          options: dict[str, Any] | None = None, language: str = "en", *,
-                         series_id: int | None = None) -> Table:
-        """Open a lobby (nobody seated yet: the host joins like anyone else). ``options`` are validated with
-        the engine's ``Options``. Raises ``TableError``: ``table.unknown_game``, ``table.bad_options``,
+                         series_id: int | None = None, host_names: list[str] | None = None,
+                         expires_at: datetime | None = None) -> Table:
+        """Open a lobby, in one transaction with the host's seat (when ``host_names`` is given; otherwise nobody
+        is seated yet) and its ``lobby_expire`` timer (when ``expires_at`` is given). ``options`` are validated
+        with the engine's ``Options``. Raises ``TableError``: ``table.unknown_game``, ``table.bad_options``,
         ``table.channel_busy`` (the channel already has a lobby or a running game)."""
         clean = _validate_options(game, mode, options or {})
         now = self._clock()
@@ -91,7 +96,13 @@ class LobbyMixin:
             session.add(row)
             await session.flush()
             game_id = row.id
-        return await self.load(game_id)
+            if host_names is not None:
+                await games.add_seat(session, game_id, host_id, host_names, now)
+            if expires_at is not None:
+                await timers.schedule(session, game_id, "lobby_expire", expires_at, {}, 0)
+            from bot.tables.service import to_table
+
+            return to_table(row, await games.seats_of(session, game_id))
 
     async def open_series(self, guild_id: int, channel_id: int, game: str, mode: str, rounds_total: int) -> int:
         """Start a series of ``rounds_total`` games; pass its id to :meth:`open_lobby` for each round."""
@@ -157,8 +168,10 @@ class LobbyMixin:
                                      [SeatInfo(names=s.names) for s in table.seats], seed)
                 await self._commit_guarded(session, table, status="active", seed=seed,
                                            state=engine.dump_state(state))
-            table = await self.load(game_id)
-            await self._send(table, engine.intro(table.state))
+                table = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
+                                updated_at=self._clock())
+                await self._record(session, table, engine.intro(state), "start")
+        await self._send(table)
         return table
 
     async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool) -> Table:

@@ -101,3 +101,12 @@ class TimerInfo:
     payload: dict[str, Any]
     version_at_schedule: int
     fired_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class TimerPlan:
+    """A timer a step arms: ``kind`` (the handler), when it falls due (aware UTC) and its payload."""
+
+    kind: str
+    due_at: datetime
+    payload: dict[str, Any] = field(default_factory=dict)

@@ -1,15 +1,16 @@
 """The table service: the one path from a player's action to the engine and the store.
 
-``act``: load -> per-game asyncio lock -> optimistic version check -> ``engine.apply`` -> persist (the action is
-appended to ``game_actions`` and the snapshot and version updated in ONE transaction) -> deliver the events
-(after commit). Across processes the guard is ``UPDATE games ... WHERE id = :id AND version = :expected``
-(plus the unique ``(game_id, seq)`` of the log): when no row matches, the transaction is rolled back and the
-caller gets ``TableError("table.stale")``, so two services on one database never both apply on one version.
+``act``: load -> per-game asyncio lock -> optimistic version check -> ``engine.apply`` -> persist: the action is
+appended to ``game_actions``, the snapshot and version updated, and what the step must show (its events, the new
+version and the timers ``plan`` arms for it) written to the outbox, all in ONE transaction. Across processes the
+guard is ``UPDATE games ... WHERE id = :id AND version = :expected`` (plus the unique ``(game_id, seq)`` of the
+log): when no row matches, the transaction is rolled back and the caller gets ``TableError("table.stale")``, so
+two services on one database never both apply on one version.
 
-``deliver(table, events)`` runs after commit, still holding the game's lock (events reach players in order);
-it must not await a locking method (``act``, ``join``, ``start``...) of the same game, or it deadlocks:
-spawn a task instead. Metadata setters, ``load`` and timer methods take no lock. A failing ``deliver`` is
-logged and never undoes the committed action.
+After commit, and after the game's lock is released, the :class:`~bot.tables.outbox.Deliverer` shows the step
+through ``deliver`` (in order per game; a crash in between is caught up at the next start). ``deliver`` may call
+any method of the service (a step it commits on its own game is shown by the drain already running). A failing
+``deliver`` is logged and never undoes the committed action.
 """
 
 from __future__ import annotations
@@ -29,15 +30,18 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.base import utcnow
 from bot.db.models import Game, Seat, Timer
-from bot.db.repos import games, scores, timers
+from bot.db.repos import games, outbox, scores, timers
 from bot.tables.lobby import LobbyMixin
-from bot.tables.model import ActResult, Table, TableError, TableSeat, TimerInfo
+from bot.tables.model import ActResult, Table, TableError, TableSeat, TimerInfo, TimerPlan
+from bot.tables.outbox import Deliver, Deliverer
 from games.core import SYSTEM_SEAT, Event, IllegalAction, Outcome, SeatInfo, Waiting, get_engine
 from games.core.replay import replay
 
 log = logging.getLogger(__name__)
 
-Deliver = Callable[[Table, list[Event]], Awaitable[None]]
+#: the timers a committed step arms, from the table after it (e.g. turn time limits); read inside the step's
+#: transaction, so keep it to cached settings and arithmetic
+Plan = Callable[[Table], Awaitable[list[TimerPlan]]]
 
 
 def to_table(row: Game, seats: Sequence[Seat]) -> Table:
@@ -81,9 +85,15 @@ class TableService(LobbyMixin):
     """Lobbies, starts, actions, timers and replay checks for every table, over one sessionmaker."""
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
-                 clock: Callable[[], datetime] = utcnow) -> None:
+                 plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
+                 on_timers: Callable[[], None] | None = None) -> None:
+        """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
+        ``plan`` gives the timers a step arms; ``on_timers`` is called after each committed step (to wake the
+        timer loop)."""
         self._sessions = sessionmaker
-        self._deliver = deliver
+        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers)
+        self._plan = plan
+        self._on_timers = on_timers
         self._clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -104,13 +114,20 @@ class TableService(LobbyMixin):
         if not await games.bump_version(session, table.id, table.version, updated_at=self._clock(), **values):
             raise TableError("table.stale", game_id=table.id)
 
-    async def _send(self, table: Table, events: list[Event]) -> None:
-        if self._deliver is None or not events:
-            return
-        try:
-            await self._deliver(table, events)
-        except Exception:  # a committed action stands; the adapter can re-render from the snapshot
-            log.exception("delivering %d events of game %s failed", len(events), table.id)
+    async def _record(self, session: AsyncSession, table: Table, events: list[Event], kind: str = "act") -> None:
+        """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
+        the timers ``plan`` arms for it (stamped with ``table.version``), in the caller's transaction."""
+        plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
+        for plan in plans:
+            await timers.schedule(session, table.id, plan.kind, plan.due_at, plan.payload, table.version)
+        await outbox.add(session, table.id, table.version, kind, [e.model_dump(mode="json") for e in events],
+                         [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], self._clock())
+
+    async def _send(self, table: Table) -> None:
+        """Show the committed steps of ``table`` (call after commit, outside the game's lock)."""
+        if self._on_timers is not None:
+            self._on_timers()
+        await self.deliverer.drain(table.id)
 
     # --- reading -------------------------------------------------------------------------------------------
     async def load(self, game_id: int) -> Table:
@@ -132,6 +149,12 @@ class TableService(LobbyMixin):
         """Lobbies and running games where ``user_id`` is seated (DM commands pick among these)."""
         async with self._sessions() as session:
             rows = await games.active_games_of_user(session, user_id)
+        return await self._tables(rows)
+
+    async def lobbies_without_message(self) -> list[Table]:
+        """Open lobbies whose message was never recorded (to post it at start)."""
+        async with self._sessions() as session:
+            rows = await games.lobbies_without_message(session)
         return await self._tables(rows)
 
     async def tables_in_guild(self, guild_id: int) -> list[Table]:
@@ -162,14 +185,16 @@ class TableService(LobbyMixin):
         return await self._act(game_id, action, expected_version, user_id=user_id, seat=None)
 
     async def act_as_seat(self, game_id: int, seat: int, action: dict[str, Any], *,
-                          expected_version: int | None = None) -> ActResult:
+                          expected_version: int | None = None, announce: list[Event] | None = None) -> ActResult:
         """Like :meth:`act`, for a move the bot makes for ``seat`` (timeouts, auto-moves); logged with no user.
         ``seat`` may be ``SYSTEM_SEAT`` (-1) for the game's own clock (e.g. the social mode's day end).
-        Raises ``TableError("table.bad_seat")`` for any other seat not at the table."""
-        return await self._act(game_id, action, expected_version, user_id=None, seat=seat)
+        ``announce``: public events shown before the step's own, committed with it (so "the bot moved for you"
+        is said exactly when that move counted). Raises ``TableError("table.bad_seat")`` for any other seat not
+        at the table."""
+        return await self._act(game_id, action, expected_version, user_id=None, seat=seat, announce=announce)
 
     async def _act(self, game_id: int, action: dict[str, Any], expected_version: int | None, *,
-                   user_id: int | None, seat: int | None) -> ActResult:
+                   user_id: int | None, seat: int | None, announce: list[Event] | None = None) -> ActResult:
         async with self.lock(game_id):
             now = self._clock()
             try:
@@ -193,13 +218,15 @@ class TableService(LobbyMixin):
                         seats = await games.seats_of(session, game_id)
                         await scores.record_outcome(session, row, seats, outcome, now)
                         await timers.disarm_game(session, game_id, now)
+                    table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
+                                    status="finished" if outcome else table.status, outcome=outcome,
+                                    finished_at=now if outcome else table.finished_at)
+                    events = [*(announce or []), *step.events]
+                    await self._record(session, table, events)
             except IntegrityError as exc:  # another process logged this seq first
                 raise TableError("table.stale", game_id=game_id) from exc
-            table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
-                            status="finished" if outcome else table.status, outcome=outcome,
-                            finished_at=now if outcome else table.finished_at)
-            await self._send(table, step.events)
-        return ActResult(table=table, events=step.events, outcome=outcome)
+        await self._send(table)
+        return ActResult(table=table, events=events, outcome=outcome)
 
     @staticmethod
     def check_turn(table: Table, user_id: int, expected_version: int | None) -> tuple[int, Waiting]:

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from games.core import SeatInfo, get_engine
+from tests.bench._db import private_postgres
 
 
 def engine_actions_per_second(game: str, mode: str, players: int, games: int = 30) -> tuple[float, int]:
@@ -85,17 +86,18 @@ def main() -> None:
                                 ("cereal_killer", "classic", 3)]:
         rate, count = engine_actions_per_second(game, mode, players)
         print(f"{game + '/' + mode:28s}{players:7d}{rate:11.0f}{count:10d}")
-    with tempfile.TemporaryDirectory() as tmp:
-        urls = {"sqlite": f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}",
-                "postgres": "postgresql+asyncpg://postgres@127.0.0.1:5432/test"}
+    with tempfile.TemporaryDirectory() as tmp, private_postgres() as postgres:
+        urls = {"sqlite": f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}", "postgres": postgres}
         for name, url in urls.items():
+            if url is None:
+                print(f"table service on {name}: skipped (PostgreSQL not reachable at 127.0.0.1:5432)")
+                continue
             try:
                 p50, p99 = asyncio.run(table_latency(url))
             except OSError as exc:
                 print(f"table service on {name}: skipped ({exc})")
                 continue
             print(f"table service on {name:8s}: p50 {p50:6.2f} ms   p99 {p99:6.2f} ms per action")
-
 
 if __name__ == "__main__":
     main()

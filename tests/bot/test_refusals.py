@@ -17,6 +17,7 @@ from bot.cogs.asesino.ui import TabletopUI
 from bot.cogs.asesino_social.ui import SOCIAL
 from bot.cogs.cereal_killer.ui import CerealUI
 from bot.cogs.lets_kill.ui import LetsKillUI
+from bot.cogs.verdugo.ui import VerdugoUI
 from bot.errors import error_text
 from bot.i18n import catalog
 from bot.i18n.catalog import LANGUAGES
@@ -45,6 +46,7 @@ UIS: dict[str, tuple[str, str, GameUI]] = {
     "cereal_killer": ("cereal_killer", "classic", CerealUI()),
     "lets_kill": ("lets_kill", "classic", LetsKillUI()),
     "core": ("cereal_killer", "classic", CerealUI()),
+    "verdugo": ("verdugo", "classic", VerdugoUI()),
 }
 
 

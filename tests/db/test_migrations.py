@@ -16,10 +16,10 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.db import Base
-from bot.db.migrate import alembic_config, downgrade_to, migrations_dir, upgrade_cli, upgrade_to_head
+from bot.db.migrate import alembic_config, downgrade_to, migrations_dir, upgrade_to_head
 
 TABLES = {"guild_settings", "games", "seats", "game_actions", "timers", "series", "scores", "farewell_letters",
-          "anonymous_posts", "achievements"}
+          "anonymous_posts", "achievements", "outbox"}
 
 
 def _diff(connection: Connection) -> list[object]:
@@ -76,10 +76,14 @@ def test_migrations_dir_is_the_repository_folder() -> None:
     assert alembic_config().get_main_option("script_location") == str(migrations_dir())
 
 
-def test_upgrade_cli_creates_a_sqlite_database(tmp_path: Path) -> None:
-    """`coroner migrate` (upgrade_cli) builds the schema in a new SQLite file."""
+def test_migrate_command_creates_a_sqlite_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`coroner migrate` builds the schema in a new SQLite file."""
+    from bot.cli import main
+
     path = tmp_path / "cli.db"
-    upgrade_cli(f"sqlite+aiosqlite:///{path}")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{path}")
+    assert main(["migrate"]) == 0
     engine = create_sync_engine(f"sqlite:///{path}")
     with engine.connect() as conn:
         assert _tables(conn) == TABLES | {"alembic_version"}
@@ -104,3 +108,14 @@ def test_an_explicit_url_wins_over_database_url(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{other}")
     command.upgrade(alembic_config(f"sqlite+aiosqlite:///{chosen}"), "head")
     assert chosen.exists() and not other.exists()
+
+
+async def test_the_outbox_migration_is_reversible(engine: AsyncEngine) -> None:
+    """Downgrading one step drops exactly the outbox table; upgrading again restores the models' schema."""
+    await upgrade_to_head(engine)
+    await downgrade_to(engine, "0003")
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_tables) == (TABLES - {"outbox"}) | {"alembic_version"}
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_diff) == []

@@ -3,7 +3,8 @@
     from tests.discord_double.fixtures import double, running_bot  # noqa: F401
 
 ``double`` starts a :class:`DiscordDouble`, points discord.py at it, and at teardown fails the test if the bot
-called an unknown route or sent a body the OpenAPI spec rejects (set ``double.strict = False`` to opt out).
+called an unknown route, sent a body the OpenAPI spec rejects (refused at request time too) or the double's own
+replies broke the spec (set ``double.strict = False`` to opt out).
 """
 
 from __future__ import annotations
@@ -16,9 +17,7 @@ import discord
 import pytest
 import yarl
 
-from tests.discord_double.server import DiscordDouble, DoubleTimeout
-
-TOKEN = "double-token"
+from tests.discord_double.server import TOKEN, DiscordDouble, DoubleTimeout
 
 
 @contextlib.contextmanager

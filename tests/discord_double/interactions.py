@@ -129,6 +129,8 @@ class InteractionHandle:
         self.source_message = source_message
         self.original_id: int | None = None
         self.followups: list[StoredMessage] = []
+        self.trigger: InteractionHandle | None = None  # for a modal submit: the interaction that opened the modal
+        self.dispatched_at = double.clock()  # the deadlines (3 s, 15 min) run from here, on the double's clock
         self.answer: Response | None = None
         self._answered = asyncio.Event()
 
@@ -141,8 +143,10 @@ class InteractionHandle:
                                 "authorizing_integration_owners": self.payload["authorizing_integration_owners"]}
         if self.type == APPLICATION_COMMAND:
             meta["name"] = self.payload["data"]["name"]
-        if self.source_message is not None:
+        if self.source_message is not None and self.type == COMPONENT:
             meta["interacted_message_id"] = str(self.source_message.id)
+        if self.type == MODAL_SUBMIT and self.trigger is not None:
+            meta["triggering_interaction_metadata"] = self.trigger.meta()
         return meta
 
     def _answer(self, response: Response) -> None:
@@ -310,7 +314,9 @@ class Actions:
             raise LookupError(f"the bot opened no modal in answer to {source!r}")
         modal = answer.modal
         data = {"custom_id": modal.custom_id, "components": modal.submission(values)}
-        return self._send(user, source.channel, MODAL_SUBMIT, data, message=source.source_message)
+        handle = self._send(user, source.channel, MODAL_SUBMIT, data, message=source.source_message)
+        handle.trigger = source
+        return handle
 
     async def user_message(self, user: User, channel: Channel, content: str) -> StoredMessage:
         from tests.discord_double.rest_messages import dispatch_message

@@ -25,8 +25,9 @@ class StoredAttachment:
     description: str | None = None
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "filename": self.filename, "size": len(self.data), "url": self.url,
+        data = {"id": str(self.id), "filename": self.filename, "size": len(self.data), "url": self.url,
                 "proxy_url": self.url, "content_type": self.content_type, "description": self.description}
+        return {k: v for k, v in data.items() if v is not None or k not in ("description", "content_type")}
 
 
 @dataclass(eq=False)
@@ -56,6 +57,7 @@ class StoredMessage:
     webhook_id: int | None = None
     visible_to: int | None = None
     deleted: bool = False
+    nonce: str | None = None
     history: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     @property
@@ -117,6 +119,8 @@ class StoredMessage:
         }
         if self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)
@@ -132,6 +136,23 @@ class StoredMessage:
         users = self.author._double.users
         ids = dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", self.content))
         return [users[i].payload() for i in ids if i in users]
+
+
+def numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of ``components`` as Discord stores them: every component has an ``id`` (Discord numbers those the
+    sender left without one 1, 2, 3... in depth-first order, skipping ids already used) and emoji drop null keys."""
+    out = copy.deepcopy(components)
+    used = {c["id"] for c in walk_components(out) if isinstance(c.get("id"), int)}
+    next_id = 1
+    for c in walk_components(out):
+        if isinstance(c.get("emoji"), dict):  # Discord answers a unicode emoji as {"name": ...} alone
+            c["emoji"] = {k: v for k, v in c["emoji"].items() if v is not None}
+        if not isinstance(c.get("id"), int):
+            while next_id in used:
+                next_id += 1
+            c["id"] = next_id
+            used.add(next_id)
+    return out
 
 
 def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:

@@ -43,6 +43,7 @@ class User:
             "avatar": None,
             "public_flags": 0,
             "flags": 0,
+            "primary_guild": None,
         }
         if self.bot:
             data["bot"] = True
@@ -127,7 +128,7 @@ class Member:
         data: dict[str, Any] = {
             "nick": self.nick, "roles": [str(r) for r in self.role_ids], "joined_at": self.joined_at,
             "premium_since": None, "deaf": False, "mute": False, "pending": False, "flags": 0, "avatar": None,
-            "communication_disabled_until": None,
+            "communication_disabled_until": None, "banner": None,
         }
         if with_user:
             data["user"] = self.user.payload()
@@ -175,6 +176,7 @@ class Channel:
         if self.type in (PUBLIC_THREAD, PRIVATE_THREAD):
             data.update(
                 owner_id=str(self.owner_id), message_count=len(self.messages), member_count=1,
+                total_message_sent=len(self.messages),
                 thread_metadata={"archived": False, "auto_archive_duration": 1440, "archive_timestamp": iso_now(),
                                  "locked": False, "invitable": True},
             )

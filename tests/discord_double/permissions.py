@@ -18,7 +18,14 @@ VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 MANAGE_MESSAGES = 1 << 13
 MANAGE_ROLES = 1 << 28
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
 ALL = (1 << 53) - 1
+
+#: the README's minimal invite: View Channels, Send Messages, Embed Links, Attach Files, Read Message History
+README_MINIMAL = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
+assert README_MINIMAL == 117760
 
 DEFAULT_EVERYONE = (
     (1 << 0)  # create instant invite
@@ -68,3 +75,34 @@ def channel_permissions(guild: Guild, member: Member, channel: Channel | None) -
     if own and own.get("type", 1) == 1:
         perms = (perms & ~int(own["deny"])) | int(own["allow"])
     return perms
+
+
+MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
+
+
+def require(guild: Guild | None, member: Member | None, channel: Channel | None, needed: int) -> None:
+    """Raise Discord's 403 unless ``member`` holds every bit of ``needed`` in ``channel`` (or the guild).
+
+    No View Channel (where a channel is involved) is ``50001 Missing Access``; any other missing bit is
+    ``50013 Missing Permissions``. Nothing is checked outside guilds (DMs).
+    """
+    from tests.discord_double.faults import ApiError
+
+    if guild is None or member is None:
+        return
+    have = channel_permissions(guild, member, channel)
+    if channel is not None and not have & VIEW_CHANNEL:
+        raise ApiError(403, MISSING_ACCESS, "Missing Access")
+    if have & needed != needed:
+        raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+
+def require_role_below(guild: Guild, member: Member, role_position: int) -> None:
+    """Raise 50013 unless ``member``'s highest role sits above ``role_position`` (Discord's role hierarchy)."""
+    from tests.discord_double.faults import ApiError
+
+    if base_permissions(guild, member) == ALL and member.user.id == guild.owner_id:
+        return
+    highest = max((r.position for r in guild.roles.values() if r.id in member.role_ids), default=0)
+    if highest <= role_position:
+        raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")

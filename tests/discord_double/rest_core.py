@@ -6,8 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.discord_double.commands import check_commands
 from tests.discord_double.faults import BODY, discord_error, json_response
 from tests.discord_double.model import DM, TEXT, Channel, Guild, Member
+from tests.discord_double.permissions import MANAGE_CHANNELS, MANAGE_ROLES, require, require_role_below
 
 if TYPE_CHECKING:
     from tests.discord_double.server import DiscordDouble
@@ -58,7 +60,7 @@ class _CoreRoutes:
         return json_response({"url": self.d.gateway_url})
 
     async def me(self, request: web.Request) -> web.Response:
-        return json_response({**self.d.bot_user.payload(), "verified": True, "mfa_enabled": False})
+        return json_response({**self.d.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"})
 
     async def user(self, request: web.Request) -> web.Response:
         user = self.d.users.get(int(request.match_info["user_id"]))
@@ -71,7 +73,10 @@ class _CoreRoutes:
             "id": str(self.d.application_id), "name": bot.username, "description": "", "icon": None,
             "bot_public": True, "bot_require_code_grant": False, "owner": owner.payload(), "team": None,
             "verify_key": "0" * 64, "flags": 0, "bot": bot.payload(), "summary": "", "rpc_origins": [],
-            "tags": [], "redirect_uris": [], "approximate_guild_count": len(self.d.guilds),
+            "tags": [], "redirect_uris": [], "approximate_guild_count": len(self.d.guilds), "type": None,
+            "flags_new": "0", "interactions_endpoint_url": None, "role_connections_verification_url": None,
+            "approximate_user_install_count": 0, "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0, "eligible_oauth2_scopes": [],
         })
 
     async def create_dm(self, request: web.Request) -> web.Response:
@@ -114,6 +119,7 @@ class _CoreRoutes:
         if cmds is None:
             return discord_error(404, 10002, "Unknown Application")
         body = request[BODY] or []
+        check_commands(body, bulk=True)
         keys = [(c["name"], c.get("type", 1)) for c in body]
         if len(keys) != len(set(keys)):
             return discord_error(400, 50035, "Invalid Form Body",
@@ -127,6 +133,7 @@ class _CoreRoutes:
         cmds = self._command_list(request)
         if cmds is None:
             return discord_error(404, 10002, "Unknown Application")
+        check_commands([request[BODY]], bulk=False)
         cmd = self._stored(request[BODY], cmds, request.match_info.get("guild_id"))
         cmds[:] = [c for c in cmds if c["id"] != cmd["id"]] + [cmd]
         return json_response(cmd, status=201)
@@ -139,6 +146,17 @@ class _CoreRoutes:
     # --- guilds, members, roles ------------------------------------------------------------------------------------
     def _guild(self, request: web.Request) -> Guild | None:
         return self.d.guilds.get(int(request.match_info["guild_id"]))
+
+    def _require(self, guild: Guild, needed: int, channel: Channel | None = None) -> None:
+        require(guild, guild.members.get(self.d.bot_user.id), channel, needed)
+
+    def _below_bot(self, guild: Guild, role_ids: list[int]) -> None:
+        """Refuse (50013) to give or take a role at or above the bot's highest role."""
+        me = guild.members[self.d.bot_user.id]
+        for role_id in role_ids:
+            role = guild.roles.get(role_id)
+            if role is not None and role.id != guild.id:
+                require_role_below(guild, me, role.position)
 
     def _member(self, request: web.Request) -> tuple[Guild | None, Member | None]:
         guild = self._guild(request)
@@ -164,6 +182,7 @@ class _CoreRoutes:
         guild = self._guild(request)
         if guild is None:
             return discord_error(404, 10004, "Unknown Guild")
+        self._require(guild, MANAGE_CHANNELS)
         body = request[BODY]
         parent = body.get("parent_id")
         channel = guild._add_channel(body["name"], body.get("type", TEXT), topic=body.get("topic"),
@@ -181,6 +200,7 @@ class _CoreRoutes:
         guild = self._guild(request)
         if guild is None:
             return discord_error(404, 10004, "Unknown Guild")
+        self._require(guild, MANAGE_ROLES)
         body = request[BODY] or {}
         role = guild.add_role(body.get("name", "new role"), int(body.get("permissions") or 0))
         return json_response(role.payload())
@@ -206,7 +226,10 @@ class _CoreRoutes:
         if "nick" in body:
             member.nick = body["nick"]
         if "roles" in body:
-            member.role_ids = [int(r) for r in body["roles"]]
+            wanted = [int(r) for r in body["roles"]]
+            self._require(guild, MANAGE_ROLES)
+            self._below_bot(guild, list(set(wanted) ^ set(member.role_ids)))
+            member.role_ids = wanted
         self._member_updated(guild, member)
         return json_response(member.payload())
 
@@ -223,6 +246,8 @@ class _CoreRoutes:
         role_id = int(request.match_info["role_id"])
         if role_id not in guild.roles:
             return discord_error(404, 10011, "Unknown Role")
+        self._require(guild, MANAGE_ROLES)
+        self._below_bot(guild, [role_id])
         if add and role_id not in member.role_ids:
             member.role_ids.append(role_id)
         elif not add and role_id in member.role_ids:
@@ -243,8 +268,9 @@ class _CoreRoutes:
 
     async def edit_channel(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        if channel is None or channel.type == DM:
+        if channel is None or channel.type == DM or channel.guild is None:
             return discord_error(404, 10003, "Unknown Channel")
+        self._require(channel.guild, MANAGE_CHANNELS, channel)
         body = request[BODY] or {}
         channel.name = body.get("name", channel.name)
         channel.topic = body.get("topic", channel.topic)
@@ -259,6 +285,7 @@ class _CoreRoutes:
         channel = self._channel(request)
         if channel is None or channel.guild is None:
             return discord_error(404, 10003, "Unknown Channel")
+        self._require(channel.guild, MANAGE_CHANNELS, channel)
         del self.d.channels[channel.id]
         del channel.guild.channels[channel.id]
         self.d._dispatch_guild(channel.guild, "CHANNEL_DELETE", channel.payload())
@@ -268,6 +295,7 @@ class _CoreRoutes:
         channel = self._channel(request)
         if channel is None or channel.guild is None:
             return discord_error(404, 10003, "Unknown Channel")
+        self._require(channel.guild, MANAGE_ROLES, channel)
         target = request.match_info["target_id"]
         body = request[BODY] or {}
         new = _overwrites([{**body, "id": target}])[0]
@@ -279,6 +307,7 @@ class _CoreRoutes:
         channel = self._channel(request)
         if channel is None or channel.guild is None:
             return discord_error(404, 10003, "Unknown Channel")
+        self._require(channel.guild, MANAGE_ROLES, channel)
         channel.overwrites = [o for o in channel.overwrites if o["id"] != request.match_info["target_id"]]
         self._channel_updated(channel)
         return web.Response(status=NO_CONTENT)

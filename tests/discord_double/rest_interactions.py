@@ -14,6 +14,7 @@ from aiohttp import web
 from tests.discord_double.faults import BODY, FILES, ApiError, json_response
 from tests.discord_double.gateway import INTENT_DM_MESSAGES, INTENT_GUILD_MESSAGES
 from tests.discord_double.interactions import AUTOCOMPLETE, COMPONENT, MODAL_SUBMIT, InteractionHandle, Modal, Response
+from tests.discord_double.limits import invalid_form_body, modal_problems
 from tests.discord_double.messages import EPHEMERAL, StoredMessage
 from tests.discord_double.rest_messages import create_message, edit_message
 
@@ -54,6 +55,8 @@ class _InteractionRoutes:
         handle = self.d.interactions.get(request.match_info["token"])
         if handle is None or str(handle.id) != request.match_info["interaction_id"]:
             raise ApiError(404, 10062, "Unknown interaction")
+        if self.d.clock() - handle.dispatched_at > self.d.initial_response_deadline:
+            raise ApiError(404, 10062, "Unknown interaction")  # the 3-second initial response deadline passed
         if handle.answer is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         body = request[BODY] or {}
@@ -65,6 +68,8 @@ class _InteractionRoutes:
             raise _invalid("only component interactions can update their message")
         if kind == MODAL and handle.type == MODAL_SUBMIT:
             raise _invalid("a modal submit cannot be answered with another modal")
+        if kind == MODAL and (problems := modal_problems(data)):
+            raise invalid_form_body(problems, ("data",))
         msg: StoredMessage | None = None
         response = Response(type=kind, data=data)
         if kind == MESSAGE:
@@ -95,15 +100,16 @@ class _InteractionRoutes:
             "response_message_ephemeral": bool(msg and msg.ephemeral)}}
         if msg is not None:
             result["interaction"]["response_message_id"] = str(msg.id)
-        result["resource"] = {"type": kind}
-        if msg is not None and kind in (MESSAGE, DEFERRED_MESSAGE, UPDATE):
-            result["resource"]["message"] = msg.payload()
+        if msg is not None and kind in (MESSAGE, UPDATE):  # Discord returns a resource only for these
+            result["resource"] = {"type": kind, "message": msg.payload()}
         return json_response(result)
 
     def _handle(self, request: web.Request) -> InteractionHandle:
         handle = self.d.interactions.get(request.match_info["token"])
         if handle is None or int(request.match_info["app"]) != self.d.application_id or handle.answer is None:
             raise ApiError(404, 10015, "Unknown Webhook")
+        if self.d.clock() - handle.dispatched_at > self.d.followup_lifetime:
+            raise ApiError(401, 50027, "Invalid Webhook Token")  # interaction tokens live 15 minutes
         return handle
 
     def _target(self, request: web.Request, handle: InteractionHandle) -> StoredMessage:

@@ -13,8 +13,10 @@ from aiohttp import web
 from tests.discord_double._ids import iso_now
 from tests.discord_double.faults import BODY, FILES, ApiError, json_response
 from tests.discord_double.gateway import INTENT_DM_MESSAGES, INTENT_GUILD_MESSAGES
-from tests.discord_double.messages import EPHEMERAL, LOADING, StoredAttachment, StoredMessage
+from tests.discord_double.limits import check_message
+from tests.discord_double.messages import EPHEMERAL, LOADING, StoredAttachment, StoredMessage, numbered
 from tests.discord_double.model import DM, PRIVATE_THREAD, PUBLIC_THREAD, Channel, User
+from tests.discord_double.permissions import ATTACH_FILES, MANAGE_MESSAGES, READ_MESSAGE_HISTORY, SEND_MESSAGES, require
 
 if TYPE_CHECKING:
     from tests.discord_double.server import DiscordDouble
@@ -74,16 +76,21 @@ def _attachments(double: DiscordDouble, channel: Channel, body: dict[str, Any],
 
 
 def _check_body(body: dict[str, Any], has_files: bool, *, creating: bool) -> None:
-    content = body.get("content")
-    if content is not None and len(content) > 2000:
-        raise ApiError(400, 50035, "Invalid Form Body",
-                       {"content": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
-                                                 "message": "Must be 2000 or fewer in length."}]}})
-    if len(body.get("embeds") or []) > 10:
-        raise ApiError(400, 50035, "Invalid Form Body", {"embeds": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH"}]}})
-    if creating and not (content or body.get("embeds") or body.get("components") or has_files
+    check_message(body)
+    if creating and not (body.get("content") or body.get("embeds") or body.get("components") or has_files
                          or body.get("sticker_ids") or body.get("poll")):
         raise ApiError(400, 50006, "Cannot send an empty message")
+
+
+def _empty_after_edit(msg: StoredMessage, body: dict[str, Any], files: list[dict[str, Any]]) -> bool:
+    """Whether applying ``body`` to ``msg`` would leave no content, embeds, components or attachments."""
+    def after(key: str, now: Any) -> Any:
+        return body[key] if key in body else now
+
+    keep = {str(a.get("id")) for a in body["attachments"] or []} if "attachments" in body else None
+    attachments = [a for a in msg.attachments if keep is None or str(a.id) in keep]
+    return not (after("content", msg.content) or after("embeds", msg.embeds) or after("components", msg.components)
+                or attachments or files)
 
 
 def create_message(double: DiscordDouble, channel: Channel, author: User, body: dict[str, Any] | None,
@@ -102,7 +109,7 @@ def create_message(double: DiscordDouble, channel: Channel, author: User, body: 
     msg = StoredMessage(
         id=double.ids.next(), channel_id=channel.id, guild_id=channel.guild.id if channel.guild else None,
         author=author, content=body.get("content") or "", embeds=list(body.get("embeds") or []),
-        components=list(body.get("components") or []), attachments=_attachments(double, channel, body, files),
+        components=numbered(body.get("components") or []), attachments=_attachments(double, channel, body, files),
         flags=flags, allowed_mentions=body.get("allowed_mentions"), message_reference=body.get("message_reference"),
         tts=bool(body.get("tts")), webhook_id=webhook_id, interaction_meta=interaction,
         interaction_id=int(interaction["id"]) if interaction else None,
@@ -118,10 +125,13 @@ def edit_message(double: DiscordDouble, msg: StoredMessage, body: dict[str, Any]
     """Apply an edit in place (keeping the previous version in ``history``) and dispatch MESSAGE_UPDATE."""
     body = body or {}
     _check_body(body, bool(files), creating=False)
+    if _empty_after_edit(msg, body, files):
+        raise ApiError(400, 50006, "Cannot send an empty message")
     msg.history.append(msg.snapshot())
     for key in ("content", "embeds", "components", "allowed_mentions"):
         if key in body:
             setattr(msg, key, body[key] if body[key] is not None else ("" if key == "content" else []))
+    msg.components = numbered(msg.components)
     if body.get("flags") is not None:
         msg.flags = (msg.flags & ~EDITABLE_FLAGS) | (int(body["flags"]) & EDITABLE_FLAGS)
     msg.flags &= ~LOADING
@@ -153,30 +163,53 @@ class _MessageRoutes:
             raise ApiError(404, 10008, "Unknown Message")
         return msg
 
+    def _require(self, channel: Channel, needed: int) -> None:
+        guild = channel.guild
+        require(guild, guild.members.get(self.d.bot_user.id) if guild else None, channel, needed)
+
     async def create(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
+        self._require(channel, SEND_MESSAGES | (ATTACH_FILES if request[FILES] else 0))
+        body = request[BODY] or {}
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):  # Discord returns the message this nonce created
+            same = next((m for m in channel.messages if m.nonce == str(nonce) and m.author.id == self.d.bot_user.id
+                         and not m.deleted), None)
+            if same is not None:
+                return json_response(same.payload())
         msg = create_message(self.d, channel, self.d.bot_user, request[BODY], request[FILES])
+        msg.nonce = None if nonce is None else str(nonce)
         return json_response(msg.payload())
 
     async def history(self, request: web.Request) -> web.Response:
-        msgs = [m for m in self.d.messages(self._channel(request))]
+        channel = self._channel(request)
+        self._require(channel, 0)
+        msgs = [m for m in self.d.messages(channel)] if self._can_read_history(channel) else []
         before, after = int(request.query.get("before", 0)), int(request.query.get("after", 0))
         msgs = [m for m in msgs if (not before or m.id < before) and m.id > after]
         limit = int(request.query.get("limit", 50))
         picked = msgs[:limit] if after else msgs[-limit:]
         return json_response([m.payload() for m in reversed(picked)])
 
+    def _can_read_history(self, channel: Channel) -> bool:
+        guild = channel.guild
+        member = guild.members.get(self.d.bot_user.id) if guild else None
+        return member is None or bool(member.permissions(channel) & READ_MESSAGE_HISTORY)
+
     async def get(self, request: web.Request) -> web.Response:
+        self._require(self._channel(request), READ_MESSAGE_HISTORY)
         return json_response(self._message(request).payload())
 
     async def edit(self, request: web.Request) -> web.Response:
+        self._require(self._channel(request), 0)
         msg = self._message(request)
-        if not msg.author.bot:
+        if msg.author.id != self.d.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         return json_response(edit_message(self.d, msg, request[BODY], request[FILES]).payload())
 
     async def delete(self, request: web.Request) -> web.Response:
         msg = self._message(request)
+        self._require(self._channel(request), 0 if msg.author.id == self.d.bot_user.id else MANAGE_MESSAGES)
         msg.deleted = True
         data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
         if msg.guild_id:

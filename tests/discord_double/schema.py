@@ -1,9 +1,10 @@
-"""Validation of REST request bodies against Discord's published OpenAPI 3.1 description.
+"""Validation against Discord's published OpenAPI 3.1 description: the bot's request bodies (refused with
+400 / 50035 at request time), the double's own replies and its gateway payloads (recorded, failing the test).
 
-The spec is looked up at ``<repo>/../shared/discord-api-spec/openapi.json``. Paths are matched by template
-(literal segments win over ``{params}``, query strings ignored); a body is checked against the operation's
-``application/json`` requestBody schema with Draft 2020-12 and a ``referencing`` registry holding the whole
-document, so ``#/components/...`` references resolve into it.
+The spec is looked up at ``<repo>/../shared/discord-api-spec/openapi.json`` (or further up, see ``_find_spec``).
+Paths are matched by template (literal segments win over ``{params}``, query strings ignored); a body is checked
+against the operation's ``application/json`` schema with Draft 2020-12 and a ``referencing`` registry holding the
+whole document, so ``#/components/...`` references resolve into it.
 
 Two deliberate loosenings, where the spec is stricter than Discord and discord.py relies on the difference:
 ``SnowflakeType`` also admits non-negative integers (discord.py sends e.g. ``recipient_id`` as a number), and
@@ -15,12 +16,26 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SPEC_PATH = Path(__file__).resolve().parents[2].parent / "shared" / "discord-api-spec" / "openapi.json"
+import pytest
+
+
+def _find_spec(repo: Path) -> Path:
+    """``<repo>/../shared/discord-api-spec/openapi.json``, or the first such file further up (a git worktree
+    checked out below the repository's parent directory); the nearest candidate when there is none."""
+    relative = Path("shared") / "discord-api-spec" / "openapi.json"
+    for parent in repo.parents:
+        if (parent / relative).is_file():
+            return parent / relative
+    return repo.parent / relative
+
+
+SPEC_PATH = _find_spec(Path(__file__).resolve().parents[2])
 _URI = "urn:discord-openapi"
 
 
@@ -33,9 +48,10 @@ class SchemaViolation:
     template: str
     errors: tuple[str, ...]
     body: Any
+    what: str = "request"  # request | reply (the double's own answer) | payload (a gateway event)
 
     def __str__(self) -> str:
-        return f"{self.method} {self.path} (spec {self.template}): " + "; ".join(self.errors)
+        return f"{self.what} {self.method} {self.path} (spec {self.template}): " + "; ".join(self.errors)
 
 
 def _escape(token: str) -> str:
@@ -57,7 +73,7 @@ class SpecValidator:
             regex = re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$")
             self._routes.append((template.count("{"), regex, template, item))
         self._routes.sort(key=lambda r: r[0])
-        self._validators: dict[tuple[str, str], Any] = {}
+        self._validators: dict[tuple[str, ...], Any] = {}
 
     def match(self, method: str, path: str) -> tuple[str, dict[str, Any]] | None:
         """The spec template and operation object for ``method path`` (path relative to /api/v10)."""
@@ -67,27 +83,64 @@ class SpecValidator:
         return None
 
     def validate(self, method: str, path: str, body: Any) -> SchemaViolation | None:
-        """Return the violation for this body, or None if it conforms (or the route has no JSON body schema)."""
-        from jsonschema import Draft202012Validator
-
+        """Return the violation for this request body, or None if it conforms (or the route has no JSON body
+        schema)."""
         found = self.match(method, path)
         if found is None:
             return None
         template, op = found
         if "application/json" not in (op.get("requestBody") or {}).get("content", {}):
             return None
-        key = (template, method.lower())
-        validator = self._validators.get(key)
+        pointer = ("paths", template, method.lower(), "requestBody", "content", "application/json", "schema")
+        return self._check(pointer, method, path, template, body)
+
+    def validate_response(self, method: str, path: str, status: int, body: Any) -> SchemaViolation | None:
+        """The violation of the double's own JSON answer ``body`` (status ``status``) against the spec, or None."""
+        found = self.match(method, path)
+        if found is None:
+            return None
+        template, op = found
+        responses = op.get("responses") or {}
+        answer = responses.get(str(status)) or responses.get(f"{str(status)[0]}XX")
+        if not isinstance(answer, dict) or "$ref" in answer:
+            return None  # shared error responses: their bodies are checked by the error helpers' shape
+        if "application/json" not in (answer.get("content") or {}):
+            return None
+        key = str(status) if str(status) in responses else f"{str(status)[0]}XX"
+        pointer = ("paths", template, method.lower(), "responses", key, "content", "application/json", "schema")
+        return self._check(pointer, method, path, template, body, what="reply")
+
+    def validate_object(self, schema_name: str, data: Any, where: str) -> SchemaViolation | None:
+        """The violation of ``data`` against ``components/schemas/<schema_name>`` (e.g. a gateway payload)."""
+        return self._check(("components", "schemas", schema_name), "GATEWAY", where, schema_name, data,
+                           what="payload")
+
+    def _check(self, pointer: tuple[str, ...], method: str, path: str, template: str, body: Any,
+               what: str = "request") -> SchemaViolation | None:
+        from jsonschema import Draft202012Validator
+
+        validator = self._validators.get(pointer)
         if validator is None:
-            pointer = "/".join(_escape(t) for t in ("paths", template, method.lower(), "requestBody", "content",
-                                                     "application/json", "schema"))
-            validator = Draft202012Validator({"$ref": f"{_URI}#/{pointer}"}, registry=self._registry)
-            self._validators[key] = validator
+            ref = "/".join(_escape(t) for t in pointer)
+            validator = Draft202012Validator({"$ref": f"{_URI}#/{ref}"}, registry=self._registry)
+            self._validators[pointer] = validator
         errors = sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path))
         if not errors:
             return None
         messages = tuple(f"{'/'.join(map(str, e.absolute_path)) or '<body>'}: {_best(e)}" for e in errors[:5])
-        return SchemaViolation(method.upper(), path, template, messages, body)
+        return SchemaViolation(method.upper(), path, template, messages, body, what)
+
+    @staticmethod
+    def error_tree(violation: SchemaViolation) -> dict[str, Any]:
+        """Discord's nested ``errors`` object for a request violation."""
+        tree: dict[str, Any] = {}
+        for message in violation.errors:
+            where, _, text = message.partition(": ")
+            node = tree
+            for key in [] if where == "<body>" else where.split("/"):
+                node = node.setdefault(key, {})
+            node.setdefault("_errors", []).append({"code": "BASE_TYPE_INVALID", "message": text})
+        return tree
 
 
 _BITFIELDS = {"permissions", "allow", "deny", "default_member_permissions"}
@@ -118,6 +171,12 @@ def _best(error: Any) -> str:
     if error.context:
         return best_match(error.context).message[:300]
     return str(error.message)[:300]
+
+
+#: for tests that need the spec: skip (saying why) when it is missing, except under CI (``CI=true``), where the
+#: test runs and fails
+needs_spec = pytest.mark.skipif(not SPEC_PATH.is_file() and os.environ.get("CI", "").lower() != "true",
+                                reason=f"no Discord OpenAPI spec at {SPEC_PATH}")
 
 
 @functools.cache

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,14 +14,23 @@ from aiohttp import web
 
 from tests.discord_double import rest_core, rest_interactions, rest_messages, schema
 from tests.discord_double._ids import SnowflakeGen
+from tests.discord_double.clock import REAL_TIME_MARGIN, real_clock
 from tests.discord_double.faults import BODY, FILES, ApiError, Fault, discord_error
 from tests.discord_double.gateway import Gateway
 from tests.discord_double.interactions import Actions, InteractionHandle
 from tests.discord_double.messages import StoredMessage
 from tests.discord_double.model import DM, Channel, Guild, Member, Role, User
-from tests.discord_double.permissions import ADMINISTRATOR, DEFAULT_EVERYONE
+from tests.discord_double.permissions import DEFAULT_EVERYONE, README_MINIMAL
+from tests.discord_double.ratelimits import INTERACTION_ROUTES, RateLimits
 
 API_PREFIX = "/api/v10"
+TOKEN = "double-token"
+BOT_ROLE_POSITION = 100
+
+
+def env_latency() -> float:
+    """Seconds of latency per REST request from ``COR_DOUBLE_LATENCY_MS`` (0 when unset)."""
+    return float(os.environ.get("COR_DOUBLE_LATENCY_MS") or 0) / 1000
 
 
 class DoubleTimeout(AssertionError):
@@ -39,15 +49,25 @@ class DiscordDouble:
     """A loopback Discord (REST v10 + JSON gateway) for the real discord.py client. See the package docstring."""
 
     def __init__(self, *, bot_name: str = "Coroner", interaction_timeout: float = 3.0,
-                 spec_path: Any = schema.SPEC_PATH) -> None:
+                 spec_path: Any = schema.SPEC_PATH, clock: Callable[[], float] | None = None,
+                 token: str = TOKEN, latency: float | None = None, bot_permissions: int = README_MINIMAL) -> None:
         self.ids = SnowflakeGen()
         self.interaction_timeout = interaction_timeout
+        #: what deadlines are measured on; with the real clock the 3 s deadline gets REAL_TIME_MARGIN (see .clock)
+        self.clock: Callable[[], float] = clock or real_clock
+        self.initial_response_deadline = interaction_timeout + (0.0 if clock else REAL_TIME_MARGIN)
+        self.followup_lifetime = 15 * 60.0
+        self.token = token
+        self.latency = env_latency() if latency is None else latency  # seconds added to every REST request
+        self.rate_limits = RateLimits()
+        self.check_request_schema = True  # off only in tests of the double's own limit checks
+        self.reply_violations: list[schema.SchemaViolation] = []
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.bot_user = self.add_user(bot_name, bot=True)
         self.application_id = self.bot_user.id
-        self.bot_permissions = ADMINISTRATOR
+        self.bot_permissions = bot_permissions  # the bot role's permissions in guilds added from now on
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.interactions: dict[str, InteractionHandle] = {}
@@ -62,6 +82,8 @@ class DiscordDouble:
         self.schema_check_skipped_reason: str | None = (
             None if self._validator else f"Discord OpenAPI spec not found at {spec_path}"
         )
+        if self._validator is None and os.environ.get("CI", "").lower() == "true":
+            raise RuntimeError(f"{self.schema_check_skipped_reason}: under CI the schema check cannot be skipped")
         self._tick = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -79,6 +101,8 @@ class DiscordDouble:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        if self.clock is real_clock:
+            self.gateway._spawn(self.gateway.watch_heartbeats())
         return self
 
     async def stop(self) -> None:
@@ -113,8 +137,9 @@ class DiscordDouble:
         gid = self.ids.next()
         guild = Guild(self, id=gid, name=name, locale=locale, owner_id=self.ids.next())
         guild.roles[gid] = Role(id=gid, name="@everyone", permissions=DEFAULT_EVERYONE)
+        # the bot's role sits above the roles tests add (as the README asks of a server that uses the dead role)
         bot_role = Role(id=self.ids.next(), name=self.bot_user.username, permissions=self.bot_permissions,
-                        position=1, managed=True)
+                        position=BOT_ROLE_POSITION, managed=True)
         guild.roles[bot_role.id] = bot_role
         guild.members[self.bot_user.id] = Member(user=self.bot_user, guild=guild, role_ids=[bot_role.id])
         self.guilds[gid] = guild
@@ -174,7 +199,7 @@ class DiscordDouble:
     def assert_clean(self) -> None:
         """Fail if the bot hit an unknown route or sent a body the OpenAPI spec rejects."""
         problems = [f"unknown route {r.method} {r.path}" for r in self.unknown_requests]
-        problems += [f"schema violation {v}" for v in self.schema_violations]
+        problems += [f"schema violation {v}" for v in self.schema_violations + self.reply_violations]
         if problems:
             raise AssertionError("Discord double saw bad traffic:\n" + "\n".join(problems))
 
@@ -207,32 +232,75 @@ class DiscordDouble:
     async def _unknown(self, request: web.Request) -> web.Response:
         return discord_error(404, 0, "404: Not Found")
 
+    def use_clock(self, clock: Callable[[], float]) -> None:
+        """Measure deadlines on ``clock`` (e.g. a :class:`~tests.discord_double.clock.ManualClock`) from now on,
+        with Discord's exact 3 seconds (no real-time margin)."""
+        self.clock = clock
+        self.initial_response_deadline = self.interaction_timeout
+
+    def set_bot_permissions(self, guild: Guild, permissions: int) -> None:
+        """Give the bot's managed role in ``guild`` exactly ``permissions`` (dispatching GUILD_ROLE_UPDATE)."""
+        role = next(r for r in guild.roles.values() if r.managed and r.name == self.bot_user.username)
+        role.permissions = permissions
+        self._dispatch_guild(guild, "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()})
+
+    def validate_payload(self, schema_name: str, data: Any, where: str) -> None:
+        """Record a gateway payload of the double's that the spec's ``schema_name`` rejects."""
+        if self._validator is not None:
+            violation = self._validator.validate_object(schema_name, data, where)
+            if violation is not None:
+                self.reply_violations.append(violation)
+
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
-        path = request.path[len(API_PREFIX):] if request.path.startswith(API_PREFIX) else request.path
-        method = request.method
-        if path == "/gateway" and method == "GET" and not request.path.startswith(API_PREFIX):
+        if not request.path.startswith(API_PREFIX):  # the gateway's websocket and attachment downloads
+            if handler == self._unknown:
+                self.unknown_requests.append(RequestRecord(request.method, request.path, 404, None))
             return await handler(request)
-        fault = next((f for f in self.faults if f.matches(method, path)), None)
+        path = request.path[len(API_PREFIX):]
+        method = request.method
+        if self.latency:
+            await asyncio.sleep(self.latency)  # a realistic network delay, only when asked for
         body, files = await _parse_body(request)
         request[BODY], request[FILES] = body, files
-        if fault is not None:
-            response: web.StreamResponse = fault.response()
-        else:
-            if body is not None and self._validator is not None:
-                violation = self._validator.validate(method, path, body)
-                if violation is not None:
-                    self.schema_violations.append(violation)
-            try:
-                response = await handler(request)
-            except ApiError as exc:
-                response = exc.response
+        response, headers = await self._answer(request, handler, method, path, body)
+        if isinstance(response, web.Response) and response.status < 300:
+            response.headers.update(headers)
+            self._check_reply(method, path, response)
         record = RequestRecord(method, path, response.status, body)
         self.requests.append(record)
         if handler == self._unknown:
             self.unknown_requests.append(record)
         self._changed()
         return response
+
+    async def _answer(self, request: web.Request, handler: Callable[[web.Request], Any], method: str, path: str,
+                      body: Any) -> tuple[web.StreamResponse, dict[str, str]]:
+        if not INTERACTION_ROUTES.match(path) and request.headers.get("Authorization") != f"Bot {self.token}":
+            return discord_error(401, 0, "401: Unauthorized"), {}
+        limited, headers = self.rate_limits.check(method, path)
+        if limited is not None:
+            return limited, {}
+        fault = next((f for f in self.faults if f.matches(method, path)), None)
+        if fault is not None:
+            return fault.response(), {}
+        if body is not None and self._validator is not None and self.check_request_schema:
+            violation = self._validator.validate(method, path, body)
+            if violation is not None:
+                self.schema_violations.append(violation)
+                return discord_error(400, 50035, "Invalid Form Body", self._validator.error_tree(violation)), {}
+        try:
+            return await handler(request), headers
+        except ApiError as exc:
+            return exc.response, headers
+
+    def _check_reply(self, method: str, path: str, response: web.Response) -> None:
+        if self._validator is None or response.content_type != "application/json" or not response.body:
+            return
+        data = json.loads(response.body)  # type: ignore[arg-type]
+        violation = self._validator.validate_response(method, path, response.status, data)
+        if violation is not None:
+            self.reply_violations.append(violation)
 
 
 async def _parse_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:

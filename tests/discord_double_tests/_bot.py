@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -61,6 +62,8 @@ class GameCog(commands.Cog):
         self.bot = bot
         self.dms_seen: list[str] = []
         self.guild_seen: list[str] = []
+        self.release = asyncio.Event()  # /slow answers only once a test sets it
+        self.refused: list[int] = []  # Discord error codes /slow got
 
     @app_commands.command(name="newgame", description="Start a game")
     @app_commands.describe(game="Which game")
@@ -88,6 +91,14 @@ class GameCog(commands.Cog):
             await interaction.followup.send(f"closed {exc.code}")
         else:
             await interaction.followup.send("sent")
+
+    @app_commands.command(name="slow", description="Answer only when the test says so")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        await self.release.wait()
+        try:
+            await interaction.response.send_message("finally")
+        except discord.HTTPException as exc:
+            self.refused.append(exc.code)
 
     @app_commands.command(name="counter", description="Post a persistent counter")
     async def counter(self, interaction: discord.Interaction) -> None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import discord
 
+from tests.discord_double.permissions import MANAGE_CHANNELS, MANAGE_ROLES, README_MINIMAL
 from tests.discord_double_tests._bot import DoubleBot
 from tests.discord_double_tests.conftest import World
 
 
 async def test_private_channel_with_overwrites_is_created(world: World, bot: DoubleBot) -> None:
     """create_text_channel with overwrites stores them and the bot's cache gets CHANNEL_CREATE."""
+    world.double.set_bot_permissions(world.guild, README_MINIMAL | MANAGE_CHANNELS | MANAGE_ROLES)
     guild = bot.get_guild(world.guild.id)
     assert guild is not None
     bob = await guild.fetch_member(world.bob.id)
@@ -25,6 +27,7 @@ async def test_private_channel_with_overwrites_is_created(world: World, bot: Dou
 
 async def test_set_permissions_and_roles_are_applied(world: World, bot: DoubleBot) -> None:
     """set_permissions and add_roles/remove_roles change the double's state and reach the bot as updates."""
+    world.double.set_bot_permissions(world.guild, README_MINIMAL | MANAGE_ROLES)
     guild = bot.get_guild(world.guild.id)
     channel = bot.get_channel(world.games.id)
     assert guild is not None and isinstance(channel, discord.TextChannel)

@@ -9,11 +9,14 @@ import aiohttp
 import pytest
 
 from tests.discord_double import DiscordDouble
+from tests.discord_double.server import TOKEN
+
+AUTH = {"Authorization": f"Bot {TOKEN}"}
 
 
 @pytest.fixture
 async def http(double: DiscordDouble) -> AsyncIterator[aiohttp.ClientSession]:
-    async with aiohttp.ClientSession(base_url=f"{double.api_base}") as session:
+    async with aiohttp.ClientSession(base_url=f"{double.api_base}", headers=AUTH) as session:
         yield session
 
 
@@ -23,7 +26,7 @@ async def _identify(http: aiohttp.ClientSession, double: DiscordDouble, shard: l
     ws = await http.ws_connect(double.gateway_url + "?v=10&encoding=json&compress=zlib-stream")
     hello = await ws.receive_json(timeout=5)
     assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
-    await ws.send_json({"op": 2, "d": {"token": "t", "intents": intents, "shard": shard, "properties": {}}})
+    await ws.send_json({"op": 2, "d": {"token": TOKEN, "intents": intents, "shard": shard, "properties": {}}})
     frames = [await ws.receive_json(timeout=5)]
     guilds = len(frames[0]["d"]["guilds"])
     frames += [await ws.receive_json(timeout=5) for _ in range(guilds)]
@@ -60,7 +63,7 @@ async def test_resume_replays_missed_events_then_resumed(double: DiscordDouble,
     guild.add_text_channel("late")
     ws = await http.ws_connect(double.gateway_url)
     await ws.receive_json(timeout=5)
-    await ws.send_json({"op": 6, "d": {"token": "t", "session_id": session_id, "seq": last}})
+    await ws.send_json({"op": 6, "d": {"token": TOKEN, "session_id": session_id, "seq": last}})
     replayed = [await ws.receive_json(timeout=5) for _ in range(2)]
     assert [(f["t"], f["s"]) for f in replayed] == [("CHANNEL_CREATE", last + 1), ("RESUMED", last + 2)]
     assert replayed[0]["d"]["name"] == "late"
@@ -71,7 +74,7 @@ async def test_unknown_session_is_invalidated(double: DiscordDouble, http: aioht
     """RESUME with a session the double never issued is answered with op 9 (not resumable)."""
     ws = await http.ws_connect(double.gateway_url)
     await ws.receive_json(timeout=5)
-    await ws.send_json({"op": 6, "d": {"token": "t", "session_id": "nope", "seq": 3}})
+    await ws.send_json({"op": 6, "d": {"token": TOKEN, "session_id": "nope", "seq": 3}})
     assert await ws.receive_json(timeout=5) == {"op": 9, "d": False, "s": None, "t": None}
     await ws.close()
 

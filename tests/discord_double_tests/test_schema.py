@@ -9,9 +9,8 @@ import aiohttp
 import pytest
 
 from tests.discord_double import DiscordDouble
-from tests.discord_double.schema import SPEC_PATH, load_validator
-
-needs_spec = pytest.mark.skipif(not SPEC_PATH.is_file(), reason=f"no Discord OpenAPI spec at {SPEC_PATH}")
+from tests.discord_double.schema import load_validator, needs_spec
+from tests.discord_double.server import TOKEN
 
 
 @needs_spec
@@ -64,12 +63,13 @@ def test_literal_segment_wins_over_template() -> None:
 
 @needs_spec
 async def test_bad_body_over_http_is_recorded(double: DiscordDouble) -> None:
-    """A bad JSON body sent to the double lands in schema_violations (and the fixture would fail the test)."""
+    """A bad JSON body is refused with 400 / 50035 and lands in schema_violations (the fixture would fail the
+    test)."""
     channel = double.add_guild("g").add_text_channel("c")
-    async with aiohttp.ClientSession() as http:
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {TOKEN}"}) as http:
         url = f"{double.api_base}/api/v10/channels/{channel.id}/messages"
         async with http.post(url, json={"content": "ok", "tts": "yes"}) as resp:
-            assert resp.status == 200
+            assert resp.status == 400 and (await resp.json())["code"] == 50035  # refused at request time
     assert [v.template for v in double.schema_violations] == ["/channels/{channel_id}/messages"]
     with pytest.raises(AssertionError, match="schema violation"):
         double.assert_clean()
@@ -83,7 +83,7 @@ async def test_missing_spec_skips_the_check_and_says_why(tmp_path: Path) -> None
     assert double.schema_check_skipped_reason is not None and str(missing) in double.schema_check_skipped_reason
     async with double:
         channel = double.add_guild("g").add_text_channel("c")
-        async with aiohttp.ClientSession() as http:
+        async with aiohttp.ClientSession(headers={"Authorization": f"Bot {TOKEN}"}) as http:
             url = f"{double.api_base}/api/v10/channels/{channel.id}/messages"
             async with http.post(url, json={"content": "ok", "tts": "yes"}) as resp:
                 assert resp.status == 200

@@ -4,9 +4,10 @@ the server at 127.0.0.1:5432 is not reachable)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 import pytest
@@ -19,7 +20,7 @@ from bot.settings import Settings
 from bot.tables import TableService
 from games.core import register
 from tests.db.backends import db_url, pg_database  # noqa: F401 - every e2e test runs on SQLite and PostgreSQL
-from tests.discord_double import Channel, DiscordDouble, Guild, StoredMessage, User
+from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, StoredMessage, User
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
 from tests.support import potato as potato_game
 from tests.support.tiny_game import ENGINE
@@ -89,6 +90,17 @@ async def world(double: DiscordDouble, db_url: str) -> AsyncIterator[World]:  # 
 
 
 WaitFor = Callable[..., object]
+
+
+async def stored(world: World, check: Callable[[], Awaitable[object]], what: str, timeout: float = 5.0) -> None:
+    """Wait (polling, like ``double.wait_for``) until ``check()`` - a read of the bot's database - is truthy: what the
+    bot stores after a REST answer can lag behind what the double shows, more so with ``COR_DOUBLE_LATENCY_MS``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await check():
+        if loop.time() > deadline:
+            raise DoubleTimeout(f"timed out after {timeout}s waiting for {what}")
+        await asyncio.sleep(0.02)
 
 
 async def refusal(handle) -> str:  # type: ignore[no-untyped-def]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import t
+from tests.discord_double.permissions import MANAGE_ROLES, README_MINIMAL
 from tests.e2e.conftest import World, refusal
 from tests.e2e.social import (
     count_in_statuses,
@@ -29,6 +30,7 @@ ROLE_NAMES = ("Killer", "Accomplice", "Doctor", "Detective", "Journalist", "Mani
 async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
     """A six-player game: night actions by select, DMs, a post, a letter, a restart over a boundary, a win."""
     players = await six_players(world)
+    world.double.set_bot_permissions(world.guild, README_MINIMAL | MANAGE_ROLES)  # the README\'s optional Manage Roles
     dead_role = world.guild.add_role("Dead")
     async with world.running():
         await (await world.admin.slash(world.games, "config deadrole", role=dead_role)).response()

@@ -11,6 +11,7 @@ import pytest
 
 from bot.cogs.asesino_social import days
 from bot.tables import TableService
+from tests.discord_double.permissions import MANAGE_ROLES, README_MINIMAL
 from tests.e2e.conftest import World, refusal
 from tests.e2e.social import (
     cast,
@@ -68,6 +69,7 @@ async def test_the_dead_role_is_taken_back_at_the_end_even_when_discord_refuses_
     """Two murdered players get the dead role; when the game ends it is taken back from both, and a 403 on the
     first removal is logged and skipped: the other player still loses the role and the game ends normally."""
     players = await six_players(world)
+    world.double.set_bot_permissions(world.guild, README_MINIMAL | MANAGE_ROLES)  # the README\'s optional Manage Roles
     dead_role = world.guild.add_role("Dead")
     async with world.running():
         await (await world.admin.slash(world.games, "config deadrole", role=dead_role)).response()
@@ -119,8 +121,8 @@ async def test_a_failed_day_end_is_retried_from_a_persisted_timer(world: World,
         schedule = bot.timers.schedule
 
         async def record(game_id: int, kind: str, due_at: datetime, payload: dict[str, Any]) -> None:
-            scheduled.append((kind, due_at, payload))
             await schedule(game_id, kind, due_at, payload)
+            scheduled.append((kind, due_at, payload))  # once stored: the test reads the timers table next
 
         monkeypatch.setattr(bot.timers, "schedule", record)
         before = await version(world, table)
@@ -218,6 +220,7 @@ async def test_my_actions_pages_its_selects_when_more_kinds_exist_than_fit(world
 async def test_cancelling_a_social_game_takes_the_dead_role_back(world: World) -> None:
     """A murdered player holds the dead role; the host's /cancel announces the end and removes the role."""
     players = await six_players(world)
+    world.double.set_bot_permissions(world.guild, README_MINIMAL | MANAGE_ROLES)  # the README\'s optional Manage Roles
     dead_role = world.guild.add_role("Dead")
     async with world.running():
         await (await world.admin.slash(world.games, "config deadrole", role=dead_role)).response()

@@ -12,7 +12,7 @@ from bot.cogs.cereal_killer.render import render_board
 from bot.db.models.stats import Achievement
 from games.cereal_killer import ENGINE
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, mark, refusal, table_log
+from tests.e2e.conftest import World, mark, refusal, stored, table_log
 
 ROUTE = "3 8 13 12 victim 3 witness 2"  # City A: House 3 -> 8 -> 13 -> Park 12; the Witness goes to Park 2
 ROUTE_WORDS = ("3 → 8 → 13 → 12", "Your route", "The Killer was on")
@@ -196,9 +196,15 @@ async def answer_due(world: World) -> int:
     service = world.tables
     table = await service.table_in_channel(world.games.id)
     assert table is not None and table.state.pending is not None
-    due = next(t.due_at for t in await service.pending_timers(table.id)
-               if t.kind == "turn_timeout" and t.payload["version"] == table.version)
-    return int(due.timestamp())
+    found: list[Any] = []
+
+    async def armed() -> bool:  # the delivery arms the timer just after the step is committed
+        found[:] = [t.due_at for t in await service.pending_timers(table.id)
+                    if t.kind == "turn_timeout" and t.payload["version"] == table.version]
+        return bool(found)
+
+    await stored(world, armed, "the Killer's answer timer")
+    return int(found[0].timestamp())
 
 
 async def test_lobby_says_who_will_be_who(world: World) -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from tests.discord_double import StoredMessage
 from tests.discord_double.messages import walk_components
-from tests.e2e.conftest import World, as_drawn_before, mark, refusal
+from tests.e2e.conftest import World, as_drawn_before, mark, refusal, stored
 
 pytestmark = pytest.mark.usefixtures("potato")
 
@@ -97,6 +97,12 @@ async def test_idle_lobby_expires_on_the_clock(world: World) -> None:
     """An idle lobby closes after the configured 30 minutes of (fake) time, and its buttons go away."""
     async with world.running():
         lobby = await open_lobby(world)
+
+        async def lobby_message_stored() -> bool:
+            table = await world.tables.table_in_channel(world.games.id)
+            return table is not None and table.lobby_message_id == lobby.id
+
+        await stored(world, lobby_message_stored, "the lobby's message id")  # before 31 minutes pass in no time
         world.clock.advance(minutes=29)
         world.clock.advance(minutes=2)
         await world.double.wait_for(lambda: not lobby.components, what="the lobby to expire")

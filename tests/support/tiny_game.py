@@ -103,6 +103,12 @@ class HotPotato(Engine[PotatoState]):
             events.append(Event(key="potato.burnt", params={"seat": action.to}))
         return Step(state=new, events=events)
 
+    def timeout_action(self, state: PotatoState) -> tuple[int, Any] | None:
+        """The holder ran out of time: the potato goes to the next seat."""
+        if self.outcome(state) is not None:
+            return None
+        return state.holder, Pass(to=(state.holder + 1) % len(state.seats))
+
     def view(self, state: PotatoState, seat: int | None) -> dict[str, Any]:
         public = {"holder": state.holder, "passes_left": state.passes_left, "players": len(state.seats)}
         if seat is None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.budget import fit_modal
 from bot.errors import UserError, send_error
 from bot.tables import TableService
 from bot.ui import GameUI, RenderContext
@@ -26,12 +27,13 @@ class SpeechModal(discord.ui.Modal):
 
     def __init__(self, ui: ActionsMixin, table: Table, version: int, title: str, label: str, field: str,
                  action: dict[str, Any], max_length: int) -> None:
-        super().__init__(title=title[:45])
+        super().__init__(title=title)
         self.ui, self.table, self.version, self.field, self.action = ui, table, version, field, action
         self.text: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label=label[:45], custom_id=field, style=discord.TextStyle.paragraph, required=False,
+            label=label, custom_id=field, style=discord.TextStyle.paragraph, required=False,
             max_length=max_length)
         self.add_item(self.text)
+        fit_modal(self)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         try:

@@ -29,7 +29,8 @@ from bot.cogs.asesino_social import _review, render
 from bot.cogs.asesino_social.days import after_player_action, catch_up, schedule_day_end
 from bot.cogs.asesino_social.dead import after_action, clear_dead
 from bot.components import GameSelect, game_button, view_of
-from bot.errors import UserError, send_error
+from bot.errors import UserError
+from bot.modals import GameModal
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
 from games.asesino.social import SocialOptions, day_end
 from games.asesino.social.actions import CLUE_LIMIT, TEXT_LIMIT
@@ -60,16 +61,22 @@ def check_now(bot: CoronerBot, table: Table, seat: int, action: dict[str, Any]) 
     engine.apply(table.state, seat, engine.parse_action({**action, "at": bot.clock.now().isoformat()}))
 
 
-def open_modal_checked(bot: CoronerBot, table: Table, seat: int, kind: str) -> TextModal:
-    """The text modal for ``kind``, or the engine's refusal (a dead player's post, a letter on the wrong day...).
-    A day already over is no refusal: the modal opens at once (it must be the first answer) and its submission
-    ends the overdue days first, then counts for the new day."""
+def open_modal_checked(bot: CoronerBot, table: Table, seat: int, kind: str) -> GameModal:
+    """The text modal for ``kind`` (a note, a Farewell Letter, an anonymous post or a clue; answered by
+    :meth:`SocialUI.on_modal`, also after a restart), or the engine's refusal (a dead player's post, a letter on
+    the wrong day...). A day already over is no refusal: the modal opens at once (it must be the first answer) and
+    its submission ends the overdue days first, then counts for the new day."""
     try:
         check_now(bot, table, seat, {"type": kind, "text": PLACEHOLDER})
     except IllegalAction as exc:
         if exc.code != DAY_OVER:
             raise
-    return TextModal(bot, table, kind, RenderContext(table, table.language))
+    ctx = RenderContext(table, table.language)
+    modal = GameModal(table.id, table.version, "text", kind, title=ctx.t(f"asesino_social.ui.modal.{kind}"))
+    modal.add_item(discord.ui.TextInput(label=ctx.t("asesino_social.ui.modal.text"), custom_id="text",
+                                        style=discord.TextStyle.paragraph, required=True,
+                                        max_length=CLUE_LIMIT if kind == "send_clue" else TEXT_LIMIT))
+    return modal
 
 
 def seat_or_refuse(table: Table, user_id: int) -> int:
@@ -93,27 +100,6 @@ def dead_line(state: Any, seat: int) -> str:
     if may_write_letter(state, seat):
         return "asesino_social.dead_may_write_letter"
     return "asesino_social.ui.dead_may_send_clue" if may_send_clue(state, seat) else "asesino_social.dead"
-
-
-class TextModal(discord.ui.Modal):
-    """Free text for a note, a Farewell Letter or an anonymous post; submitted as the player's action."""
-
-    def __init__(self, bot: CoronerBot, table: Table, kind: str, ctx: RenderContext) -> None:
-        super().__init__(title=ctx.t(f"asesino_social.ui.modal.{kind}"), timeout=900)
-        self.bot, self.table, self.kind = bot, table, kind
-        self.text: discord.ui.TextInput[TextModal] = discord.ui.TextInput(
-            label=ctx.t("asesino_social.ui.modal.text"), style=discord.TextStyle.paragraph, custom_id="text",
-            max_length=CLUE_LIMIT if kind == "send_clue" else TEXT_LIMIT, required=True)
-        self.add_item(self.text)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await SOCIAL.play(self.bot, self.table, interaction.user.id, {"type": self.kind, "text": self.text.value})
-            text = await self.bot.t(interaction.guild_id, f"asesino_social.ui.saved.{self.kind}")
-            await interaction.followup.send(text, ephemeral=True)
-        except Exception as exc:  # noqa: BLE001 - refusals become ephemeral replies; the player may rewrite
-            await send_error(self.bot, interaction, exc, self.table)
 
 
 class SocialUI(GameUI):
@@ -146,6 +132,18 @@ class SocialUI(GameUI):
     async def on_cancelled(self, bot: Any, table: Table) -> None:
         """A cancelled game gives the dead role back too (best effort)."""
         await clear_dead(bot, table)
+
+    async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
+                       values: dict[str, str]) -> None:
+        """A note, Farewell Letter or anonymous post (``arg``) typed in the text modal, played as the player's
+        action whenever it is submitted (the game runs in real time: no version check)."""
+        if name != "text":
+            raise UserError("error.unexpected")
+        bot: CoronerBot = interaction.client  # type: ignore[assignment]
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.play(bot, table, interaction.user.id, {"type": arg, "text": values.get("text", "")})
+        await interaction.followup.send(await bot.t(interaction.guild_id, f"asesino_social.ui.saved.{arg}"),
+                                        ephemeral=True)
 
     # --- rendering ------------------------------------------------------------------------------------------
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:

@@ -19,6 +19,7 @@ import discord
 from bot.cogs.cereal_killer import messages as msg
 from bot.components import game_button
 from bot.errors import UserError, send_error
+from bot.modals import GameModal
 from bot.ui import RenderContext
 from games.cereal_killer.models import KILLER
 from games.cereal_killer.route import ParseError, parse_route
@@ -64,25 +65,18 @@ def killer_items(ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.It
     return []
 
 
-class RouteModal(discord.ui.Modal):
-    """The Killer's route typed in the channel (the DM grammar); its submit goes to :func:`submit_route`."""
+class RouteModal(GameModal):
+    """The Killer's route typed in the channel (the DM grammar); every submit, in this process or after a
+    restart, goes through the modal router to :meth:`CerealUI.on_modal` and so to :func:`submit_route`."""
 
     def __init__(self, ui: GameUI, table: Table, version: int) -> None:
         ctx = RenderContext(table, table.language)
-        super().__init__(title=ctx.t("cereal_killer.ui.route_title")[:45], timeout=900,
-                         custom_id=f"coroner:m:{table.id}:{version}:route:")
-        self.ui, self.table, self.version = ui, table, version
+        super().__init__(table.id, version, "route", title=ctx.t("cereal_killer.ui.route_title"))
         example = "cereal_killer.ui.route_placeholder_first" if table.state.killer is None else (
             "cereal_killer.ui.route_placeholder")
-        self.route: discord.ui.TextInput[RouteModal] = discord.ui.TextInput(
-            label=ctx.t("cereal_killer.ui.route_label")[:45], placeholder=ctx.t(example)[:100],
-            custom_id=ROUTE_INPUT, max_length=ROUTE_MAX)
-        self.add_item(self.route)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        """Answered here while this process keeps the form; the ``coroner:m:`` id lets a modal router hand a
-        later submit to :meth:`CerealUI.on_modal` instead (which ends in the same :func:`submit_route`)."""
-        await submit_route(self.ui, interaction, self.table, self.version, self.route.value)
+        self.add_item(discord.ui.TextInput(label=ctx.t("cereal_killer.ui.route_label")[:45],
+                                           placeholder=ctx.t(example)[:100], custom_id=ROUTE_INPUT,
+                                           max_length=ROUTE_MAX))
 
 
 async def submit_route(ui: GameUI, interaction: discord.Interaction, table: Table, version: int,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,8 +23,11 @@ from bot.cogs.cereal_killer import messages as msg
 from bot.cogs.cereal_killer.killer_panel import ROUTE_INPUT, RouteModal, killer_items, route_action, submit_route
 from bot.cogs.cereal_killer.render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
-from bot.errors import UserError, send_error
+from bot.errors import UserError
+from bot.modals import GameModal
 from bot.tables import TableService
+from bot.tables.model import TimerPlan
+from bot.tables.outbox import current_step
 from bot.ui import Attachment, GameUI, Outgoing, RenderContext
 from games.cereal_killer.board import Geometry
 from games.cereal_killer.models import KILLER, ROLES
@@ -48,16 +51,12 @@ def _space_options(ctx: RenderContext, geo: Geometry, spaces: Sequence[int]) -> 
 class CerealUI(GameUI):
     game = "cereal_killer"
 
-    def __init__(self) -> None:
-        #: game id -> the server settings read just before a hunter's Ask or Sniff. The delivery sends the
-        #: Killer's prompt DM before it arms the turn timers, so the DM computes the same deadline the delivery
-        #: is about to arm (``updated_at + move_timeout``). Only lives for the duration of that one action.
-        self._asking: dict[int, Any] = {}
-
-    def answer_deadline(self, table: Table, config: Any) -> datetime:
-        """When the turn timer answers for the Killer: the action's commit time plus :meth:`move_timeout`, as
-        :meth:`bot.delivery.Delivery.arm_turn_timers` computes it right after the DMs."""
-        return table.updated_at + timedelta(seconds=self.move_timeout(table, config))
+    def step_timers(self, table: Table, timeout_at: datetime) -> list[TimerPlan]:
+        """Armed with a step that leaves the Killer an answer due (a question or a Sniff): at the deadline
+        (``timeout_at``, when the turn timer answers for it) the Killer's DM answer buttons are taken away."""
+        if table.state is None or table.state.pending is None:
+            return []
+        return [TimerPlan(ANSWER_TIMER, timeout_at, {"version": table.version})]
 
     # --- rendering -----------------------------------------------------------------------------------------
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
@@ -80,8 +79,8 @@ class CerealUI(GameUI):
     def private_event(self, ctx: RenderContext, seat: int, event: Event) -> Outgoing:
         out = msg.private_message(ctx, seat, event, ctx.table.engine.view(ctx.table.state, seat))
         if seat == KILLER and event.key in PROMPTS:
-            config = self._asking.get(ctx.table.id)
-            deadline = None if config is None else self.answer_deadline(ctx.table, config)
+            step = current_step()  # the turn timer committed with the question answers for the Killer then
+            deadline = step.deadlines.get("turn_timeout") if step is not None else None
             out.embeds[0].add_field(name=ctx.t("cereal_killer.ui.time_limit"), value=ctx.t(
                 "cereal_killer.ui.deadline", when=f"<t:{int(deadline.timestamp())}:R>") if deadline else ctx.t(
                 "cereal_killer.ui.deadline_turn"), inline=False)
@@ -142,42 +141,30 @@ class CerealUI(GameUI):
         bot: CoronerBot = interaction.client  # type: ignore[assignment]
         if name in ("move", "route"):
             TableService.check_turn(table, interaction.user.id, version)
-            modal = MoveModal(self, bot, table, version) if name == "move" else RouteModal(self, table, version)
+            modal = move_modal(table, version) if name == "move" else RouteModal(self, table, version)
             await interaction.response.send_modal(modal)
             return
         action = _action(name, values[0] if values else arg)
-        if name in ("ask", "sniff"):
-            await self._ask(bot, table, interaction, action, version)
-            return
         await self.play(bot, table, interaction.user.id, action, version=version, interaction=interaction)
         if name == "answer":  # the Killer's DM prompt or My secrets: its buttons go with the answer (the table was
             # edited apart)
             await interaction.response.edit_message(view=None)
 
-    async def _ask(self, bot: CoronerBot, table: Table, interaction: discord.Interaction, action: dict[str, Any],
-                   version: int) -> None:
-        """A question or a Sniff: the Killer's prompt DM shows its deadline, and a timer takes the DM's answer
-        buttons away at that deadline (when the turn timer answers for the Killer)."""
-        self._asking[table.id] = await bot.config(table.guild_id)
-        try:
-            await self.play(bot, table, interaction.user.id, action, version=version, interaction=interaction)
-        finally:
-            self._asking.pop(table.id, None)
-        after = await bot.tables.load(table.id)
-        if after.state.pending is None:  # answered at once (a yes/no question)
-            return
-        due = next((t.due_at for t in await bot.tables.pending_timers(table.id)
-                    if t.kind == "turn_timeout" and t.payload.get("version") == after.version), None)
-        if due is not None:
-            await bot.timers.schedule(table.id, ANSWER_TIMER, due, {"version": after.version})
-
     async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
                        values: dict[str, str]) -> None:
-        """The submit of a ``coroner:m:<game>:<version>:<name>:`` modal: ``route`` (the Killer's route typed under
-        My secrets, :func:`.killer_panel.submit_route`)."""
-        if name != "route":
+        """A :class:`bot.modals.GameModal` submit: ``move`` (the hunter's walk typed as space numbers, ``7 12 13``,
+        at most 10 steps; the table's edit answers it) or ``route`` (the Killer's route typed under My secrets,
+        :func:`.killer_panel.submit_route`)."""
+        if name == "route":
+            await submit_route(self, interaction, table, version, values.get(ROUTE_INPUT, ""))
+            return
+        if name != "move":
             raise UserError("cereal_killer.ui.unknown_control")
-        await submit_route(self, interaction, table, version, values.get(ROUTE_INPUT, ""))
+        path = [int(n) for n in NUMBERS.findall(values.get("path", ""))]
+        if not path:
+            raise UserError("cereal_killer.ui.move_empty")
+        await self.play(interaction.client, table, interaction.user.id, {"type": "move", "path": path[:10]},
+                        version=version, interaction=interaction)
 
     # --- the Killer's route by DM --------------------------------------------------------------------------
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
@@ -238,25 +225,10 @@ def _int(value: str) -> int:
     return int(value)
 
 
-class MoveModal(discord.ui.Modal):
-    """Free-text walk for the acting hunter (``7 12 13``); short-lived, like every modal."""
-
-    def __init__(self, ui: CerealUI, bot: CoronerBot, table: Table, version: int) -> None:
-        ctx = RenderContext(table, table.language)
-        super().__init__(title=ctx.t("cereal_killer.ui.move_title")[:45], timeout=900,
-                         custom_id=f"coroner:ck_move:{table.id}:{version}")
-        self.ui, self.bot, self.table, self.version = ui, bot, table, version
-        self.path: discord.ui.TextInput[MoveModal] = discord.ui.TextInput(
-            label=ctx.t("cereal_killer.ui.move_label")[:45], placeholder=ctx.t("cereal_killer.ui.move_placeholder"),
-            custom_id="path", max_length=60)
-        self.add_item(self.path)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        try:
-            path = [int(n) for n in NUMBERS.findall(self.path.value)]
-            if not path:
-                raise UserError("cereal_killer.ui.move_empty")
-            await self.ui.play(self.bot, self.table, interaction.user.id, {"type": "move", "path": path[:10]},
-                               version=self.version, interaction=interaction)
-        except Exception as exc:  # noqa: BLE001 - every refusal becomes an ephemeral reply
-            await send_error(self.bot, interaction, exc, self.table)
+def move_modal(table: Table, version: int) -> GameModal:
+    """Free-text walk for the acting hunter (``7 12 13``), answered by :meth:`CerealUI.on_modal`."""
+    ctx = RenderContext(table, table.language)
+    modal = GameModal(table.id, version, "move", title=ctx.t("cereal_killer.ui.move_title"))
+    modal.add_item(discord.ui.TextInput(label=ctx.t("cereal_killer.ui.move_label")[:45], custom_id="path",
+                                        placeholder=ctx.t("cereal_killer.ui.move_placeholder"), max_length=60))
+    return modal

@@ -15,7 +15,7 @@ from bot.errors import UserError
 from bot.i18n import t
 from bot.i18n.catalog import plain_number
 from bot.plugins import game_choices
-from bot.ui import COLOUR, SILENT, RenderContext, ui_for
+from bot.ui import COLOUR, SILENT, Outgoing, RenderContext, ui_for
 from games.core import GameInfo, get_game
 
 if TYPE_CHECKING:
@@ -42,8 +42,9 @@ async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table:
     ctx = RenderContext(table, table.language)
     ui, view = ui_for(table.game, table.mode), table.engine.view(table.state, seat)
     items = ui.secrets_items(ctx, seat, view) if table.status == "active" else []
-    await interaction.response.send_message(embed=ui.secrets_embed(ctx, seat, view), ephemeral=True,
-                                            allowed_mentions=SILENT, **({"view": view_of(*items)} if items else {}))
+    out = Outgoing(embeds=[ui.secrets_embed(ctx, seat, view)], view=view_of(*items) if items else None,
+                   language=ctx.language)
+    await interaction.response.send_message(ephemeral=True, **out.kwargs())
 
 
 class Core(commands.Cog):
@@ -101,7 +102,7 @@ class Core(commands.Cog):
                    players=len(x.user_ids()), count=len(x.user_ids())) for x in tables]
         embed = discord.Embed(title=t("games.title", language), description="\n".join(lines) or t("games.none",
                               language), colour=COLOUR)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(ephemeral=True, **Outgoing(embeds=[embed], language=language).kwargs())
 
     @app_commands.command(name="leaderboard", description=_("Points in this server: all time, or one series"))
     @app_commands.describe(game=_("The game"), series=_("A series number (leave empty for all time)"))

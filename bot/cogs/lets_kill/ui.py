@@ -23,7 +23,7 @@ from bot.tables import TableService
 from bot.ui import SILENT, GameUI, Outgoing, RenderContext
 from games.core import Event
 from games.lets_kill.cards import CARDS
-from games.lets_kill.models import PlayCard, Respond
+from games.lets_kill.models import LetsKillOptions, PlayCard, Respond
 from games.lets_kill.rules import victims_in_play, whackable
 
 if TYPE_CHECKING:
@@ -66,15 +66,16 @@ class LetsKillUI(GameUI):
         return render.secrets_embed(ctx, view)
 
     def move_timeout(self, table: Table, config: Any) -> int:
-        """A response window lasts the server's response-window time from its opening (answers do not extend it),
-        a shootout pledge the prompt time, and every other decision the turn time (``/config timeouts``)."""
+        """A response window lasts the table's ``window_seconds`` option from its opening (LK-19, default 15 s;
+        answers do not extend it), a shootout pledge the prompt time, and every other decision the turn time
+        (``/config timeouts``)."""
         pending = table.state.pending if table.state is not None else None
         window = table.state.window if table.state is not None else None
         if pending is not None and pending.kind == "window" and window is not None:
             opened = table.version - len(window.answers)
             known = self._windows.get(table.id)
             if known is None or known[0] != opened:
-                known = (opened, table.updated_at + timedelta(seconds=int(config.response_window_seconds)))
+                known = (opened, table.updated_at + timedelta(seconds=_window_seconds(table)))
                 self._windows[table.id] = known
             return max(1, math.ceil((known[1] - table.updated_at).total_seconds()))
         return super().move_timeout(table, config)
@@ -102,10 +103,10 @@ class LetsKillUI(GameUI):
             index = int(values[0]) if values and values[0].isdigit() else -1
             if not 0 <= index < len(legal):
                 raise UserError("lets_kill.bad_choice")
-            await interaction.response.edit_message(view=None)  # the ephemeral select goes; the table is edited
+            await self._close_panel(interaction)
             return await self._play(bot, table, interaction, legal[index], version)
         if name == "aim":
-            await interaction.response.edit_message(view=None)
+            await self._close_panel(interaction)
             return await self._play(bot, table, interaction, PlayCard(card=arg, victims=values), version)
         picks = list(enumerate(legal))
         if name == "card":
@@ -149,7 +150,19 @@ class LetsKillUI(GameUI):
                                                                   value=str(i)) for i, a in others]))
         await interaction.response.send_message(view=view_of(*items), ephemeral=True, allowed_mentions=SILENT)
 
+    @staticmethod
+    async def _close_panel(interaction: discord.Interaction) -> None:
+        """The ephemeral panel (a select and nothing else) goes; the table is edited. Editing its select away
+        would leave an empty message, which Discord refuses (50006): delete it instead."""
+        await interaction.response.defer()
+        await interaction.delete_original_response()
+
     async def _play(self, bot: CoronerBot, table: Table, interaction: discord.Interaction, action: Any,
                     version: int) -> None:
         await self.play(bot, table, interaction.user.id, table.engine.dump_action(action), version=version,
                         interaction=interaction)
+
+
+def _window_seconds(table: Table) -> int:
+    """The table's response-window length in seconds (the ``window_seconds`` option, LK-19)."""
+    return int(table.options.get("window_seconds", LetsKillOptions.model_fields["window_seconds"].default))

@@ -3,8 +3,10 @@ calls and renders."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-from datetime import timedelta
+import logging
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,6 +15,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.cogs.lobby.render import lobby_embed, lobby_view
+from bot.deadline import in_time
 from bot.errors import UserError, send_error
 from bot.i18n import t
 from bot.plugins import game_choices
@@ -25,6 +28,7 @@ if TYPE_CHECKING:
     from bot.tables import Table
 
 MAX_ROUNDS = 10
+log = logging.getLogger(__name__)
 
 
 def parse_options(text: str | None) -> dict[str, Any]:
@@ -53,10 +57,11 @@ def user_names(user: discord.abc.User) -> list[str]:
 
 
 class Lobby(commands.Cog):
-    """``/newgame``, ``/join``, ``/start``, ``/cancel`` and the lobby buttons."""
+    """``/newgame``, ``/join``, ``/leave``, ``/start``, ``/cancel`` and the lobby buttons."""
 
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
+        self._lobby_locks: dict[int, asyncio.Lock] = {}
         bot.timers.on("lobby_expire", self.on_lobby_expire)
         bot.timers.on("series_round_finished", lambda timer: self.series_round_finished(timer.game_id))
 
@@ -86,33 +91,74 @@ class Lobby(commands.Cog):
     async def newgame(self, interaction: discord.Interaction, game: str, mode: str,
                       options: str | None = None) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        config = await self.bot.config(interaction.guild_id)
-        if not config.allows_channel(interaction.channel_id):
-            raise UserError("lobby.wrong_channel", channels=" ".join(f"<#{c}>" for c in config.game_channel_ids))
         try:
             get_engine(game, mode)
         except KeyError:
             raise UserError("lobby.unknown_game", game=game, mode=mode) from None
         settings = parse_options(options)
         rounds = self._series_rounds(game, mode, settings)
+        table, expires = await in_time(interaction, self._open(interaction, game, mode, settings, rounds),
+                                       thinking=True)
+        note = (t(f"{game}.series.first_round", table.language, total=rounds, count=rounds)
+                if rounds is not None else None)
+        await self._post_lobby(interaction, table, note, int(expires.timestamp()))
+
+    async def _open(self, interaction: discord.Interaction, game: str, mode: str, settings: dict[str, Any],
+                    rounds: int | None) -> tuple[Table, datetime]:
+        """The lobby row, the host's seat and the expiry timer, in one transaction (the slow part of /newgame)."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        config = await self.bot.config(interaction.guild_id)
+        if not config.allows_channel(interaction.channel_id):
+            raise UserError("lobby.wrong_channel", channels=" ".join(f"<#{c}>" for c in config.game_channel_ids))
         series_id = None
         if rounds is not None:
             if await self.bot.tables.table_in_channel(interaction.channel_id) is not None:
                 raise UserError("table.channel_busy", channel_id=interaction.channel_id)
             series_id = await self.bot.tables.open_series(interaction.guild_id, interaction.channel_id, game, mode,
                                                           rounds)
-        table = await self.bot.tables.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
-                                                 game, mode, settings, language=config.language, series_id=series_id)
-        table = await self.bot.tables.join(table.id, interaction.user.id, user_names(interaction.user))
         expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
-        await self.bot.timers.schedule(table.id, "lobby_expire", expires, {})
-        note = (t(f"{game}.series.first_round", table.language, total=rounds, count=rounds)
-                if rounds is not None else None)
-        await interaction.response.send_message(content=note,
-                                                embed=lobby_embed(table, table.language, int(expires.timestamp())),
-                                                view=lobby_view(table, table.language))
-        message = await interaction.original_response()
+        table = await self.bot.tables.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
+                                                 game, mode, settings, language=config.language, series_id=series_id,
+                                                 host_names=user_names(interaction.user), expires_at=expires)
+        return table, expires
+
+    async def _post_lobby(self, interaction: discord.Interaction, table: Table, note: str | None,
+                          expires_ts: int) -> None:
+        """Show a new lobby as the answer to /newgame (or, when that answer fails, as a channel message); a lobby
+        nobody can see is closed again, so it never blocks the channel."""
+        kwargs: dict[str, Any] = {"content": note, "embed": lobby_embed(table, table.language, expires_ts),
+                                  "view": lobby_view(table, table.language), "allowed_mentions": SILENT}
+        try:
+            if interaction.response.is_done():
+                message: discord.abc.Snowflake = await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.send_message(**kwargs)
+                message = await interaction.original_response()
+        except discord.HTTPException:
+            try:
+                message = await self._send_lobby(table, kwargs)
+            except discord.HTTPException:
+                await self.bot.tables.expire(table.id)
+                raise
         await self.bot.tables.set_lobby_message(table.id, message.id)
+
+    async def _send_lobby(self, table: Table, kwargs: dict[str, Any]) -> discord.Message:
+        """Post the lobby as a channel message (nonce: posting it again returns the same message)."""
+        channel = await self.bot.delivery.channel(table.channel_id)
+        return await channel.send(**kwargs, nonce=f"lobby{table.id}")
+
+    async def catch_up(self) -> None:
+        """At start (before the gateway connects): a lobby the bot stopped before recording its message gets its
+        message now, so it never blocks its channel unseen."""
+        for table in await self.bot.tables.lobbies_without_message():
+            kwargs: dict[str, Any] = {"embed": lobby_embed(table, table.language, await self._expires_at(table)),
+                                      "view": lobby_view(table, table.language), "allowed_mentions": SILENT}
+            try:
+                message = await self._send_lobby(table, kwargs)
+            except discord.HTTPException:
+                log.warning("could not post the lobby message of game %s", table.id, exc_info=True)
+                continue
+            await self.bot.tables.set_lobby_message(table.id, message.id)
 
     @staticmethod
     def _series_rounds(game: str, mode: str, settings: dict[str, Any]) -> int | None:
@@ -137,6 +183,11 @@ class Lobby(commands.Cog):
     async def join(self, interaction: discord.Interaction) -> None:
         await self.on_lobby_button(interaction, (await self._lobby_here(interaction)).id, "join", edit=False)
 
+    @app_commands.command(name="leave", description=_("Leave the lobby in this channel"))
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.on_lobby_button(interaction, (await self._lobby_here(interaction)).id, "leave", edit=False)
+
     @app_commands.command(name="start", description=_("Start the game in this channel (host only)"))
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction) -> None:
@@ -159,18 +210,7 @@ class Lobby(commands.Cog):
     async def _lobby_action(self, interaction: discord.Interaction, game_id: int, action: str, edit: bool) -> None:
         tables = self.bot.tables
         user = interaction.user
-        if action == "join":
-            table = await tables.join(game_id, user.id, user_names(user))
-        elif action == "leave":
-            table = await tables.leave(game_id, user.id)
-        elif action == "cancel":
-            manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
-            running = (await tables.load(game_id)).status == "active"
-            table = await tables.cancel(game_id, user.id, is_manager=manager)
-            if running:
-                await self.bot.delivery.announce_cancel(table, user.id)
-                await ui_for(table.game, table.mode).on_cancelled(self.bot, table)
-        elif action == "start":
+        if action == "start":
             await interaction.response.defer(ephemeral=not edit, thinking=not edit)
             table = await tables.load(game_id)
             if table.host_id != user.id:  # before the game's own checks, which may have side effects
@@ -184,16 +224,58 @@ class Lobby(commands.Cog):
                 await interaction.followup.send(await self.bot.t(interaction.guild_id, "lobby.started"),
                                                 ephemeral=True)
             return
-        else:
+        if action not in ("join", "leave", "cancel"):
             raise UserError("lobby.unknown_action")
-        if edit:
-            await interaction.response.edit_message(embed=lobby_embed(table, table.language,
-                                                                      await self._expires_at(table)),
-                                                    view=lobby_view(table, table.language))
-        else:
-            await self._refresh_lobby(table)
-            await interaction.response.send_message(await self.bot.t(interaction.guild_id, f"lobby.done.{action}"),
-                                                    ephemeral=True)
+        async with self._shown(game_id):  # the answer renders the lobby as committed when it is sent
+            table = await in_time(interaction, self._change(interaction, game_id, action), ephemeral=not edit,
+                                  thinking=not edit)
+            if edit and await self._answer_with_lobby(interaction, game_id):
+                return
+            await self._refresh_lobby(table, locked=True)
+        if action == "cancel" and table.status == "cancelled" and table.state is not None:
+            await self.bot.delivery.announce_cancel(table, user.id)
+            await ui_for(table.game, table.mode).on_cancelled(self.bot, table)
+        if not edit:
+            text = await self.bot.t(interaction.guild_id, f"lobby.done.{action}")
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+
+    async def _change(self, interaction: discord.Interaction, game_id: int, action: str) -> Table:
+        tables, user = self.bot.tables, interaction.user
+        if action == "join":
+            return await tables.join(game_id, user.id, user_names(user))
+        if action == "leave":
+            return await tables.leave(game_id, user.id)
+        manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+        return await tables.cancel(game_id, user.id, is_manager=manager)
+
+    def _shown(self, game_id: int) -> asyncio.Lock:
+        """Serialises the edits of one lobby message, each rendering the latest committed lobby: a late answer
+        never puts an open lobby over a started game."""
+        return self._lobby_locks.setdefault(game_id, asyncio.Lock())
+
+    async def _answer_with_lobby(self, interaction: discord.Interaction, game_id: int) -> bool:
+        """Answer a click on the lobby message by editing it to the latest lobby (not at all once the message
+        became the game's table); False if that answer failed (the caller then edits the message through the
+        channel, so the lobby always shows what was committed)."""
+        table = await self.bot.tables.load(game_id)
+        try:
+            if table.state is not None:  # started meanwhile: the message is (about to be) the table, and stays so
+                if not interaction.response.is_done():
+                    await interaction.response.defer()
+                return True
+            kwargs: dict[str, Any] = {"embed": lobby_embed(table, table.language, await self._expires_at(table)),
+                                      "view": lobby_view(table, table.language)}
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.edit_message(**kwargs)
+        except discord.HTTPException:
+            log.warning("could not answer lobby click %s; editing the lobby message instead", interaction.id)
+            return False
+        return True
 
     async def _prepare_start(self, table: Table) -> None:
         """Let the game's UI refuse the start (e.g. no official medium) or add options from the server config."""
@@ -208,8 +290,15 @@ class Lobby(commands.Cog):
                    None)
         return int(due.timestamp()) if due is not None else None
 
-    async def _refresh_lobby(self, table: Table, *, expired: bool = False) -> None:
-        if not table.lobby_message_id or table.table_message_id:  # the lobby message is the table now
+    async def _refresh_lobby(self, table: Table, *, expired: bool = False, locked: bool = False) -> None:
+        """Edit the lobby message to the latest committed lobby (``table`` only names it), unless it became the
+        game's table."""
+        if not locked:
+            async with self._shown(table.id):
+                await self._refresh_lobby(table, expired=expired, locked=True)
+            return
+        table = await self.bot.tables.load(table.id)
+        if not table.lobby_message_id or table.table_message_id or table.state is not None:  # it is the table now
             return
         channel = await self.bot.delivery.channel(table.channel_id)
         expires = None if expired else await self._expires_at(table)
@@ -253,15 +342,14 @@ class Lobby(commands.Cog):
     async def _next_round(self, table: Table, round_no: int, total: int) -> None:
         tables = self.bot.tables
         config = await self.bot.config(table.guild_id)
-        lobby = await tables.open_lobby(table.guild_id, table.channel_id, table.host_id, table.game, table.mode,
-                                        table.options, language=table.language, series_id=table.series_id)
-        for seat in table.seats:
-            lobby = await tables.join(lobby.id, seat.user_id, list(seat.names))
         expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
-        await self.bot.timers.schedule(lobby.id, "lobby_expire", expires, {})
-        channel = await self.bot.delivery.channel(table.channel_id)
-        message = await channel.send(content=t(f"{table.game}.series.next_round", table.language, round=round_no,
-                                               total=total),
-                                     embed=lobby_embed(lobby, lobby.language, int(expires.timestamp())),
-                                     view=lobby_view(lobby, lobby.language), allowed_mentions=SILENT)
+        lobby = await tables.open_lobby(table.guild_id, table.channel_id, table.host_id, table.game, table.mode,
+                                        table.options, language=table.language, series_id=table.series_id,
+                                        expires_at=expires)
+        for seat in table.seats:  # the same players in the same order (a crash here: its message comes at start)
+            lobby = await tables.join(lobby.id, seat.user_id, list(seat.names))
+        message = await self._send_lobby(lobby, {
+            "content": t(f"{table.game}.series.next_round", table.language, round=round_no, total=total),
+            "embed": lobby_embed(lobby, lobby.language, int(expires.timestamp())),
+            "view": lobby_view(lobby, lobby.language), "allowed_mentions": SILENT})
         await tables.set_lobby_message(lobby.id, message.id)

@@ -1,9 +1,10 @@
 """Repositories: small async functions per table, each taking an open session (the caller commits).
 
-``games`` (games, seats, action log), ``timers``, ``scores`` (series, scores, leaderboards, achievements).
+``games`` (games, seats, action log), ``outbox`` (steps to deliver), ``timers``, ``scores`` (series, scores,
+leaderboards, achievements).
 Guild settings live in :mod:`bot.guild_config`.
 """
 
-from bot.db.repos import games, scores, timers
+from bot.db.repos import games, outbox, scores, timers
 
-__all__ = ["games", "scores", "timers"]
+__all__ = ["games", "outbox", "scores", "timers"]

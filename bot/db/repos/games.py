@@ -27,6 +27,12 @@ async def active_game_in_channel(session: AsyncSession, channel_id: int) -> Game
     return (await session.scalars(stmt)).first()
 
 
+async def lobbies_without_message(session: AsyncSession) -> Sequence[Game]:
+    """Open lobbies whose message was never recorded (the bot stopped between the two)."""
+    stmt = select(Game).where(Game.status == "lobby", Game.lobby_message_id.is_(None)).order_by(Game.id)
+    return (await session.scalars(stmt)).all()
+
+
 async def active_games_of_guild(session: AsyncSession, guild_id: int) -> Sequence[Game]:
     stmt = select(Game).where(Game.guild_id == guild_id, Game.status.in_(ACTIVE_STATUSES)).order_by(Game.id)
     return (await session.scalars(stmt)).all()

@@ -47,14 +47,15 @@ def test_a_modal_opens_after_the_boundary_and_refusals_still_come_first() -> Non
     then); within the day a refusal still comes before the modal."""
     from datetime import timedelta
 
-    from bot.cogs.asesino_social.ui import TextModal, open_modal_checked
+    from bot.cogs.asesino_social.ui import open_modal_checked
+    from bot.modals import GameModal
 
     state = new_state()
     table = make_table(state)
     late = SimpleNamespace(clock=FakeClock(state.day_ends_at + timedelta(hours=3)))
     modal = open_modal_checked(late, table, 0, "anonymous_post")  # type: ignore[arg-type]
-    assert isinstance(modal, TextModal) and modal.kind == "anonymous_post"
-    assert isinstance(open_modal_checked(late, table, 0, "write_letter"), TextModal)  # type: ignore[arg-type]
+    assert isinstance(modal, GameModal) and modal.custom_id.endswith(":text:anonymous_post")
+    assert isinstance(open_modal_checked(late, table, 0, "write_letter"), GameModal)  # type: ignore[arg-type]
     in_time = SimpleNamespace(clock=FakeClock(START))
     with pytest.raises(IllegalAction) as refused:
         open_modal_checked(in_time, table, 0, "write_letter")  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ buttons, and public renders that never show the Killer's space or route."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -192,14 +192,14 @@ def test_the_lobby_embed_shows_the_game_lines_only_while_open(monkeypatch: pytes
 
 
 @pytest.mark.parametrize(("prompt", "turn"), [(180, 300), (45, 600)])
-def test_the_answer_deadline_is_the_prompt_time_after_the_question(prompt: int, turn: int) -> None:
-    """The Killer's answer falls due at the action's commit time plus the prompt time (not the turn time)."""
+def test_the_answer_time_is_the_prompt_time_after_the_question(prompt: int, turn: int) -> None:
+    """The Killer's answer gets the prompt time (not the turn time); hunters' turns get the turn time."""
     from bot.guild_config import GuildConfig
 
     state = play(new_game(), (0, FIRST), (1, PlaceDetective(space=7)), (1, _parsed({"type": "move", "path": [2]})))
     asked = ENGINE.apply(state, 1, Ask(question="direction")).state
     config = GuildConfig(prompt_timeout_seconds=prompt, turn_timeout_seconds=turn)
-    assert UI.answer_deadline(table(asked), config) == START + timedelta(seconds=prompt)
+    assert UI.move_timeout(table(asked), config) == prompt
     assert UI.move_timeout(table(state), config) == turn
 
 

@@ -115,11 +115,12 @@ def test_every_legal_action_has_a_short_label() -> None:
 
 
 def test_answers_do_not_extend_a_response_window() -> None:
-    """The window's timers after an answer get the time left of the window opened earlier, not a fresh one."""
+    """The window's timers after an answer get the time left of the window opened earlier, not a fresh one; the
+    window lasts the table's ``window_seconds`` option (LK-19), not a server setting."""
     state = build(hands=[[], [], []], victims_top=["V04"])
-    config = SimpleNamespace(response_window_seconds=60, prompt_timeout_seconds=30, turn_timeout_seconds=300)
+    config = SimpleNamespace(response_window_seconds=900, prompt_timeout_seconds=30, turn_timeout_seconds=300)
     ui = LetsKillUI()
-    opened = replace(ctx_of(state).table, version=3, updated_at=START)
+    opened = replace(ctx_of(state).table, version=3, updated_at=START, options={"window_seconds": 60})
     assert ui.move_timeout(opened, config) == 60
     answered = ENGINE.apply(state, 1, Respond()).state
     later = replace(opened, version=4, state=answered, updated_at=START + timedelta(seconds=25))
@@ -137,3 +138,11 @@ def test_a_hand_dm_lists_each_card_with_its_type() -> None:
     assert dm.embeds[0].description == "• Pocket Derringer — Weapon · Gun · body count 1\n• Block Party — Event"
     empty = UI.private_event(ctx, 0, Event(key="lets_kill.hand", params={"cards": []}))
     assert empty.embeds[0].description == "—"
+
+
+def test_a_response_window_lasts_15_seconds_by_default() -> None:
+    """LK-19: "It waits for submissions for T seconds (table setting, default 15 s)"."""
+    state = build(hands=[[], [], []], victims_top=["V04"])
+    config = SimpleNamespace(response_window_seconds=900, prompt_timeout_seconds=30, turn_timeout_seconds=300)
+    table = replace(ctx_of(state).table, version=3, updated_at=START, options={})
+    assert LetsKillUI().move_timeout(table, config) == 15

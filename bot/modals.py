@@ -1,0 +1,62 @@
+"""Modals as persistent as buttons: a game modal's ``custom_id`` carries the game, the table version it was opened
+at, a handler name and an argument (``coroner:m:<game>:<version>:<name>:<arg>``), and every submit is handled
+from that id by :func:`install_modal_router` (routed to the game's :meth:`bot.ui.GameUI.on_modal`), never by the
+Python object that opened it. So a submit is answered after a restart and however late it comes; the object only
+renders the form."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+
+TEMPLATE = re.compile(r"coroner:m:(?P<game_id>\d+):(?P<version>\d+):(?P<name>[a-z_]+):(?P<arg>[^:]*)")
+#: seconds discord.py keeps the form object (memory only: submits are handled from the custom_id at any time)
+KEEP = 900
+
+
+class GameModal(discord.ui.Modal):
+    """A game's form; add its ``discord.ui.TextInput`` items (their ``custom_id`` name the submitted values).
+    Raises ``ValueError`` when the id would pass Discord's 100 characters."""
+
+    def __init__(self, game_id: int, version: int, name: str, arg: str = "", *, title: str) -> None:
+        custom_id = f"coroner:m:{game_id}:{version}:{name}:{arg}"
+        if len(custom_id) > 100 or not TEMPLATE.fullmatch(custom_id):
+            raise ValueError(f"bad modal id {custom_id!r}")
+        super().__init__(title=title[:45], timeout=KEEP, custom_id=custom_id)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Nothing here: the router answers every submit (in this process or after a restart)."""
+
+
+def submitted_values(components: Iterable[dict[str, Any]]) -> dict[str, str]:
+    """``custom_id -> value`` of the text inputs in a modal submit's ``components`` (rows or labels, nested)."""
+    values: dict[str, str] = {}
+    for component in components:
+        if "custom_id" in component and "value" in component:
+            values[str(component["custom_id"])] = str(component["value"])
+        values |= submitted_values(component.get("components") or [])
+        if isinstance(component.get("component"), dict):
+            values |= submitted_values([component["component"]])
+    return values
+
+
+def install_modal_router(bot: CoronerBot) -> None:
+    """Answer every game modal submit through :meth:`bot.bot.CoronerBot.on_game_modal`."""
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        match = TEMPLATE.fullmatch(str(data.get("custom_id", "")))
+        if match is None:
+            return
+        await bot.on_game_modal(interaction, int(match["game_id"]), int(match["version"]), match["name"],
+                                match["arg"], submitted_values(data.get("components") or []))
+
+    bot.add_listener(on_interaction, "on_interaction")

@@ -1,0 +1,165 @@
+"""The driver of ``coroner simulate``: a whole game of any registered mode played by seeded random-legal seats,
+with no Discord, token or database.
+
+Moves come from the engine contract only: who must act from ``engine.waiting``, what they may do from
+``engine.legal_actions``. Like the bot's timers, a silent seat's turn sometimes runs out (``engine.timeout_action``,
+armed only for a :class:`~games.core.Waiting` that pings, see :mod:`bot.turns`), and a real-time game's own clock
+sends its system actions as the bot's timers would (:data:`SYSTEM_CLOCKS`). Every move goes through its UI's
+``complete_action`` (e.g. the social mode stamps ``at`` with the simulated clock), as :meth:`bot.ui.GameUI.play`
+does. Same ``(game, mode, players, seed)``, same game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.cogs.asesino_social.days import GRACE
+from bot.simulate.uis import load_uis
+from bot.ui import ui_for
+from games.asesino.social import next_boundary
+from games.core import SYSTEM_SEAT, Engine, Event, SeatInfo, get_engine, rng_for
+
+#: the seats' names, in seat order (12: the largest table of any mode today)
+NAMES = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fede", "Gloria", "Hugo", "Inés", "Julio", "Lola", "Mario")
+#: when a simulated game starts (options with a ``started_at`` get it, as the bot gives the start time)
+START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+#: how often an awaited seat lets its move time out instead of playing
+TIMEOUT_RATE = 0.1
+#: the most minutes of the simulated clock between two moves
+MAX_PAUSE_MINUTES = 60
+#: a game still going after this many moves is a bug (no mode needs more than a few thousand)
+MAX_MOVES = 20_000
+
+
+class Stalled(RuntimeError):
+    """The game waits on nobody who can act and has no default move: an engine or driver bug."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One applied action: ``seat`` (``SYSTEM_SEAT`` for the game's clock), the action as JSON, whether it was the
+    bot's move for a seat whose time ran out, the step's events and the state after it."""
+
+    seat: int
+    action: dict[str, Any]
+    timed_out: bool
+    events: list[Event]
+    state: Any
+
+
+@dataclass
+class Game:
+    """A simulated game: what it was set up with, the intro events, every move in order and the final state."""
+
+    engine: Engine
+    options: BaseModel
+    seats: list[SeatInfo]
+    seed: int
+    intro: list[Event]
+    state: Any
+    moves: list[Move] = field(default_factory=list)
+
+
+class Clock:
+    """The simulated wall clock (UTC), the ``bot.clock`` of ``complete_action``."""
+
+    def __init__(self, start: datetime) -> None:
+        self.at = start
+
+    def now(self) -> datetime:
+        return self.at
+
+
+def _social_clock(state: Any, now: datetime, rng: random.Random) -> dict[str, Any] | None:
+    """The social mode's timers (:mod:`bot.cogs.asesino_social.days`) and host: the day ends at its boundary
+    (stamped there), a judgement closes just after its window, a letter sent for review is approved or rejected."""
+    ends = next_boundary(state)
+    if ends is not None and now >= ends:
+        return {"type": "end_day", "day": state.day, "at": ends.isoformat()}
+    if any(j.status == "open" and j.expires_at + GRACE <= now for j in state.judgements):
+        return {"type": "expire_judgements", "at": now.isoformat()}
+    pending = [review for review in state.reviews if review.status == "pending"]
+    if pending:
+        return {"type": "review_letter", "at": now.isoformat(), "review": pending[0].id, "approve": rng.random() < 0.5}
+    return None
+
+
+#: per real-time mode, what the bot's own timers (and the host) send as the system seat at a given moment
+SYSTEM_CLOCKS: dict[tuple[str, str], Callable[[Any, datetime, random.Random], dict[str, Any] | None]] = {
+    ("asesino", "social"): _social_clock,
+}
+
+
+def seat_infos(players: int) -> list[SeatInfo]:
+    """``players`` seats named from :data:`NAMES`. Raises ``ValueError`` past its length."""
+    if not 1 <= players <= len(NAMES):
+        raise ValueError(f"players must be 1-{len(NAMES)}")
+    return [SeatInfo(names=(name,)) for name in NAMES[:players]]
+
+
+def default_options(engine: Engine) -> BaseModel:
+    """The engine's default options, started at :data:`START` when the mode has a start time."""
+    fields = engine.Options.model_fields
+    return engine.Options.model_validate({"started_at": START.isoformat()} if "started_at" in fields else {})
+
+
+def play(game: str, mode: str, players: int, seed: int) -> Game:
+    """Play ``game`` in ``mode`` with ``players`` random-legal seats to the end. Raises ``KeyError`` (unknown game
+    or mode), :class:`~games.core.IllegalAction` (a player count the mode refuses), :class:`Stalled`."""
+    load_uis()
+    engine = get_engine(game, mode)
+    ui = ui_for(game, mode)
+    options = default_options(engine)
+    seats = seat_infos(players)
+    state = engine.setup(options, seats, seed)
+    result = Game(engine=engine, options=options, seats=seats, seed=seed, intro=engine.intro(state), state=state)
+    rng = rng_for(seed, "simulate")
+    clock = Clock(getattr(options, "started_at", None) or START)
+    bot = SimpleNamespace(clock=clock)
+    system = SYSTEM_CLOCKS.get((game, mode))
+    for _ in range(MAX_MOVES):
+        waiting = engine.waiting(result.state)
+        if waiting is None:
+            return result
+        clock.at += timedelta(minutes=rng.randint(1, MAX_PAUSE_MINUTES))
+        due = system(result.state, clock.at, rng) if system is not None else None
+        if due is not None:
+            _apply(result, SYSTEM_SEAT, engine.parse_action(due), timed_out=False)
+            continue
+        seat, legal = _someone_able(engine, result.state, waiting.seats, rng)
+        timeout = getattr(engine, "timeout_action", None)
+        if timeout is not None and waiting.pings and (seat is None or rng.random() < TIMEOUT_RATE):
+            move = timeout(result.state)
+            if move is not None:
+                _apply(result, move[0], move[1], timed_out=True)
+                continue
+        if seat is None:
+            raise Stalled(f"{game}/{mode} seed {seed}: nobody can act ({waiting})")
+        action = rng.choice(legal)
+        data = ui.complete_action(bot, engine.dump_action(action))
+        _apply(result, seat, engine.parse_action(data), timed_out=False)
+    raise Stalled(f"{game}/{mode} seed {seed}: not over after {MAX_MOVES} moves")
+
+
+def _someone_able(engine: Engine, state: Any, seats: tuple[int, ...],
+                  rng: random.Random) -> tuple[int | None, list[Any]]:
+    """A seat of ``seats`` picked at random among those with a legal action, and its legal actions."""
+    for seat in rng.sample(seats, len(seats)):
+        legal = engine.legal_actions(state, seat)
+        if legal:
+            return seat, legal
+    return None, []
+
+
+def _apply(game: Game, seat: int, action: Any, *, timed_out: bool) -> None:
+    step = game.engine.apply(game.state, seat, action)
+    game.state = step.state
+    game.moves.append(Move(seat=seat, action=game.engine.dump_action(action), timed_out=timed_out,
+                           events=list(step.events), state=step.state))

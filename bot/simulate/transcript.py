@@ -1,0 +1,95 @@
+"""A simulated game as players would read it: the same catalogues and renderers as the bot's delivery
+(:mod:`bot.delivery`): public events through the game UI's ``public_event`` (the table's "last moves"), the official
+medium's posts, a timed-out move's note (:mod:`bot.turns`), and the result (:func:`bot.delivery.outcome_embed`),
+with seats shown as their names. ``reveal`` adds each seat's private messages (``private_event``) where they
+arrive; without it nothing addressed to a seat is rendered at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.delivery import outcome_embed
+from bot.simulate.driver import START, Game
+from bot.tables import Table, TableSeat
+from bot.ui import Outgoing, RenderContext, ui_for
+from games.core import Event
+
+INDENT = "    "
+
+
+def table_of(game: Game, state: Any, language: str) -> Table:
+    """A stand-in :class:`~bot.tables.Table` of ``game`` at ``state`` for the renderers (seat ``n`` is user
+    ``n + 1``; no Discord ids are ever shown, names are)."""
+    engine = game.engine
+    over = engine.is_over(state)
+    return Table(id=0, game=engine.game, mode=engine.mode.id, guild_id=0, channel_id=0, host_id=1,
+                 status="finished" if over else "active", seed=game.seed,
+                 options=game.options.model_dump(mode="json"), version=0, language=language, series_id=None,
+                 lobby_message_id=None, table_message_id=None, created_at=START, updated_at=START,
+                 finished_at=START if over else None, outcome=engine.outcome(state),
+                 seats=tuple(TableSeat(seat=i, user_id=i + 1, names=info.names) for i, info in enumerate(game.seats)),
+                 state=state, engine=engine)
+
+
+def embed_text(embed: discord.Embed) -> str:
+    """An embed as plain text: title, description, then ``name: value`` per field."""
+    fields = (f"{f.name}: " + str(f.value).replace("\n", "\n" + INDENT) for f in embed.fields)
+    parts = [embed.title, embed.description, *fields]
+    return "\n".join(part for part in parts if part)
+
+
+def outgoing_text(out: Outgoing) -> str:
+    """A message as plain text: its content, its embeds, and each attachment's name with its alt text."""
+    parts = [out.content, *(embed_text(e) for e in out.embeds),
+             *(f"[{f.name}] {f.description}".strip() for f in out.files)]
+    return "\n".join(part for part in parts if part)
+
+
+def _entry(label: str | None, text: str) -> list[str]:
+    head, *rest = text.splitlines() or [""]
+    return [f"{label} {head}" if label else head, *(INDENT + line for line in rest)]
+
+
+def transcript(game: Game, language: str, *, reveal: bool = False) -> list[str]:
+    """The game's lines in ``language``: a header, every step's public lines (and, with ``reveal``, the private
+    messages, each under its seat's name), then the result."""
+    engine = game.engine
+    ui = ui_for(engine.game, engine.mode.id)
+    state = engine.setup(game.options, game.seats, game.seed)
+    ctx = RenderContext(table_of(game, state, language), language)
+    lines = [ctx.t("simulate.header", game=ctx.t(f"game.{engine.game}"),
+                   mode=ctx.t(f"mode.{engine.game}.{engine.mode.id}"), count=len(game.seats), seed=game.seed),
+             ctx.t("simulate.seats", names=", ".join(ctx.name(s) for s in range(len(game.seats)))), ""]
+    lines += _step_lines(ctx, ui, game.intro, reveal)
+    for move in game.moves:
+        ctx = RenderContext(table_of(game, move.state, language), language)
+        if move.timed_out:
+            lines.append(ctx.t("turn.auto", seat=ctx.name(move.seat)))
+        lines += _step_lines(ctx, ui, move.events, reveal)
+    lines += ["", *embed_text(outcome_embed(ctx, ctx.table)).splitlines()]
+    return lines
+
+
+def _step_lines(ctx: RenderContext, ui: Any, events: list[Event], reveal: bool) -> list[str]:
+    """One step's lines in the order :class:`bot.delivery.Delivery` shows them: the table's public lines, then the
+    DMs, then the official medium's posts (echoes of a player's own move are never sent)."""
+    public: list[str] = []
+    private: list[str] = []
+    medium: list[str] = []
+    for event in events:
+        if event.key in ui.echo_keys:
+            continue
+        if event.audience.kind == "public":
+            text = ui.public_event(ctx, event)
+            if text:
+                public += _entry(None, text)
+        elif event.audience.kind == "medium":
+            medium += _entry(ctx.t("simulate.medium"), outgoing_text(ui.medium_event(ctx, event)))
+        elif reveal:
+            for seat in event.audience.seats:
+                label = ctx.t("simulate.private", seat=ctx.name(seat))
+                private += _entry(label, outgoing_text(ui.private_event(ctx, seat, event)))
+    return public + private + medium

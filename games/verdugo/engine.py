@@ -1,0 +1,300 @@
+"""The Verdugo engine: a match of rounds (edition §4, §7, §9.4-9.5) on the engine contract.
+
+Phases of a round: ``set_aside`` (safe-object loop) -> ``draw`` (Scaffold card 1) -> [``choose``] -> ``call`` /
+``act`` until every prisoner acted -> ``draw`` (card 2) -> [``choose``] -> ``execute`` / ``shield`` -> ``over``;
+then the match's ``successor`` phase, or ``over``. Every decision has one awaited seat and a
+:meth:`Verdugo.timeout_action`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from games.core import (
+    SYSTEM_SEAT,
+    Engine,
+    Event,
+    IllegalAction,
+    ModeInfo,
+    Outcome,
+    SeatInfo,
+    Step,
+    Waiting,
+    rng_for,
+)
+from games.verdugo import actions, execution, setup
+from games.verdugo.cards import rewards
+from games.verdugo.models import (
+    CENTRE,
+    Call,
+    ChooseDirection,
+    ChoosePair,
+    ChoosePrisoner,
+    Chop,
+    Draw,
+    EndMatch,
+    Forfeit,
+    Peek,
+    RoundState,
+    SetAside,
+    Stop,
+    Successor,
+    Swap,
+    VerdugoAction,
+    VerdugoOptions,
+    VerdugoState,
+)
+from games.verdugo.treasury import TreasuryEmpty
+from games.verdugo.views import build_view
+
+MIN_PLAYERS, MAX_PLAYERS = 4, 8
+
+
+class Verdugo(Engine[VerdugoState]):
+    """Verdugo for 4-8 players, Executioner included (edition §2)."""
+
+    game: ClassVar[str] = "verdugo"
+    mode: ClassVar[ModeInfo] = ModeInfo(id="classic", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS)
+    State = VerdugoState
+    Options = VerdugoOptions
+    Action: ClassVar[Any] = VerdugoAction
+
+    # ------------------------------------------------------------ contract
+
+    def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> VerdugoState:
+        """Every player gets 5 Crowns; the first Executioner is ``options.first_executioner`` or random (V-35).
+        Raises ``core.bad_player_count`` outside 4-8 and ``verdugo.bad_seat`` for a first Executioner not seated."""
+        assert isinstance(options, VerdugoOptions)
+        n = len(seats)
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise IllegalAction("core.bad_player_count", count=n)
+        first = options.first_executioner
+        if first is None:
+            first = rng_for(seed, "first_executioner").randrange(n)
+        elif first >= n:
+            raise IllegalAction("verdugo.bad_seat", number=first)
+        names = [info.names[0] if info.names else f"#{i + 1}" for i, info in enumerate(seats)]
+        placeholder = RoundState(number=0, executioner=first, phase="over", object_deck=[], active_roles=[],
+                                 active_objects=[], scaffold_deck=[])
+        state = VerdugoState(seed=seed, seats=names, options=options, crowns=[rewards().start_crowns] * n,
+                             round=placeholder)
+        setup.start_round(state, first, [])
+        return state
+
+    def intro(self, state: VerdugoState) -> list[Event]:
+        """The first round's opening: the active cards and each prisoner's role and dealt object by DM."""
+        events: list[Event] = [Event(key="verdugo.match.started", params={
+            "players": len(state.seats), "match": state.options.match, "seat": state.round.executioner,
+            "cheese_variant": state.options.cheese_variant})]
+        if state.rounds_played == 0 and state.round.number == 1:
+            # the first round's opening events, made again from the seed (setup has no event list to return)
+            setup.start_round(state.model_copy(deep=True), state.round.executioner, events)
+        return events
+
+    def waiting(self, state: VerdugoState) -> Waiting | None:
+        """One seat at a time, on its turn; ``kind`` is the decision: the round phase (``set_aside``, ``draw``,
+        ``choose``, ``call``, ``act``, ``execute``, ``shield``) or ``successor``."""
+        seat = self.awaited(state)
+        if seat is None:
+            return None
+        return Waiting.turn(seat, "successor" if state.phase == "successor" else state.round.phase)
+
+    def awaited(self, state: VerdugoState) -> int | None:
+        """The one seat the match waits on, or ``None`` when it is over."""
+        r = state.round
+        if state.phase == "over":
+            return None
+        if state.phase == "successor" or r.phase in ("set_aside", "draw", "call", "execute"):
+            return r.executioner
+        if r.phase == "choose":
+            assert r.pending is not None
+            return r.pending.chooser
+        if r.phase == "act":
+            return r.actor
+        if r.phase == "shield":
+            return r.shield_holder
+        return None
+
+    def legal_actions(self, state: VerdugoState, seat: int) -> list[Any]:
+        if seat != self.awaited(state):
+            return []
+        r = state.round
+        if state.phase == "successor":
+            return [Successor(seat=s) for s in self.successors(state)]
+        if r.phase == "set_aside":
+            return [SetAside(index=i) for i in setup.set_aside_allowed(r)]
+        if r.phase == "draw":
+            return [Draw()]
+        if r.phase == "call":
+            return [Call(seat=p) for p in r.prisoners() if p not in r.acted]
+        if r.phase == "act":
+            positions = [*r.prisoners(), CENTRE]
+            return [Peek(position=p) for p in positions] + [
+                Swap(a=a, b=b) for i, a in enumerate(positions) for b in positions[i + 1:]]
+        if r.phase == "choose":
+            return actions.choices(r)
+        if r.phase == "execute":
+            stop: list[Any] = [Stop()] if execution.may_stop(r) else []
+            return [Chop(seat=p) for p in r.eligible()] + stop
+        if r.phase == "shield":
+            return [Chop(seat=p) for p in r.shield_candidates]
+        return []
+
+    def successors(self, state: VerdugoState) -> list[int]:
+        """Who the outgoing Executioner may name (§9.5, V-34): anyone else; in ``tour`` only who has not served."""
+        out = [s for s in range(len(state.seats)) if s != state.round.executioner]
+        if state.options.match == "tour":
+            out = [s for s in out if s not in state.served]
+        return out
+
+    def apply(self, state: VerdugoState, seat: int, action: Any) -> Step:
+        """Raises ``core.game_over``, ``verdugo.host_only`` / ``verdugo.not_open`` (EndMatch), ``verdugo.dead``
+        (a dead player this round), ``core.not_your_turn``, ``verdugo.wrong_action`` and the codes of each
+        handler. Nothing changes when it raises."""
+        if state.phase == "over":
+            raise IllegalAction("core.game_over")
+        if isinstance(action, EndMatch):
+            return self._end_match(state, seat)
+        if state.phase == "round" and seat in state.round.dead:
+            raise IllegalAction("verdugo.dead")
+        awaited = self.awaited(state)
+        if seat != awaited:
+            raise IllegalAction("core.not_your_turn", seat=awaited)
+        s = state.model_copy(deep=True)
+        s.actions += 1
+        ev: list[Event] = []
+        try:
+            self._dispatch(s, seat, action, ev)
+        except TreasuryEmpty:
+            self._finish(s, "treasury_empty", ev)
+        return Step(state=s, events=ev)
+
+    def view(self, state: VerdugoState, seat: int | None) -> dict[str, Any]:
+        """See :func:`games.verdugo.views.build_view` (the §12 visibility matrix), plus ``awaiting`` (the seat the
+        match waits on), ``menu`` (that seat's legal actions as JSON) and ``may_stop``."""
+        out = build_view(state, seat)
+        awaited = self.awaited(state)
+        out["awaiting"] = awaited
+        # the awaited seat's choices depend only on public facts (phase, who acted, who is dead or escaped)
+        out["menu"] = [] if awaited is None else [self.dump_action(a) for a in self.legal_actions(state, awaited)]
+        out["may_stop"] = state.phase == "round" and state.round.phase == "execute" and execution.may_stop(
+            state.round)
+        return out
+
+    def outcome(self, state: VerdugoState) -> Outcome | None:
+        """At match end: every player with the most Crowns wins (R27); scores are the Crowns held."""
+        if state.phase != "over":
+            return None
+        best = max(state.crowns)
+        return Outcome(winners=[s for s, c in enumerate(state.crowns) if c == best],
+                       reason=f"verdugo.over.{state.end_reason}", params={"crowns": best},
+                       scores={s: float(c) for s, c in enumerate(state.crowns)})
+
+    def timeout_action(self, state: VerdugoState) -> tuple[int, Any] | None:
+        """What the bot does for an absent player (V-39 and our ruling for the Executioner, see README):
+        set-aside -> the most recently added allowed card; draw -> draw; a prisoner's action -> ``Forfeit``;
+        a card's choice, the next prisoner to call, a Shield's target, the successor -> a random legal choice;
+        the execution -> ``Stop`` once allowed, else a random eligible prisoner."""
+        seat = self.awaited(state)
+        if seat is None:
+            return None
+        r = state.round
+        rng = rng_for(state.seed, "timeout", state.actions)
+        if state.phase == "round" and r.phase == "set_aside":
+            return seat, SetAside(index=setup.set_aside_allowed(r)[-1])
+        if state.phase == "round" and r.phase == "act":
+            return seat, Forfeit()
+        legal = self.legal_actions(state, seat)
+        if state.phase == "round" and r.phase == "execute" and execution.may_stop(r):
+            return seat, Stop()
+        return seat, legal[0] if len(legal) == 1 else rng.choice(legal)
+
+    # ------------------------------------------------------------ flow
+
+    def _dispatch(self, s: VerdugoState, seat: int, action: Any, ev: list[Event]) -> None:
+        r = s.round
+        expected: dict[type, str] = {SetAside: "set_aside", Draw: "draw", Call: "call", Swap: "act", Peek: "act",
+                                     Forfeit: "act", ChoosePrisoner: "choose", ChoosePair: "choose",
+                                     ChooseDirection: "choose", Stop: "execute", Successor: "successor"}
+        phase = "successor" if s.phase == "successor" else r.phase
+        if isinstance(action, Chop):
+            if phase not in ("execute", "shield"):
+                raise IllegalAction("verdugo.wrong_action", action=action.type)
+        elif expected.get(type(action)) != phase:
+            raise IllegalAction("verdugo.wrong_action", action=action.type)
+        handlers = {SetAside: actions.set_aside, Draw: actions.draw, Call: actions.call, Swap: actions.act,
+                    Peek: actions.act, Forfeit: actions.act, ChoosePrisoner: actions.choose,
+                    ChoosePair: actions.choose, ChooseDirection: actions.choose, Chop: self._chop, Stop: self._stop,
+                    Successor: self._successor}
+        handlers[type(action)](s, seat, action, ev)
+
+    def _chop(self, s: VerdugoState, seat: int, action: Chop, ev: list[Event]) -> None:
+        """Codes: ``verdugo.not_eligible`` (seat), ``verdugo.not_a_candidate`` (seat)."""
+        r = s.round
+        if r.phase == "shield":
+            if action.seat not in r.shield_candidates:
+                raise IllegalAction("verdugo.not_a_candidate", seat=action.seat)
+            r.phase, r.shield_holder, r.shield_candidates = "execute", None, []
+        else:
+            if action.seat not in r.eligible():
+                raise IllegalAction("verdugo.not_eligible", seat=action.seat)
+            r.own_executions += 1
+        result = execution.execute(s, action.seat, seat, ev)
+        if result == execution.SABOTEUR_WIN:
+            r.phase = "execute"
+            execution.end_saboteur(s, ev)
+            self._end_round(s, ev)
+        elif r.phase == "execute" and not r.eligible():
+            execution.end_safe(s, ev)
+            self._end_round(s, ev)
+
+    def _stop(self, s: VerdugoState, seat: int, action: Stop, ev: list[Event]) -> None:
+        """Codes: ``verdugo.minimum`` (minimum, done)."""
+        r = s.round
+        if not execution.may_stop(r):
+            raise IllegalAction("verdugo.minimum", minimum=execution.min_executions(r), done=r.own_executions)
+        ev.append(Event(key="verdugo.stopped", params={"seat": seat, "executions": r.own_executions}))
+        execution.end_safe(s, ev)
+        self._end_round(s, ev)
+
+    def _end_round(self, s: VerdugoState, ev: list[Event]) -> None:
+        execution.reveal_all(s, ev)
+        s.rounds_played += 1
+        s.served.append(s.round.executioner)
+        if s.options.match == "tour" and not self.successors(s):
+            self._finish(s, "tour_complete", ev)
+        else:
+            s.phase = "successor"
+            ev.append(Event(key="verdugo.successor.choose", params={"seat": s.round.executioner}))
+
+    def _successor(self, s: VerdugoState, seat: int, action: Successor, ev: list[Event]) -> None:
+        """Codes: ``verdugo.bad_successor`` (seat)."""
+        if action.seat not in self.successors(s):
+            raise IllegalAction("verdugo.bad_successor", seat=action.seat)
+        ev.append(Event(key="verdugo.successor.named", params={"seat": seat, "next_seat": action.seat}))
+        setup.start_round(s, action.seat, ev)
+
+    def _end_match(self, state: VerdugoState, seat: int) -> Step:
+        """Codes: ``verdugo.host_only``, ``verdugo.not_open`` (only ``open`` matches, between rounds)."""
+        if seat != SYSTEM_SEAT:
+            raise IllegalAction("verdugo.host_only")
+        if state.options.match != "open" or state.phase != "successor":
+            raise IllegalAction("verdugo.not_open")
+        s = state.model_copy(deep=True)
+        s.actions += 1
+        ev: list[Event] = []
+        self._finish(s, "host_ended", ev)
+        return Step(state=s, events=ev)
+
+    def _finish(self, s: VerdugoState, reason: str, ev: list[Event]) -> None:
+        if s.round.phase != "over":
+            execution.reveal_all(s, ev)
+        s.phase, s.end_reason = "over", reason  # type: ignore[assignment]
+        best = max(s.crowns)
+        ev.append(Event(key=f"verdugo.over.{reason}", params={
+            "crowns": best, "winner_seats": [i for i, c in enumerate(s.crowns) if c == best]}))
+
+
+ENGINE = Verdugo()

@@ -1,0 +1,118 @@
+"""``coroner simulate``: every registered mode plays to its outcome in both languages, the same seed tells the same
+game, ``--json`` replays, and the public transcript never carries a seat's private messages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.cli import main
+from bot.i18n import t
+from bot.simulate.driver import play
+from bot.simulate.record import replays
+from bot.simulate.transcript import INDENT, transcript
+from games.core import all_games, get_engine
+
+MODES = [(g.id, m.id, m.min_players, m.max_players) for g in all_games() for m in g.modes]
+IDS = [f"{game}-{mode}" for game, mode, *_ in MODES]
+
+
+def simulate(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(["simulate", *argv]) == 0
+    out = capsys.readouterr()
+    assert out.err == ""
+    return out.out
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize(("game", "mode", "low", "high"), MODES, ids=IDS)
+def test_every_mode_plays_to_its_outcome_in_both_languages(capsys: pytest.CaptureFixture[str], game: str, mode: str,
+                                                           low: int, high: int, lang: str) -> None:
+    """The command prints the header, the players and the result block ("Game over", the winners) in the language
+    asked, seats as names and never a mention (smallest table in English, largest in Spanish)."""
+    players = low if lang == "en" else high
+    lines = simulate(capsys, game, "--mode", mode, "--players", str(players), "--seed", "7", "--lang", lang)
+    lines = lines.splitlines()
+    assert lines[0] == t("simulate.header", lang, game=t(f"game.{game}", lang), mode=t(f"mode.{game}.{mode}", lang),
+                         count=players, seed=7)
+    assert lines[1].count(", ") == players - 1
+    assert t("outcome.title", lang) in lines
+    assert any(line.startswith(t("outcome.winners", lang) + ": ") for line in lines)
+    assert len(lines) > 6  # moves were shown between the header and the result
+    assert "<@" not in "\n".join(lines)
+
+
+@pytest.mark.parametrize(("game", "mode", "low", "high"), MODES, ids=IDS)
+def test_the_same_seed_tells_the_same_game(capsys: pytest.CaptureFixture[str], game: str, mode: str, low: int,
+                                           high: int) -> None:
+    """Two runs with one seed print the same revealed transcript; another seed plays another game."""
+    first = simulate(capsys, game, "--mode", mode, "--seed", "11", "--reveal")
+    again = simulate(capsys, game, "--mode", mode, "--seed", "11", "--reveal")
+    other = simulate(capsys, game, "--mode", mode, "--seed", "12", "--reveal")
+    assert first == again
+    assert first != other
+
+
+@pytest.mark.parametrize(("game", "mode", "low", "high"), MODES, ids=IDS)
+def test_json_replays_to_the_final_state(capsys: pytest.CaptureFixture[str], game: str, mode: str, low: int,
+                                         high: int) -> None:
+    """The printed actions rebuild the simulated game's final state from the seed, with the printed outcome; a
+    record with one action dropped does not."""
+    data = json.loads(simulate(capsys, game, "--mode", mode, "--seed", "5", "--json"))
+    final = play(game, mode, low, 5)
+    engine = get_engine(game, mode)
+    assert data["actions"] == [{"seat": m.seat, "action": m.action} for m in final.moves]
+    assert data["outcome"] == engine.outcome(final.state).model_dump(mode="json")
+    assert replays(data, engine.dump_state(final.state))
+    cut = {**data, "actions": data["actions"][:-1]}
+    assert not replays(cut, engine.dump_state(final.state))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(("game", "mode", "low", "high"), MODES, ids=IDS)
+def test_the_public_transcript_has_no_private_message(game: str, mode: str, low: int, high: int, seed: int) -> None:
+    """Without ``--reveal`` the transcript is the revealed one minus every message addressed to a seat, and no
+    private message's text shows anywhere in it."""
+    played = play(game, mode, high, seed)
+    public = transcript(played, "en")
+    revealed = transcript(played, "en", reveal=True)
+    private: list[str] = []
+    kept: list[str] = []
+    hidden = False
+    for line in revealed:
+        if not line.startswith(INDENT):  # a new entry: a private one starts with its seat's label
+            hidden = line.startswith("[to ")
+            if hidden:
+                private.append(line.split("] ", 1)[1])
+        if not hidden:
+            kept.append(line)
+    assert private, "a game where no seat got a private message proves nothing"
+    assert kept == public
+    text = "\n".join(public)
+    assert not [secret for secret in private if secret in text]
+
+
+def test_timers_and_clocks_play_as_the_bots_would() -> None:
+    """Turn timers run out now and then (the bot's move, announced as it announces it), and the social mode's days
+    end by its own clock: system actions at each day's boundary."""
+    played = play("cereal_killer", "classic", 3, 7)
+    timed_out = [move for move in played.moves if move.timed_out]
+    assert timed_out
+    lines = transcript(played, "en")
+    assert t("turn.auto", "en", seat=played.seats[timed_out[0].seat].names[0]) in lines
+    social = play("asesino", "social", 6, 7)
+    days = [move.action for move in social.moves if move.seat == -1 and move.action["type"] == "end_day"]
+    assert [day["day"] for day in days] == list(range(1, len(days) + 1))
+    assert days, "a social game over within its first day proves nothing of the clock"
+
+
+def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """An unknown game or mode, or a player count outside the mode's, is one line on stderr and exit code 2."""
+    assert main(["simulate", "nope"]) == 2
+    assert main(["simulate", "asesino", "--mode", "nope"]) == 2
+    assert main(["simulate", "asesino", "--mode", "small", "--players", "9"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["coroner: unknown game 'nope'; one of: " + ", ".join(g.id for g in all_games()),
+                   "coroner: asesino has no mode 'nope'; one of: " + ", ".join(m.id for m in all_games()[0].modes),
+                   "coroner: asesino small takes 2-4 players, not 9"]

@@ -1,0 +1,53 @@
+"""The bot process of the crash test: Coroner with the test-only Hot Potato game, settings from the environment.
+
+A pass is answered with an ephemeral "ok" follow-up once it is committed: that is the success reply the crash
+test counts. Prints ``ready`` on stdout when the bot is connected."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.bot import CoronerBot
+from bot.settings import Settings
+from bot.ui import register_ui
+from games.core import register
+from tests.support import tiny_ui
+from tests.support.tiny_game import ENGINE
+
+if TYPE_CHECKING:
+    from bot.tables import Table
+
+OK = "ok"
+
+
+class CrashPotatoUI(tiny_ui.PotatoUI):
+    async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
+                           version: int, values: list[str]) -> None:
+        bot: Any = interaction.client
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await bot.tables.act(table.id, interaction.user.id, {"type": "pass", "to": int(arg)},
+                             expected_version=version)
+        await interaction.followup.send(OK, ephemeral=True)
+
+
+async def main() -> None:
+    register(ENGINE)
+    tiny_ui.install()
+    register_ui(CrashPotatoUI())
+    settings = Settings()
+    assert settings.discord_token is not None
+    bot = CoronerBot(settings, guild_ready_timeout=0.05)
+
+    async def ready() -> None:
+        print("ready", flush=True)
+
+    bot.add_listener(ready, "on_ready")
+    async with bot:
+        await bot.start(settings.discord_token.get_secret_value())
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,299 @@
+"""The crash test's harness: the Discord double in this process, the bot (``tests.crash._bot``) in another,
+killed with SIGKILL at random points while scripted players open, fill and start Hot Potato games and pass the
+potato, one game at a time in each of several channels. After every restart it checks that each table shows its
+latest version with buttons and an armed turn timer; at the end, that every move that got a success reply is
+stored exactly once and that no message was sent twice."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.db.models import GameAction, OutboxEntry, Timer
+from bot.db.session import create_engine, make_sessionmaker
+from bot.tables import Table, TableService
+from games.core import register
+from tests.crash._bot import OK
+from tests.discord_double import Channel, DiscordDouble, StoredMessage, User
+from tests.support.tiny_game import ENGINE
+
+TOKEN = "double-token"
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 3.0  # seconds a scripted player waits for an answer before looking again (the bot may be down)
+
+
+@dataclass
+class Report:
+    """What the run did and found. ``problems`` lists every broken invariant (empty: the bot held up)."""
+
+    sent: int = 0
+    accepted: int = 0
+    lost: int = 0
+    duplicated: int = 0
+    duplicated_messages: int = 0
+    kills: int = 0
+    games: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        return [f"moves sent {self.sent}, accepted {self.accepted}, lost {self.lost}, duplicated {self.duplicated}",
+                f"kills {self.kills}, games {self.games}, duplicated messages {self.duplicated_messages}",
+                *(f"problem: {p}" for p in self.problems)]
+
+    @property
+    def ok(self) -> bool:
+        return not (self.lost or self.duplicated or self.duplicated_messages or self.problems)
+
+
+@dataclass(frozen=True)
+class Click:
+    game_id: int
+    version: int
+    seat: int
+    to: int
+
+
+def drawn_at(components: list[dict[str, Any]]) -> tuple[int, int] | None:
+    """(game id, table version) a table's ``components`` were drawn at (None without pass buttons)."""
+    for row in components:
+        for item in row.get("components", []):
+            parts = str(item.get("custom_id", "")).split(":")
+            if len(parts) >= 5 and parts[1] == "g" and parts[4] == "pass":
+                return int(parts[2]), int(parts[3])
+    return None
+
+
+def games_shown(message: StoredMessage) -> set[int]:
+    """The games whose table ``message`` ever showed (any of its versions)."""
+    forms = [*(snapshot["components"] for snapshot in message.history), message.components]
+    return {at[0] for components in forms if (at := drawn_at(components)) is not None}
+
+
+class BotProcess:
+    """The bot as a child process, started and SIGKILLed on demand."""
+
+    def __init__(self, api_base: str, db_url: str, log: Path) -> None:
+        self.env = {**os.environ, "DISCORD_TOKEN": TOKEN, "DATABASE_URL": db_url, "DISCORD_API_BASE": api_base,
+                    "LOG_LEVEL": "WARNING", "SYNC_COMMANDS": "true", "PYTHONPATH": str(ROOT)}
+        self.log = log
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self, timeout: float = 60.0) -> None:
+        with self.log.open("ab") as log:
+            self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "tests.crash._bot", cwd=ROOT,
+                                                             env=self.env, stdout=asyncio.subprocess.PIPE,
+                                                             stderr=log)
+        assert self.proc.stdout is not None
+        async with asyncio.timeout(timeout):
+            while (line := await self.proc.stdout.readline()) != b"ready\n":
+                if not line:
+                    raise RuntimeError(f"the bot died before it was ready; see {self.log}")
+
+    async def kill(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGKILL)
+            await self.proc.wait()
+        self.proc = None
+
+
+class CrashRun:
+    def __init__(self, *, moves: int, games: int, kills: int, seed: int, db_url: str | None, workdir: Path) -> None:
+        self.target, self.channels_count, self.kills_planned = moves, games, kills
+        self.rng = random.Random(seed)
+        self.db_url = db_url or f"sqlite+aiosqlite:///{workdir / 'crash.db'}"
+        self.workdir = workdir
+        self.report = Report()
+        self.clicks: list[Click] = []
+        self.accepted: list[Click] = []
+        self.running = asyncio.Event()  # set while the players may act (cleared for a kill and its checks)
+        self.finished = False
+
+    # --- setup --------------------------------------------------------------------------------------------------
+    async def run(self) -> Report:
+        register(ENGINE)
+        self.double = DiscordDouble()
+        await self.double.start()
+        self.double.strict = False
+        guild = self.double.add_guild("Crash")
+        self.channels: list[Channel] = [guild.add_text_channel(f"game-{n}") for n in range(self.channels_count)]
+        self.players: list[User] = [self.double.add_user(n, display_name=n.title()) for n in ("ann", "ben", "cat")]
+        for user in self.players:
+            guild.add_member(user)
+        engine = create_engine(self.db_url)
+        self.sessions: async_sessionmaker[AsyncSession] = make_sessionmaker(engine)
+        self.tables = TableService(self.sessions)
+        self.bot = BotProcess(self.double.api_base, self.db_url, self.workdir / "bot.log")
+        try:
+            await self.bot.start()
+            self.running.set()
+            players = [asyncio.create_task(self.play(channel)) for channel in self.channels]
+            await self.kill_at_random()
+            self.finished = True
+            self.running.set()
+            await asyncio.gather(*players)
+            await self.check_tables("at the end")
+            await self.count()
+        finally:
+            await self.bot.kill()
+            await engine.dispose()
+            await self.double.stop()
+        return self.report
+
+    # --- the killer -------------------------------------------------------------------------------------------
+    async def kill_at_random(self) -> None:
+        """Kill the bot ``kills`` times at random points of the stream, restart it and check every table."""
+        marks = sorted(self.rng.sample(range(1, max(self.target, self.kills_planned + 1)), self.kills_planned))
+        for mark in marks:
+            await self.until(lambda m=mark: len(self.accepted) >= m or self.finished_moves())
+            await asyncio.sleep(self.rng.uniform(0, 0.05))  # somewhere inside the next moves
+            self.running.clear()
+            await self.bot.kill()
+            self.report.kills += 1
+            await self.bot.start()
+            await self.check_tables(f"after kill {self.report.kills}")
+            self.running.set()
+        await self.until(self.finished_moves)
+
+    def finished_moves(self) -> bool:
+        return len(self.accepted) >= self.target
+
+    @staticmethod
+    async def until(condition: Any, timeout: float = 600.0) -> None:
+        async with asyncio.timeout(timeout):
+            while not condition():
+                await asyncio.sleep(0.01)
+
+    # --- the players ------------------------------------------------------------------------------------------
+    async def play(self, channel: Channel) -> None:
+        while not self.finished_moves():
+            await self.running.wait()
+            if self.finished:
+                return
+            table = await self.tables.table_in_channel(channel.id)
+            try:
+                if table is None:
+                    await self.open_game(channel)
+                elif table.status == "lobby":
+                    await self.fill_and_start(table)
+                else:
+                    await self.move(channel, table)
+            except (AssertionError, TimeoutError, LookupError):
+                await asyncio.sleep(0.02)  # the bot is down or behind: look again
+
+    async def open_game(self, channel: Channel) -> None:
+        handle = await self.players[0].slash(channel, "newgame", {"game": "potato", "mode": "classic",
+                                                                  "options": "passes=20"})
+        await handle.response(timeout=WAIT)
+        await handle.wait_original(timeout=WAIT)
+
+    async def fill_and_start(self, table: Table) -> None:
+        lobby = self.double.message(table.lobby_message_id) if table.lobby_message_id else None
+        if lobby is None:
+            raise LookupError("no lobby message (yet)")
+        for user in self.players:
+            if table.seat_of(user.id) is None:
+                await (await user.click(lobby, label="Join")).response(timeout=WAIT)
+                return
+        await (await self.players[0].click(lobby, label="Start")).response(timeout=WAIT)
+
+    async def move(self, channel: Channel, table: Table) -> None:
+        status = next((m for m in reversed(self.double.messages(channel)) if m.author.bot
+                       and drawn_at(m.components) == (table.id, table.version)), None)
+        if status is None:
+            raise LookupError("no status of the current version (yet)")
+        holder = table.state.holder
+        user = next(u for u in self.players if u.id == table.user_of(holder))
+        button = self.rng.choice([b for b in status.buttons() if ":pass:" in b["custom_id"]])
+        click = Click(table.id, table.version, holder, int(button["custom_id"].rsplit(":", 1)[1]))
+        self.clicks.append(click)
+        self.report.sent += 1
+        handle = await user.click(status, button["custom_id"])
+        (answer, *_) = await handle.wait_followups(1, timeout=WAIT)
+        if answer.content == OK:
+            self.accepted.append(click)
+
+    # --- checks ----------------------------------------------------------------------------------------------
+    async def check_tables(self, when: str) -> None:
+        """Every step delivered; each running table's last status shows its version with buttons, and its turn
+        timer is armed for that version; each lobby has its message."""
+        async with asyncio.timeout(30):
+            while await self._undelivered():
+                await asyncio.sleep(0.02)
+        for channel in self.channels:
+            table = await self.tables.table_in_channel(channel.id)
+            if table is None:
+                continue
+            if table.status == "lobby":
+                if not table.lobby_message_id or self.double.message(table.lobby_message_id) is None:
+                    self.report.problems.append(f"{when}: lobby {table.id} has no message")
+                continue
+            last = next((m for m in reversed(self.double.messages(channel)) if m.author.bot
+                         and table.id in games_shown(m)), None)
+            if last is None or drawn_at(last.components) != (table.id, table.version):
+                self.report.problems.append(f"{when}: game {table.id} v{table.version} is not shown with buttons")
+            async with self.sessions() as session:
+                armed = (await session.scalars(select(Timer.payload).where(
+                    Timer.game_id == table.id, Timer.kind == "turn_timeout", Timer.fired_at.is_(None)))).all()
+            if not any(p.get("version") == table.version for p in armed):
+                self.report.problems.append(f"{when}: game {table.id} v{table.version} has no turn timer")
+
+    async def _undelivered(self) -> int:
+        async with self.sessions() as session:
+            return await session.scalar(select(func.count()).select_from(OutboxEntry)
+                                        .where(OutboxEntry.delivered_at.is_(None))) or 0
+
+    async def count(self) -> None:
+        """Lost: an accepted move missing from the log; duplicated: a stored move no click accounts for;
+        duplicated messages: one nonce sent twice, or a game shown on more than its one living table."""
+        async with self.sessions() as session:
+            log = (await session.scalars(select(GameAction).order_by(GameAction.game_id, GameAction.seq))).all()
+        by_game: dict[int, list[GameAction]] = {}
+        for action in log:
+            by_game.setdefault(action.game_id, []).append(action)
+        start: dict[int, int] = {}
+        for game_id, actions in by_game.items():
+            start[game_id] = (await self.tables.load(game_id)).version - len(actions)
+
+        def stored(click: Click) -> GameAction | None:
+            actions = by_game.get(click.game_id, [])
+            index = click.version - start.get(click.game_id, 0)
+            action = actions[index] if 0 <= index < len(actions) else None
+            if action is None or (action.seat, action.action.get("to")) != (click.seat, click.to):
+                return None
+            return action
+
+        self.report.accepted = len(self.accepted)
+        self.report.lost = sum(1 for c in self.accepted if stored(c) is None)
+        # the version guard lets a click count at most once, at its version: a move stored twice would be a
+        # stored move no click accounts for
+        matched = {id(a) for c in set(self.clicks) if (a := stored(c)) is not None}
+        self.report.duplicated = len(log) - len(matched)
+        self.report.games = len(by_game)
+        messages = self.double.all_messages()
+        nonces = Counter((m.channel_id, m.nonce) for m in messages if m.nonce)
+        shown = Counter(game for m in messages if m.author.bot for game in games_shown(m))  # one living table
+        self.report.duplicated_messages = sum(n - 1 for n in nonces.values()) + sum(n - 1 for n in shown.values())
+
+
+async def crash_test(*, moves: int, games: int, kills: int, seed: int, db_url: str | None = None) -> Report:
+    with tempfile.TemporaryDirectory(prefix="coroner-crash-") as tmp:
+        run = CrashRun(moves=moves, games=games, kills=kills, seed=seed, db_url=db_url, workdir=Path(tmp))
+        try:
+            return await run.run()
+        finally:
+            log = Path(tmp) / "bot.log"
+            if log.exists() and not run.report.ok:
+                with contextlib.suppress(OSError):
+                    sys.stderr.write(log.read_text()[-4000:])

@@ -1,0 +1,185 @@
+"""Verdugo end to end through the Discord double: a 5-player open match with a known seed. Round 1 (Executioner
+alice): every prisoner acts from the ephemeral Swap/Peek menu, alice names dave and confirms with Chop, dave's
+Shield passes the axe to erin, who holds a Pardon: the Saboteurs win. Round 2 (Executioner bob) is a safe round:
+erin is chopped (and her clicks are refused: she is dead), bob stops, the host ends the match; the Crowns are
+right at the end. carol's DMs are closed: she reads her role through "My secrets"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.tables import TableService
+from tests.discord_double import StoredMessage, User
+from tests.e2e.conftest import World, refusal
+
+#: a seed (found once by simulation) whose round 1 deals dave a Shield beside erin's Pardon, draws Scaffold cards
+#: without choices, and whose round 2 lets bob execute erin (a Fancy Hat) and stop safely
+SEED = 630
+ALICE, BOB, CAROL, DAVE, ERIN = range(5)
+
+
+@pytest.fixture
+def verdugo_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: SEED))
+
+
+def controls(world: World) -> list[list[str]]:
+    """The custom ids (split on ":") of every game control in the channel: ``coroner:g|s:<game>:<version>:...``."""
+    return [parts for m in world.bot_messages() for c in m.walk_components()
+            if len(parts := c.get("custom_id", "").split(":")) > 4 and parts[1] in ("g", "s")]
+
+
+async def current(world: World) -> Any:
+    """The match as stored now (the game of the channel's controls, open or finished)."""
+    return await world.tables.load(int(controls(world)[-1][2]))
+
+
+def drawn_at(world: World) -> int:
+    """The newest table version any game control in the channel was drawn at."""
+    return max((int(parts[3]) for parts in controls(world)), default=0)
+
+
+async def settle(world: World, version: int) -> None:
+    """Wait until the controls of a later version than ``version`` are on the table (or the match is over)."""
+    await world.double.wait_for(lambda: drawn_at(world) > version or any(
+        "Game over" in m.text for m in world.bot_messages()), what=f"the table after version {version}")
+
+
+async def control(world: World, name: str) -> tuple[StoredMessage, str]:
+    """The public message holding the game control ``name`` drawn at the table's current version."""
+    version = (await current(world)).version
+
+    def find() -> tuple[StoredMessage, str] | None:
+        for message in reversed(world.bot_messages()):
+            for c in message.walk_components():
+                ident = c.get("custom_id", "")
+                if ident.split(":")[3:5] == [str(version), name]:
+                    return message, ident
+        return None
+
+    return await world.double.wait_for(find, what=f"the {name} control at version {version}")
+
+
+async def use(world: World, user: User, name: str, values: list[str] | None = None, arg: str | None = None) -> None:
+    """``user`` uses the control ``name`` (a select with ``values``, or the button whose arg is ``arg``); waits for
+    the table to move on."""
+    version = (await current(world)).version
+    message, ident = await control(world, name)
+    if arg is not None:
+        ident = ident.rsplit(":", 1)[0] + f":{arg}"
+    handle = await (user.select(message, ident, values) if values is not None else user.click(message, ident))
+    await handle.response()
+    await settle(world, version)
+
+
+async def act(world: World, user: User, positions: list[str]) -> None:
+    """A prisoner opens the ephemeral menu and picks one position (Peek) or two (Swap)."""
+    version = (await current(world)).version
+    message, ident = await control(world, "act")
+    menu = await (await user.click(message, ident)).response()
+    assert menu.ephemeral and menu.message is not None
+    select = next(c["custom_id"] for c in menu.message.walk_components() if ":positions:" in c.get("custom_id", ""))
+    await (await user.select(menu.message, select, positions)).response()
+    await settle(world, version)
+
+
+async def chop(world: World, executioner: User, target: int) -> None:
+    """The Executioner names ``target`` and confirms with the ephemeral Chop button."""
+    version = (await current(world)).version
+    message, ident = await control(world, "target")
+    confirm = await (await executioner.select(message, ident, [str(target)])).response()
+    assert confirm.ephemeral and confirm.message is not None
+    assert [b["label"] for b in confirm.message.buttons()] == [f"Chop {world.players[target].global_name}"]
+    await (await executioner.click(confirm.message, label=confirm.message.buttons()[0]["label"])).response()
+    await settle(world, version)
+
+
+async def action_phase(world: World, executioner: User, order: list[int]) -> None:
+    await use(world, executioner, "draw")
+    for seat in order:
+        await use(world, executioner, "call", [str(seat)])
+        await act(world, world.players[seat], [str(seat)])
+    await use(world, executioner, "draw")
+
+
+async def test_five_players_shield_chain_saboteur_win_then_a_safe_round(world: World, verdugo_seed: None) -> None:
+    alice, bob, carol, dave, erin = world.players
+    world.double.close_dms(carol)
+    async with world.running():
+        handle = await alice.slash(world.games, "newgame", {"game": "verdugo", "mode": "classic",
+                                                            "options": "match=open, first_executioner=0"})
+        await handle.response()
+        lobby = handle.original
+        assert lobby is not None
+        for user in (bob, carol, dave, erin):
+            await (await user.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        await world.double.wait_for(lambda: all(u.dms() for u in (bob, dave, erin)), what="the roles by DM")
+        await world.double.wait_for(lambda: controls(world), what="the table's first controls")
+        table = await current(world)
+        assert [s.user_id for s in table.seats] == [u.id for u in world.players]
+        roles = table.state.round.roles
+        assert "Your role" in bob.dms()[0].text  # the Executioner gets no role (only the start notice):
+        assert not any("Your role" in m.text for m in alice.dms())
+        fallback = await world.double.wait_for(lambda: next((m for m in world.bot_messages()
+                                                             if carol.mention in m.content), None))
+        secret = await (await carol.click(fallback, label="My secrets")).response()
+        assert secret.ephemeral and "verdugo.role" not in str(secret.embeds)
+        role_word = {"loyalist": "Loyalist", "saboteur": "Saboteur", "princess": "Princess", "jester": "Jester"}
+        assert role_word[roles[CAROL]] in str(secret.embeds)
+
+        # round 1: alice executes
+        await action_phase(world, alice, [BOB, CAROL, DAVE, ERIN])
+        assert "not your turn" in await refusal(await bob.select(*(await control(world, "target")), ["1"]))
+        await chop(world, alice, DAVE)
+        table = await current(world)
+        assert table.state.round.phase == "shield" and table.state.round.shield_candidates == [ERIN, CAROL]
+        await use(world, dave, "chop", arg=str(ERIN))
+        table = await current(world)
+        assert table.state.round.ending == "saboteurs" and table.state.crowns == [4, 5, 8, 5, 4]
+        assert any("Saboteurs win" in m.text for m in world.bot_messages())
+        await use(world, alice, "successor", [str(BOB)])
+
+        # round 2: bob executes; erin dies and is silenced
+        await action_phase(world, bob, [CAROL, DAVE, ERIN, ALICE])
+        await chop(world, bob, ERIN)
+        message, ident = await control(world, "stop")
+        assert "You are dead" in await refusal(await erin.click(message, ident))
+        await use(world, bob, "stop")
+        table = await current(world)
+        assert table.state.round.ending == "safe" and table.state.phase == "successor"
+        assert "Only the host" in await refusal(await bob.click(*(await control(world, "end_match"))))
+        await use(world, alice, "end_match")
+        table = await current(world)
+        assert table.status == "finished" and table.state.crowns == [4, 6, 9, 6, 3]
+        assert table.outcome is not None and table.outcome.winners == [CAROL]
+        final = world.bot_messages()[-1].text
+        assert "Carol" in final and "9" in final
+
+        board = await (await alice.slash(world.games, "leaderboard", {"game": "verdugo"})).response()
+        assert "9" in str(board.embeds) or "9" in board.content
+
+
+async def test_an_absent_table_never_stalls(world: World, verdugo_seed: None) -> None:
+    """Nobody clicks: at each turn timeout the bot draws for the Executioner, calls a prisoner for him, and lets
+    the called prisoner's action go ("takes no action"), announcing each move."""
+    alice, bob, carol, dave = world.players[:4]
+    async with world.running():
+        handle = await alice.slash(world.games, "newgame", {"game": "verdugo", "mode": "classic",
+                                                            "options": "first_executioner=0"})
+        await handle.response()
+        assert handle.original is not None
+        for user in (bob, carol, dave):
+            await (await user.click(handle.original, label="Join")).response()
+        await (await alice.click(handle.original, label="Start")).response()
+        await world.double.wait_for(lambda: controls(world), what="the table's first controls")
+        for _ in range(3):
+            version = (await current(world)).version
+            world.clock.advance(seconds=301)
+            await settle(world, version)
+        table = await current(world)
+        assert table.state.round.drawn and table.state.round.acted
+        texts = [m.text for m in world.bot_messages()]
+        assert any("takes no action" in t for t in texts) and any("ran out of time" in t for t in texts)

@@ -1,0 +1,140 @@
+"""The outbox: a committed step's events, version and timers are written with it and shown after, in order,
+exactly once, even across a crash between commit and delivery."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.db.models import OutboxEntry, Timer
+from bot.tables import Table, TableError, TableService, TimerPlan, current_step
+from bot.tables.outbox import MAX_ATTEMPTS, RETRY_AFTER, RETRY_TIMER
+from games.core import Event
+from tests.tables.conftest import NOW, Outbox
+from tests.tables.helpers import pass_on, started
+
+Sessions = async_sessionmaker[AsyncSession]
+
+
+async def turn_timers(table: Table) -> list[TimerPlan]:
+    return [TimerPlan("turn_timeout", NOW + timedelta(minutes=5), {"version": table.version})]
+
+
+async def entries(sessions: Sessions) -> list[OutboxEntry]:
+    async with sessions() as session:
+        return list((await session.scalars(select(OutboxEntry).order_by(OutboxEntry.id))).all())
+
+
+async def test_a_step_is_recorded_with_its_version_events_and_timers(sessions: Sessions) -> None:
+    """Start and each act write one outbox row (version, events, timers) with the step; delivered rows are marked."""
+    outbox = Outbox()
+    service = TableService(sessions, deliver=outbox, plan=turn_timers, clock=lambda: NOW)
+    table = await started(service, 3)
+    user, action = pass_on(table)
+    await service.act(table.id, user, action)
+    rows = await entries(sessions)
+    assert [(r.version, r.delivered_at) for r in rows] == [(table.version, NOW), (table.version + 1, NOW)]
+    assert rows[1].events[0]["key"] == "potato.passed"
+    assert rows[1].timers == [{"kind": "turn_timeout", "due_at": (NOW + timedelta(minutes=5)).isoformat()}]
+    async with sessions() as session:
+        stored = (await session.scalars(select(Timer).order_by(Timer.id))).all()
+    assert [(t.kind, t.version_at_schedule, t.payload) for t in stored] == [
+        ("turn_timeout", v, {"version": v}) for v in (table.version, table.version + 1)]
+
+
+async def test_a_crash_between_commit_and_delivery_is_caught_up_once_in_order(sessions: Sessions) -> None:
+    """Steps committed by a process that died before showing them are shown by the next one, in order, once."""
+    crashed = TableService(sessions, plan=turn_timers, clock=lambda: NOW)  # commits, never delivers
+    table = await started(crashed, 3)
+    user, action = pass_on(table)
+    await crashed.act(table.id, user, action)
+    outbox = Outbox()
+    restarted = TableService(sessions, deliver=outbox, clock=lambda: NOW)
+    assert await restarted.deliverer.catch_up() == 2
+    assert [version for _, version, _ in outbox.sent] == [table.version + 1] * 2  # rendered from the latest
+    assert outbox.keys[:4] == ["potato.dealt"] * 3 + ["potato.start"] and outbox.keys[-2] == "potato.passed"
+    assert await restarted.deliverer.catch_up() == 0
+    assert len(outbox.sent) == 2
+
+
+async def test_a_failing_step_blocks_later_ones_until_given_up(sessions: Sessions) -> None:
+    """A step whose delivery fails is retried before any later step, and given up after a few attempts."""
+    calls: list[int] = []
+
+    async def flaky(table: Table, events: list[Event]) -> None:
+        step = current_step()
+        assert step is not None
+        calls.append(step.entry_id)
+        if step.entry_id == 1:
+            raise RuntimeError("Discord is down")
+
+    service = TableService(sessions, deliver=flaky, clock=lambda: NOW)
+    table = await started(service, 3)
+    for _ in range(MAX_ATTEMPTS - 1):
+        user, action = pass_on(table)
+        table = (await service.act(table.id, user, action)).table
+    assert calls == [1] * MAX_ATTEMPTS + [2, 3]  # 2 waited for 1 to be given up
+    async with sessions() as session:
+        retries = (await session.scalars(select(Timer.due_at).where(Timer.kind == RETRY_TIMER))).all()
+    assert retries == [NOW + RETRY_AFTER] * (MAX_ATTEMPTS - 1)  # a failed step is tried again later
+    assert [r.delivered_at is None for r in await entries(sessions)] == [False] * 3  # 1 given up, 2 and 3 shown
+
+
+async def test_the_nonce_is_the_same_on_every_delivery_of_a_step(sessions: Sessions) -> None:
+    """A step delivered twice asks for the same nonces in the same order; another step gets others."""
+    seen: list[list[str]] = []
+
+    async def record(table: Table, events: list[Event]) -> None:
+        step = current_step()
+        assert step is not None
+        seen.append([step.nonce("s"), step.nonce("d1"), step.nonce("d1")])
+
+    crashed = TableService(sessions, clock=lambda: NOW)
+    await started(crashed, 3)
+    first = TableService(sessions, deliver=record, clock=lambda: NOW)
+    await first.deliverer.catch_up()
+    async with sessions() as session, session.begin():  # as if the crash came after sending, before marking
+        (row,) = (await session.scalars(select(OutboxEntry))).all()
+        row.delivered_at = None
+    await first.deliverer.catch_up()
+    assert seen[0] == seen[1] == ["o1.s.0", "o1.d1.0", "o1.d1.1"]
+    assert all(len(n) <= 25 for n in seen[0])
+
+
+async def test_the_timeout_announcement_is_committed_with_its_move(service: TableService, outbox: Outbox) -> None:
+    """A timed-out move's announcement is delivered with it; when the player's move won, neither happens."""
+    table = await started(service, 3)
+    holder = table.state.holder
+    auto = Event(key="turn.auto", params={"seat": holder})
+    user, action = pass_on(table)
+    await service.act(table.id, user, action)  # the player's late click lands first
+    with pytest.raises(TableError, match="table.stale"):
+        await service.act_as_seat(table.id, holder, action, expected_version=table.version, announce=[auto])
+    assert "turn.auto" not in outbox.keys
+    table = await service.load(table.id)
+    holder = table.state.holder
+    await service.act_as_seat(table.id, holder, pass_on(table)[1], expected_version=table.version,
+                              announce=[Event(key="turn.auto", params={"seat": holder})])
+    assert outbox.keys[-3:-1] == ["turn.auto", "potato.passed"]
+
+
+
+
+async def test_a_deliver_that_acts_on_its_own_game_does_not_wait_for_itself(sessions: Sessions) -> None:
+    """A step whose delivery makes the next move (an auto-move, say) is followed by that move's delivery."""
+    shown: list[int] = []
+    service: TableService
+
+    async def auto(table: Table, events: list[Event]) -> None:
+        shown.append(table.version)
+        if table.status == "active" and len(shown) < 3:
+            user, action = pass_on(table)
+            await service.act(table.id, user, action)
+
+    service = TableService(sessions, deliver=auto, clock=lambda: NOW)
+    table = await started(service, 3)
+    assert (await service.load(table.id)).version == table.version + 2
+    assert len(shown) == 3 and [r.delivered_at is not None for r in await entries(sessions)] == [True] * 3
