@@ -52,6 +52,7 @@ NEVER_ONE = {
     "table.full": "a game seats at least 2",
     "table.bad_count": "a range of players, both ends >= 2",
     "lobby.bad_rounds": "MAX_ROUNDS is 10",
+    "verdugo.match.started": "Verdugo seats at least MIN_PLAYERS (4)",
 }
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
