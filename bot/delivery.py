@@ -222,18 +222,19 @@ class Delivery:
 
 
 def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
-    """The result under a finished table: how it ended, the winners, and the points ("this round" only in a
-    series)."""
+    """The result under a finished table: how it ended, the winners, and the scores in the game's unit
+    (``GameUI.score_key``; points by default, "this round" only in a series)."""
     outcome = table.engine.outcome(table.state)
     embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
     if outcome is not None:
-        embed.description = ui_for(table.game, table.mode).outcome_text(ctx, outcome)
+        ui = ui_for(table.game, table.mode)
+        embed.description = ui.outcome_text(ctx, outcome)
         winners = ", ".join(ctx.name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
         embed.add_field(name=ctx.t("outcome.winners"), value=winners, inline=False)
         if outcome.scores:
-            scores = "\n".join(f"{ctx.name(s)}: {ctx.t('leaderboard.points', count=plain_number(p))}"
+            scores = "\n".join(f"{ctx.name(s)}: {ctx.t(ui.score_key, count=plain_number(p))}"
                                for s, p in sorted(outcome.scores.items(), key=lambda kv: -kv[1]))
-            title = "outcome.points" if table.series_id is not None else "outcome.points_game"
+            title = ui.scores_title_key or ("outcome.points" if table.series_id is not None else "outcome.points_game")
             embed.add_field(name=ctx.t(title), value=scores, inline=False)
     return embed
 

@@ -143,6 +143,10 @@ class GameUI:
     mode: str | None = None  # None: every mode of ``game`` without a UI of its own
     #: seat-event keys that only repeat the move their player just made: never sent (DMs only on a change)
     echo_keys: frozenset[str] = frozenset()
+    #: catalogue keys of the result's scores: one seat's score (a plural entry taking ``count``) and the title of
+    #: the scores (``None``: "Points", or "Points this round" in a series)
+    score_key: str = "leaderboard.points"
+    scores_title_key: str | None = None
 
     def outcome_text(self, ctx: RenderContext, outcome: Outcome) -> str:
         """How the game ended, in words (under the result's title)."""

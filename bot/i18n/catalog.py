@@ -66,10 +66,10 @@ class Catalog:
 
     def render(self, key: str, /, **params: Any) -> str:
         """The message ``key`` with ``params`` filled in; unknown placeholders are left as ``{name}``. A plural
-        entry takes its form from ``params["count"]``, else from its first numeric parameter."""
-        count = params.get("count", next((v for v in params.values() if isinstance(v, int | float)
-                                          and not isinstance(v, bool)), None))
-        return string.Formatter().vformat(self.template(key, count), (), _Lenient(params))
+        entry takes its form from the explicit ``params["count"]`` only (gettext's ``n``); without it, the "other"
+        form. Every caller of a plural message passes ``count`` (``tests/i18n/test_plurals.py`` checks the
+        catalogues)."""
+        return string.Formatter().vformat(self.template(key, params.get("count")), (), _Lenient(params))
 
 
 def locale_dirs() -> list[Path]:

@@ -228,7 +228,8 @@ class CerealKiller(Engine[CerealState]):
             ev.append(Event(key="cereal_killer.witness_placed", params={"space": witness}))
         needed = CALENDAR[s.players].get(s.day)
         if needed is not None and len(s.victims) < needed:
-            self._finish(s, ev, "hunters", "objective_failed", None, day=s.day, needed=needed, have=len(s.victims))
+            self._finish(s, ev, "hunters", "objective_failed", None, day=s.day, needed=needed, have=len(s.victims),
+                         count=len(s.victims))
             return
         if s.players == 3:
             if s.lola is None:
@@ -360,7 +361,8 @@ class CerealKiller(Engine[CerealState]):
             return
         s.arrests_left -= 1
         ev.append(Event(key="cereal_killer.missed", params={"seat": seat, "role": ROLES[seat],
-                                                            "space": action.space, "left": s.arrests_left}))
+                                                            "space": action.space, "left": s.arrests_left,
+                                                            "count": s.arrests_left}))
         if s.arrests_left == 0:
             self._finish(s, ev, "killer", "arrests_exhausted", None)
         else:

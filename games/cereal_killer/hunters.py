@@ -29,14 +29,15 @@ def position(state: CerealState, seat: int) -> int | None:
 
 
 def check_hunter_path(state: CerealState, geo: Geometry, turn: HunterTurn, path: list[int]) -> Walked:
-    """Walk ``path`` for the hunter of ``turn``. Raises ``cereal_killer.``: ``too_many_steps`` (steps, left),
+    """Walk ``path`` for the hunter of ``turn``. Raises ``cereal_killer.``: ``too_many_steps`` (steps, left, count),
     ``not_a_space`` (space, last), ``not_adjacent`` (a, b), ``lola_no_transit`` (a, b)."""
     here = position(state, turn.seat)
     assert here is not None
     left, bonus_used, bonus, rode = turn.steps_left, turn.bonus_used, False, False
     for step in path:
         if left == 0:
-            raise IllegalAction("cereal_killer.too_many_steps", steps=len(path), left=turn.steps_left)
+            raise IllegalAction("cereal_killer.too_many_steps", steps=len(path), left=turn.steps_left,
+                                    count=len(path))
         if not geo.is_space(step):
             raise IllegalAction("cereal_killer.not_a_space", space=step, last=geo.spaces[-1])
         if step not in geo.neighbours(here):

@@ -204,7 +204,8 @@ class LetsKill(Engine[LetsKillState]):
             state.pending = None
             if action.declare:
                 state.declared_by = seat
-                flow.say("declared", seat=seat, score=rules.score(state, seat))
+                score = rules.score(state, seat)
+                flow.say("declared", seat=seat, score=score, count=score)
             return None
         raise IllegalAction("lets_kill.not_now")
 

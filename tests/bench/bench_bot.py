@@ -34,7 +34,7 @@ from games.core import register
 from tests.discord_double import DiscordDouble, StoredMessage, User
 from tests.discord_double.fixtures import pointed_at, running_bot
 from tests.e2e.conftest import World, mark
-from tests.support import tiny_ui
+from tests.support import potato as potato_game
 from tests.support.tiny_game import ENGINE
 
 CALLBACK = re.compile(r"^/(interactions/\d+/[^/]+/callback|webhooks/\d+/)")
@@ -202,7 +202,7 @@ def breakdown(tallies: dict[str, Tally]) -> None:
 
 async def bench(db_url: str) -> None:
     register(ENGINE)
-    tiny_ui.install()
+    potato_game.install()
     double = DiscordDouble()
     await double.start()
     guild = double.add_guild("Bench")

@@ -1,6 +1,6 @@
-"""Games are discovered plugins: a game copied from the template (``tests/support/tiny_game.py`` and
-``tiny_ui.py``) into a temporary ``games/<game>`` package and ``bot/cogs/<game>`` package, with its catalogue in
-its own ``locales/``, appears in /newgame, /rules, /leaderboard, the extension list and the catalogues without an
+"""Games are discovered plugins: a game copied from the template (``tests/support/tiny_game.py``, ``tiny_ui.py``
+and ``locales/``) into a temporary ``games/<game>`` package and ``bot/cogs/<game>`` package as ``games/README.md``
+says, only renamed, appears in /newgame, /rules, /leaderboard, the extension list and the catalogues without an
 edit to any other file."""
 
 from __future__ import annotations
@@ -26,34 +26,21 @@ from games.core.registry import _ENGINES
 
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
 GAME = "spud"
-PO = {"en": {"game.spud": "Spud", "mode.spud.classic": "Classic spud", "rules.spud": "Pass it on.",
-             "rules.spud.classic": "Do not hold it last."},
-      "es": {"game.spud": "Patata", "mode.spud.classic": "Patata clásica", "rules.spud": "Pásala.",
-             "rules.spud.classic": "Que no se te quede."}}
-
-
-def po_file(messages: dict[str, str]) -> str:
-    return 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n' + "".join(
-        f'msgid "{key}"\nmsgstr "{text}"\n\n' for key, text in messages.items())
+#: the template's files and where games/README.md says each goes (relative to the game's two package directories)
+TEMPLATE = {"tiny_game.py": ("games", "__init__.py"), "tiny_ui.py": ("cogs", "__init__.py"),
+            **{f"locales/{language}/LC_MESSAGES/potato.po": ("cogs", f"locales/{language}/LC_MESSAGES/{GAME}.po")
+               for language in ("en", "es")}}
 
 
 @pytest.fixture
 def spud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The template game copied as ``games.spud`` and ``bot.cogs.spud`` in a temporary directory that joins the
-    ``games`` and ``bot.cogs`` package paths (as a new directory in the tree would)."""
-    engine_dir = tmp_path / "games" / GAME
-    cog_dir = tmp_path / "cogs" / GAME
-    engine_dir.mkdir(parents=True)
-    cog_dir.mkdir(parents=True)
-    engine = (SUPPORT / "tiny_game.py").read_text(encoding="utf-8").replace('"potato"', f'"{GAME}"')
-    (engine_dir / "__init__.py").write_text(engine + "\nfrom games.core import register\n\nregister(ENGINE)\n",
-                                            encoding="utf-8")
-    ui = (SUPPORT / "tiny_ui.py").read_text(encoding="utf-8").replace('game = "potato"', f'game = "{GAME}"')
-    (cog_dir / "__init__.py").write_text(ui.replace("tests.support.tiny_game", f"games.{GAME}"), encoding="utf-8")
-    for language, messages in PO.items():
-        folder = cog_dir / "locales" / language / "LC_MESSAGES"
-        folder.mkdir(parents=True)
-        (folder / f"{GAME}.po").write_text(po_file(messages), encoding="utf-8")
+    ``games`` and ``bot.cogs`` package paths (as a new directory in the tree would), renaming "potato" to "spud"
+    and changing nothing else."""
+    for source, (package, target) in TEMPLATE.items():
+        path = tmp_path / package / GAME / target
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text((SUPPORT / source).read_text(encoding="utf-8").replace("potato", GAME), encoding="utf-8")
     monkeypatch.setattr(games, "__path__", [*games.__path__, str(tmp_path / "games")])
     monkeypatch.setattr(cogs, "__path__", [*cogs.__path__, str(tmp_path / "cogs")])
     catalog.cache_clear()
@@ -93,8 +80,9 @@ def test_the_new_game_is_registered_with_its_names_in_both_languages() -> None:
     """The engine registry and the catalogues find the new packages by themselves."""
     assert GAME in [info.id for info in all_games()]
     assert get_engine(GAME, "classic").game == GAME
-    assert catalog("en").render("game.spud") == "Spud"
-    assert catalog("es").render("mode.spud.classic") == "Patata clásica"
+    assert catalog("en").render("game.spud") == "Hot Potato"
+    assert catalog("es").render("mode.spud.classic") == "Clásico"
+    assert catalog("es").render("spud.passed", from_seat="A", to_seat="B") == "A pasa la patata a B."
 
 
 @pytest.mark.usefixtures("spud")
@@ -113,9 +101,9 @@ async def test_newgame_offers_the_new_game_and_its_mode() -> None:
     """/newgame's game and mode autocomplete list it, named from its own catalogue."""
     lobby = Lobby(fake_bot())
     games_offered = await Lobby.game_autocomplete(lobby, interaction(), "")
-    assert discord.app_commands.Choice(name="Patata", value=GAME) in games_offered
+    assert discord.app_commands.Choice(name="Patata caliente", value=GAME) in games_offered
     modes = await Lobby.mode_autocomplete(lobby, interaction(), "")
-    assert [(c.name, c.value) for c in modes] == [("Patata clásica (2-10)", "classic")]
+    assert [(c.name, c.value) for c in modes] == [("Clásico (2-10)", "classic")]
 
 
 @pytest.mark.usefixtures("spud")
@@ -126,7 +114,8 @@ async def test_rules_and_leaderboard_offer_and_show_the_new_game() -> None:
     rules = interaction()
     await Core.rules.callback(core, rules, GAME)  # type: ignore[arg-type]
     embed = rules.response.sent["embed"]
-    assert (embed.title, embed.description, embed.fields[0].name) == ("Patata", "Pásala.", "Patata clásica")
+    assert (embed.title, embed.fields[0].name) == ("Patata caliente", "Clásico")
+    assert embed.description == "Pasa la patata; quien la tenga cuando se queme pierde."
     board = interaction()
     await Core.leaderboard.callback(core, board, GAME)  # type: ignore[arg-type]
-    assert "Patata" in board.response.sent["embed"].title
+    assert "Patata caliente" in board.response.sent["embed"].title

@@ -12,7 +12,7 @@ from bot.i18n import t
 from bot.simulate.driver import play
 from bot.simulate.record import replays
 from bot.simulate.transcript import INDENT, transcript
-from games.core import all_games, get_engine
+from games.core import all_games, get_engine, get_game
 
 MODES = [(g.id, m.id, m.min_players, m.max_players) for g in all_games() for m in g.modes]
 IDS = [f"{game}-{mode}" for game, mode, *_ in MODES]
@@ -114,5 +114,5 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) ->
     assert main(["simulate", "asesino", "--mode", "small", "--players", "9"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert err == ["coroner: unknown game 'nope'; one of: " + ", ".join(g.id for g in all_games()),
-                   "coroner: asesino has no mode 'nope'; one of: " + ", ".join(m.id for m in all_games()[0].modes),
+                   "coroner: asesino has no mode 'nope'; one of: " + ", ".join(m.id for m in get_game("asesino").modes),
                    "coroner: asesino small takes 2-4 players, not 9"]

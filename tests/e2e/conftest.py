@@ -22,7 +22,7 @@ from games.core import register
 from tests.db.backends import db_url, pg_database  # noqa: F401 - every e2e test runs on SQLite and PostgreSQL
 from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, StoredMessage, User
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
-from tests.support import tiny_ui
+from tests.support import potato as potato_game
 from tests.support.tiny_game import ENGINE
 
 
@@ -61,7 +61,7 @@ class World:
 def potato() -> None:
     """The test-only Hot Potato game, its UI and messages."""
     register(ENGINE)
-    tiny_ui.install()
+    potato_game.install()
 
 
 @pytest.fixture

@@ -156,7 +156,7 @@ async def test_five_players_shield_chain_saboteur_win_then_a_safe_round(world: W
         assert table.status == "finished" and table.state.crowns == [4, 6, 9, 6, 3]
         assert table.outcome is not None and table.outcome.winners == [CAROL]
         final = world.bot_messages()[-1].text
-        assert "Carol" in final and "9" in final
+        assert "Carol: 9 Crowns" in final
 
         board = await (await alice.slash(world.games, "leaderboard", {"game": "verdugo"})).response()
         assert "9" in str(board.embeds) or "9" in board.content

@@ -2,6 +2,10 @@
 
 Each seat is dealt a secret number (hidden information, sent by DM). The holder passes the potato to another
 seat; after ``passes`` passes the holder loses and everyone else wins.
+
+This file is the template of a game's engine (``games/README.md``): copied to ``games/<game>/__init__.py`` with
+"potato" renamed, it is a complete game package; its messages are in ``tests/support/locales/`` (copied to the
+game's ``bot/cogs/<game>/locales/``); importing it registers the engine.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, rng_for
+from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, register, rng_for
 
 
 class PotatoOptions(BaseModel):
@@ -118,22 +122,4 @@ class HotPotato(Engine[PotatoState]):
                        scores={s: (0.0 if s == state.holder else 1.0) for s in range(len(state.seats))})
 
 
-ENGINE = HotPotato()
-
-#: the test game's messages, added to the catalogues by the tests that use it (never shipped)
-MESSAGES = {
-    "en": {"game.potato": "Hot Potato", "mode.potato.classic": "Classic",
-           "potato.dealt": "Your secret number is {secret}.", "potato.start": "{seat} starts with the potato.",
-           "potato.passed": "{from_seat} passes the potato to {to_seat}.",
-           "potato.you_hold": "You hold the potato. Your secret number is {secret}.",
-           "potato.burnt": "{seat} is left holding the potato!", "potato.bad_target": "You cannot pass to that seat.",
-           "potato.shout": "{seat} shouts: {text}", "potato.pass_to": "Pass to {seat}",
-           "potato.whisper": "{seat} whispers: {text}"},
-    "es": {"game.potato": "Patata caliente", "mode.potato.classic": "Clásico",
-           "potato.dealt": "Tu número secreto es {secret}.", "potato.start": "{seat} empieza con la patata.",
-           "potato.passed": "{from_seat} pasa la patata a {to_seat}.",
-           "potato.you_hold": "Tienes la patata. Tu número secreto es {secret}.",
-           "potato.burnt": "¡{seat} se queda con la patata!", "potato.bad_target": "No puedes pasarla a ese asiento.",
-           "potato.shout": "{seat} grita: {text}", "potato.pass_to": "Pasar a {seat}",
-           "potato.whisper": "{seat} susurra: {text}"},
-}
+ENGINE = register(HotPotato())

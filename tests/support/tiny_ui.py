@@ -1,4 +1,8 @@
-"""The Discord UI of the test-only Hot Potato game: one "Pass to X" button per other player."""
+"""The Discord UI of the test-only Hot Potato game: one "Pass to X" button per other player.
+
+The template of a game's Discord part (``games/README.md``): copied to ``bot/cogs/<game>/__init__.py`` with
+"potato" renamed, it is a complete extension.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import game_button
-from bot.i18n import catalog
 from bot.ui import GameUI, RenderContext, register_ui
-from tests.support.tiny_game import MESSAGES
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -30,13 +32,6 @@ class PotatoUI(GameUI):
                         version=version, interaction=interaction)
 
 
-def install() -> None:
-    """Register the UI and add the game's messages to the catalogues (idempotent)."""
-    register_ui(PotatoUI())
-    for language, messages in MESSAGES.items():
-        catalog(language).messages.update(messages)
-
-
 async def setup(bot: object) -> None:
-    """The discord.py extension entry point of a game's Discord part (``bot/cogs/<game>/__init__.py``)."""
-    install()
+    """The discord.py extension entry point of a game's Discord part: registers the game's UI."""
+    register_ui(PotatoUI())

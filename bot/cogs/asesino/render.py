@@ -209,7 +209,7 @@ def series_embed(ctx: RenderContext, totals: dict[int, float], winners: list[int
     """Standings after ``played`` of ``total`` rounds (``totals``: seat -> points); the winners once over."""
     done = played >= total
     title = ctx.t("asesino.series.final" if done else "asesino.series.standings", played=played, total=total,
-                 series=series_id)
+                 count=total, series=series_id)
     lines = [f"{ctx.name(seat)}: {points:g}" for seat, points in sorted(totals.items(), key=lambda kv: -kv[1])]
     embed = discord.Embed(title=title, description="\n".join(lines) or "-", colour=discord.Colour.gold())
     if done:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.cereal_killer.render import describe, render_board
+from bot.cogs.cereal_killer.render import describe_board, render_board
 from bot.ui import COLOUR, Attachment, Outgoing, RenderContext
 from games.cereal_killer.models import KILLER, LOLA, ROLES
 from games.core import Event
@@ -79,10 +79,10 @@ def achievements_text(ctx: RenderContext, outcome: Outcome | None) -> str | None
 
 
 def status_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
-    """The public status: day, next objective, arrests and questions left, whose turn, the board image and its
-    text description. Built from the public ``view`` only."""
+    """The public status: day (title), the board in words (description), next objective, arrests and questions left
+    and whose turn (fields, each said once), the board image. Built from the public ``view`` only."""
     embed = discord.Embed(title=ctx.t("cereal_killer.ui.title", day=view["day"], days=view["days"]),
-                          description=describe(view, language=ctx.language)[:4000], colour=COLOUR)
+                          description=describe_board(view, language=ctx.language)[:4000], colour=COLOUR)
     objective = view["next_objective"]
     embed.add_field(name=ctx.t("cereal_killer.ui.objective"), value=ctx.t(
         "cereal_killer.ui.objective_value", day=objective["day"], victims=objective["victims"],

@@ -245,32 +245,49 @@ def place_name(geo: Geometry, space: int, language: str) -> str:
 
 
 def describe(view: dict[str, Any], *, route: list[int] | None = None, language: str = "en") -> str:
-    """The board in words: day, boards, pieces, victims, answers, arrests, objective (and the route if given)."""
+    """The whole board in words, for the image's alt text: day, what the board shows, arrests and objective, then
+    the route if given (or the revealed Killer)."""
     geo = board_geometry(view)
-    boards = view["boards"]
-    lines = [t("cereal_killer.render.title", language, day=view["day"], days=view["days"])]
-    if boards["suburbs"] is None:
-        lines.append(t("cereal_killer.render.board", language, city=boards["city"]))
-    else:
-        lines.append(t("cereal_killer.render.boards", language, city=boards["city"], suburbs=boards["suburbs"]))
-    for piece in ("detective", "lola", "witness"):
-        if view[piece] is not None:
-            lines.append(t(f"cereal_killer.render.{piece}", language, place=place_name(geo, view[piece], language)))
-    victims = ", ".join(str(v["space"]) for v in view["victims"])
-    lines.append(t("cereal_killer.render.victims", language, count=len(view["victims"]), spaces=victims or "-"))
-    for answer in view["answers"]:
-        lines.append(t("cereal_killer.render.answer", language, day=answer["day"], witness=answer["witness"],
-                       question=t(f"cereal_killer.question.{answer['question']}", language),
-                       answer=t(f"cereal_killer.answer.{answer['answer']}", language)))
-    lines.append(t("cereal_killer.render.arrests", language, left=view["arrests_left"]))
+    lines = [t("cereal_killer.render.title", language, day=view["day"], days=view["days"]),
+             *_board_lines(view, geo, language), t("cereal_killer.render.arrests", language, left=view["arrests_left"])]
     objective = view["next_objective"]
     if objective is not None:
         lines.append(t("cereal_killer.render.objective", language, day=objective["day"],
                        victims=objective["victims"]))
+    return "\n".join([*lines, *_killer_line(view, geo, route, language)])
+
+
+def describe_board(view: dict[str, Any], *, language: str = "en") -> str:
+    """What only the board shows, for the status embed, whose title and fields already give the day, arrests and
+    objective: boards, pieces, victims ("No victims yet." when none), Lola's answers, the revealed Killer."""
+    geo = board_geometry(view)
+    return "\n".join([*_board_lines(view, geo, language), *_killer_line(view, geo, None, language)])
+
+
+def _board_lines(view: dict[str, Any], geo: Geometry, language: str) -> list[str]:
+    boards = view["boards"]
+    if boards["suburbs"] is None:
+        lines = [t("cereal_killer.render.board", language, city=boards["city"])]
+    else:
+        lines = [t("cereal_killer.render.boards", language, city=boards["city"], suburbs=boards["suburbs"])]
+    for piece in ("detective", "lola", "witness"):
+        if view[piece] is not None:
+            lines.append(t(f"cereal_killer.render.{piece}", language, place=place_name(geo, view[piece], language)))
+    victims = ", ".join(str(v["space"]) for v in view["victims"])
+    lines.append(t("cereal_killer.render.victims", language, count=len(view["victims"]), spaces=victims) if victims
+                 else t("cereal_killer.render.no_victims", language))
+    for answer in view["answers"]:
+        lines.append(t("cereal_killer.render.answer", language, day=answer["day"], witness=answer["witness"],
+                       question=t(f"cereal_killer.question.{answer['question']}", language),
+                       answer=t(f"cereal_killer.answer.{answer['answer']}", language)))
+    return lines
+
+
+def _killer_line(view: dict[str, Any], geo: Geometry, route: list[int] | None, language: str) -> list[str]:
     killer = _killer_space(view, route)
     if route:
-        lines.append(t("cereal_killer.render.route", language, route=" → ".join(map(str, route)),
-                       place=place_name(geo, route[-1], language)))
-    elif killer is not None:
-        lines.append(t("cereal_killer.render.revealed", language, place=place_name(geo, killer, language)))
-    return "\n".join(lines)
+        return [t("cereal_killer.render.route", language, route=" → ".join(map(str, route)),
+                  place=place_name(geo, route[-1], language))]
+    if killer is not None:
+        return [t("cereal_killer.render.revealed", language, place=place_name(geo, killer, language))]
+    return []

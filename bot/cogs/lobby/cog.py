@@ -99,7 +99,8 @@ class Lobby(commands.Cog):
         rounds = self._series_rounds(game, mode, settings)
         table, expires = await in_time(interaction, self._open(interaction, game, mode, settings, rounds),
                                        thinking=True)
-        note = t(f"{game}.series.first_round", table.language, total=rounds) if rounds is not None else None
+        note = (t(f"{game}.series.first_round", table.language, total=rounds, count=rounds)
+                if rounds is not None else None)
         await self._post_lobby(interaction, table, note, int(expires.timestamp()))
 
     async def _open(self, interaction: discord.Interaction, game: str, mode: str, settings: dict[str, Any],

@@ -30,6 +30,8 @@ MAX_OPTIONS = 25
 
 class VerdugoUI(GameUI):
     game = "verdugo"
+    score_key = "verdugo.score.crowns"  # a match's result is each player's Crowns (edition §9)
+    scores_title_key = "verdugo.score.title"
 
     # --- rendering -----------------------------------------------------------------------------------------
     def fresh_table(self, table: Table, events: list[Event]) -> bool:

@@ -53,7 +53,7 @@ def killer_judged(state: SocialState, accusers: list[int]) -> None:
 def time_up(state: SocialState) -> None:
     state.result = Result(reason="asesino_social.end.time_up", winners=good_side(state),
                           params={"days": state.day, "killer": state.killer, "accomplice": state.accomplice,
-                                  "murders": state.murders})
+                                  "murders": state.murders, "count": state.murders})
 
 
 def publish_pending(ctx: Ctx) -> None:

@@ -29,7 +29,8 @@ from games.core import IllegalAction
 def _require_judgement_right(state: SocialState, seat: int) -> None:
     require_respected(state, seat)
     if judgements_left(state, seat) == 0:
-        raise IllegalAction("asesino_social.judgement_limit", limit=judgement_limit(state, seat))
+        limit = judgement_limit(state, seat)
+        raise IllegalAction("asesino_social.judgement_limit", limit=limit, count=limit)
 
 
 def check_open(state: SocialState, seat: int, action: OpenJudgement) -> None:
@@ -145,8 +146,8 @@ def remind_idle(ctx: Ctx, ended: int) -> None:
     for seat, player in enumerate(state.seats):
         idle = ended - last.get(seat, 0)
         if player.alive and idle >= every and idle % every == 0:
-            ctx.tell([seat], "asesino_social.reminder.idle", days=idle,
-                     days_left=state.options.max_days - state.day + 1)
+            left = state.options.max_days - state.day + 1
+            ctx.tell([seat], "asesino_social.reminder.idle", days=idle, days_left=left, count=left)
 
 
 def do_expire(ctx: Ctx, action: ExpireJudgements) -> None:

@@ -119,7 +119,8 @@ def _verdict(state: TabletopState, events: list[Event]) -> None:
         events.append(Event(key="asesino.prompt.last_words", params={"seat": subject}))
     if can_declare(state, subject):
         events.append(Event(key="asesino.prompt.declare_all", params={"seat": subject,
-                                                                      "cards": len(player.hand)}))
+                                                                      "cards": len(player.hand),
+                                                                      "count": len(player.hand)}))
 
 
 def _step_resolution(state: TabletopState, events: list[Event]) -> None:

@@ -201,3 +201,29 @@ def test_the_answer_time_is_the_prompt_time_after_the_question(prompt: int, turn
     config = GuildConfig(prompt_timeout_seconds=prompt, turn_timeout_seconds=turn)
     assert UI.move_timeout(table(asked), config) == prompt
     assert UI.move_timeout(table(state), config) == turn
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_status_says_each_thing_once(language: str) -> None:
+    """The day is in the title and the objective and arrests in their fields, so the description (the board in
+    words) leaves them out; with no victim yet it says so instead of "Victims (0): -."; the image's alt text still
+    says everything."""
+    state = new_game()
+    view = ENGINE.view(state, None)
+    embed = msg.status_embed(ctx_of(state, language=language), view)
+    description = embed.description or ""
+    t = ctx_of(state, language=language).t
+    fields = [field.name for field in embed.fields]
+    assert fields[:2] == [t("cereal_killer.ui.objective"), t("cereal_killer.ui.arrests")]
+    arrests = t("cereal_killer.render.arrests", left=4)
+    objective = t("cereal_killer.render.objective", day=2, victims=1)
+    title = t("cereal_killer.render.title", day=1, days=7)
+    for said_elsewhere in (arrests, objective, title):
+        assert said_elsewhere not in description
+    assert t("cereal_killer.render.no_victims") in description.splitlines()
+    assert "(0)" not in description
+    alt = msg.board_files(ctx_of(state, language=language), view)[0].description
+    assert {title, arrests, objective, t("cereal_killer.render.no_victims")} <= set(alt.splitlines())
+    later = play(state, (0, FIRST))
+    assert t("cereal_killer.render.victims", count=1, spaces="3") in (
+        msg.status_embed(ctx_of(later, language=language), ENGINE.view(later, None)).description or "").splitlines()

@@ -54,7 +54,8 @@ def test_detective_walks_up_to_three_steps_plus_the_cafe_bonus(start: int, path:
     if len(path) == 5:
         with pytest.raises(IllegalAction) as err:
             step(detective_at(start), 1, Move(path=path))
-        assert (err.value.code, err.value.params) == ("cereal_killer.too_many_steps", {"steps": 5, "left": 3})
+        assert (err.value.code, err.value.params) == ("cereal_killer.too_many_steps",
+                                                      {"steps": 5, "left": 3, "count": 5})
         return
     done = step(detective_at(start), 1, Move(path=path))
     assert (done.state.detective, done.state.turn.steps_left) == (end, left)
@@ -66,7 +67,7 @@ def test_detective_moves_interleave_and_cap() -> None:
     assert state.detective == 6 and state.turn.steps_left == 0
     with pytest.raises(IllegalAction) as err:
         step(state, 1, Move(path=[1]))
-    assert (err.value.code, err.value.params) == ("cereal_killer.too_many_steps", {"steps": 1, "left": 0})
+    assert (err.value.code, err.value.params) == ("cereal_killer.too_many_steps", {"steps": 1, "left": 0, "count": 1})
 
 
 @pytest.mark.parametrize(

@@ -157,7 +157,7 @@ def test_objective_fails_on_its_calendar_day(players: int, fail_day: int, needed
     outcome = ENGINE.outcome(done)
     assert outcome is not None and outcome.winners == ([1] if players == 2 else [1, 2])
     assert outcome.reason == "cereal_killer.end.objective_failed"
-    assert outcome.params == {"day": fail_day, "needed": needed, "have": have, "killer_space": 9}
+    assert outcome.params == {"day": fail_day, "needed": needed, "have": have, "count": have, "killer_space": 9}
 
 
 @pytest.mark.parametrize(("players", "quiet_day"), [(2, 3), (2, 5), (3, 4), (3, 7)])

@@ -180,7 +180,7 @@ def test_the_last_day_is_announced_and_idle_players_are_reminded() -> None:
     second = game.end_day()
     reminded = [e for e in second if e.key == "asesino_social.reminder.idle"]
     assert sorted(e.audience.seats[0] for e in reminded) == [0, 1, 2, 3, 5, 6, 7, 8]
-    assert reminded[0].params == {"days": 2, "days_left": 3}
+    assert reminded[0].params == {"days": 2, "days_left": 3, "count": 3}
     assert not [e for e in game.end_day() if e.key == "asesino_social.reminder.idle"]
     last = game.end_day()
     assert find(last, "asesino_social.day.last").params["day"] == 5

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-EDITION = Path(__file__).resolve().parents[5] / ".." / "shared" / "rules" / "editions" / "lets-kill-edition.md"
+EDITION = Path(__file__).resolve().parents[5] / "shared" / "rules" / "editions" / "lets-kill-edition.md"
 RULEBOOK = EDITION.parent.parent / "lets-kill.txt"
 
 
