@@ -13,9 +13,7 @@ import discord
 from bot.bot import CoronerBot
 from bot.settings import Settings
 from bot.ui import register_ui
-from games.core import register
-from tests.support import tiny_ui
-from tests.support.tiny_game import ENGINE
+from tests.support import potato, tiny_ui
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -34,8 +32,7 @@ class CrashPotatoUI(tiny_ui.PotatoUI):
 
 
 async def main() -> None:
-    register(ENGINE)
-    tiny_ui.install()
+    potato.install()  # the engine registers itself on import
     register_ui(CrashPotatoUI())
     settings = Settings()
     assert settings.discord_token is not None
