@@ -36,14 +36,17 @@ def install_turn_timers(bot: CoronerBot) -> None:
         if move is None:
             return
         seat, action = move
-        # the game's own clock (e.g. a response window closing) acts for everyone who had not answered yet; the
-        # announcement is committed with the move: if a player's own move won the race, the version check refuses
-        # this one (table.stale) and nothing is said
-        late = table.engine.to_act(table.state) if seat == SYSTEM_SEAT else [seat]
+        # the game's own clock (e.g. a response window closing) acts for everyone who had not answered yet, named
+        # in one line; the announcement is committed with the move: if a player's own move won the race, the
+        # version check refuses this one (table.stale) and nothing is said
+        if seat == SYSTEM_SEAT:
+            late = table.engine.to_act(table.state)
+            announce = [Event(key="turn.clock", params={"seats": late})] if late else []
+        else:
+            announce = [Event(key="turn.auto", params={"seat": seat})]
         try:
             await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
-                                         expected_version=table.version,
-                                         announce=[Event(key="turn.auto", params={"seat": s}) for s in late])
+                                         expected_version=table.version, announce=announce)
         except TableError as exc:
             if exc.code != "table.stale":
                 raise
