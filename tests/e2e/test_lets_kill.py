@@ -61,20 +61,26 @@ async def pass_window(world: World, user: User, table_id: int) -> None:
     await wait_version(world, table_id, table.version)
 
 
+
+async def start_three(world: World) -> None:
+    """Alice opens a Let's Kill! lobby, Bob and Carol join, Alice starts; returns once every hand is in its DM."""
+    alice, bob, carol = world.players[:3]
+    handle = await alice.slash(world.games, "newgame", {"game": "lets_kill", "mode": "classic"})
+    await handle.response()
+    lobby = handle.original
+    assert lobby is not None
+    for user in (bob, carol):
+        await (await user.click(lobby, label="Join")).response()
+    await (await alice.click(lobby, label="Start")).response()
+    await world.double.wait_for(lambda: all(u.dms() for u in (alice, bob, carol)), what="the hands by DM")
+
 async def test_three_players_response_shootout_and_the_end(world: World, seed: None) -> None:
     """Bob whacks, Carol answers with Sirens in the window, the shootout goes 2 against 5 and Bob gives up; the
     game then ends by the timers and the result is posted."""
     alice, bob, carol = world.players[:3]
     bot = world.bot()
     async with world.running(bot):
-        handle = await alice.slash(world.games, "newgame", {"game": "lets_kill", "mode": "classic"})
-        await handle.response()
-        lobby = handle.original
-        assert lobby is not None
-        for user in (bob, carol):
-            await (await user.click(lobby, label="Join")).response()
-        await (await alice.click(lobby, label="Start")).response()
-        await world.double.wait_for(lambda: all(u.dms() for u in (alice, bob, carol)), what="the hands by DM")
+        await start_three(world)
         assert "Your hand" in bob.dms()[0].text and "Antique Dueling Pistols" in bob.dms()[0].text
 
         message, table = await table_message(world, 1)
@@ -143,14 +149,7 @@ async def test_an_answer_from_a_menu_drawn_earlier_in_the_same_window_counts(wor
     (the same window, so the same choices) is taken, not refused as outdated."""
     alice, bob, carol = world.players[:3]
     async with world.running():
-        handle = await alice.slash(world.games, "newgame", {"game": "lets_kill", "mode": "classic"})
-        await handle.response()
-        lobby = handle.original
-        assert lobby is not None
-        for user in (bob, carol):
-            await (await user.click(lobby, label="Join")).response()
-        await (await alice.click(lobby, label="Start")).response()
-        await world.double.wait_for(lambda: all(u.dms() for u in (alice, bob, carol)), what="the hands by DM")
+        await start_three(world)
 
         victim = (await world.tables.load(1)).state.window.victim  # Bob's Victim is placed
         await answer_late(world, alice, carol, Respond())
@@ -168,14 +167,7 @@ async def test_nobody_answers_the_window_and_the_game_goes_on(world: World, seed
     table is drawn anew for Bob's play, and his turn has its timer, so an absent table never stalls."""
     alice, bob, carol = world.players[:3]
     async with world.running():
-        handle = await alice.slash(world.games, "newgame", {"game": "lets_kill", "mode": "classic"})
-        await handle.response()
-        lobby = handle.original
-        assert lobby is not None
-        for user in (bob, carol):
-            await (await user.click(lobby, label="Join")).response()
-        await (await alice.click(lobby, label="Start")).response()
-        await world.double.wait_for(lambda: all(u.dms() for u in (alice, bob, carol)), what="the hands by DM")
+        await start_three(world)
         _, table = await table_message(world, 1)
         assert table.state.pending.kind == "window"
         world.clock.advance(seconds=16)
