@@ -1,0 +1,56 @@
+"""Computer players: the policy contract every game's AI seats play through, and its random-legal fallback.
+
+A policy sees what a person in that seat would see and nothing else: the seat's own view
+(``engine.view(state, seat)``) and the actions the seat may take now (``engine.legal_actions(state, seat)``, the
+buttons a person would get). It never reads the hidden state. A game registers its policies from its package
+(e.g. ``games/cereal_killer/ai.py``) with :func:`register_policy`; a mode without one plays random legal moves.
+Policies are pure and deterministic for a given ``rng`` (the caller seeds it from the game's seed and the step),
+so a game with AI seats replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from games.core.engine import Engine
+
+
+class Policy(Protocol):
+    """How a computer player picks its move."""
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
+        """One of ``legal`` (never empty) for the seat whose ``view`` this is. Free-text placeholders in a legal
+        action may be filled in (the engine still validates the result)."""
+
+
+class RandomPolicy:
+    """Any legal move, uniformly: the fallback for every mode without its own policy."""
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
+        return rng.choice(list(legal))
+
+
+RANDOM = RandomPolicy()
+_POLICIES: dict[tuple[str, str | None], Policy] = {}
+
+
+def register_policy(game: str, policy: Policy, mode: str | None = None) -> Policy:
+    """Use ``policy`` for ``game`` (every mode, or only ``mode``). A mode's own policy wins over the game's."""
+    _POLICIES[(game, mode)] = policy
+    return policy
+
+
+def policy_for(game: str, mode: str) -> Policy:
+    """The policy for ``game`` in ``mode``: the mode's, else the game's, else :data:`RANDOM`."""
+    return _POLICIES.get((game, mode)) or _POLICIES.get((game, None)) or RANDOM
+
+
+def choose_action(engine: Engine, state: Any, seat: int, rng: random.Random) -> Any | None:
+    """The move the computer player in ``seat`` makes now, as an engine action, or ``None`` when the seat has no
+    legal action. Reads only the seat's view and legal actions."""
+    legal = engine.legal_actions(state, seat)
+    if not legal:
+        return None
+    return policy_for(engine.game, engine.mode.id).choose(engine.view(state, seat), legal, rng)
