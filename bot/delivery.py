@@ -78,7 +78,7 @@ class Delivery:
                                  fresh=ui.fresh_table(table, events))
             await self.live.after_step(table)
         if table.status == "finished":
-            self.live.forget(table.id)
+            await self.live.forget(table)
         refused = [seat for seat, outs in private.items()
                    if not all([await self.dm(table, seat, out) for out in merged(outs)])]
         step = current_step()
@@ -166,7 +166,7 @@ class Delivery:
 
         await self.live.unping(table)
         await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
-        self.live.forget(table.id)
+        await self.live.forget(table)
 
     # --- the table status -----------------------------------------------------------------------------------
     def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:

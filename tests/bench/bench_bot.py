@@ -13,6 +13,7 @@ real-time days and is not measured here.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 import re
@@ -150,10 +151,10 @@ MODES: list[tuple[str, str, str, int, str | None, str, Move]] = [
 ]
 
 
-async def bench_mode(world: World, label: str, game: str, mode: str, players: int, options: str | None, title: str,
-                     move: Move) -> Tally:
+async def bench_mode(world: World, games: int, label: str, game: str, mode: str, players: int, options: str | None,
+                     title: str, move: Move) -> Tally:
     tally = Tally()
-    for number in range(GAMES):
+    for number in range(games):
         rng = random.Random(number)
         earlier = {m.id for m in world.double.messages(world.games)}
         seen = {u.id: len(u.dms()) for u in world.players}
@@ -200,7 +201,7 @@ def breakdown(tallies: dict[str, Tally]) -> None:
         print(f"  {label}: {calls}")
 
 
-async def bench(db_url: str) -> None:
+async def bench(db_url: str, games_per_mode: int = GAMES, words: list[str] | None = None) -> None:
     register(ENGINE)
     potato_game.install()
     double = DiscordDouble()
@@ -215,7 +216,7 @@ async def bench(db_url: str) -> None:
     engine = create_engine(db_url)
     world = World(double, guild, games, medium, admin, players, db_url, FakeClock(), make_sessionmaker(engine))
     settings = Settings(_env_file=None, discord_token="x", database_url=db_url, discord_api_base=double.api_base)
-    print(f"{GAMES} games per mode; per accepted move unless said otherwise\n")
+    print(f"{games_per_mode} games per mode; per accepted move unless said otherwise\n")
     print("| mode | moves | REST calls / move (not callbacks) | REST calls to open and deal a game | "
           "callbacks / move | channel messages left a game | DMs / move (the deal's included) | "
           "click -> table p50 / p99 |")
@@ -223,16 +224,22 @@ async def bench(db_url: str) -> None:
     with pointed_at(double):
         bot = CoronerBot(settings, clock=world.clock, guild_ready_timeout=0.05)
         async with running_bot(bot):
-            tallies = {label: await bench_mode(world, label, game, mode, count, options, title, move)
-                       for label, game, mode, count, options, title, move in MODES}
+            tallies = {label: await bench_mode(world, games_per_mode, label, game, mode, count, options, title, move)
+                       for label, game, mode, count, options, title, move in MODES
+                       if not words or any(w in label for w in words)}
     breakdown(tallies)
     await engine.dispose()
     await double.stop()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.bench_bot", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=GAMES, help=f"games per mode (default {GAMES})")
+    parser.add_argument("--modes", nargs="*", metavar="WORD",
+                        help="only the modes whose label contains one of these words (e.g. cereal social)")
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(bench(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}"))
+        asyncio.run(bench(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}", args.games, args.modes))
 
 
 if __name__ == "__main__":
