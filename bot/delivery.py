@@ -2,8 +2,8 @@
 (with the "My secrets" fallback when a DM is refused), medium events to the server's official medium channel.
 
 Everything public is rendered from public events and ``engine.view(state, None)`` only. A seat event the game's UI
-lists in ``echo_keys`` (one that only repeats the move its player just made) is not sent: DMs go out only when a
-seat's private information changed.
+calls an echo (:meth:`bot.ui.GameUI.echoes`: one that only repeats the move its player just made) is not sent: DMs
+go out only when a seat's private information changed.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class Delivery:
         private: dict[int, list[Outgoing]] = {}
         medium: list[Outgoing] = []
         for event in events:
-            if event.key in ui.echo_keys:
+            if ui.echoes(event, events):
                 continue
             if event.audience.kind == "public":
                 line = ui.public_event(ctx, event)

@@ -66,9 +66,9 @@ def transcript(game: Game, language: str, *, reveal: bool = False) -> list[str]:
     lines += _step_lines(ctx, ui, game.intro, reveal)
     for move in game.moves:
         ctx = RenderContext(table_of(game, move.state, language), language)
-        if move.timed_out:
-            lines.append(ctx.t("turn.auto", seat=ctx.name(move.seat)))
-        lines += _step_lines(ctx, ui, move.events, reveal)
+        # a timed-out move is announced in its step, as the bot's turn timer commits it (bot.turns)
+        announce = [Event(key="turn.auto", params={"seat": move.seat})] if move.timed_out else []
+        lines += _step_lines(ctx, ui, [*announce, *move.events], reveal)
     lines += ["", *embed_text(outcome_embed(ctx, ctx.table)).splitlines()]
     return lines
 
@@ -80,7 +80,7 @@ def _step_lines(ctx: RenderContext, ui: Any, events: list[Event], reveal: bool) 
     private: list[str] = []
     medium: list[str] = []
     for event in events:
-        if event.key in ui.echo_keys:
+        if ui.echoes(event, events):
             continue
         if event.audience.kind == "public":
             text = ui.public_event(ctx, event)
