@@ -109,34 +109,41 @@ class LiveTable:
         """Show a step with public ``lines`` on the game's table message; ``render(log)`` draws the table around
         the "last moves" ``log``. The interaction's own edit or a PATCH; a new message (stripping the old one of
         its buttons, its log starting with this step) when more than ``table_repost_after`` messages came after
-        the table, it was never shown or is gone, or the step is ``fresh``. The log is stored before the message
-        is edited or after it is posted, keyed by the step, so showing a step again after a crash neither loses
-        nor repeats its lines."""
+        the table, it was never shown or is gone, or the step is ``fresh``. The log is stored once the message
+        is edited or posted (off the interaction's 3 s path: only a read comes before), keyed by the step, so a
+        step shown again after a crash is neither lost nor repeated (one deliverer per game at a time writes
+        it: :class:`bot.tables.outbox.Deliverer`)."""
         message_id = table.table_message_id or table.lobby_message_id
         step = current_step()
         key = step.entry_id if step is not None else None
         if message_id and not fresh:
             config = await self.bot.config(table.guild_id)
-            async with self.bot.sessions() as session, session.begin():
-                row = await live.get(session, table.id, lock=True)
-                same = row is not None and row.message_id == message_id
-                scrolled = same and row is not None and row.messages_after > config.table_repost_after
-                if not scrolled:
-                    steps = appended(row.log if same and row is not None else [], key, lines)
-                    await live.show(session, table.id, table.channel_id, message_id, steps, self.bot.clock.now())
-            if not scrolled:
+            async with self.bot.sessions() as session:
+                row = await live.get(session, table.id)
+            same = row is not None and row.message_id == message_id
+            if not (same and row is not None and row.messages_after > config.table_repost_after):
+                steps = appended(row.log if same and row is not None else [], key, lines)
                 try:
                     await self._edit(table, message_id, render(shown(steps)))
-                    return
                 except discord.NotFound:
                     log.info("the table message of game %s is gone: posting a new one", table.id)
+                else:
+                    await self._record(table, message_id, steps)
+                    return
         steps = appended([], key, lines, anew=True)
         channel = await self.bot.delivery.channel(table.channel_id)
         message = await self.bot.delivery.send(channel, render(shown(steps)), "t")  # a nonce while a step is shown
-        async with self.bot.sessions() as session, session.begin():
-            await live.show(session, table.id, table.channel_id, message.id, steps, self.bot.clock.now())
+        await self._record(table, message.id, steps)
         if message_id and message.id != message_id:  # (the same id: this step shown again, its nonce returned it)
             await self.strip(table.channel_id, message_id)
+
+    async def _record(self, table: Table, message_id: int, steps: list[Any]) -> None:
+        """Store what ``message_id`` now shows and take the turn ping away (it asked for the move just shown), in
+        one transaction."""
+        async with self.bot.sessions() as session, session.begin():
+            await live.show(session, table.id, table.channel_id, message_id, steps, self.bot.clock.now())
+            ping = await live.set_ping(session, table.id, None)
+        await self._delete(table, ping)
 
     async def forget(self, table: Table) -> None:
         """The game ended: its table message stays as the result; its row goes (no count, no ping left)."""
@@ -168,9 +175,8 @@ class LiveTable:
 
     # --- the turn ping ----------------------------------------------------------------------------------------
     async def after_step(self, table: Table) -> None:
-        """A step was shown: the ping (it asked for the move just made) goes, and a new one is armed (a persisted
-        timer) for when the awaited players have not moved within the grace period."""
-        await self.unping(table)
+        """A step was shown (and its ping went with it, :meth:`show`): a new ping is armed (a persisted timer) for
+        when the awaited players have not moved within the grace period."""
         if table.status == "active" and awaited(table):
             config = await self.bot.config(table.guild_id)
             due = self.bot.clock.now() + timedelta(seconds=config.turn_ping_seconds)

@@ -54,6 +54,10 @@ async def _ping_armed(world: World) -> bool:
                for t in await world.tables.pending_timers(table.id))
 
 
+async def _pinged(world: World, message_id: int) -> bool:
+    return (await _row(world)).ping_message_id == message_id
+
+
 async def _counted(world: World, count: int) -> bool:
     return (await _row(world)).messages_after == count
 
@@ -98,7 +102,7 @@ async def test_a_restart_keeps_the_last_moves_and_deletes_the_ping_the_next_move
         world.clock.advance(seconds=31)
         ping = await world.double.wait_for(
             lambda: next((m for m in world.bot_messages() if "Your move" in m.content), None), what="the ping")
-        assert (await _row(world)).ping_message_id == ping.id
+        await stored(world, lambda: _pinged(world, ping.id), "the ping recorded")
     async with world.running():
         await _move(world)
         await world.double.wait_for(lambda: ping.deleted, what="the old ping to go")
