@@ -21,6 +21,7 @@ only a bounded cache of channels known to hold no game (their messages are not c
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import timedelta
@@ -109,8 +110,8 @@ class LiveTable:
         """Show a step with public ``lines`` on the game's table message; ``render(log)`` draws the table around
         the "last moves" ``log``. The interaction's own edit or a PATCH; a new message (stripping the old one of
         its buttons, its log starting with this step) when more than ``table_repost_after`` messages came after
-        the table, it was never shown or is gone, or the step is ``fresh``. The log is stored once the message
-        is edited or posted (off the interaction's 3 s path: only a read comes before), keyed by the step, so a
+        the table, it was never shown or is gone, or the step is ``fresh``. The log is stored while the message
+        is edited, or once it is posted (only a read comes before the click's answer), keyed by the step, so a
         step shown again after a crash is neither lost nor repeated (one deliverer per game at a time writes
         it: :class:`bot.tables.outbox.Deliverer`)."""
         message_id = table.table_message_id or table.lobby_message_id
@@ -123,13 +124,15 @@ class LiveTable:
             same = row is not None and row.message_id == message_id
             if not (same and row is not None and row.messages_after > config.table_repost_after):
                 steps = appended(row.log if same and row is not None else [], key, lines)
+                record = asyncio.create_task(self._record(table, message_id, steps))  # while the edit goes out
                 try:
                     await self._edit(table, message_id, render(shown(steps)))
                 except discord.NotFound:
                     log.info("the table message of game %s is gone: posting a new one", table.id)
                 else:
-                    await self._record(table, message_id, steps)
                     return
+                finally:
+                    await record
         steps = appended([], key, lines, anew=True)
         channel = await self.bot.delivery.channel(table.channel_id)
         message = await self.bot.delivery.send(channel, render(shown(steps)), "t")  # a nonce while a step is shown
