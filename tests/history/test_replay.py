@@ -1,0 +1,65 @@
+"""Every stored finished game replays from its seed and actions to its stored outcome (``coroner replay``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.db import create_engine, make_sessionmaker
+from bot.db.models import Game, GameAction
+from bot.history.command import replay_all, report
+from bot.history.record import check
+from bot.history.store import load_record
+from tests.history.conftest import every_mode, store_game
+
+
+async def test_a_stored_game_of_every_mode_replays_to_its_outcome(sessions: async_sessionmaker[AsyncSession]) -> None:
+    """One finished game per mode, stored through the table service, replays to the stored outcome and state."""
+    ids = []
+    for n, (game, mode, players) in enumerate(every_mode()):
+        game_id, played = await store_game(sessions, game, mode, players, seed=11, channel_id=n + 1)
+        record = await load_record(sessions, game_id)
+        assert record.table.status == "finished", (game, mode)
+        assert record.table.outcome == played.engine.outcome(played.state)
+        assert [a.action for a in record.actions] == [m.action for m in played.moves]
+        assert record.started_at is not None and all(a.at > record.started_at for a in record.actions)
+        assert check(record) is None, (game, mode)
+        ids.append(game_id)
+    report = await replay_all(sessions)
+    assert [(r.game_id, r.problem) for r in report] == [(i, None) for i in ids]
+
+
+async def test_a_tampered_log_is_reported(sessions: async_sessionmaker[AsyncSession]) -> None:
+    """A stored action changed after the fact no longer replays to the stored outcome: the check says which game."""
+    good, _ = await store_game(sessions, "asesino", "small", 2, seed=5, channel_id=1)
+    bad, _ = await store_game(sessions, "asesino", "small", 2, seed=5, channel_id=2)
+    async with sessions() as session, session.begin():
+        await session.execute(update(GameAction).where(GameAction.game_id == bad, GameAction.seq == 1)
+                              .values(action={"type": "no_such_action"}))
+    report = await replay_all(sessions)
+    assert [r.game_id for r in report] == [good, bad]
+    assert report[0].problem is None
+    assert report[1].problem is not None and "no longer applies" in report[1].problem
+
+
+async def test_coroner_replay_prints_a_line_per_game_and_fails_on_a_mismatch(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`coroner replay` upgrades the database, prints each finished game's check and exits 1 once one fails."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'coroner.db'}"
+    assert await report(url) == 0  # an empty database: nothing to replay
+    assert capsys.readouterr().out == "coroner: 0 of 0 finished games replay to their stored outcome\n"
+    engine = create_engine(url)
+    sessions = make_sessionmaker(engine)
+    game_id, played = await store_game(sessions, "cereal_killer", "classic", 2, seed=3)
+    assert await report(url) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"game {game_id} cereal_killer/classic, {len(played.moves)} actions: ok",
+        "coroner: 1 of 1 finished games replay to their stored outcome"]
+    async with sessions() as session, session.begin():
+        await session.execute(update(Game).where(Game.id == game_id).values(outcome={"winners": [], "reason": "x"}))
+    await engine.dispose()
+    assert await report(url) == 1
+    assert capsys.readouterr().out.splitlines()[0].endswith("the replay ends with another outcome than the stored one")
