@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.components import secrets_button, view_of
+from bot.components import HistoryButton, secrets_button, view_of
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
 from bot.tables.model import TimerPlan
@@ -158,7 +158,7 @@ class Delivery:
     def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:
         """The public table: the table embed with ``lines`` (the "last moves" log) as its last field, who the game
         waits on, and the components, all from ``public`` (``engine.view(state, None)``, computed here when not
-        given)."""
+        given); once finished, the result with a History button (the timeline, see :mod:`bot.cogs.history`)."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
         if public is None:
@@ -173,6 +173,7 @@ class Delivery:
         mentions = False
         if table.status == "finished":
             embeds.append(outcome_embed(ctx, table))
+            items = [HistoryButton("game", table.id, 0, label=ctx.t("history.button"), emoji="📜")]
         else:
             waiting = table.engine.waiting(table.state)
             if waiting is not None and waiting.pings and not waiting.hidden:

@@ -40,7 +40,7 @@ callback after the 3-second deadline (10062) or a follow-up after 15 minutes (50
 (50001/50013; the bot's role holds exactly the README's permissions unless ``bot_permissions=`` or
 ``double.set_bot_permissions(guild, bits)`` says otherwise), a wrong token (401), a rate limit (429 with Discord's
 headers; ``double.rate_limits.route("POST", r"/channels/\\d+/messages$", limit=5, per=5.0)``), a bad command name
-(50035, see ``commands``). Deadlines run on ``double.clock`` (``double.use_clock(ManualClock())`` to move time by
+(50035, see ``commands``), a file over ``double.attachment_size_limit`` (10 MiB; 413/40005). Deadlines run on ``double.clock`` (``double.use_clock(ManualClock())`` to move time by
 hand, see ``clock``); ``latency=`` or ``COR_DOUBLE_LATENCY_MS`` delays every REST request. The gateway can be told
 ``double.gateway.request_reconnect()``, ``.invalidate(resumable=...)``, ``.close_with(code)``,
 ``.check_heartbeats()``; its replies and payloads are checked against the spec too (``double.reply_violations``).
