@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.db import create_engine, make_sessionmaker
+from bot.db import Base, create_engine, make_sessionmaker
 from bot.db.models import Game, GameAction
 from bot.history.command import replay_all, report
 from bot.history.record import check
@@ -16,11 +17,23 @@ from bot.history.store import load_record
 from tests.history.conftest import every_mode, store_game
 
 
-async def test_a_stored_game_of_every_mode_replays_to_its_outcome(sessions: async_sessionmaker[AsyncSession]) -> None:
+@pytest.fixture
+async def sqlite_sessions(tmp_path: Path) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """A SQLite database with every table (the every-mode test stores ~300 actions: run once, not per backend)."""
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'coroner.db'}")
+    async with engine.begin() as conn:
+        await conn.run_sync(Base.metadata.create_all)
+    yield make_sessionmaker(engine)
+    await engine.dispose()
+
+
+async def test_a_stored_game_of_every_mode_replays_to_its_outcome(
+        sqlite_sessions: async_sessionmaker[AsyncSession]) -> None:
     """One finished game per mode, stored through the table service, replays to the stored outcome and state."""
+    sessions = sqlite_sessions
     ids = []
     for n, (game, mode, players) in enumerate(every_mode()):
-        game_id, played = await store_game(sessions, game, mode, players, seed=11, channel_id=n + 1)
+        game_id, played = await store_game(sessions, game, mode, players, seed=8, channel_id=n + 1)
         record = await load_record(sessions, game_id)
         assert record.table.status == "finished", (game, mode)
         assert record.table.outcome == played.engine.outcome(played.state)
