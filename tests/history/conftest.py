@@ -1,5 +1,5 @@
-"""History fixtures: the store tests' database backends, and finished games of every registered mode stored
-through the table service exactly as the bot stores them (the moves of :func:`bot.simulate.driver.play`)."""
+"""History fixtures: the store tests' database backends, and finished games of every registered mode stored as the
+table service stores them (the moves of :func:`bot.simulate.driver.play`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.db.models import Game as GameRow
+from bot.db.repos import games
 from bot.simulate.driver import Game, play
-from bot.tables import TableService
 from games.core import all_games
 from tests.db.backends import db_url, engine, pg_database, sessions
 
@@ -23,29 +24,26 @@ def every_mode() -> list[tuple[str, str, int]]:
     return [(g.id, m.id, m.min_players) for g in all_games() for m in g.modes]
 
 
-class Clock:
-    """The service's clock: one minute per call, so every logged action has its own time."""
-
-    def __init__(self) -> None:
-        self.at = START
-
-    def __call__(self) -> datetime:
-        self.at += timedelta(minutes=1)
-        return self.at
-
-
 async def store_game(sessions: async_sessionmaker[AsyncSession], game: str, mode: str, players: int, seed: int,
                      *, guild_id: int = GUILD, channel_id: int = 1) -> tuple[int, Game]:
-    """Play ``game``/``mode`` with the simulator and store it through the table service (lobby, joins, start with
-    ``seed``, every move with its seat, timed-out moves marked): the stored game's id and the simulated game."""
+    """Play ``game``/``mode`` with the simulator and store it finished, as the table service leaves a game (the
+    row with its seed, options, final snapshot and outcome, the seats, every action with its seat, time and
+    timed-out mark), in one transaction: the stored game's id and the simulated game."""
     played = play(game, mode, players, seed)
-    service = TableService(sessions, clock=Clock())
-    options = played.options.model_dump(mode="json")
-    table = await service.open_lobby(guild_id, channel_id, 101, game, mode, options,
-                                     host_names=list(played.seats[0].names))
-    for i, info in enumerate(played.seats[1:], start=2):
-        await service.join(table.id, 100 + i, list(info.names))
-    await service.start(table.id, 101, seed=seed)
-    for move in played.moves:
-        await service.act_as_seat(table.id, move.seat, move.action, timed_out=move.timed_out)
-    return table.id, played
+    engine = played.engine
+    outcome = engine.outcome(played.state)
+    assert outcome is not None
+    end = START + timedelta(minutes=len(played.moves) + 1)
+    async with sessions() as session, session.begin():
+        row = GameRow(game=game, mode=mode, guild_id=guild_id, channel_id=channel_id, host_id=101, status="finished",
+                   seed=seed, options=played.options.model_dump(mode="json"), state=engine.dump_state(played.state),
+                   version=len(played.moves) + 1, language="en", created_at=START, updated_at=end, started_at=START,
+                   finished_at=end, outcome=outcome.model_dump(mode="json"))
+        session.add(row)
+        await session.flush()
+        for i, info in enumerate(played.seats):
+            await games.add_seat(session, row.id, 101 + i, list(info.names), START)
+        for i, move in enumerate(played.moves, start=1):
+            await games.append_action(session, row.id, move.seat, None, move.action, START + timedelta(minutes=i),
+                                      timed_out=move.timed_out)
+        return row.id, played

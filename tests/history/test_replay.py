@@ -9,11 +9,17 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.budget import size
+from bot.cogs.history._render import timeline_message
 from bot.db import Base, create_engine, make_sessionmaker
 from bot.db.models import Game, GameAction
+from bot.delivery import split_events
 from bot.history.command import replay_all, report
-from bot.history.record import check
+from bot.history.record import GameRecord, check, replay_steps
 from bot.history.store import load_record
+from bot.history.timeline import PAGE, discord_stamp, pages, stamped, timeline
+from bot.simulate.transcript import outgoing_text
+from bot.ui import RenderContext, ui_for
 from tests.history.conftest import every_mode, store_game
 
 
@@ -29,7 +35,7 @@ async def sqlite_sessions(tmp_path: Path) -> AsyncIterator[async_sessionmaker[As
 
 async def test_a_stored_game_of_every_mode_replays_to_its_outcome(
         sqlite_sessions: async_sessionmaker[AsyncSession]) -> None:
-    """One finished game per mode, stored through the table service, replays to the stored outcome and state."""
+    """One finished game per mode, stored, replays to the stored outcome and state; its timeline reveals everything."""
     sessions = sqlite_sessions
     ids = []
     for n, (game, mode, players) in enumerate(every_mode()):
@@ -40,9 +46,35 @@ async def test_a_stored_game_of_every_mode_replays_to_its_outcome(
         assert [a.action for a in record.actions] == [m.action for m in played.moves]
         assert record.started_at is not None and all(a.at > record.started_at for a in record.actions)
         assert check(record) is None, (game, mode)
+        assert_reveals_everything(record, "es" if n % 2 else "en")
         ids.append(game_id)
     report = await replay_all(sessions)
     assert [(r.game_id, r.problem) for r in report] == [(i, None) for i in ids]
+
+
+def assert_reveals_everything(record: GameRecord, language: str) -> None:
+    """The timeline shows every DM the deal sent, every secret move (the echoes the table never sends), each seat's
+    secrets at the end and the result, with every placeholder filled; its pages fit a Discord embed uncut."""
+    steps = replay_steps(record)
+    ui = ui_for(record.table.game, record.table.mode)
+    entries = timeline(record, language)
+    text = "\n".join(line for entry in entries for line in entry.lines)
+    for step in steps:
+        ctx = RenderContext(step.table, language)
+        _, private, _ = split_events(ctx, ui, step.events, echoes=True)
+        for seat, outs in private.items():
+            for out in outs:
+                first = outgoing_text(out, files=False).splitlines()[0]
+                assert f"{ctx.t('simulate.private', seat=ctx.name(seat))} {first}" in text
+    ctx = RenderContext(steps[-1].table, language)
+    for seat in record.table.seats:
+        assert ctx.t("history.secrets_of", seat=ctx.name(seat.seat)) in text
+    assert ctx.t("outcome.title") in text and "{" not in text
+    texts = pages(stamped(entries, discord_stamp))
+    assert len(texts) >= 1 and all(size(page) <= PAGE for page in texts)
+    for n in (0, len(texts) - 1):
+        shown = timeline_message(record.table, texts, n, language).kwargs()["embeds"][0]
+        assert shown.description == texts[n]
 
 
 async def test_a_tampered_log_is_reported(sessions: async_sessionmaker[AsyncSession]) -> None:
