@@ -9,8 +9,8 @@ from bot.history.timeline import Entry, discord_stamp, export_text, pages, stamp
 
 
 def test_a_block_that_does_not_fit_the_rest_of_a_page_starts_the_next() -> None:
-    """Two 40-unit blocks on a 100-unit page: the second would overflow, so it opens page 2 whole."""
-    a, b = ["a" * 19, "a" * 19], ["b" * 29, "b" * 29]
+    """A 40-unit and an 80-unit block (newlines counted) on 100-unit pages: the second opens page 2 whole."""
+    a, b = ["a" * 19, "a" * 19], ["b" * 39, "b" * 39]
     assert pages([a, b], limit=100) == ["\n".join(a), "\n".join(b)]
     assert pages([a, a], limit=100) == ["\n".join(a + a)]
 
