@@ -218,6 +218,8 @@ class TableService(LobbyMixin):
                         parsed = engine.parse_action(action)
                     except ValidationError as exc:
                         raise TableError("table.bad_action", game_id=game_id) from exc
+                    # the announcement names who was late at the state the time limit ran out on
+                    announce = timeout_announcement(engine, table.state, seat) if timed_out else []
                     step = engine.apply(table.state, seat, parsed)
                     outcome = engine.outcome(step.state)
                     values: dict[str, Any] = {"state": engine.dump_state(step.state)}
@@ -234,7 +236,6 @@ class TableService(LobbyMixin):
                     table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
                                     status="finished" if outcome else table.status, outcome=outcome,
                                     finished_at=now if outcome else table.finished_at)
-                    announce = timeout_announcement(engine, table.state, seat) if timed_out else []
                     events = [*announce, *step.events]
                     await self._record(session, table, events)
             except IntegrityError as exc:  # another process logged this seq first
