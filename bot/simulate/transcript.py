@@ -14,6 +14,7 @@ import discord
 from bot.delivery import outcome_embed, split_events
 from bot.simulate.driver import START, Game
 from bot.tables import Table, TableSeat
+from bot.tables.service import timeout_announcement
 from bot.ui import Outgoing, RenderContext, ui_for
 from games.core import Event
 
@@ -67,9 +68,10 @@ def transcript(game: Game, language: str, *, reveal: bool = False) -> list[str]:
     lines += step_lines(ctx, ui, game.intro, reveal)
     for move in game.moves:
         ctx = RenderContext(table_of(game, move.state, language), language)
-        if move.timed_out:
-            lines.append(ctx.t("turn.auto", seat=ctx.name(move.seat)))
-        lines += step_lines(ctx, ui, move.events, reveal)
+        # a timed-out move is announced as the bot's timers announce it, from the state the time ran out on
+        announce = timeout_announcement(engine, state, move.seat) if move.timed_out else []
+        lines += step_lines(ctx, ui, [*announce, *move.events], reveal)
+        state = move.state
     lines += ["", *embed_text(outcome_embed(ctx, ctx.table)).splitlines()]
     return lines
 
