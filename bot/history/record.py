@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.tables import Table, TableSeat
+from bot.tables import Table
 from bot.tables.service import timeout_announcement
 from games.core import Event, IllegalAction, SeatInfo
 
@@ -43,15 +43,16 @@ class GameRecord:
 
     def to_json(self) -> dict[str, Any]:
         """The exported record: what replays the game (game, mode, seed, options, seats in order, every action
-        with its seat), when each thing happened (ISO 8601 UTC) and the stored outcome."""
+        with its seat; ``seat`` -1 is the game's own clock), who played each action (a Discord id as a string,
+        None for the bot's moves), when each thing happened (ISO 8601 UTC) and the stored outcome."""
         table = self.table
         return {
             "format": FORMAT, "id": table.id, "game": table.game, "mode": table.mode, "seed": table.seed,
             "options": table.options, "language": table.language,
             "seats": [{"seat": s.seat, "user_id": str(s.user_id), "names": list(s.names)} for s in table.seats],
             "started_at": _iso(self.started_at), "finished_at": _iso(table.finished_at),
-            "actions": [{"seq": a.seq, "seat": a.seat, "at": _iso(a.at), "timed_out": a.timed_out,
-                         "action": a.action} for a in self.actions],
+            "actions": [{"seq": a.seq, "seat": a.seat, "user_id": str(a.user_id) if a.user_id else None,
+                         "at": _iso(a.at), "timed_out": a.timed_out, "action": a.action} for a in self.actions],
             "outcome": table.outcome.model_dump(mode="json") if table.outcome is not None else None,
         }
 
@@ -109,8 +110,3 @@ def check(record: GameRecord) -> str | None:
     if engine.dump_state(final.state) != engine.dump_state(table.state):
         return "the replay ends in another state than the stored snapshot"
     return None
-
-
-def seat_of(table: Table, seat: int) -> TableSeat | None:
-    """The stored seat ``seat`` of ``table`` (None for the game's clock)."""
-    return next((s for s in table.seats if s.seat == seat), None)

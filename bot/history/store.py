@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Game
@@ -15,7 +15,7 @@ from bot.tables import Table, TableError, to_table
 FINISHED = "finished"
 
 
-def _finished_of(guild_id: int):  # type: ignore[no-untyped-def]
+def _finished_of(guild_id: int) -> Select[tuple[Game]]:
     return select(Game).where(Game.guild_id == guild_id, Game.status == FINISHED)
 
 

@@ -120,11 +120,17 @@ async def test_a_game_history_from_its_result_after_a_restart(world: World) -> N
 
 async def test_the_list_and_a_long_timeline_page_through_in_place(world: World) -> None:
     """Eleven finished games: /history lists the ten newest with their winner and a Next button, which edits the
-    list to the oldest; a game with long shouts has a timeline of several pages, paged in place."""
+    list to the oldest; a game with long shouts has a timeline of several pages, paged in place; a cancelled game
+    has none."""
     ids = await finished_games(world, 10)
     long_game = (await finished_games(world, 1, shouts=30))[0]
     alice = world.players[0]
+    cancelled = await TableService(world.sessions).open_lobby(world.guild.id, world.games.id, alice.id, "potato",
+                                                              "classic", host_names=["Alice"])
+    await TableService(world.sessions).cancel(cancelled.id, alice.id, is_manager=False)
     async with world.running():
+        refused = await alice.slash(world.games, "history", game=cancelled.id)
+        assert f"Game #{cancelled.id} did not finish (it was cancelled)" in await refusal(refused)
         first = await (await alice.slash(world.games, "history")).response()
         assert first.ephemeral
         lines = first.embeds[0]["description"].split("\n")

@@ -59,7 +59,8 @@ async def test_the_service_keeps_start_times_players_and_timeouts(sessions: asyn
     assert data["started_at"] == "2026-11-30T21:01:00+00:00"
     assert data["seats"] == [{"seat": 0, "user_id": "1", "names": ["Ana"]},
                              {"seat": 1, "user_id": "2", "names": ["Bruno", "bruno"]}]
-    assert [a["timed_out"] for a in data["actions"]] == [False, True]
+    assert [(a["timed_out"], a["user_id"]) for a in data["actions"]] == [(False, str(table.user_of(first))),
+                                                                         (True, None)]
     assert data["outcome"]["winners"] == [1 - first]  # the potato came back: its first holder burns
     tables, total = await recent(sessions, 5)
     assert ([t.id for t in tables], total) == ([table.id], 1)
