@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import defer
 
 from bot.db.models import Game
 from bot.db.repos import games
@@ -22,12 +23,13 @@ def _finished_of(guild_id: int) -> Select[tuple[Game]]:
 async def recent(sessions: async_sessionmaker[AsyncSession], guild_id: int, *, offset: int = 0,
                  limit: int = 10) -> tuple[list[Table], int]:
     """The finished games of ``guild_id`` from ``offset``, newest first (by end, then id), at most ``limit``, and
-    how many there are in all."""
+    how many there are in all. Their tables carry no state (a list does not need it, and states are large)."""
     async with sessions() as session:
         total = await session.scalar(select(func.count()).select_from(_finished_of(guild_id).subquery()))
-        rows = (await session.scalars(_finished_of(guild_id).order_by(Game.finished_at.desc(), Game.id.desc())
-                                      .offset(offset).limit(limit))).all()
-        return [to_table(row, await games.seats_of(session, row.id)) for row in rows], int(total or 0)
+        stmt = (_finished_of(guild_id).options(defer(Game.state, raiseload=True))
+                .order_by(Game.finished_at.desc(), Game.id.desc()).offset(offset).limit(limit))
+        rows = (await session.scalars(stmt)).all()
+        return [to_table(row, await games.seats_of(session, row.id), with_state=False) for row in rows], int(total or 0)
 
 
 async def finished_ids(sessions: async_sessionmaker[AsyncSession]) -> Sequence[int]:

@@ -44,8 +44,9 @@ log = logging.getLogger(__name__)
 Plan = Callable[[Table], Awaitable[list[TimerPlan]]]
 
 
-def to_table(row: Game, seats: Sequence[Seat]) -> Table:
-    """A :class:`Table` snapshot of a game row and its seats (state parsed by the game's engine)."""
+def to_table(row: Game, seats: Sequence[Seat], *, with_state: bool = True) -> Table:
+    """A :class:`Table` snapshot of a game row and its seats (state parsed by the game's engine; without
+    ``with_state`` the state is left out, e.g. for a list of games, and ``row.state`` is never read)."""
     engine = get_engine(row.game, row.mode)
     return Table(
         id=row.id, game=row.game, mode=row.mode, guild_id=row.guild_id, channel_id=row.channel_id,
@@ -54,7 +55,7 @@ def to_table(row: Game, seats: Sequence[Seat]) -> Table:
         table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
         finished_at=row.finished_at, outcome=Outcome.model_validate(row.outcome) if row.outcome else None,
         seats=tuple(TableSeat(seat=s.seat, user_id=s.user_id, names=tuple(s.names), dm_ok=s.dm_ok) for s in seats),
-        state=engine.parse_state(row.state) if row.state is not None else None, engine=engine,
+        state=engine.parse_state(row.state) if with_state and row.state is not None else None, engine=engine,
     )
 
 
