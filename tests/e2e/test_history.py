@@ -96,6 +96,10 @@ async def test_a_game_history_from_its_result_after_a_restart(world: World) -> N
         assert labels(shown) == ["Export"]  # one page
         assert world.bot_messages() == [final]  # nothing new in the channel
 
+        world.double.attachment_size_limit = 100  # a server where the record does not fit: refused, not sent
+        too_big = await bob.click(shown, custom_id=button(shown, "Export"))
+        assert f"The record of game #{table.id} is larger than Discord accepts here" in await refusal(too_big)
+        world.double.attachment_size_limit = 10 * 1024 * 1024
         export = await bob.click(shown, custom_id=button(shown, "Export"))
         sent = await export.wait_original()
         assert sent.ephemeral and f"record of game #{table.id}" in sent.content
