@@ -120,6 +120,8 @@ async def test_a_game_history_from_its_result_after_a_restart(world: World) -> N
         stranger_guild.add_member(alice)
         refused = await alice.slash(elsewhere, "history", game=table.id)
         assert f"There is no game #{table.id} in this server." in await refusal(refused)
+        assert "There is no game #999 in this server." in await refusal(await alice.slash(world.games, "history",
+                                                                                           game=999))
 
 
 async def test_the_list_and_a_long_timeline_page_through_in_place(world: World) -> None:

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 #: timelines kept for page clicks, by (game id, language)
 CACHED = 16
+#: the largest game number (``games.id`` is a 32-bit integer column)
+MAX_GAME_ID = 2**31 - 1
 
 Timeline = tuple[GameRecord, list[Entry], list[str]]
 
@@ -47,6 +49,8 @@ class History(commands.Cog):
     async def _record(self, guild_id: int, game_id: int) -> GameRecord:
         """The record of a finished game of ``guild_id``. Raises ``UserError``: ``history.not_here`` (no such game
         in this server), ``history.running`` (a lobby or a game in play), ``history.not_finished`` (cancelled)."""
+        if not 1 <= game_id <= MAX_GAME_ID:  # never a game (and past what the id column holds)
+            raise UserError("history.not_here", id=game_id)
         try:
             record = await load_record(self.bot.sessions, game_id)
         except TableError:
@@ -107,7 +111,8 @@ class History(commands.Cog):
                            export=_("Attach the game's full record as files (text and JSON)"))
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def history(self, interaction: discord.Interaction, game: int | None = None, export: bool = False) -> None:
+    async def history(self, interaction: discord.Interaction,
+                      game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None, export: bool = False) -> None:
         assert interaction.guild_id is not None
         language = await self.bot.language(interaction.guild_id)
         if game is None:
