@@ -27,7 +27,11 @@ async def replay_all(sessions: async_sessionmaker[AsyncSession]) -> list[Replaye
     """The replay check of every finished game, oldest first."""
     out = []
     for game_id in await finished_ids(sessions):
-        record = await load_record(sessions, game_id)
+        try:
+            record = await load_record(sessions, game_id)
+        except KeyError as exc:  # the game was removed from the bot: nothing can replay it
+            out.append(Replayed(game_id, "?", "?", 0, f"no engine for {exc}"))
+            continue
         out.append(Replayed(game_id, record.table.game, record.table.mode, len(record.actions), check(record)))
     return out
 

@@ -12,12 +12,15 @@ from bot.db.models import Game
 from bot.db.repos import games
 from bot.history.record import GameRecord, LoggedAction
 from bot.tables import Table, TableError, to_table
+from games.core import all_games
 
 FINISHED = "finished"
 
 
 def _finished_of(guild_id: int) -> Select[tuple[Game]]:
-    return select(Game).where(Game.guild_id == guild_id, Game.status == FINISHED)
+    """The finished games of ``guild_id`` whose game this bot still has (an engine to read them with)."""
+    return select(Game).where(Game.guild_id == guild_id, Game.status == FINISHED,
+                              Game.game.in_([g.id for g in all_games()]))
 
 
 async def recent(sessions: async_sessionmaker[AsyncSession], guild_id: int, *, offset: int = 0,
@@ -39,7 +42,8 @@ async def finished_ids(sessions: async_sessionmaker[AsyncSession]) -> Sequence[i
 
 
 async def load_record(sessions: async_sessionmaker[AsyncSession], game_id: int) -> GameRecord:
-    """The record of ``game_id``, whatever its status. Raises ``TableError("table.not_found")``."""
+    """The record of ``game_id``, whatever its status. Raises ``TableError("table.not_found")``, ``KeyError`` for a
+    game this bot no longer has."""
     async with sessions() as session:
         row = await games.get_game(session, game_id)
         if row is None:

@@ -16,11 +16,11 @@ from bot.db.models import Game, GameAction
 from bot.delivery import split_events
 from bot.history.command import replay_all, report
 from bot.history.record import GameRecord, check, replay_steps
-from bot.history.store import load_record
+from bot.history.store import load_record, recent
 from bot.history.timeline import PAGE, discord_stamp, pages, stamped, timeline
 from bot.simulate.transcript import outgoing_text
 from bot.ui import RenderContext, ui_for
-from tests.history.conftest import every_mode, store_game
+from tests.history.conftest import GUILD, every_mode, store_game
 
 
 @pytest.fixture
@@ -78,16 +78,22 @@ def assert_reveals_everything(record: GameRecord, language: str) -> None:
 
 
 async def test_a_tampered_log_is_reported(sessions: async_sessionmaker[AsyncSession]) -> None:
-    """A stored action changed after the fact no longer replays to the stored outcome: the check says which game."""
+    """A stored action changed after the fact no longer replays to the stored outcome, and a game the bot no longer
+    has cannot replay: the check says which games, and goes on past them."""
     good, _ = await store_game(sessions, "asesino", "small", 2, seed=5, channel_id=1)
     bad, _ = await store_game(sessions, "asesino", "small", 2, seed=5, channel_id=2)
+    gone, _ = await store_game(sessions, "asesino", "small", 2, seed=5, channel_id=3)
     async with sessions() as session, session.begin():
         await session.execute(update(GameAction).where(GameAction.game_id == bad, GameAction.seq == 1)
                               .values(action={"type": "no_such_action"}))
+        await session.execute(update(Game).where(Game.id == gone).values(game="retired_game"))
     report = await replay_all(sessions)
-    assert [r.game_id for r in report] == [good, bad]
+    assert [r.game_id for r in report] == [good, bad, gone]
     assert report[0].problem is None
     assert report[1].problem is not None and "no longer applies" in report[1].problem
+    assert report[2].problem is not None and "no engine" in report[2].problem
+    tables, total = await recent(sessions, GUILD)
+    assert ([t.id for t in tables], total) == ([bad, good], 2)  # the list leaves out what it cannot read
 
 
 async def test_coroner_replay_prints_a_line_per_game_and_fails_on_a_mismatch(

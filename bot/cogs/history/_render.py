@@ -21,10 +21,12 @@ PER_PAGE = 10
 
 def players(table: Table) -> str:
     """The players' names in seat order."""
-    return ", ".join(s.names[0] if s.names else f"#{s.seat + 1}" for s in table.seats)
+    ctx = RenderContext(table, table.language)
+    return ", ".join(ctx.name(s.seat) for s in table.seats)
 
 
 def winners(table: Table, language: str) -> str:
+    """The winners' names, or "nobody"."""
     ctx = RenderContext(table, language)
     won = table.outcome.winners if table.outcome is not None else []
     return ", ".join(ctx.name(s) for s in won) or t("outcome.nobody", language)

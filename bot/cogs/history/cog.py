@@ -8,6 +8,7 @@ the next page clicks (a finished game never changes).
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
@@ -53,7 +54,7 @@ class History(commands.Cog):
             raise UserError("history.not_here", id=game_id)
         try:
             record = await load_record(self.bot.sessions, game_id)
-        except TableError:
+        except (TableError, KeyError):  # no such game, or one of a game this bot no longer has
             raise UserError("history.not_here", id=game_id) from None
         if record.table.guild_id != guild_id:
             raise UserError("history.not_here", id=game_id)
@@ -71,8 +72,8 @@ class History(commands.Cog):
             self._timelines.move_to_end((game_id, language))
             return cached
         record = await self._record(guild_id, game_id)
-        try:
-            entries = timeline(record, language)
+        try:  # a replay: CPU work, kept off the event loop
+            entries = await asyncio.to_thread(timeline, record, language)
         except (IllegalAction, ValidationError):
             raise UserError("history.broken", id=game_id) from None
         found = self._timelines[(game_id, language)] = (record, entries, pages(stamped(entries, discord_stamp)))
