@@ -109,9 +109,11 @@ def parser() -> argparse.ArgumentParser:
                                   epilog=settings_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     top.add_argument("--version", action="version", version=f"coroner {coroner_version()}")
     sub = top.add_subparsers(dest="command", required=True)
-    for name, (_, summary) in COMMANDS.items():
-        sub.add_parser(name, help=summary, description=summary, epilog=settings_help(),
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = {name: sub.add_parser(name, help=summary, description=summary, epilog=settings_help(),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                for name, (_, summary) in COMMANDS.items()}
+    commands["replay"].add_argument("files", nargs="*", metavar="FILE",
+                                    help="exported records (/history's JSON, simulate --json) to replay instead")
     simulate.add_parser(sub)
     return top
 
@@ -122,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "simulate":
         return simulate.run(args)
+    if args.command == "replay" and args.files:  # exported records: no settings, no database
+        from bot.history.command import report_files
+
+        return report_files(args.files)
     try:
         settings = load_settings()
         configure_logging(settings.log_level)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.budget import size
+from bot.cli import main
 from bot.cogs.history._render import timeline_message
 from bot.db import Base, create_engine, make_sessionmaker
 from bot.db.models import Game, GameAction
@@ -114,3 +116,22 @@ async def test_coroner_replay_prints_a_line_per_game_and_fails_on_a_mismatch(
     await engine.dispose()
     assert await report(url) == 1
     assert capsys.readouterr().out.splitlines()[0].endswith("the replay ends with another outcome than the stored one")
+
+
+async def test_coroner_replay_files_replays_exported_records(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], sqlite_sessions: async_sessionmaker[AsyncSession]) -> None:
+    """`coroner replay FILE...` replays /history's exports (no settings, no database): ok, then 1 for one whose
+    outcome was edited, 2 with one line for a file that is no record."""
+    game_id, _ = await store_game(sqlite_sessions, "verdugo", "classic", 4, seed=2)
+    data = (await load_record(sqlite_sessions, game_id)).to_json()
+    good, edited, junk = tmp_path / "good.json", tmp_path / "edited.json", tmp_path / "junk.json"
+    good.write_text(json.dumps(data))
+    edited.write_text(json.dumps({**data, "outcome": {**data["outcome"], "winners": []}}))
+    junk.write_text("[1, 2]")
+    assert main(["replay", str(good)]) == 0
+    assert capsys.readouterr().out == f"{good}: ok\n"
+    assert main(["replay", str(good), str(edited)]) == 1
+    assert capsys.readouterr().out.splitlines()[1] == f"{edited}: the replay ends with another outcome than the " \
+                                                        "recorded one"
+    assert main(["replay", str(junk)]) == 2
+    assert capsys.readouterr().err.startswith(f"coroner: {junk} is not a game record")
