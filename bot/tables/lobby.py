@@ -18,7 +18,7 @@ from bot.db.models import Game
 from bot.db.repos import games, scores, timers
 from bot.tables.model import Table, TableError
 from bot.tables.options import validate_options, validate_rounds
-from games.core import Event, SeatInfo, get_engine
+from games.core import Event, SeatInfo
 
 if TYPE_CHECKING:
     from bot.db.models import Series

@@ -35,8 +35,8 @@ from tests.discord_double import DiscordDouble, StoredMessage, User
 from tests.discord_double.fixtures import pointed_at, running_bot
 from tests.e2e.conftest import World, mark
 from tests.support import potato as potato_game
-from tests.support.tiny_game import ENGINE
 from tests.support.newgame import newgame
+from tests.support.tiny_game import ENGINE
 
 CALLBACK = re.compile(r"^/(interactions/\d+/[^/]+/callback|webhooks/\d+/)")
 GAMES = 3

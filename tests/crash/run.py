@@ -27,8 +27,8 @@ from bot.tables import Table, TableService
 from games.core import register
 from tests.crash._bot import OK
 from tests.discord_double import Channel, DiscordDouble, StoredMessage, User
-from tests.support.tiny_game import ENGINE
 from tests.support.newgame import newgame
+from tests.support.tiny_game import ENGINE
 
 TOKEN = "double-token"
 ROOT = Path(__file__).resolve().parents[2]

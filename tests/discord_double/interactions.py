@@ -253,9 +253,6 @@ class Actions:
         choices = spec.get("choices")
         if choices and converted not in [c["value"] for c in choices]:
             raise ValueError(f"option {spec['name']!r} only accepts {[c['value'] for c in choices]}")
-        low, high = spec.get("min_value"), spec.get("max_value")  # Discord's client sends nothing outside them
-        if kind in (4, 10) and ((low is not None and converted < low) or (high is not None and converted > high)):
-            raise ValueError(f"option {spec['name']!r} only accepts {low}..{high}, not {converted}")
         return converted
 
     def _resolve(self, value: Any, channel: Channel, resolved: dict[str, dict[str, Any]]) -> str:
