@@ -1,7 +1,7 @@
 """Games are discovered plugins: a game copied from the template (``tests/support/tiny_game.py``, ``tiny_ui.py``
 and ``locales/``) into a temporary ``games/<game>`` package and ``bot/cogs/<game>`` package as ``games/README.md``
-says, only renamed, appears in /newgame (with its options), /rules, /leaderboard, the extension list and the catalogues without an
-edit to any other file."""
+says, only renamed, appears in /newgame (with its options), /rules, /leaderboard, the extension list and the
+catalogues without an edit to any other file."""
 
 from __future__ import annotations
 

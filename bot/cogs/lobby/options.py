@@ -32,6 +32,8 @@ RESERVED = ("mode",)
 ROUNDS = "rounds"
 #: Discord's longest option description
 DESCRIPTION_MAX = 100
+#: what the lobby opens with: (the engine's options, the series length or ``None``)
+Chosen = tuple[dict[str, Any], int | None]
 
 
 @dataclass(frozen=True)
@@ -160,15 +162,15 @@ def game_options(game: GameInfo) -> list[LobbyOption]:
     """Every lobby option of ``game`` over its modes, in the order of the first mode that has each, ``rounds``
     last. Raises ``TypeError`` when two modes give one name two types or a field uses a reserved name."""
     found: dict[str, LobbyOption] = {}
+    series = tuple(mode.id for mode in game.modes if _series(game.id, mode.id))
     for mode in game.modes:
         for name, field in get_engine(game.id, mode.id).Options.model_fields.items():
             option = field_option(game.id, mode.id, name, field)
             if option is None:
                 continue
-            if name in RESERVED or (name == ROUNDS and _series(game.id, mode.id)):
+            if name in RESERVED or (name == ROUNDS and series):
                 raise TypeError(f"{game.id}: an Options field may not be called {name!r} (/newgame uses it)")
             found[name] = _merged(found[name], option) if name in found else option
-    series = tuple(mode.id for mode in game.modes if _series(game.id, mode.id))
     if series:
         rounds = SeriesOptions.model_fields[ROUNDS]
         found[ROUNDS] = LobbyOption(game.id, ROUNDS, int, *_bounds(rounds, int), modes=series)
@@ -185,8 +187,7 @@ def _series(game: str, mode: str) -> bool:
     return bool(getattr(ui_for(game, mode), "supports_series", False))
 
 
-def chosen_options(game: GameInfo, mode: str, given: dict[str, Any], language: str) -> tuple[dict[str, Any],
-                                                                                             int | None]:
+def chosen_options(game: GameInfo, mode: str, given: dict[str, Any], language: str) -> Chosen:
     """The ``/newgame <game>`` parameters ``given`` for ``mode``, checked with the store's own validators ->
     (the engine options, the series length or ``None``). Nothing is stored.
 
@@ -196,7 +197,7 @@ def chosen_options(game: GameInfo, mode: str, given: dict[str, Any], language: s
     offered = {option.name: option for option in game_options(game)}
     foreign = [name for name in given if name not in offered or mode not in offered[name].modes]
     if foreign:
-        known = [o.label(language) for o in mode_options(game, mode)]
+        known = [o.label(language) for o in offered.values() if mode in o.modes]
         raise UserError("lobby.option_not_in_mode", mode=catalog(language).render(f"mode.{game.id}.{mode}"),
                         names=", ".join(offered[n].label(language) if n in offered else n for n in foreign),
                         known=", ".join(known) or "-")
