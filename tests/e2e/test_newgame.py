@@ -18,7 +18,7 @@ async def test_typed_options_open_the_lobby_and_bad_ones_are_refused_in_the_serv
         other_mode = await refusal(await newgame(alice, world.games, "asesino", "small", rounds=3))
         too_many = await refusal(await newgame(alice, world.games, "asesino", "tabletop", rounds=99))
         assert await world.tables.table_in_channel(world.games.id) is None
-        handle = await alice.slash(world.games, "newgame cereal_killer", {"side": "B"})
+        handle = await newgame(alice, world.games, "cereal_killer", None, side="B")
         await handle.response()
         lobby = await handle.wait_original()
     assert other_mode == "⛔ Mesa pequeña no tiene la opción rondas. Sus opciones son: primer_jugador."

@@ -14,14 +14,16 @@ from typing import Any
 from tests.discord_double import Channel, InteractionHandle, User
 
 
-def newgame_call(game: str, mode: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The double's ``slash`` arguments for opening ``game`` in ``mode`` with typed ``options`` (by name)."""
-    return f"newgame {game}", {"mode": mode, **options}
+def newgame_call(game: str, mode: str | None, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The double's ``slash`` arguments for opening ``game`` in ``mode`` (``None``: left out, as a player may for a
+    game with one mode) with typed ``options`` (by name)."""
+    return f"newgame {game}", ({"mode": mode} if mode is not None else {}) | options
 
 
-async def newgame(player: User, channel: Channel, game: str, mode: str, /, **options: Any) -> InteractionHandle:
-    """``player`` runs ``/newgame <game>`` in ``channel`` with ``mode`` and typed ``options`` (``rounds=3``,
-    ``side="B"``, ``cheese_variant=True``...)."""
+async def newgame(player: User, channel: Channel, game: str, mode: str | None, /,
+                  **options: Any) -> InteractionHandle:
+    """``player`` runs ``/newgame <game>`` in ``channel`` with ``mode`` (``None``: left out) and typed ``options``
+    (``rounds=3``, ``side="B"``, ``cheese_variant=True``...)."""
     command, given = newgame_call(game, mode, options)
     return await player.slash(channel, command, given)
 
