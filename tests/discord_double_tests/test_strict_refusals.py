@@ -270,3 +270,5 @@ async def test_the_upload_limit_defaults_to_10_mib_and_is_told_to_the_bot(strict
     assert strict.double.attachment_size_limit == 10 * 1024 * 1024
     handle = await strict.interaction()
     assert handle.payload["attachment_size_limit"] == 10 * 1024 * 1024
+    status, _, _ = await strict.post(callback(handle), {"type": 4, "data": {"content": "ok"}})
+    assert status == 200
