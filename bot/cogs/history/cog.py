@@ -138,6 +138,10 @@ class History(commands.Cog):
             if what == "list":
                 tables, total = await recent(self.bot.sessions, interaction.guild_id, offset=page * PER_PAGE,
                                              limit=PER_PAGE)
+                if not tables and total:  # the list shrank since it was drawn: show its last page
+                    page = (total - 1) // PER_PAGE
+                    tables, total = await recent(self.bot.sessions, interaction.guild_id, offset=page * PER_PAGE,
+                                                 limit=PER_PAGE)
                 out = list_message(tables, total, page, language)
                 await interaction.response.edit_message(**out.kwargs(edit=True))
                 return
