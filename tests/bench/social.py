@@ -18,7 +18,7 @@ from tests.discord_double import StoredMessage
 from tests.e2e.conftest import World
 
 TITLE = "Asesino en Serie — social game"
-OPTIONS = "max_days=3"
+OPTIONS = {"max_days": 3}
 PLAYERS = 6
 TARGETS = {"recruit": "target", "crime": "victim", "protect": "target", "inspect": "target",
            "maniac_kill": "target"}
