@@ -33,13 +33,11 @@ async def pending_of(session: AsyncSession, game_id: int, *, limit: int | None =
 
 async def pending_games(session: AsyncSession, *, stranded_before: datetime | None = None) -> list[int]:
     """Games with an undelivered step, the one with the oldest such step first. ``stranded_before``: only steps
-    committed before then that never failed (a failed step has its retry timer) and whose game nobody is
-    delivering now (no live lease): those whose process died before showing them."""
+    committed before then that never failed (a failed step has its retry timer): those a process that died did
+    not show (a game another process is showing now is left to it by its lease)."""
     stmt = select(OutboxEntry.game_id).where(OutboxEntry.delivered_at.is_(None))
     if stranded_before is not None:
-        held = select(DeliveryLease.game_id).where(DeliveryLease.lease_until > stranded_before)
-        stmt = stmt.where(OutboxEntry.created_at <= stranded_before, OutboxEntry.attempts == 0,
-                          OutboxEntry.game_id.not_in(held))
+        stmt = stmt.where(OutboxEntry.created_at <= stranded_before, OutboxEntry.attempts == 0)
     stmt = stmt.group_by(OutboxEntry.game_id).order_by(func.min(OutboxEntry.id))
     return list((await session.scalars(stmt)).all())
 

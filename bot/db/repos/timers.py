@@ -3,9 +3,9 @@
 The claim protocol (any number of processes on one database):
 
 1. :func:`claim_due` takes the due, unfired timers nobody holds (never claimed, or their lease ran out) and stamps
-   them ``claimed_by = owner``, ``lease_until = now + lease`` in one statement. On PostgreSQL the candidates are
+   them ``claimed_by = owner``, ``lease_until = now + lease`` in one transaction. On PostgreSQL the candidates are
    picked ``FOR UPDATE SKIP LOCKED``, so two processes claiming at once take disjoint timers without waiting on
-   each other; SQLite serialises writers, so the same statement is already exclusive there.
+   each other; on SQLite (one process) the UPDATE repeats the conditions, so it takes only what is still free.
 2. The owner runs the timer's handler, then :func:`mark_fired` sets ``fired_at`` (exactly one caller wins).
 3. A process that dies between 1 and 2 leaves a claim whose lease runs out; the next :func:`claim_due` of any
    process takes it over and runs the handler again. Handlers act through the table's version check, so such a
@@ -49,10 +49,14 @@ async def claim_due(session: AsyncSession, now: datetime, owner: str, lease: tim
     """Claim for ``owner`` (a process id, at most 64 chars) up to ``limit`` unfired timers due at or before ``now``
     that nobody holds, until ``now + lease``; returns them earliest first. Commit at once: the claim is what other
     processes see. Timers claimed by a live process are skipped, not waited for."""
+    # two statements, not UPDATE ... WHERE id IN (SELECT ... LIMIT n FOR UPDATE SKIP LOCKED): PostgreSQL may run
+    # such a subquery again for each row, skipping the rows this UPDATE already changed, and so claim them all
     candidates = (select(Timer.id).where(Timer.fired_at.is_(None), Timer.due_at <= now, _unclaimed(now))
                   .order_by(Timer.due_at, Timer.id).limit(limit).with_for_update(skip_locked=True))
-    stmt = (update(Timer).where(Timer.id.in_(candidates.scalar_subquery()), Timer.fired_at.is_(None),
-                                _unclaimed(now))
+    ids = list((await session.scalars(candidates)).all())
+    if not ids:
+        return []
+    stmt = (update(Timer).where(Timer.id.in_(ids), Timer.fired_at.is_(None), _unclaimed(now))
             .values(claimed_by=owner, lease_until=now + lease).returning(Timer)
             .execution_options(synchronize_session=False))
     claimed = (await session.scalars(stmt)).all()
