@@ -6,11 +6,18 @@ this module shows them afterwards, outside the game's lock, through the ``delive
 once ``deliver`` returned, and retried after a crash (at start the bot drains every game first). ``deliver`` may
 be called twice for one step (a crash after sending, before marking): its sends must be idempotent, which
 :func:`current_step` makes possible (message nonces from the step's id).
+
+Across processes (many bot processes on one PostgreSQL), a game's steps are shown by one process at a time: a
+drain first takes the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, a ``delivery_leases`` row
+naming the process, valid for :data:`LEASE`, renewed while it works), works the steps off in commit order and
+gives the lease back. A process that finds the lease held leaves the game to its holder, which looks for new
+steps again after giving the lease back, so a step committed meanwhile is never stranded. A process that dies
+holding a lease leaves it to run out; then any process takes the game over: the next drain (a move, a timer),
+or :meth:`Deliverer.sweep`, which every process's timer loop runs for steps nobody showed within :data:`LEASE`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
@@ -21,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import OutboxEntry
 from bot.db.repos import games, outbox, timers
+from bot.locks import KeyedLocks
 from bot.tables.model import Table
 from games.core import Event
 
@@ -33,6 +41,9 @@ MAX_ATTEMPTS = 3
 #: failed to show does not wait for the next move or restart)
 RETRY_AFTER = timedelta(seconds=30)
 RETRY_TIMER = "outbox_retry"
+#: how long a process's delivery lease of a game holds without renewal (it renews at half time while it works);
+#: a dead process's games are taken over this long after its last renewal
+LEASE = timedelta(seconds=30)
 
 
 @dataclass(frozen=True)
@@ -74,30 +85,63 @@ def _step_info(entry: OutboxEntry) -> StepInfo:
 
 
 class Deliverer:
-    """Drains the outbox of one game at a time (a per-game lock, separate from the table lock)."""
+    """Drains the outbox of one game at a time: a per-game lock in this process, the game's delivery lease across
+    processes. ``owner`` names this process in the leases (at most 64 chars)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], deliver: Deliver | None,
-                 clock: Callable[[], datetime], on_timers: Callable[[], None] | None = None) -> None:
+                 clock: Callable[[], datetime], on_timers: Callable[[], None] | None = None, *,
+                 owner: str = "local") -> None:
         self._sessions = sessions
         self._deliver = deliver
         self._clock = clock
         self._on_timers = on_timers
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.owner = owner
+        self.locks = KeyedLocks()
 
     async def drain(self, game_id: int) -> int:
-        """Deliver every undelivered step of ``game_id`` in order; returns how many were delivered. Stops at a
-        step whose delivery fails: it is retried by the next drain (the next move, the next start, or the
-        :data:`RETRY_TIMER` armed for :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
+        """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
+        another process holds the game's lease: its holder shows them). Stops at a step whose delivery fails: it
+        is retried by the next drain (the next move, the next start, or the :data:`RETRY_TIMER` armed for
+        :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
         if self._deliver is None or game_id in _DRAINING.get():
             return 0
         token = _DRAINING.set(_DRAINING.get() | {game_id})
         try:
-            async with self._locks.setdefault(game_id, asyncio.Lock()):
-                return await self._drain(game_id)
+            async with self.locks(game_id):
+                return await self._drain_leased(game_id)
         finally:
             _DRAINING.reset(token)
 
-    async def _drain(self, game_id: int) -> int:
+    async def _drain_leased(self, game_id: int) -> int:
+        done = 0
+        while await self._pending(game_id):  # looked at again after each lease: a step committed meanwhile
+            until = await self._claim(game_id)
+            if until is None:
+                return done  # another process is showing this game; it looks again before it lets go
+            try:
+                shown, complete = await self._drain(game_id, until)
+            finally:
+                async with self._sessions() as session, session.begin():
+                    await outbox.release_game(session, game_id, self.owner)
+            done += shown
+            if not complete:
+                return done
+        return done
+
+    async def _pending(self, game_id: int) -> bool:
+        async with self._sessions() as session:
+            return bool(await outbox.pending_of(session, game_id, limit=1))
+
+    async def _claim(self, game_id: int) -> datetime | None:
+        """Take or renew the game's lease; when it now runs out (None: another process holds it)."""
+        now = self._clock()
+        async with self._sessions() as session, session.begin():
+            won = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
+        return now + LEASE if won else None
+
+    async def _drain(self, game_id: int, until: datetime) -> tuple[int, bool]:
+        """Show the pending steps under a lease running out at ``until``: how many, and whether the outbox of the
+        game was emptied (False: a step failed, or the lease was lost)."""
         from bot.tables.service import to_table
 
         done = 0
@@ -106,11 +150,19 @@ class Deliverer:
                 entries = list(await outbox.pending_of(session, game_id))
                 row = await games.get_game(session, game_id) if entries else None
                 table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
-            if not entries or table is None:
-                return done
+            if not entries:
+                return done, True
+            if table is None:
+                return done, False
             for entry in entries:
+                if self._clock() >= until - LEASE / 2:
+                    renewed = await self._claim(game_id)
+                    if renewed is None:
+                        log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
+                        return done, False
+                    until = renewed
                 if not await self._one(table, entry):
-                    return done
+                    return done, False
                 done += 1
 
     async def _one(self, table: Table, entry: OutboxEntry) -> bool:
@@ -141,7 +193,15 @@ class Deliverer:
         return True
 
     async def catch_up(self) -> int:
-        """Drain every game with undelivered steps (at start, before serving anything else)."""
+        """Drain every game with undelivered steps (at start, before serving anything else; a game another
+        process is delivering is left to it)."""
         async with self._sessions() as session:
             pending = await outbox.pending_games(session)
         return sum([await self.drain(game_id) for game_id in pending])
+
+    async def sweep(self) -> int:
+        """Drain the games whose steps nobody showed within :data:`LEASE` of their commit and nobody is showing
+        now (their process died between commit and delivery); returns how many steps were shown."""
+        async with self._sessions() as session:
+            stranded = await outbox.pending_games(session, stranded_before=self._clock() - LEASE)
+        return sum([await self.drain(game_id) for game_id in stranded])

@@ -31,3 +31,16 @@ class OutboxEntry(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     delivered_at: Mapped[datetime | None]
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class DeliveryLease(Base):
+    """Which process delivers a game's outbox now (``owner``, a :class:`~bot.tables.outbox.Deliverer`'s id), and
+    until when (``lease_until``): one process at a time works off a game's steps, so they are shown in commit
+    order whichever process committed them. The row exists only while a delivery runs (deleted when it ends);
+    one whose lease ran out (its process died) is taken over (see :func:`bot.db.repos.outbox.claim_game`)."""
+
+    __tablename__ = "delivery_leases"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    lease_until: Mapped[datetime]
