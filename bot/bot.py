@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -84,7 +85,7 @@ class CoronerBot(commands.AutoShardedBot):
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=self.clock.poke)
-        self.timers = TimerRunner(self)
+        self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
         await self.tree.set_translator(CatalogTranslator())

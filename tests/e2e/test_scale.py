@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 
+from bot.db.models import Timer
 from bot.db.session import create_engine, make_sessionmaker
 from bot.tables import TableService
 from tests.db.backends import pg_database, pg_url  # noqa: F401 - the processes share one PostgreSQL database
 from tests.discord_double import DiscordDouble
+from tests.e2e.conftest import shown_lines
 from tests.e2e.scale import (
     ROUTE,
     WAIT,
@@ -111,6 +115,65 @@ async def test_two_processes_play_games_on_both_shards_to_the_end(pg_url: str, t
         for channel in channels:  # the tables were edited through it
             assert any(m == "PATCH" and p.startswith(f"/api/v10/channels/{channel.id}/messages/")
                        for m, p, _ in proxy.forwarded)
+        double.assert_clean()
+    finally:
+        await double.stop()
+
+
+async def test_three_processes_a_timer_due_while_its_shard_is_down_fires_once_elsewhere(
+        pg_url: str, tmp_path: Path, tables: TableService) -> None:  # noqa: F811
+    """Three processes, one shard each. While the process of shard 2 is SIGKILLed, the Killer's turn timer of the
+    game in shard 2's channel falls due: another process fires it once (the Killer is walked, the channel told
+    once that its time ran out); meanwhile a game on shard 1 takes its Killer's route by DM (shard 0's process)
+    and is played to an arrest. Shard 2's process restarts, fires nothing again and serves the next click."""
+    double = await DiscordDouble(shard_count=3).start()
+    try:
+        guilds = [double.add_guild(f"shard {k}", shard=k) for k in (1, 2)]
+        channels = [g.add_text_channel("games") for g in guilds]
+        players = [[double.add_user(f"{n}{k}", display_name=f"{n.title()}{k}") for n in ("alice", "bob")]
+                   for k in (1, 2)]
+        for guild, pair in zip(guilds, players, strict=True):
+            for user in pair:
+                guild.add_member(user)
+        async with Cluster(double.api_base, pg_url, tmp_path, [[0], [1], [2]],
+                           env={"TIMER_POLL_SECONDS": "0.3"}) as cluster:
+            try:
+                await asyncio.gather(*(start(double, c, p) for c, p in zip(channels, players, strict=True)))
+                games = [await tables.table_in_channel(c.id) for c in channels]
+                assert all(g is not None for g in games)
+                ids = [g.id for g in games if g is not None]
+                armed = await stored(tables, ids[1], lambda t: True, "its start")
+                assert any(t.kind == "turn_timeout" and t.payload["version"] == armed.version
+                           for t in await tables.pending_timers(ids[1]))
+
+                await cluster.holding(2).kill()
+                async with tables._sessions.begin() as session:  # the Killer's time runs out while shard 2 is down
+                    await session.execute(update(Timer).where(Timer.game_id == ids[1], Timer.kind == "turn_timeout",
+                                                              Timer.fired_at.is_(None))
+                                          .values(due_at=datetime.now(UTC) - timedelta(seconds=1)))
+                walked = await stored(tables, ids[1], lambda t: t.version > armed.version, "the timed-out turn")
+                assert walked.state.phase == "detective" and len(walked.state.routes) == 1
+                await double.wait_for(lambda: "ran out of time" in double.messages(channels[1])[-1].text, WAIT,
+                                      "the timeout shown in shard 2's channel by another process")
+
+                killer, detective = players[0]
+                assert "3 → 8 → 13 → 12" in (await killer_dm(double, killer, ROUTE)).text
+                await stored(tables, ids[0], lambda t: t.state.killer == 12, "the Killer's route")
+                await use(double, channels[0], detective, "place", ["7"])
+                await use(double, channels[0], detective, "arrest", ["12"])
+                await stored(tables, ids[0], lambda t: t.status == "finished", "its end")
+
+                await cluster.holding(2).start()
+                await use(double, channels[1], players[1][1], "place", ["7"])
+                await stored(tables, ids[1], lambda t: t.version == walked.version + 1, "the Detective's placement")
+            except BaseException:
+                print(cluster.logs())
+                raise
+        assert await actions_of(tables._sessions, ids[0]) == [(1, 0, "killer_turn"), (2, 1, "place_detective"),
+                                                               (3, 1, "arrest")]
+        assert await actions_of(tables._sessions, ids[1]) == [(1, 0, "killer_turn"), (2, 1, "place_detective")]
+        timeouts = [line for line in shown_lines(double.messages(channels[1])) if "ran out of time" in line]
+        assert timeouts == ["🤖 Alice2 ran out of time, so the bot moved for them."]
         double.assert_clean()
     finally:
         await double.stop()
