@@ -104,6 +104,14 @@ class BotProcess:
                 await asyncio.wait_for(reader, 5)
         self.proc, self._reader = None, None
 
+    def rss(self) -> int:
+        """The process's resident memory (bytes, from ``/proc``; Linux only)."""
+        assert self.pid is not None
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise RuntimeError(f"no VmRSS for {self.name}")
+
     def tail(self, chars: int = 4000) -> str:
         """The end of the log (for a failure message)."""
         try:
@@ -119,14 +127,15 @@ class Cluster:
     database once (from this process) before any bot starts, as the compose file's ``migrate`` service does."""
 
     def __init__(self, api_base: str, db_url: str, workdir: Path, shards: Sequence[Sequence[int]], *,
-                 shard_count: int | None = None, env: dict[str, str] | None = None) -> None:
+                 shard_count: int | None = None, env: dict[str, str] | None = None,
+                 command: Sequence[str] = BOT_COMMAND) -> None:
         self.db_url = db_url
         self.shard_count = shard_count or max(s for ids in shards for s in ids) + 1
         self.processes = [
             BotProcess(f"bot{i}", {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE": api_base, "DATABASE_URL": db_url,
                                    "SHARD_COUNT": str(self.shard_count), "SHARD_IDS": ",".join(map(str, ids)),
                                    "SYNC_COMMANDS": "true" if i == 0 else "false", **(env or {})},
-                       workdir / f"bot{i}.log")
+                       workdir / f"bot{i}.log", command)
             for i, ids in enumerate(shards)]
         self.shards = [list(ids) for ids in shards]
 
