@@ -18,6 +18,7 @@ from bot.cogs.lobby.render import lobby_embed, lobby_view
 from bot.deadline import in_time
 from bot.errors import UserError, send_error
 from bot.i18n import t
+from bot.locks import KeyedLocks
 from bot.plugins import game_choices
 from bot.tables import TableError
 from bot.ui import SILENT, RenderContext, answering, ui_for
@@ -61,7 +62,7 @@ class Lobby(commands.Cog):
 
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
-        self._lobby_locks: dict[int, asyncio.Lock] = {}
+        self._lobby_locks = KeyedLocks()
         bot.timers.on("lobby_expire", self.on_lobby_expire)
         bot.timers.on("series_round_finished", lambda timer: self.series_round_finished(timer.game_id))
 
@@ -254,7 +255,7 @@ class Lobby(commands.Cog):
     def _shown(self, game_id: int) -> asyncio.Lock:
         """Serialises the edits of one lobby message, each rendering the latest committed lobby: a late answer
         never puts an open lobby over a started game."""
-        return self._lobby_locks.setdefault(game_id, asyncio.Lock())
+        return self._lobby_locks(game_id)
 
     async def _answer_with_lobby(self, interaction: discord.Interaction, game_id: int) -> bool:
         """Answer a click on the lobby message by editing it to the latest lobby (not at all once the message
