@@ -94,10 +94,12 @@ class Delivery:
         return await channel.send(**kwargs)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
+        """Where to send into or edit in a game's channel: the cached channel when this process holds the shard of
+        its server, else a :class:`discord.PartialMessageable` (no REST lookup): a process applies moves of games
+        on any shard (a DM, which only shard 0 receives; a timer, which any process claims) and shows them in
+        their channel all the same."""
         channel = self.bot.get_channel(channel_id)
-        if channel is None:
-            channel = await self.bot.fetch_channel(channel_id)
-        return channel  # type: ignore[return-value]
+        return channel or self.bot.get_partial_messageable(channel_id)  # type: ignore[return-value]
 
     async def post_medium(self, table: Table, out: Outgoing) -> None:
         config = await self.bot.config(table.guild_id)
