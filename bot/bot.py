@@ -83,12 +83,14 @@ class CoronerBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         from bot.tables import TableService
+        from bot.tables.service import process_owner
 
         if not hasattr(self, "sessions"):
             await self.open_database()
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
-                                   clock=self.clock.now, on_timers=self.clock.poke)
+                                   clock=self.clock.now, on_timers=self.clock.poke,
+                                   owner=process_owner(self.settings.shard_ids or []))
         self.timers = TimerRunner(self)
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
