@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -31,6 +31,11 @@ log = logging.getLogger("coroner")
 #: names discord.py gives the tasks that run an interaction's handler (slash commands, components)
 INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-")
 SHUTDOWN_GRACE = 5.0
+#: a server's settings are read again after this long: a ``/config`` handled by another bot process reaches this
+#: one within it
+CONFIG_TTL = timedelta(seconds=60)
+#: servers whose settings a process keeps at most (the least recently read go first)
+CONFIG_CACHE = 5000
 
 #: the cog packages found when this module was imported (:func:`bot.plugins.extensions` looks again at start)
 EXTENSIONS: tuple[str, ...] = extensions()
@@ -64,7 +69,7 @@ class CoronerBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.clock = clock or Clock()
-        self._configs: dict[int, GuildConfig] = {}
+        self._configs: dict[int, tuple[GuildConfig, datetime]] = {}  # guild id -> its settings, when read
         self.synced_commands: int | None = None  # how many commands the last sync registered (None: no sync)
         self._announced = False
 
@@ -79,12 +84,14 @@ class CoronerBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         from bot.tables import TableService
+        from bot.tables.service import process_owner
 
         if not hasattr(self, "sessions"):
             await self.open_database()
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
-                                   clock=self.clock.now, on_timers=self.clock.poke)
+                                   clock=self.clock.now, on_timers=self.clock.poke,
+                                   owner=process_owner(self.settings.shard_ids or []))
         self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
@@ -160,16 +167,21 @@ class CoronerBot(commands.AutoShardedBot):
 
     # --- per-guild settings -------------------------------------------------------------------------------
     async def config(self, guild_id: int | None) -> GuildConfig:
-        """The guild's settings (defaults outside a guild), cached until :meth:`forget_config`."""
+        """The guild's settings (defaults outside a guild), cached for :data:`CONFIG_TTL` (or until
+        :meth:`forget_config`), for at most :data:`CONFIG_CACHE` servers."""
         if guild_id is None:
             return GuildConfig()
-        cached = self._configs.get(guild_id)
-        if cached is None:
+        now = self.clock.now()
+        cached = self._configs.pop(guild_id, None)  # popped and put back: the dict is in order of use
+        if cached is None or now - cached[1] >= CONFIG_TTL:
             from bot.guild_config import get_config
 
             async with self.sessions() as session:
-                cached = self._configs[guild_id] = await get_config(session, guild_id)
-        return cached  # never re-read the cache: a /config in between may have just emptied it
+                cached = (await get_config(session, guild_id), now)
+        self._configs[guild_id] = cached
+        while len(self._configs) > CONFIG_CACHE:
+            del self._configs[next(iter(self._configs))]
+        return cached[0]  # never re-read the cache: a /config in between may have just emptied it
 
     def forget_config(self, guild_id: int) -> None:
         self._configs.pop(guild_id, None)

@@ -40,6 +40,7 @@ class TimerRunner:
         self.lease = lease
         self.poll = poll
         self._task: asyncio.Task[None] | None = None
+        self._running: set[int] = set()  # the timers this process is running now (a claim may come back to it)
 
     def on(self, kind: str, handler: Handler) -> None:
         self.handlers[kind] = handler
@@ -69,17 +70,22 @@ class TimerRunner:
         """Claim the timers due now (at most :data:`BATCH`) and run them; returns how many this process fired.
         Safe to call from tests. Cancelled midway, it gives back the claims it has not run."""
         tables = self.bot.tables
-        claimed = await tables.claim_timers(self.bot.clock.now(), self.lease, BATCH)
+        claimed = [t for t in await tables.claim_timers(self.bot.clock.now(), self.lease, BATCH)
+                   if t.id not in self._running]
+        self._running.update(t.id for t in claimed)
         fired = 0
-        for index, timer in enumerate(claimed):
-            try:
-                await self._handle(timer)
-            except asyncio.CancelledError:
-                await asyncio.shield(tables.release_timers([t.id for t in claimed[index + 1:]]))
-                raise
-            # after the handler: a process dying before this line leaves the timer to be taken over
-            if await tables.fire_timer(timer.id):
-                fired += 1
+        try:
+            for index, timer in enumerate(claimed):
+                try:
+                    await self._handle(timer)
+                except asyncio.CancelledError:
+                    await asyncio.shield(tables.release_timers([t.id for t in claimed[index + 1:]]))
+                    raise
+                # after the handler: a process dying before this line leaves the timer to be taken over
+                if await tables.fire_timer(timer.id):
+                    fired += 1
+        finally:
+            self._running.difference_update(t.id for t in claimed)
         return fired
 
     async def _handle(self, timer: Any) -> None:

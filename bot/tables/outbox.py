@@ -18,11 +18,14 @@ or :meth:`Deliverer.sweep`, which every process's timer loop runs for steps nobo
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -48,14 +51,30 @@ LEASE = timedelta(seconds=30)
 
 @dataclass(frozen=True)
 class StepInfo:
-    """The step being delivered: its outbox id, the version it produced, its kind (``start`` or ``act``) and its
-    timers' deadlines by timer kind."""
+    """The step being delivered: its outbox id, the version it produced, its kind (``start`` or ``act``), its
+    timers' deadlines by timer kind and the digest of the public view the game's table showed before it
+    (``shown``: None when unknown)."""
 
     entry_id: int
     version: int
     kind: str = "act"
     deadlines: dict[str, datetime] = field(default_factory=dict)
+    shown: str | None = None
     _counts: dict[str, int] = field(default_factory=dict, compare=False)
+    _shows: list[str] = field(default_factory=list, compare=False)
+
+    def public_changed(self, public: dict[str, Any]) -> bool:
+        """Whether ``public`` (``engine.view(state, None)``) differs from what the table showed before this step,
+        whichever process showed it; ``public`` is what it shows from now on (recorded once the step is
+        delivered)."""
+        digest = hashlib.sha256(json.dumps(public, sort_keys=True, default=str).encode()).hexdigest()
+        self._shows[:] = [digest]
+        return digest != self.shown
+
+    @property
+    def shows(self) -> str | None:
+        """The digest :meth:`public_changed` was last given during this delivery (None: not called)."""
+        return self._shows[0] if self._shows else None
 
     def nonce(self, purpose: str) -> str:
         """A message nonce unique to this step, ``purpose`` (e.g. ``s`` status, ``d3`` a DM to seat 3) and
@@ -77,11 +96,20 @@ def current_step() -> StepInfo | None:
     return _STEP.get()
 
 
-def _step_info(entry: OutboxEntry) -> StepInfo:
+def _step_info(entry: OutboxEntry, shown: str | None) -> StepInfo:
     deadlines: dict[str, datetime] = {}
     for timer in entry.timers:
         deadlines.setdefault(timer["kind"], datetime.fromisoformat(timer["due_at"]))
-    return StepInfo(entry.id, entry.version, entry.kind, deadlines)
+    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown)
+
+
+@dataclass
+class _Lease:
+    """This process's delivery lease of a game: until when it holds and what the table shows."""
+
+    game_id: int
+    until: datetime
+    shown: str | None
 
 
 class Deliverer:
@@ -115,14 +143,14 @@ class Deliverer:
     async def _drain_leased(self, game_id: int) -> int:
         done = 0
         while await self._pending(game_id):  # looked at again after each lease: a step committed meanwhile
-            until = await self._claim(game_id)
-            if until is None:
+            lease = await self._claim(game_id)
+            if lease is None:
                 return done  # another process is showing this game; it looks again before it lets go
             try:
-                shown, complete = await self._drain(game_id, until)
+                shown, complete = await self._drain(lease)
             finally:
                 async with self._sessions() as session, session.begin():
-                    await outbox.release_game(session, game_id, self.owner)
+                    await outbox.release_game(session, game_id, self.owner, self._clock())
             done += shown
             if not complete:
                 return done
@@ -132,18 +160,19 @@ class Deliverer:
         async with self._sessions() as session:
             return bool(await outbox.pending_of(session, game_id, limit=1))
 
-    async def _claim(self, game_id: int) -> datetime | None:
-        """Take or renew the game's lease; when it now runs out (None: another process holds it)."""
+    async def _claim(self, game_id: int) -> _Lease | None:
+        """Take or renew the game's lease (None: another process holds it)."""
         now = self._clock()
         async with self._sessions() as session, session.begin():
-            won = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
-        return now + LEASE if won else None
+            won, shown = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
+        return _Lease(game_id, now + LEASE, shown) if won else None
 
-    async def _drain(self, game_id: int, until: datetime) -> tuple[int, bool]:
-        """Show the pending steps under a lease running out at ``until``: how many, and whether the outbox of the
-        game was emptied (False: a step failed, or the lease was lost)."""
+    async def _drain(self, lease: _Lease) -> tuple[int, bool]:
+        """Show the pending steps under ``lease``: how many, and whether the outbox of the game was emptied
+        (False: a step failed, or the lease was lost)."""
         from bot.tables.service import to_table
 
+        game_id = lease.game_id
         done = 0
         while True:
             async with self._sessions() as session:
@@ -155,19 +184,20 @@ class Deliverer:
             if table is None:
                 return done, False
             for entry in entries:
-                if self._clock() >= until - LEASE / 2:
+                if self._clock() >= lease.until - LEASE / 2:
                     renewed = await self._claim(game_id)
                     if renewed is None:
                         log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
                         return done, False
-                    until = renewed
-                if not await self._one(table, entry):
+                    lease.until = renewed.until
+                if not await self._one(table, entry, lease):
                     return done, False
                 done += 1
 
-    async def _one(self, table: Table, entry: OutboxEntry) -> bool:
+    async def _one(self, table: Table, entry: OutboxEntry, lease: _Lease) -> bool:
         events = [Event.model_validate(e) for e in entry.events]
-        token = _STEP.set(_step_info(entry))
+        step = _step_info(entry, lease.shown)
+        token = _STEP.set(step)
         try:
             assert self._deliver is not None
             await self._deliver(table, events)
@@ -190,6 +220,9 @@ class Deliverer:
             _STEP.reset(token)
         async with self._sessions() as session, session.begin():
             await outbox.mark_delivered(session, entry.id, self._clock())
+            if step.shows is not None and step.shows != lease.shown:
+                await outbox.set_shown(session, table.id, self.owner, step.shows)
+        lease.shown = step.shows or lease.shown
         return True
 
     async def catch_up(self) -> int:

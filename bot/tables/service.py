@@ -69,10 +69,17 @@ def _timer_info(timer: Timer) -> TimerInfo:
                      fired_at=timer.fired_at)
 
 
-def process_owner() -> str:
-    """A name for this process in the database's claims and leases: host, pid and a random part (unique even when
-    a restarted process gets the old pid, or tests run two services in one process); at most 64 chars."""
-    return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
+def process_owner(shard_ids: Sequence[int] | None = None) -> str:
+    """A name for this process in the database's timer claims and delivery leases (at most 64 chars).
+
+    A bot process is named by its host and its shards (``SHARD_IDS``; ``all`` when it runs them all), so that the
+    same process started again (after a crash, say) takes its own leases back at once instead of waiting for them
+    to run out; processes with disjoint shards never share a name. Without ``shard_ids`` (a tool, a test) the name
+    is unique to this call."""
+    host = socket.gethostname()[:30]
+    if shard_ids is None:
+        return f"{host}:{os.getpid()}:{secrets.token_hex(4)}"
+    return f"{host}:shards {','.join(map(str, sorted(shard_ids))) or 'all'}"[:64]
 
 
 def admit(table: Table, *, user_id: int | None, seat: int | None, expected_version: int | None) -> int:

@@ -30,6 +30,7 @@ def upgrade() -> None:
         sa.Column("game_id", sa.Integer(), nullable=False),
         sa.Column("owner", sa.String(length=64), nullable=False),
         sa.Column("lease_until", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("shown", sa.String(length=64), nullable=True),
         sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_delivery_leases_game_id_games"),
                                 ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("game_id", name=op.f("pk_delivery_leases")),

@@ -34,13 +34,17 @@ class OutboxEntry(Base):
 
 
 class DeliveryLease(Base):
-    """Which process delivers a game's outbox now (``owner``, a :class:`~bot.tables.outbox.Deliverer`'s id), and
-    until when (``lease_until``): one process at a time works off a game's steps, so they are shown in commit
-    order whichever process committed them. The row exists only while a delivery runs (deleted when it ends);
-    one whose lease ran out (its process died) is taken over (see :func:`bot.db.repos.outbox.claim_game`)."""
+    """Which process delivers a game's outbox (``owner``, a :class:`~bot.tables.outbox.Deliverer`'s id) and until
+    when (``lease_until``; a delivery that ends sets it to its end): one process at a time works off a game's
+    steps, so they are shown in commit order whichever process committed them. A lease that ran out (its process
+    died) is taken over (see :func:`bot.db.repos.outbox.claim_game`).
+
+    ``shown``: a digest of the public view the game's table last showed (whichever process showed it), so a step
+    that changes nothing public shows nothing (:meth:`bot.tables.outbox.StepInfo.public_changed`)."""
 
     __tablename__ = "delivery_leases"
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     owner: Mapped[str] = mapped_column(String(64))
     lease_until: Mapped[datetime]
+    shown: Mapped[str | None] = mapped_column(String(64))

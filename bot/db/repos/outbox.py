@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -42,23 +42,31 @@ async def pending_games(session: AsyncSession, *, stranded_before: datetime | No
     return list((await session.scalars(stmt)).all())
 
 
-async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime, until: datetime) -> bool:
-    """Take (or renew) the delivery lease of ``game_id`` for ``owner`` until ``until``: True unless another owner
-    holds a lease that runs past ``now``. One ``INSERT ... ON CONFLICT DO UPDATE ... WHERE`` statement, so two
-    processes claiming at once never both win (commit at once)."""
-    dialect = session.bind.dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime,
+                     until: datetime) -> tuple[bool, str | None]:
+    """Take (or renew) the delivery lease of ``game_id`` for ``owner`` until ``until``: ``(True, shown)`` unless
+    another owner holds a lease that runs past ``now`` (``(False, None)``); ``shown`` is the digest of the public
+    view the table last showed. One ``INSERT ... ON CONFLICT DO UPDATE ... WHERE`` statement, so two processes
+    claiming at once never both win (commit at once)."""
+    insert = postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert
     stmt = insert(DeliveryLease).values(game_id=game_id, owner=owner, lease_until=until)
     stmt = stmt.on_conflict_do_update(
         index_elements=[DeliveryLease.game_id], set_={"owner": owner, "lease_until": until},
         where=or_(DeliveryLease.lease_until <= now, DeliveryLease.owner == owner))
-    return (await session.execute(stmt.returning(DeliveryLease.game_id))).first() is not None
+    row = (await session.execute(stmt.returning(DeliveryLease.shown))).first()
+    return (True, row.shown) if row is not None else (False, None)
 
 
-async def release_game(session: AsyncSession, game_id: int, owner: str) -> None:
-    """End ``owner``'s delivery lease of ``game_id`` (nothing when it no longer holds it)."""
-    await session.execute(delete(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner)
-                          .execution_options(synchronize_session=False))
+async def release_game(session: AsyncSession, game_id: int, owner: str, now: datetime) -> None:
+    """End ``owner``'s delivery lease of ``game_id`` at ``now`` (nothing when it no longer holds it)."""
+    await session.execute(update(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner)
+                          .values(lease_until=now).execution_options(synchronize_session=False))
+
+
+async def set_shown(session: AsyncSession, game_id: int, owner: str, shown: str) -> None:
+    """Record the digest of the public view the table of ``game_id`` shows now (by the lease's ``owner``)."""
+    await session.execute(update(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner)
+                          .values(shown=shown).execution_options(synchronize_session=False))
 
 
 async def mark_delivered(session: AsyncSession, entry_id: int, at: datetime) -> None:

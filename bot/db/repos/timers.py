@@ -8,9 +8,10 @@ The claim protocol (any number of processes on one database):
    each other; on SQLite (one process) the UPDATE repeats the conditions, so it takes only what is still free.
 2. The owner runs the timer's handler, then :func:`mark_fired` sets ``fired_at`` (exactly one caller wins).
 3. A process that dies between 1 and 2 leaves a claim whose lease runs out; the next :func:`claim_due` of any
-   process takes it over and runs the handler again. Handlers act through the table's version check, so such a
-   re-run is refused as stale when the first run's move was committed, and applied when it was not: in effect
-   each timer fires once.
+   process takes it over and runs the handler again (the same process started again takes its own claims back
+   at once: a claim under its name is one it no longer runs). Handlers act through the table's version check, so
+   such a re-run is refused as stale when the first run's move was committed, and applied when it was not: in
+   effect each timer fires once.
 """
 
 from __future__ import annotations
@@ -40,23 +41,24 @@ async def due(session: AsyncSession, now: datetime) -> Sequence[Timer]:
     return (await session.scalars(stmt)).all()
 
 
-def _unclaimed(now: datetime) -> Any:
-    return or_(Timer.lease_until.is_(None), Timer.lease_until <= now)
+def _claimable(now: datetime, owner: str) -> Any:
+    return or_(Timer.lease_until.is_(None), Timer.lease_until <= now, Timer.claimed_by == owner)
 
 
 async def claim_due(session: AsyncSession, now: datetime, owner: str, lease: timedelta,
                     limit: int = 50) -> list[Timer]:
-    """Claim for ``owner`` (a process id, at most 64 chars) up to ``limit`` unfired timers due at or before ``now``
-    that nobody holds, until ``now + lease``; returns them earliest first. Commit at once: the claim is what other
-    processes see. Timers claimed by a live process are skipped, not waited for."""
+    """Claim for ``owner`` (a process name, at most 64 chars) up to ``limit`` unfired timers due at or before
+    ``now`` that no other process holds, until ``now + lease``; returns them earliest first. Commit at once: the
+    claim is what other processes see. Timers another live process holds are skipped, not waited for; those
+    already under ``owner``'s name are taken again (the caller must not be running them)."""
     # two statements, not UPDATE ... WHERE id IN (SELECT ... LIMIT n FOR UPDATE SKIP LOCKED): PostgreSQL may run
     # such a subquery again for each row, skipping the rows this UPDATE already changed, and so claim them all
-    candidates = (select(Timer.id).where(Timer.fired_at.is_(None), Timer.due_at <= now, _unclaimed(now))
+    candidates = (select(Timer.id).where(Timer.fired_at.is_(None), Timer.due_at <= now, _claimable(now, owner))
                   .order_by(Timer.due_at, Timer.id).limit(limit).with_for_update(skip_locked=True))
     ids = list((await session.scalars(candidates)).all())
     if not ids:
         return []
-    stmt = (update(Timer).where(Timer.id.in_(ids), Timer.fired_at.is_(None), _unclaimed(now))
+    stmt = (update(Timer).where(Timer.id.in_(ids), Timer.fired_at.is_(None), _claimable(now, owner))
             .values(claimed_by=owner, lease_until=now + lease).returning(Timer)
             .execution_options(synchronize_session=False))
     claimed = (await session.scalars(stmt)).all()
