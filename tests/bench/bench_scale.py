@@ -163,6 +163,7 @@ class ScaleRun(CrashRun):
             await bot.start()
             channel = self.channels[0]
             real = await self.active_game(channel)
+            bot.env["SYNC_COMMANDS"] = "false"  # registered once; a restart at scale does not register them again
             seeded = 0
             for count in counts:
                 await bot.kill()
