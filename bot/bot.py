@@ -42,11 +42,12 @@ EXTENSIONS: tuple[str, ...] = extensions()
 
 
 def point_at_api(base: str | None) -> None:
-    """Rewire discord.py's REST client (and so the gateway URL it asks for) to ``base`` (``None``: Discord)."""
+    """Rewire discord.py's REST client to ``base`` (``None``: Discord). The gateway is whatever ``GET /gateway/bot``
+    answers there (see :meth:`CoronerBot.connect`): a REST-only rate-limit proxy forwards that to Discord, which
+    names its own gateway."""
     discord.http.Route.BASE = f"{base}/api/v10" if base else "https://discord.com/api/v10"
-    # a fixed shard count (and a non-resumable reconnect) connects to the default gateway without asking REST
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
-        base.replace("http", "ws", 1) + "/gateway" if base else "wss://gateway.discord.gg/")
+    if not base:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL("wss://gateway.discord.gg/")
 
 
 class CoronerBot(commands.AutoShardedBot):
@@ -91,7 +92,7 @@ class CoronerBot(commands.AutoShardedBot):
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=self.clock.poke,
                                    owner=process_owner(self.settings.shard_ids or []))
-        self.timers = TimerRunner(self)
+        self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
         await self.tree.set_translator(CatalogTranslator())
@@ -122,6 +123,15 @@ class CoronerBot(commands.AutoShardedBot):
             point_at_api(self.settings.discord_api_base)
         await self.open_database()
         await super().start(token, reconnect=reconnect)
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """With ``DISCORD_API_BASE``, first ask it for the gateway URL (``GET /gateway/bot``): discord.py asks only
+        when the shard count is automatic, and otherwise (a fixed ``SHARD_COUNT``, a non-resumable reconnect)
+        connects to its default gateway. Raises :class:`discord.GatewayNotFound` when the base cannot answer."""
+        if self.settings.discord_api_base:
+            _, url, _ = await self.http.get_bot_gateway()
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+        await super().connect(reconnect=reconnect)
 
     async def on_ready(self) -> None:
         """Say once what started (see :mod:`bot.startup`) and how to invite the bot."""

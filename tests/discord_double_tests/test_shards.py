@@ -64,3 +64,23 @@ async def test_two_clients_get_only_their_shards_guilds_and_dms_go_to_shard_zero
         sessions[1].live = False  # shard 1's client is gone for good (a new IDENTIFY would replace it)
         with pytest.raises(RuntimeError, match="no bot session holds the shard of one"):
             await alice.slash(games, "counter")
+
+
+class EagerBot(DoubleBot):
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """No 5-second pause between the shards' IDENTIFYs (Discord's identify rate limit; the double has none)."""
+
+
+async def test_one_client_holding_two_shards_gets_both(double: DiscordDouble) -> None:
+    """One client with shards 0 and 1 of 2 (as each compose.yaml process holds two): two sessions, each guild on its
+    own, an interaction in shard 1's guild dispatched on shard 1's session and answered."""
+    double.shard_count = 2
+    first, second = double.add_guild("zero", shard=0), double.add_guild("one", shard=1)
+    alice = double.add_user("alice")
+    second.add_member(alice)
+    async with running_bot(bot := EagerBot(shard_count=2, shard_ids=[0, 1])):
+        assert sorted(bot.shards) == [0, 1] and {g.id for g in bot.guilds} == {first.id, second.id}
+        assert bot.get_guild(second.id).shard_id == 1
+        handle = await alice.slash(second.add_text_channel("games"), "counter")
+        assert handle.shard_id == 1 and (await handle.response()).content == "count 0"
+        assert sorted(s.shard_id for s in double.gateway.connected()) == [0, 1]
