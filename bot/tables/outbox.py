@@ -8,16 +8,19 @@ be called twice for one step (a crash after sending, before marking): its sends 
 :func:`current_step` makes possible (message nonces from the step's id).
 
 Across processes (many bot processes on one PostgreSQL), a game's steps are shown by one process at a time: a
-drain first takes the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, a ``delivery_leases`` row
-naming the process, valid for :data:`LEASE`, renewed while it works), works the steps off in commit order and
-gives the lease back. A process that finds the lease held leaves the game to its holder, which looks for new
-steps again after giving the lease back, so a step committed meanwhile is never stranded. A process that dies
-holding a lease leaves it to run out; then any process takes the game over: the next drain (a move, a timer),
-or :meth:`Deliverer.sweep`, which every process's timer loop runs for steps nobody showed within :data:`LEASE`.
+drain works under the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, a ``delivery_leases`` row
+naming the process, valid for :data:`LEASE`, renewed while it works; taken in the transaction that commits the
+step, :meth:`Deliverer.claim_with`, so it costs no round trip of its own), shows the steps in commit order and
+gives the lease back with the last one. A process that finds the lease held leaves the game to its holder, which
+looks for new steps again after giving the lease back, so a step committed meanwhile is never stranded. A process
+that dies holding a lease leaves it to run out; then any process takes the game over: the next drain (a move, a
+timer), or :meth:`Deliverer.sweep`, which every process's timer loop runs for steps nobody showed within
+:data:`LEASE`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -104,8 +107,9 @@ def _step_info(entry: OutboxEntry, shown: str | None) -> StepInfo:
 
 
 @dataclass
-class _Lease:
-    """This process's delivery lease of a game: until when it holds and what the table shows."""
+class Lease:
+    """This process's delivery lease of a game: until when it holds, and the digest of the public view the
+    table shows."""
 
     game_id: int
     until: datetime
@@ -126,75 +130,85 @@ class Deliverer:
         self.owner = owner
         self.locks = KeyedLocks()
 
-    async def drain(self, game_id: int) -> int:
+    async def drain(self, game_id: int, lease: Lease | None = None) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
-        another process holds the game's lease: its holder shows them). Stops at a step whose delivery fails: it
-        is retried by the next drain (the next move, the next start, or the :data:`RETRY_TIMER` armed for
+        another process holds the game's lease: its holder shows them). ``lease``: the one :meth:`claim_with`
+        took in the transaction of the step just committed. Stops at a step whose delivery fails: it is retried
+        by the next drain (the next move, the next start, or the :data:`RETRY_TIMER` armed for
         :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
         if self._deliver is None or game_id in _DRAINING.get():
             return 0
         token = _DRAINING.set(_DRAINING.get() | {game_id})
         try:
             async with self.locks(game_id):
-                return await self._drain_leased(game_id)
+                return await self._drain_leased(game_id, lease)
         finally:
             _DRAINING.reset(token)
 
-    async def _drain_leased(self, game_id: int) -> int:
-        done = 0
-        while await self._pending(game_id):  # looked at again after each lease: a step committed meanwhile
-            lease = await self._claim(game_id)
-            if lease is None:
-                return done  # another process is showing this game; it looks again before it lets go
-            try:
-                shown, complete = await self._drain(lease)
-            finally:
-                async with self._sessions() as session, session.begin():
-                    await outbox.release_game(session, game_id, self.owner, self._clock())
-            done += shown
-            if not complete:
-                return done
-        return done
-
-    async def _pending(self, game_id: int) -> bool:
-        async with self._sessions() as session:
-            return bool(await outbox.pending_of(session, game_id, limit=1))
-
-    async def _claim(self, game_id: int) -> _Lease | None:
-        """Take or renew the game's lease (None: another process holds it)."""
+    async def claim_with(self, session: AsyncSession, game_id: int) -> Lease | None:
+        """Take the game's delivery lease in the caller's transaction (the one committing a step), saving the
+        delivery its own claim; None when another process holds it, or this deliverer shows nothing."""
+        if self._deliver is None:
+            return None
         now = self._clock()
-        async with self._sessions() as session, session.begin():
-            won, shown = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
-        return _Lease(game_id, now + LEASE, shown) if won else None
+        won, shown = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
+        return Lease(game_id, now + LEASE, shown) if won else None
 
-    async def _drain(self, lease: _Lease) -> tuple[int, bool]:
-        """Show the pending steps under ``lease``: how many, and whether the outbox of the game was emptied
-        (False: a step failed, or the lease was lost)."""
+    async def _drain_leased(self, game_id: int, lease: Lease | None) -> int:
+        done = 0
+        while True:  # looked at again after each lease is given back: a step another process committed meanwhile
+            if lease is None:
+                async with self._sessions() as session, session.begin():
+                    lease = await self.claim_with(session, game_id)
+                if lease is None:
+                    return done  # nothing to show, or another process is showing it and looks again after
+            try:
+                shown, more = await self._drain(lease)
+            except BaseException:
+                await asyncio.shield(self._release(game_id))
+                raise
+            done += shown
+            if not more:
+                return done
+            lease = None
+
+    async def _release(self, game_id: int) -> None:
+        async with self._sessions() as session, session.begin():
+            await outbox.release_game(session, game_id, self.owner, self._clock())
+
+    async def _drain(self, lease: Lease) -> tuple[int, bool]:
+        """Show the pending steps under ``lease`` and give it back: how many, and whether to look again (False:
+        a step failed and waits for its retry)."""
         from bot.tables.service import to_table
 
         game_id = lease.game_id
+        async with self._sessions() as session:
+            holder = await outbox.lease_of(session, game_id)
+            entries = list(await outbox.pending_of(session, game_id))
+            row = await games.get_game(session, game_id) if entries else None
+            table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
+        if holder is None or holder.owner != self.owner or holder.lease_until <= self._clock():
+            return 0, True  # given back by a drain of this process meanwhile: claim it again
+        if not entries or table is None:
+            await self._release(game_id)
+            return 0, True
         done = 0
-        while True:
-            async with self._sessions() as session:
-                entries = list(await outbox.pending_of(session, game_id))
-                row = await games.get_game(session, game_id) if entries else None
-                table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
-            if not entries:
-                return done, True
-            if table is None:
+        for index, entry in enumerate(entries):
+            if self._clock() >= lease.until - LEASE / 2:
+                async with self._sessions() as session, session.begin():
+                    renewed = await self.claim_with(session, game_id)
+                if renewed is None:
+                    log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
+                    return done, True
+                lease.until = renewed.until
+            if not await self._one(table, entry, lease, last=index == len(entries) - 1):
                 return done, False
-            for entry in entries:
-                if self._clock() >= lease.until - LEASE / 2:
-                    renewed = await self._claim(game_id)
-                    if renewed is None:
-                        log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
-                        return done, False
-                    lease.until = renewed.until
-                if not await self._one(table, entry, lease):
-                    return done, False
-                done += 1
+            done += 1
+        return done, True
 
-    async def _one(self, table: Table, entry: OutboxEntry, lease: _Lease) -> bool:
+    async def _one(self, table: Table, entry: OutboxEntry, lease: Lease, *, last: bool) -> bool:
+        """Show one step; mark it delivered (giving the lease back with the ``last`` of the batch). False when it
+        failed and waits for its retry (the lease given back)."""
         events = [Event.model_validate(e) for e in entry.events]
         step = _step_info(entry, lease.shown)
         token = _STEP.set(step)
@@ -211,6 +225,8 @@ class Deliverer:
                 else:
                     log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
                     await outbox.mark_delivered(session, entry.id, self._clock())
+                if last or attempts < MAX_ATTEMPTS:
+                    await outbox.release_game(session, table.id, self.owner, self._clock())
             if attempts < MAX_ATTEMPTS:
                 if self._on_timers is not None:
                     self._on_timers()
@@ -222,6 +238,8 @@ class Deliverer:
             await outbox.mark_delivered(session, entry.id, self._clock())
             if step.shows is not None and step.shows != lease.shown:
                 await outbox.set_shown(session, table.id, self.owner, step.shows)
+            if last:
+                await outbox.release_game(session, table.id, self.owner, self._clock())
         lease.shown = step.shows or lease.shown
         return True
 

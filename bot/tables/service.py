@@ -38,7 +38,7 @@ from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ActResult, Table, TableError, TableSeat, TimerInfo, TimerPlan
-from bot.tables.outbox import Deliver, Deliverer
+from bot.tables.outbox import Deliver, Deliverer, Lease
 from games.core import SYSTEM_SEAT, Event, IllegalAction, Outcome, SeatInfo, Waiting, get_engine
 from games.core.replay import replay
 
@@ -134,20 +134,24 @@ class TableService(LobbyMixin):
         if not await games.bump_version(session, table.id, table.version, updated_at=self._clock(), **values):
             raise TableError("table.stale", game_id=table.id)
 
-    async def _record(self, session: AsyncSession, table: Table, events: list[Event], kind: str = "act") -> None:
+    async def _record(self, session: AsyncSession, table: Table, events: list[Event],
+                      kind: str = "act") -> Lease | None:
         """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
-        the timers ``plan`` arms for it (stamped with ``table.version``), in the caller's transaction."""
+        the timers ``plan`` arms for it (stamped with ``table.version``), in the caller's transaction; and take the
+        game's delivery lease with it (None: another process is showing the game, or nothing is shown here)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
         for plan in plans:
             await timers.schedule(session, table.id, plan.kind, plan.due_at, plan.payload, table.version)
         await outbox.add(session, table.id, table.version, kind, [e.model_dump(mode="json") for e in events],
                          [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], self._clock())
+        return await self.deliverer.claim_with(session, table.id)
 
-    async def _send(self, table: Table) -> None:
-        """Show the committed steps of ``table`` (call after commit, outside the game's lock)."""
+    async def _send(self, table: Table, lease: Lease | None) -> None:
+        """Show the committed steps of ``table`` (call after commit, outside the game's lock) under the ``lease``
+        :meth:`_record` took."""
         if self._on_timers is not None:
             self._on_timers()
-        await self.deliverer.drain(table.id)
+        await self.deliverer.drain(table.id, lease)
 
     # --- reading -------------------------------------------------------------------------------------------
     async def load(self, game_id: int) -> Table:
@@ -242,10 +246,10 @@ class TableService(LobbyMixin):
                                     status="finished" if outcome else table.status, outcome=outcome,
                                     finished_at=now if outcome else table.finished_at)
                     events = [*(announce or []), *step.events]
-                    await self._record(session, table, events)
+                    lease = await self._record(session, table, events)
             except IntegrityError as exc:  # another process logged this seq first
                 raise TableError("table.stale", game_id=game_id) from exc
-        await self._send(table)
+        await self._send(table, lease)
         return ActResult(table=table, events=events, outcome=outcome)
 
     @staticmethod

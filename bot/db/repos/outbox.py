@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -44,17 +44,27 @@ async def pending_games(session: AsyncSession, *, stranded_before: datetime | No
 
 async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime,
                      until: datetime) -> tuple[bool, str | None]:
-    """Take (or renew) the delivery lease of ``game_id`` for ``owner`` until ``until``: ``(True, shown)`` unless
-    another owner holds a lease that runs past ``now`` (``(False, None)``); ``shown`` is the digest of the public
-    view the table last showed. One ``INSERT ... ON CONFLICT DO UPDATE ... WHERE`` statement, so two processes
-    claiming at once never both win (commit at once)."""
+    """Take (or renew) the delivery lease of ``game_id`` for ``owner`` until ``until`` when the game has a step to
+    show: ``(True, shown)`` unless another owner holds a lease that runs past ``now`` or nothing is pending
+    (``(False, None)``); ``shown`` is the digest of the public view the table last showed. One
+    ``INSERT ... SELECT ... WHERE EXISTS ... ON CONFLICT DO UPDATE ... WHERE`` statement, so two processes
+    claiming at once never both win (commit at once, or with the step that made it pending)."""
     insert = postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert
-    stmt = insert(DeliveryLease).values(game_id=game_id, owner=owner, lease_until=until)
+    pending = (select(OutboxEntry.id).where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None))
+               .exists())
+    row = select(literal(game_id, DeliveryLease.game_id.type), literal(owner, DeliveryLease.owner.type),
+                 literal(until, DeliveryLease.lease_until.type)).where(pending)
+    stmt = insert(DeliveryLease).from_select(["game_id", "owner", "lease_until"], row)
     stmt = stmt.on_conflict_do_update(
         index_elements=[DeliveryLease.game_id], set_={"owner": owner, "lease_until": until},
         where=or_(DeliveryLease.lease_until <= now, DeliveryLease.owner == owner))
-    row = (await session.execute(stmt.returning(DeliveryLease.shown))).first()
-    return (True, row.shown) if row is not None else (False, None)
+    won = (await session.execute(stmt.returning(DeliveryLease.shown))).first()
+    return (True, won.shown) if won is not None else (False, None)
+
+
+async def lease_of(session: AsyncSession, game_id: int) -> DeliveryLease | None:
+    """The delivery lease row of ``game_id`` (None: never delivered)."""
+    return await session.get(DeliveryLease, game_id, populate_existing=True)
 
 
 async def release_game(session: AsyncSession, game_id: int, owner: str, now: datetime) -> None:
