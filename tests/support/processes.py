@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import re
 import signal
@@ -28,7 +29,15 @@ from tests.discord_double.server import TOKEN
 ROOT = Path(__file__).resolve().parents[2]
 BOT_COMMAND = ("-m", "bot", "run")
 READY_LINE = re.compile(r" ready as |^ready$")  # the bot's ready line, or the crash test bot's "ready"
+PR_SET_PDEATHSIG = 1  # prctl(2)
 START_TIMEOUT = 60.0  # seconds; a start on a loaded 2-core machine can take a while
+
+
+def _die_with_parent() -> None:
+    """In the child before it runs: on Linux, be SIGKILLed when the test process dies, so an interrupted run
+    leaves no bot reconnecting forever on a shared machine (elsewhere: nothing)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class BotProcess:
@@ -59,7 +68,7 @@ class BotProcess:
             raise RuntimeError(f"{self.name} is already running")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, *self.command, cwd=ROOT, env=self.env, stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, preexec_fn=_die_with_parent)
         self.starts += 1
         ready = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read(self.proc, ready), name=f"{self.name}-output")
