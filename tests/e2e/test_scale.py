@@ -96,6 +96,10 @@ async def test_two_processes_play_games_on_both_shards_to_the_end(pg_url: str, t
                     await stored(tables, game_id, lambda t: t.status == "finished", "its end")
                 for channel in channels:
                     assert "Arrested on 12" in double.messages(channel)[-1].text
+                lines = shown_lines(double.messages(channels[1]))  # shown by two processes, in commit order
+                marks = ["A victim was found in the House on 3", "asks the Witness on 2", "Arrested on 12"]
+                at = [next(i for i, line in enumerate(lines) if m in line) for m in marks]
+                assert at == sorted(at), lines
             except BaseException:
                 print(cluster.logs())
                 raise

@@ -6,7 +6,7 @@ A process is ``python -m bot run`` (the operator's command) unless told otherwis
 environment: ``DISCORD_TOKEN``, ``DISCORD_API_BASE`` (the double, or a REST proxy in front of it),
 ``DATABASE_URL``, ``SHARD_COUNT`` and ``SHARD_IDS``. Its stdout and stderr go to a log file; it counts as ready
 when it prints its ready line (``coroner ... ready as ...``, logged once every shard it holds is connected).
-:meth:`BotProcess.kill` is SIGKILL (nothing is flushed or closed: a crash), :meth:`BotProcess.stop` SIGTERM.
+:meth:`BotProcess.kill` is SIGKILL (nothing is flushed or closed: a crash); a killed process can be started again.
 
     async with Cluster(double, db_url, tmp_path, shards=[[0], [1]]) as cluster:   # migrates once, starts both
         await cluster[1].kill(); ...; await cluster[1].start()
@@ -93,21 +93,10 @@ class BotProcess:
 
     async def kill(self) -> None:
         """SIGKILL the process (a crash: nothing is flushed or closed) and reap it."""
-        await self._end(signal.SIGKILL)
-
-    async def stop(self, timeout: float = 10.0) -> None:
-        """SIGTERM and wait for the exit (SIGKILL after ``timeout`` seconds)."""
-        await self._end(signal.SIGTERM, timeout)
-
-    async def _end(self, sig: int, timeout: float = 10.0) -> None:
         proc, reader = self.proc, self._reader
         if proc is not None and proc.returncode is None:
-            proc.send_signal(sig)
-            try:
-                await asyncio.wait_for(proc.wait(), timeout)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
+            proc.send_signal(signal.SIGKILL)
+            await proc.wait()
         if reader is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(reader, 5)
