@@ -8,7 +8,7 @@ environment: ``DISCORD_TOKEN``, ``DISCORD_API_BASE`` (the double, or a REST prox
 when it prints its ready line (``coroner ... ready as ...``, logged once every shard it holds is connected).
 :meth:`BotProcess.kill` is SIGKILL (nothing is flushed or closed: a crash); a killed process can be started again.
 
-    async with Cluster(double, db_url, tmp_path, shards=[[0], [1]]) as cluster:   # migrates once, starts both
+    async with Cluster(double.api_base, db_url, tmp_path, [[0], [1]]) as cluster:   # migrates once, starts both
         await cluster[1].kill(); ...; await cluster[1].start()
 """
 
