@@ -18,6 +18,7 @@ from bot.db.models import GameAction
 from bot.tables import Table, TableService
 from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, InteractionHandle, StoredMessage, User
 from tests.e2e.conftest import mark
+from tests.support.newgame import newgame
 
 ROUTE = "3 8 13 12 victim 3 witness 2"  # City A: House 3 -> 8 -> 13 -> Park 12; the Witness goes to Park 2
 STATUS = "Cereal Killer — day"
@@ -42,7 +43,7 @@ async def next_status(double: DiscordDouble, channel: Channel, before: tuple[int
 
 async def start(double: DiscordDouble, channel: Channel, players: list[User]) -> StoredMessage:
     """The first player hosts (the Killer), the others join, the game starts; returns the first table."""
-    handle = await players[0].slash(channel, "newgame", {"game": "cereal_killer", "mode": "classic"})
+    handle = await newgame(players[0], channel, "cereal_killer", "classic")
     await handle.response()
     lobby = await handle.wait_original(WAIT)
     for user in players[1:]:
