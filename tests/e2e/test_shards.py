@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from sqlalchemy import func, select
 
 from bot.bot import CoronerBot
 from bot.db.models import GameAction
 from bot.settings import Settings
 from tests.e2e.conftest import World, mark, stored
-from tests.e2e.test_cereal_killer import ROUTE, killer_dm, next_status, start, statuses
+from tests.e2e.test_cereal_killer import ROUTE, click, custom_id, killer_dm, next_status, start, statuses
+
+#: several processes on one database is the PostgreSQL set-up (SQLite serves one process)
+pytestmark = pytest.mark.parametrize("db_url", [pytest.param("postgres", marks=pytest.mark.postgres)],
+                                     indirect=True)
 
 
 def shard_bot(world: World, shard: int) -> CoronerBot:
@@ -22,10 +27,11 @@ def shard_bot(world: World, shard: int) -> CoronerBot:
     return CoronerBot(settings, clock=world.clock, guild_ready_timeout=0.05)
 
 
-async def test_the_killers_dm_route_for_a_game_on_another_shard_is_applied_once_and_shown(world: World) -> None:
-    """The game runs in a server on shard 1; the Killer's route DM arrives at the shard-0 process only, which
-    applies it once, answers the DM and edits the living table in the shard-1 channel (no channel cache, no
-    channel lookup)."""
+async def test_the_killers_dm_route_and_dm_button_for_a_game_on_another_shard_are_applied_once_and_shown(
+        world: World) -> None:
+    """The game runs in a server on shard 1; the Killer's route DM and its click on a DM answer button arrive at
+    the shard-0 process only, which applies each once, answers in the DM and edits the living table in the shard-1
+    channel (no channel cache, no channel lookup)."""
     double = world.double
     double.shard_count = 2
     guild = double.add_guild("Shard One", shard=1)
@@ -49,6 +55,23 @@ async def test_the_killers_dm_route_for_a_game_on_another_shard_is_applied_once_
         assert "A victim was found in the House on 3" in status.text
         await stored(world, lambda: _has(world, table.id, actions + 1), "the route in the log")
         assert await _actions(world, table.id) == actions + 1
+        assert _channel_lookups(world, channel.id) == lookups
+
+        status = await click(world, bob, status, "place", ["7"])  # the Detective's moves: on shard 1
+        move = await bob.click(status, custom_id(status, "move"))
+        assert (await move.response()).modal is not None
+        count = mark(statuses(world))
+        await (await bob.submit_modal(move, {"path": "2"})).response()
+        status = await click(world, bob, await next_status(world, count), "ask", ["direction"])
+        prompt = await double.wait_for(lambda: alice.dms()[-1] if alice.dms()[-1].buttons() else None)
+        count = mark(statuses(world))
+        answer = await alice.click(prompt, label="South")
+        assert answer.shard_id == 0
+        await answer.response()
+        status = await next_status(world, count)
+        assert "(Which way are you from the Witness?): South" in status.text
+        await stored(world, lambda: _has(world, table.id, actions + 5), "the answer in the log")
+        assert await _actions(world, table.id) == actions + 5  # route, place, move, ask, answer: each once
         assert _channel_lookups(world, channel.id) == lookups
 
 
