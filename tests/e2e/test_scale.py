@@ -152,6 +152,7 @@ async def test_three_processes_a_timer_due_while_its_shard_is_down_fires_once_el
                 await double.wait_for(lambda: "ran out of time" in double.messages(channels[1])[-1].text, WAIT,
                                       "the timeout shown in shard 2's channel by another process")
 
+                restarting = asyncio.create_task(cluster.holding(2).start())  # meanwhile, shard 1's game goes on
                 killer, detective = players[0]
                 assert "3 → 8 → 13 → 12" in (await killer_dm(double, killer, ROUTE)).text
                 await stored(tables, ids[0], lambda t: t.state.killer == 12, "the Killer's route")
@@ -159,7 +160,7 @@ async def test_three_processes_a_timer_due_while_its_shard_is_down_fires_once_el
                 await use(double, channels[0], detective, "arrest", ["12"])
                 await stored(tables, ids[0], lambda t: t.status == "finished", "its end")
 
-                await cluster.holding(2).start()
+                await restarting
                 await use(double, channels[1], players[1][1], "place", ["7"])
                 await stored(tables, ids[1], lambda t: t.version == walked.version + 1, "the Detective's placement")
             except BaseException:
