@@ -211,4 +211,5 @@ async def test_answers_keep_the_window_deadline_also_across_a_restart(world: Wor
         world.clock.advance(seconds=3.5)  # 15.5 s after the window opened
         await wait_version(world, 1, answered)
         assert (await world.tables.load(1)).state.pending.kind != "window"
-        assert "Time is up: the game goes on without Carol." in table_log(world.bot_messages())
+        await world.double.wait_for(lambda: "Time is up: the game goes on without Carol." in table_log(
+            world.bot_messages()), what="the window's closing line")
