@@ -65,7 +65,8 @@ def test_migrations_run_once_before_the_bots() -> None:
 
 def test_two_bots_hold_two_shards_each_with_valid_settings() -> None:
     """Each bot's environment is a valid Settings (every name a setting); SHARD_IDS 0,1 and 2,3 of SHARD_COUNT 4;
-    only one registers the commands; without DISCORD_TOKEN compose refuses to start."""
+    only one registers the commands; DISCORD_API_BASE from the shell reaches both (a shared REST proxy); without
+    DISCORD_TOKEN compose refuses to start."""
     services = compose()["services"]
     settings = {name: Settings(_env_file=None, **{k.lower(): v for k, v in
                                                   environment(services[name], {"DISCORD_TOKEN": "t"}).items()})
@@ -74,5 +75,10 @@ def test_two_bots_hold_two_shards_each_with_valid_settings() -> None:
         assert {k.lower() for k in services[name]["environment"]} <= set(Settings.model_fields)
     assert [(s.shard_count, s.shard_ids) for s in settings.values()] == [(4, [0, 1]), (4, [2, 3])]
     assert [s.sync_commands for s in settings.values()] == [True, False]
+    proxied = [Settings(_env_file=None, **{k.lower(): v for k, v in environment(
+        services[name], {"DISCORD_TOKEN": "t", "DISCORD_API_BASE": "http://proxy:8080"}).items()})
+        for name in ("bot-a", "bot-b")]
+    assert [s.discord_api_base for s in proxied] == ["http://proxy:8080"] * 2  # one REST proxy for both
+    assert [s.discord_api_base for s in settings.values()] == [None, None]  # unset: Discord itself
     with pytest.raises(KeyError, match="set DISCORD_TOKEN to the bot token"):
         environment(services["bot-a"], {})

@@ -53,6 +53,29 @@ async def start(double: DiscordDouble, channel: Channel, players: list[User]) ->
     return await double.wait_for(lambda: (statuses(double, channel) or [None])[-1], WAIT, "the table")
 
 
+def games_on(double: DiscordDouble, shards: tuple[int, ...]) -> tuple[list[Channel], list[list[User]]]:
+    """A guild on each of ``shards`` with a #games channel and two members of its own (Alice<k> will host and be
+    the Killer, Bob<k> the Detective); the channels and the pairs, in the order of ``shards``."""
+    channels, players = [], []
+    for k in shards:
+        guild = double.add_guild(f"shard {k}", shard=k)
+        channels.append(guild.add_text_channel("games"))
+        pair = [double.add_user(f"{n}{k}", display_name=f"{n.title()}{k}") for n in ("alice", "bob")]
+        for user in pair:
+            guild.add_member(user)
+        players.append(pair)
+    return channels, players
+
+
+async def start_all(double: DiscordDouble, tables: TableService, channels: list[Channel],
+                    players: list[list[User]]) -> list[int]:
+    """Start a Cereal Killer game in every channel at once (:func:`start`); their game ids."""
+    await asyncio.gather(*(start(double, c, p) for c, p in zip(channels, players, strict=True)))
+    games = [await tables.table_in_channel(c.id) for c in channels]
+    assert all(g is not None for g in games)
+    return [g.id for g in games if g is not None]
+
+
 async def killer_dm(double: DiscordDouble, killer: User, text: str) -> StoredMessage:
     """The Killer DMs ``text``; returns the bot's first DM after it (the answer)."""
     sent = await killer.dm_bot(text)

@@ -26,10 +26,11 @@ from tests.e2e.scale import (
     WAIT,
     actions_of,
     answer_prompt,
+    games_on,
     killer_dm,
     my_secrets,
     refusal_or_none,
-    start,
+    start_all,
     stored,
     use,
 )
@@ -56,19 +57,10 @@ async def test_two_processes_play_games_on_both_shards_to_the_end(pg_url: str, t
     other refused as out of date. Every move is stored exactly once, and every REST call went through the proxy."""
     double = await DiscordDouble(shard_count=2).start()
     try:
-        guilds = [double.add_guild(f"shard {k}", shard=k) for k in (0, 1)]
-        channels = [g.add_text_channel("games") for g in guilds]
-        players = [[double.add_user(f"{n}{k}", display_name=f"{n.title()}{k}") for n in ("alice", "bob")]
-                   for k in (0, 1)]
-        for guild, pair in zip(guilds, players, strict=True):
-            for user in pair:
-                guild.add_member(user)
+        channels, players = games_on(double, (0, 1))
         async with RestProxy(double.api_base) as proxy, Cluster(proxy.base, pg_url, tmp_path, [[0], [1]]) as cluster:
             try:
-                await asyncio.gather(*(start(double, c, p) for c, p in zip(channels, players, strict=True)))
-                games = [await tables.table_in_channel(c.id) for c in channels]
-                assert all(g is not None for g in games)
-                ids = [g.id for g in games if g is not None]
+                ids = await start_all(double, tables, channels, players)
 
                 confirmations = await asyncio.gather(*(killer_dm(double, p[0], ROUTE) for p in players))
                 assert all("3 → 8 → 13 → 12" in m.text for m in confirmations)
@@ -77,6 +69,7 @@ async def test_two_processes_play_games_on_both_shards_to_the_end(pg_url: str, t
                 for channel in channels:
                     await double.wait_for(lambda c=channel: "A victim was found in the House on 3" in
                                           double.messages(c)[-1].text, WAIT, "the route's step on the table")
+                    assert not [m for m in double.messages(channel) if "8 → 13" in m.text]  # the route stays secret
 
                 killer, detective = players[1]
                 await use(double, channels[1], detective, "place", ["7"])
@@ -103,6 +96,10 @@ async def test_two_processes_play_games_on_both_shards_to_the_end(pg_url: str, t
                     await stored(tables, game_id, lambda t: t.status == "finished", "its end")
                 for channel in channels:
                     assert "Arrested on 12" in double.messages(channel)[-1].text
+                lines = shown_lines(double.messages(channels[1]))  # shown by two processes, in commit order
+                marks = ["A victim was found in the House on 3", "asks the Witness on 2", "Arrested on 12"]
+                at = [next(i for i, line in enumerate(lines) if m in line) for m in marks]
+                assert at == sorted(at), lines
             except BaseException:
                 print(cluster.logs())
                 raise
@@ -128,20 +125,11 @@ async def test_three_processes_a_timer_due_while_its_shard_is_down_fires_once_el
     and is played to an arrest. Shard 2's process restarts, fires nothing again and serves the next click."""
     double = await DiscordDouble(shard_count=3).start()
     try:
-        guilds = [double.add_guild(f"shard {k}", shard=k) for k in (1, 2)]
-        channels = [g.add_text_channel("games") for g in guilds]
-        players = [[double.add_user(f"{n}{k}", display_name=f"{n.title()}{k}") for n in ("alice", "bob")]
-                   for k in (1, 2)]
-        for guild, pair in zip(guilds, players, strict=True):
-            for user in pair:
-                guild.add_member(user)
+        channels, players = games_on(double, (1, 2))
         async with Cluster(double.api_base, pg_url, tmp_path, [[0], [1], [2]],
                            env={"TIMER_POLL_SECONDS": "0.3"}) as cluster:
             try:
-                await asyncio.gather(*(start(double, c, p) for c, p in zip(channels, players, strict=True)))
-                games = [await tables.table_in_channel(c.id) for c in channels]
-                assert all(g is not None for g in games)
-                ids = [g.id for g in games if g is not None]
+                ids = await start_all(double, tables, channels, players)
                 armed = await stored(tables, ids[1], lambda t: True, "its start")
                 assert any(t.kind == "turn_timeout" and t.payload["version"] == armed.version
                            for t in await tables.pending_timers(ids[1]))

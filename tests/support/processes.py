@@ -6,9 +6,9 @@ A process is ``python -m bot run`` (the operator's command) unless told otherwis
 environment: ``DISCORD_TOKEN``, ``DISCORD_API_BASE`` (the double, or a REST proxy in front of it),
 ``DATABASE_URL``, ``SHARD_COUNT`` and ``SHARD_IDS``. Its stdout and stderr go to a log file; it counts as ready
 when it prints its ready line (``coroner ... ready as ...``, logged once every shard it holds is connected).
-:meth:`BotProcess.kill` is SIGKILL (nothing is flushed or closed: a crash), :meth:`BotProcess.stop` SIGTERM.
+:meth:`BotProcess.kill` is SIGKILL (nothing is flushed or closed: a crash); a killed process can be started again.
 
-    async with Cluster(double, db_url, tmp_path, shards=[[0], [1]]) as cluster:   # migrates once, starts both
+    async with Cluster(double.api_base, db_url, tmp_path, [[0], [1]]) as cluster:   # migrates once, starts both
         await cluster[1].kill(); ...; await cluster[1].start()
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import re
 import signal
@@ -28,7 +29,15 @@ from tests.discord_double.server import TOKEN
 ROOT = Path(__file__).resolve().parents[2]
 BOT_COMMAND = ("-m", "bot", "run")
 READY_LINE = re.compile(r" ready as |^ready$")  # the bot's ready line, or the crash test bot's "ready"
+PR_SET_PDEATHSIG = 1  # prctl(2)
 START_TIMEOUT = 60.0  # seconds; a start on a loaded 2-core machine can take a while
+
+
+def _die_with_parent() -> None:
+    """In the child before it runs: on Linux, be SIGKILLed when the test process dies, so an interrupted run
+    leaves no bot reconnecting forever on a shared machine (elsewhere: nothing)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class BotProcess:
@@ -59,7 +68,7 @@ class BotProcess:
             raise RuntimeError(f"{self.name} is already running")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, *self.command, cwd=ROOT, env=self.env, stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, preexec_fn=_die_with_parent)
         self.starts += 1
         ready = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read(self.proc, ready), name=f"{self.name}-output")
@@ -84,21 +93,10 @@ class BotProcess:
 
     async def kill(self) -> None:
         """SIGKILL the process (a crash: nothing is flushed or closed) and reap it."""
-        await self._end(signal.SIGKILL)
-
-    async def stop(self, timeout: float = 10.0) -> None:
-        """SIGTERM and wait for the exit (SIGKILL after ``timeout`` seconds)."""
-        await self._end(signal.SIGTERM, timeout)
-
-    async def _end(self, sig: int, timeout: float = 10.0) -> None:
         proc, reader = self.proc, self._reader
         if proc is not None and proc.returncode is None:
-            proc.send_signal(sig)
-            try:
-                await asyncio.wait_for(proc.wait(), timeout)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
+            proc.send_signal(signal.SIGKILL)
+            await proc.wait()
         if reader is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(reader, 5)
