@@ -128,7 +128,7 @@ def _timer_columns(connection: Connection) -> set[str]:
 async def test_the_leases_migration_is_reversible(engine: AsyncEngine) -> None:
     """Downgrading 0005 drops the delivery leases and the timers' claim columns; upgrading restores the models."""
     await upgrade_to_head(engine)
-    await downgrade_to(engine, "0004")
+    await downgrade_to(engine, "0007")
     async with engine.connect() as conn:
         assert await conn.run_sync(_tables) == (TABLES - {"delivery_leases"}) | {"alembic_version"}
         assert not {"claimed_by", "lease_until"} & await conn.run_sync(_timer_columns)

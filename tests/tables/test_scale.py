@@ -113,8 +113,7 @@ async def test_a_timeout_run_again_after_a_takeover_is_refused_as_stale(sessions
         seat, action = table.engine.timeout_action(table.state)
         try:
             await service.act_as_seat(timer.game_id, seat, table.engine.dump_action(action),
-                                      expected_version=timer.payload["version"],
-                                      announce=[Event(key="turn.auto", params={"seat": seat})])
+                                      expected_version=timer.payload["version"], timed_out=True)
         except TableError as exc:
             outcomes.append(exc.code)
         else:
@@ -236,3 +235,25 @@ async def test_a_game_whose_deliverer_died_is_swept_by_another_after_the_lease(s
     assert await alive.deliverer.sweep() == 2
     assert [entry for _, _, entry in shown] == sorted(entry for _, _, entry in shown)
     assert await alive.deliverer.sweep() == 0
+
+
+async def test_what_the_table_shows_is_known_to_every_process(sessions: Sessions, other: Sessions) -> None:
+    """A step shown by process B after one shown by process A knows what A's table showed: the same public view
+    is "unchanged" (nothing to edit), a new one "changed", whichever process delivers."""
+    seen: list[tuple[str, bool]] = []
+
+    def deliver(name: str, view: dict[str, int]) -> Any:
+        async def show(table: Table, events: list[Event]) -> None:
+            step = current_step()
+            assert step is not None
+            seen.append((name, step.public_changed(view)))
+        return show
+
+    a = TableService(sessions, deliver=deliver("a", {"holder": 1}), clock=lambda: NOW)
+    b = TableService(other, deliver=deliver("b", {"holder": 1}), clock=lambda: NOW)
+    c = TableService(other, deliver=deliver("c", {"holder": 2}), clock=lambda: NOW)
+    table = await started(a, 3, passes=6)
+    for service in (b, c):
+        user, action = pass_on(table)
+        table = (await service.act(table.id, user, action)).table
+    assert seen == [("a", True), ("b", False), ("c", True)]
