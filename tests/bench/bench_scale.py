@@ -55,6 +55,9 @@ FAKE_IDS = 10**15  # seeded games' channels and players: ids no real snowflake o
 
 @dataclass
 class Throughput:
+    """One measured window: passes accepted, its length (s), click-to-table latencies (s), REST requests outside
+    interaction callbacks and callbacks (with their webhook follow-ups) the double answered in it."""
+
     accepted: int
     seconds: float
     latencies: list[float]
@@ -70,6 +73,9 @@ class Throughput:
 
 @dataclass
 class Live:
+    """A restart with ``games`` live games: resident memory once serving (bytes), seconds from spawning the process
+    to its ready line and to its first accepted pass, and how many games went missing or back in version."""
+
     games: int
     rss: int
     to_ready: float
@@ -79,6 +85,8 @@ class Live:
 
 @dataclass
 class Backend:
+    """Every measure on one database kind: throughput by number of processes, then the live-game restarts."""
+
     name: str
     throughput: dict[int, Throughput] = field(default_factory=dict)
     live: list[Live] = field(default_factory=list)
