@@ -4,7 +4,7 @@ bot process instead of held in one process's memory.
 Hand-written; ``tests/db/test_migrations.py`` checks it matches the models exactly and downgrades cleanly.
 
 Revision ID: 0006
-Revises: 0007
+Revises: 0005
 Create Date: 2026-12-01
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0006"
-down_revision: str | None = "0007"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
