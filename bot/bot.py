@@ -23,6 +23,7 @@ from bot.plugins import extensions
 from bot.settings import Settings, StartupError
 from bot.tables.outbox import RETRY_TIMER
 from bot.timers import TimerRunner
+from bot.ai_seats import install_ai_seats
 from bot.turns import install_turn_timers
 from bot.ui import ui_for
 
@@ -86,6 +87,7 @@ class CoronerBot(commands.AutoShardedBot):
         self.timers = TimerRunner(self)
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
+        install_ai_seats(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
         self.add_dynamic_items(LobbyButton, GameButton, GameSelect)

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"coroner:lobby:(?P<game_id>\d+):(?P<action>[a-z]+)"):
-    """Join / Leave / Start / Cancel on a lobby message."""
+                  template=r"coroner:lobby:(?P<game_id>\d+):(?P<action>[a-z_]+)"):
+    """Join / Leave / Start / Cancel / Add AI / Remove AI on a lobby message."""
 
     def __init__(self, game_id: int, action: str, *, label: str = "", style: discord.ButtonStyle | None = None) -> None:
         styles = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary,

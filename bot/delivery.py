@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.ai_seats import ai_timers
 from bot.components import secrets_button, view_of
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
@@ -206,19 +207,22 @@ class Delivery:
         transaction): for engines that define ``timeout_action``, while the game waits on seats it pings, a
         warning at half the turn time and the bot's move at the time limit, both carrying the version they were
         armed at (they do nothing once the game moved on), and the UI's ``step_timers(table, timeout_at)`` if it
-        has any; when a round of a series ends, the timer that opens the next round."""
+        has any; the ``ai_move`` of a computer player the step waits on (:mod:`bot.ai_seats`); when a round of a
+        series ends, the timer that opens the next round."""
         if table.status == "finished":
             return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
+        now = self.bot.clock.now()
+        ai = ai_timers(table, now)  # a computer player's move, when the step waits on one
         waiting = table.engine.waiting(table.state)
         if not hasattr(table.engine, "timeout_action") or waiting is None or not waiting.pings:
-            return []
+            return ai
         config = await self.bot.config(table.guild_id)
         timeout = timedelta(seconds=ui_for(table.game, table.mode).move_timeout(table, config))
-        now = self.bot.clock.now()
         payload = {"version": table.version}
         extra = getattr(ui_for(table.game, table.mode), "step_timers", None)  # e.g. a prompt's own deadline
         return [TimerPlan("turn_warning", now + timeout / 2, payload),
-                TimerPlan("turn_timeout", now + timeout, payload), *(extra(table, now + timeout) if extra else [])]
+                TimerPlan("turn_timeout", now + timeout, payload), *(extra(table, now + timeout) if extra else []),
+                *ai]
 
 
 def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:

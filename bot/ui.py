@@ -158,8 +158,9 @@ class GameUI:
         return False
 
     # --- playing ---------------------------------------------------------------------------------------------
-    async def play(self, bot: Any, table: Table, user_id: int, action: dict[str, Any], *,
-                   version: int | None = None, interaction: discord.Interaction | None = None) -> ActResult:
+    async def play(self, bot: Any, table: Table, user_id: int | None, action: dict[str, Any], *,
+                   version: int | None = None, interaction: discord.Interaction | None = None,
+                   seat: int | None = None) -> ActResult:
         """The one path every control of every game plays a move through: :meth:`complete_action`, then
         ``bot.tables.act`` (the only gate for turn, staleness and game over; ``version``: the table version the
         control was drawn at, ``None`` for controls valid at any version), then :meth:`after_play`. Raises what
@@ -168,10 +169,18 @@ class GameUI:
         ``interaction``: the click or modal that made the move. When it came from the table message (a component
         on it, or a modal one opened) and is not answered yet, the step's table is its answer
         (``response.edit_message``, callback type 7: the edited table is the acknowledgement, no "Done."); if the
-        step showed nothing public it is acknowledged without a change."""
+        step showed nothing public it is acknowledged without a change.
+
+        ``seat`` (with ``user_id`` None): the move of a computer player in that seat (:mod:`bot.ai_seats`), made
+        through ``bot.tables.act_as_seat`` with the same checks."""
         with answering(interaction):
-            result = await bot.tables.act(table.id, user_id, self.complete_action(bot, action),
-                                          expected_version=version)
+            if seat is not None:
+                result = await bot.tables.act_as_seat(table.id, seat, self.complete_action(bot, action),
+                                                      expected_version=version)
+            else:
+                assert user_id is not None, "a person's move names its user"
+                result = await bot.tables.act(table.id, user_id, self.complete_action(bot, action),
+                                              expected_version=version)
         if interaction is not None and not interaction.response.is_done() and on_table(interaction, table):
             await interaction.response.defer()
         await self.after_play(bot, result)

@@ -74,7 +74,7 @@ def admit(table: Table, *, user_id: int | None, seat: int | None, expected_versi
         seat = table.seat_of(user_id or 0)
         if seat is None:
             raise TableError("table.not_a_player", game_id=table.id)
-    elif seat != SYSTEM_SEAT and table.user_of(seat) is None:
+    elif seat != SYSTEM_SEAT and not table.has_seat(seat):
         raise TableError("table.bad_seat", seat=seat)
     if expected_version is not None and expected_version != table.version:
         raise TableError("table.stale", game_id=table.id)

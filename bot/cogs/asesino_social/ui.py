@@ -107,7 +107,8 @@ class SocialUI(GameUI):
     mode = "social"
 
     # --- playing (every component, command and DM goes through :meth:`GameUI.play`) --------------------------
-    async def play(self, bot: Any, table: Table, user_id: int, action: dict[str, Any], **kwargs: Any) -> ActResult:
+    async def play(self, bot: Any, table: Table, user_id: int | None, action: dict[str, Any],
+                   **kwargs: Any) -> ActResult:
         """Every overdue day is ended first (ruling "Time": an action counts for the day its timestamp falls in,
         and after downtime the bot ends every overdue day, in order, before it applies anything else); then
         :meth:`GameUI.play` with the same arguments."""

@@ -1,6 +1,6 @@
 """Asesino en Serie, social mode: real-time days, 6-12 players, played by DM and in the official medium.
 
-Importing this package registers the engine as ``("asesino", "social")``.
+Importing this package registers the engine as ``("asesino", "social")`` and its computer players' policy.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from games.asesino.social.state import SYSTEM_SEAT, SocialState
 from games.core import register
 
 register(ENGINE)
+
+from games.asesino.social import ai  # noqa: E402  (registers the computer players' policy)
 
 __all__ = [
     "ENGINE",

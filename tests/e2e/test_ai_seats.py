@@ -1,0 +1,170 @@
+"""Computer players end to end through the Discord double: the host fills a Verdugo table with AI seats from the
+lobby (only the host may), plays it to the end by clicks while the AI seats move on their ``ai_move`` timers, and
+the results name the computer players while the leaderboard leaves them out; a restart in the middle of a
+computer player's move continues the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from bot.ai_seats import AI_TIMER
+from bot.db.models import Score, Timer
+from bot.tables import TableService
+from tests.discord_double import StoredMessage, User
+from tests.e2e.conftest import World, refusal, stored
+
+SEED = 4242
+HOST = 0
+
+
+@pytest.fixture
+def seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: SEED))
+
+
+async def open_with_ai(world: World, host: User, ai: int, options: str = "") -> StoredMessage:
+    """``host`` opens a Verdugo lobby and clicks Add AI ``ai`` times; returns the lobby message."""
+    handle = await host.slash(world.games, "newgame", {"game": "verdugo", "mode": "classic",
+                                                      **({"options": options} if options else {})})
+    await handle.response()
+    lobby = handle.original
+    assert lobby is not None
+    for _ in range(ai):
+        await (await host.click(lobby, label="Add AI")).response()
+    return lobby
+
+
+async def started(world: World) -> Any:
+    """The channel's game once it is running."""
+    async def active() -> Any:
+        table = await world.tables.table_in_channel(world.games.id)
+        return table if table is not None and table.status == "active" else None
+
+    await stored(world, active, "the started game")
+    return await active()
+
+
+def game_control(world: World, version: int) -> tuple[StoredMessage, dict[str, Any]] | None:
+    """The first game control drawn at ``version`` (the newest message holding one)."""
+    for message in reversed(world.bot_messages()):
+        for c in message.walk_components():
+            parts = c.get("custom_id", "").split(":")
+            if len(parts) > 4 and parts[1] in ("g", "s") and parts[3] == str(version):
+                return message, c
+    return None
+
+
+def end_match(world: World, version: int) -> tuple[StoredMessage, str] | None:
+    for message in reversed(world.bot_messages()):
+        for c in message.walk_components():
+            if c.get("custom_id", "").endswith(f":{version}:end_match:"):
+                return message, c["custom_id"]
+    return None
+
+
+async def host_moves(world: World, host: User, game_id: int, version: int) -> None:
+    """The host makes the move the table's first control offers (a button is pressed, a select takes its first
+    options; the prisoner's Act menu peeks at the first position; a named target is chopped)."""
+    message, control = await world.double.wait_for(lambda: game_control(world, version),
+                                                   what=f"the host's control at v{version}")
+    ident, name = control["custom_id"], control["custom_id"].split(":")[4]
+    if control["type"] == 2:
+        response = await (await host.click(message, ident)).response()
+    else:
+        values = [o["value"] for o in control["options"][:control.get("min_values", 1)]]
+        response = await (await host.select(message, ident, values)).response()
+    if name in ("act", "target"):  # an ephemeral menu (positions) or the Chop confirmation
+        assert response.ephemeral and response.message is not None
+        private = response.message
+        if name == "act":
+            select = private.selects()[0]
+            await (await host.select(private, select["custom_id"], [select["options"][0]["value"]])).response()
+        else:
+            await (await host.click(private, private.buttons()[0]["custom_id"])).response()
+    await stored(world, lambda: moved(world, game_id, version), f"the host's move at v{version}")
+
+
+async def moved(world: World, game_id: int, version: int) -> bool:
+    return (await world.tables.load(game_id)).version > version
+
+
+async def pending_ai_moves(world: World, game_id: int) -> list[int]:
+    async with world.sessions() as session:
+        rows = await session.scalars(select(Timer).where(Timer.game_id == game_id, Timer.kind == AI_TIMER,
+                                                         Timer.fired_at.is_(None)))
+        return [row.version_at_schedule for row in rows]
+
+
+async def test_host_and_three_computer_players_play_verdugo_to_the_end(world: World, seed: None) -> None:
+    """Add AI / Remove AI are the host's (bob is refused privately); the computer players are listed as such in
+    the lobby; the host plays every one of their moves by clicks, the computer players move on their own after
+    2-6 s; the result names them, and only the host is scored."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        lobby = await open_with_ai(world, alice, 4, "match=open, first_executioner=1")
+        assert "Only the host" in await refusal(await bob.click(lobby, label="Add AI"))
+        assert "Only the host" in await refusal(await bob.click(lobby, label="Remove AI"))
+        await (await alice.click(lobby, label="Remove AI")).response()
+        listed = next(m for m in world.bot_messages() if m.id == lobby.id).text
+        assert "🤖 AI 1 (computer player)" in listed and "🤖 AI 3 (computer player)" in listed
+        assert "AI 4" not in listed and "Players (4, needs 4-8)" in listed
+        await (await alice.click(lobby, label="Start")).response()
+        table = await started(world)
+        assert [(s.user_id, s.names) for s in table.seats] == [
+            (alice.id, table.seats[0].names), (None, ("🤖 AI 1",)), (None, ("🤖 AI 2",)), (None, ("🤖 AI 3",))]
+        game_id, host_clicks, ai_steps = table.id, 0, 0
+        for _ in range(300):
+            table = await world.tables.load(game_id)
+            if table.status == "finished":
+                break
+            waiting = table.engine.waiting(table.state)
+            if table.state.phase == "successor":  # after the first round the host ends the (open) match
+                message, ident = await world.double.wait_for(lambda: end_match(world, table.version))
+                await (await alice.click(message, ident)).response()
+                await stored(world, lambda: moved(world, game_id, table.version), "the end of the match")
+                continue
+            if waiting is not None and HOST in waiting.seats:
+                await host_moves(world, alice, game_id, table.version)
+                host_clicks += 1
+                continue
+            assert table.version in await pending_ai_moves(world, game_id)  # armed with the step it waits on
+            world.clock.advance(seconds=6)  # the longest "thinking time"
+            await stored(world, lambda: moved(world, game_id, table.version), f"an AI move at v{table.version}")
+            ai_steps += 1
+        assert table.status == "finished", "the game did not end"
+        assert host_clicks >= 1 and ai_steps >= 5, (host_clicks, ai_steps)
+        assert await world.tables.replay_check(game_id)  # the AI moves are logged like any other
+
+        result = await world.double.wait_for(lambda: next((m for m in world.bot_messages() if "Game over" in m.text),
+                                                          None), what="the result")
+        assert "🤖 AI" in result.text and "<@None>" not in result.text
+        async with world.sessions() as session:
+            scored = (await session.scalars(select(Score.user_id).where(Score.game_id == game_id))).all()
+        assert scored == [alice.id]
+        board = await (await alice.slash(world.games, "leaderboard", {"game": "verdugo"})).response()
+        text = str(board.embeds) + board.content
+        assert alice.mention in text and "AI" not in text and "None" not in text
+
+
+async def test_a_restart_in_the_middle_of_a_computer_players_move_continues(world: World, seed: None) -> None:
+    """The first Executioner is a computer player: its move is a persisted timer; the bot stops before it is due
+    and the restarted bot makes it (once)."""
+    alice = world.players[0]
+    async with world.running():
+        lobby = await open_with_ai(world, alice, 3, "first_executioner=1")
+        await (await alice.click(lobby, label="Start")).response()
+        table = await started(world)
+        await stored(world, lambda: pending_ai_moves(world, table.id), "the armed AI move")
+        assert await pending_ai_moves(world, table.id) == [table.version]
+    world.clock.advance(seconds=6)
+    async with world.running():
+        await stored(world, lambda: moved(world, table.id, table.version), "the AI move after the restart")
+        after = await world.tables.load(table.id)
+        async with world.sessions() as session:
+            logged = await session.scalar(select(func.count()).select_from(Timer).where(
+                Timer.game_id == table.id, Timer.kind == AI_TIMER, Timer.fired_at.is_not(None)))
+        assert after.version == table.version + 1 and logged == 1
+        assert after.state.round.drawn  # the Executioner (seat 1) drew
