@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from bot import ai_seats
 from bot.ai_seats import AI_TIMER
-from bot.db.models import Score, Timer
+from bot.db.models import GameAction, Score, Timer
 from bot.tables import TableService
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, refusal, stored
@@ -100,8 +101,10 @@ async def pending_ai_moves(world: World, game_id: int) -> list[int]:
 
 async def test_host_and_three_computer_players_play_verdugo_to_the_end(world: World, seed: None) -> None:
     """Add AI / Remove AI are the host's (bob is refused privately); the computer players are listed as such in
-    the lobby; the host plays every one of their moves by clicks, the computer players move on their own after
-    2-6 s; the result names them, and only the host is scored."""
+    the lobby. The first Executioner is a computer player: its move is a persisted timer that falls due while the
+    bot is down, and the restarted bot makes it, once. Then the host plays every one of their moves by clicks, the
+    computer players move on their own after 2-6 s, and the host ends the open match after the first round; the
+    result names the computer players, and only the host is scored."""
     alice, bob = world.players[:2]
     async with world.running():
         lobby = await open_with_ai(world, alice, 4, "match=open, first_executioner=1")
@@ -115,6 +118,17 @@ async def test_host_and_three_computer_players_play_verdugo_to_the_end(world: Wo
         table = await started(world)
         assert [(s.user_id, s.names) for s in table.seats] == [
             (alice.id, table.seats[0].names), (None, ("🤖 AI 1",)), (None, ("🤖 AI 2",)), (None, ("🤖 AI 3",))]
+        await stored(world, lambda: pending_ai_moves(world, table.id), "the first Executioner's armed move")
+        assert await pending_ai_moves(world, table.id) == [table.version]
+    world.clock.advance(seconds=6)  # the computer player's move falls due while the bot is down
+    async with world.running():
+        await stored(world, lambda: moved(world, table.id, table.version), "the AI move after the restart")
+        after = await world.tables.load(table.id)
+        async with world.sessions() as session:
+            fired = await session.scalar(select(func.count()).select_from(Timer).where(
+                Timer.game_id == table.id, Timer.kind == AI_TIMER, Timer.fired_at.is_not(None)))
+        assert after.version == table.version + 1 and fired == 1 and after.state.round.drawn  # AI 1 drew, once
+
         game_id, host_clicks, ai_steps = table.id, 0, 0
         for _ in range(300):
             table = await world.tables.load(game_id)
@@ -149,22 +163,43 @@ async def test_host_and_three_computer_players_play_verdugo_to_the_end(world: Wo
         assert alice.mention in text and "AI" not in text and "None" not in text
 
 
-async def test_a_restart_in_the_middle_of_a_computer_players_move_continues(world: World, seed: None) -> None:
-    """The first Executioner is a computer player: its move is a persisted timer; the bot stops before it is due
-    and the restarted bot makes it (once)."""
+async def test_computer_players_in_the_social_mode_use_their_powers_quietly(world: World, social_seed: None,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ruling 30 of the social mode: alice and five computer players; after the start each computer player with a
+    power uses it (and nothing else) on its own timer, through the social mode's real-time path; the computer
+    players get no DMs and the host's lobby shows them."""
     alice = world.players[0]
+    handled: list[int] = []  # the versions of the ai_move timers whose handler has finished
+    play = ai_seats.on_ai_move
+
+    async def on_ai_move(bot: Any, timer: Any) -> None:
+        await play(bot, timer)
+        handled.append(timer.payload["version"])
+
+    monkeypatch.setattr(ai_seats, "on_ai_move", on_ai_move)
     async with world.running():
-        lobby = await open_with_ai(world, alice, 3, "first_executioner=1")
-        await (await alice.click(lobby, label="Start")).response()
+        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
+        handle = await alice.slash(world.games, "newgame", {"game": "asesino", "mode": "social"})
+        await handle.response()
+        assert handle.original is not None
+        for _ in range(5):
+            await (await alice.click(handle.original, label="Add AI")).response()
+        await (await alice.click(handle.original, label="Start")).response()
         table = await started(world)
-        await stored(world, lambda: pending_ai_moves(world, table.id), "the armed AI move")
-        assert await pending_ai_moves(world, table.id) == [table.version]
-    world.clock.advance(seconds=6)
-    async with world.running():
-        await stored(world, lambda: moved(world, table.id, table.version), "the AI move after the restart")
-        after = await world.tables.load(table.id)
+        powers = {seat: s.card.value for seat, s in enumerate(table.state.seats) if seat}
+        for _ in range(12):  # each armed move, until the computer players pass
+            if not await pending_ai_moves(world, table.id):
+                break
+            done = len(handled)
+            world.clock.advance(seconds=6)
+            await world.double.wait_for(lambda: len(handled) > done, what="the next AI move")
+        assert not await pending_ai_moves(world, table.id)
         async with world.sessions() as session:
-            logged = await session.scalar(select(func.count()).select_from(Timer).where(
-                Timer.game_id == table.id, Timer.kind == AI_TIMER, Timer.fired_at.is_not(None)))
-        assert after.version == table.version + 1 and logged == 1
-        assert after.state.round.drawn  # the Executioner (seat 1) drew
+            logged = (await session.execute(select(GameAction.seat, GameAction.action).where(
+                GameAction.game_id == table.id, GameAction.user_id.is_(None), GameAction.seat >= 0)
+                .order_by(GameAction.seq))).all()
+        # the seed's deal: the Killer recruits the Journalist, who then commits the day's crime
+        assert [(powers[seat], action["type"]) for seat, action in logged] == [
+            ("doctor", "protect"), ("killer", "recruit"), ("journalist", "crime"), ("detective", "inspect")]
+        assert [u for u in world.players[1:] if u.dms()] == []
+
