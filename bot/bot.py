@@ -11,6 +11,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai_seats import install_ai_seats
 from bot.clock import Clock
 from bot.components import GameButton, GameSelect, LobbyButton
 from bot.delivery import Delivery
@@ -23,7 +24,6 @@ from bot.plugins import extensions
 from bot.settings import Settings, StartupError
 from bot.tables.outbox import RETRY_TIMER
 from bot.timers import TimerRunner
-from bot.ai_seats import install_ai_seats
 from bot.turns import install_turn_timers
 from bot.ui import ui_for
 

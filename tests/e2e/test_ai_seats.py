@@ -134,11 +134,11 @@ async def test_host_and_three_computer_players_play_verdugo_to_the_end(world: Wo
             table = await world.tables.load(game_id)
             if table.status == "finished":
                 break
-            waiting = table.engine.waiting(table.state)
+            waiting, version = table.engine.waiting(table.state), table.version
             if table.state.phase == "successor":  # after the first round the host ends the (open) match
-                message, ident = await world.double.wait_for(lambda: end_match(world, table.version))
+                message, ident = await world.double.wait_for(lambda v=version: end_match(world, v))
                 await (await alice.click(message, ident)).response()
-                await stored(world, lambda: moved(world, game_id, table.version), "the end of the match")
+                await stored(world, lambda v=version: moved(world, game_id, v), "the end of the match")
                 continue
             if waiting is not None and HOST in waiting.seats:
                 await host_moves(world, alice, game_id, table.version)
@@ -146,7 +146,7 @@ async def test_host_and_three_computer_players_play_verdugo_to_the_end(world: Wo
                 continue
             assert table.version in await pending_ai_moves(world, game_id)  # armed with the step it waits on
             world.clock.advance(seconds=6)  # the longest "thinking time"
-            await stored(world, lambda: moved(world, game_id, table.version), f"an AI move at v{table.version}")
+            await stored(world, lambda v=version: moved(world, game_id, v), f"an AI move at v{version}")
             ai_steps += 1
         assert table.status == "finished", "the game did not end"
         assert host_clicks >= 1 and ai_steps >= 5, (host_clicks, ai_steps)
@@ -192,7 +192,7 @@ async def test_computer_players_in_the_social_mode_use_their_powers_quietly(worl
                 break
             done = len(handled)
             world.clock.advance(seconds=6)
-            await world.double.wait_for(lambda: len(handled) > done, what="the next AI move")
+            await world.double.wait_for(lambda n=done: len(handled) > n, what="the next AI move")
         assert not await pending_ai_moves(world, table.id)
         async with world.sessions() as session:
             logged = (await session.execute(select(GameAction.seat, GameAction.action).where(

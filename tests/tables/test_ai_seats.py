@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.ai_seats import AI_TIMER, MAX_TRIES, ai_delay, ai_timers, on_ai_move
+from bot.ai_seats import AI_TIMER, MAX_TRIES, ai_delay, ai_movers, ai_timers, on_ai_move
 from bot.clock import FakeClock
 from bot.db.models import Score
 from bot.tables import TableError, TableService
@@ -45,24 +45,22 @@ async def test_a_spanish_lobby_names_its_computer_players_in_spanish(service: Ta
     assert (await service.add_ai(table.id, HOST)).seat_names(1) == ("🤖 IA 1",)
 
 
-@pytest.mark.parametrize(("step", "code"), [("add_not_host", "table.host_only"),
-                                            ("remove_not_host", "table.host_only"),
-                                            ("remove_none", "table.no_ai_seat"), ("add_full", "table.full"),
-                                            ("add_started", "table.already_started")])
-async def test_ai_seat_refusals_change_nothing(service: TableService, step: str, code: str) -> None:
-    table = await lobby(service, 2 if step != "add_full" else 10)
-    if step == "add_started":
-        table = await service.start(table.id, HOST)
-    actions = {"add_not_host": lambda: service.add_ai(table.id, HOST + 1),
-               "remove_not_host": lambda: service.remove_ai(table.id, HOST + 1),
-               "remove_none": lambda: service.remove_ai(table.id, HOST),
-               "add_full": lambda: service.add_ai(table.id, HOST),
-               "add_started": lambda: service.add_ai(table.id, HOST)}
-    with pytest.raises(TableError) as err:
-        await actions[step]()
-    assert err.value.code == code
-    after = await service.load(table.id)
-    assert (after.version, after.seats) == (table.version, table.seats)
+async def test_ai_seat_refusals_change_nothing(service: TableService) -> None:
+    """Host only, up to the mode's maximum, something to remove, and only in a lobby; a refusal leaves the lobby
+    as it was."""
+    cases = [("add_not_host", 2, "table.host_only"), ("remove_not_host", 2, "table.host_only"),
+             ("remove_none", 2, "table.no_ai_seat"), ("add_full", 10, "table.full"),
+             ("add_started", 2, "table.already_started")]
+    for channel, (step, players, code) in enumerate(cases, start=30):
+        table = await lobby(service, players, channel=channel)
+        if step == "add_started":
+            table = await service.start(table.id, HOST)
+        by = HOST + 1 if step.endswith("not_host") else HOST
+        with pytest.raises(TableError) as err:
+            await (service.remove_ai if step.startswith("remove") else service.add_ai)(table.id, by)
+        assert err.value.code == code, step
+        after = await service.load(table.id)
+        assert (after.version, after.seats) == (table.version, table.seats)
 
 
 async def test_the_last_person_leaving_takes_the_computer_players_along(service: TableService) -> None:
@@ -181,3 +179,22 @@ async def test_a_refused_move_is_planned_again_a_few_times(planned: TableService
                                                                          "attempt": attempt}))
     assert (await planned.load(table.id)).version == table.version
     assert bot.scheduled == [(AI_TIMER, {"version": table.version, "attempt": n}) for n in range(1, MAX_TRIES)]
+
+
+async def test_a_response_window_waits_on_computer_players_too(planned: TableService) -> None:
+    """Let's Kill! (the person, AI 1, AI 2; seed 13: AI 1 starts and places a Victim): the window that follows waits
+    on the person and AI 2; AI 2 answers on its timer (sealed, the window stays open) and then only the person is
+    awaited, with no AI move left to arm."""
+    import games.lets_kill  # noqa: F401  (registers the engine)
+
+    table = await planned.open_lobby(GUILD, 23, HOST, "lets_kill", "classic", {}, host_names=["p0"])
+    await planned.add_ai(table.id, HOST)
+    await planned.add_ai(table.id, HOST)
+    table = await planned.start(table.id, HOST, seed=13)
+    waiting = table.engine.waiting(table.state)
+    assert (waiting.kind, waiting.seats, ai_movers(table)) == ("window", (2, 0), [2])
+    await on_ai_move(fake_bot(planned), SimpleNamespace(game_id=table.id, payload={"version": table.version}))
+    after = await planned.load(table.id)
+    assert after.version == table.version + 1 and list(after.state.window.answers) == [2]
+    assert after.engine.waiting(after.state).seats == (0,) and ai_movers(after) == []
+    assert ai_timers(after, NOW) == []

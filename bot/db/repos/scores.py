@@ -37,9 +37,9 @@ async def create_series(session: AsyncSession, guild_id: int, channel_id: int, g
 
 async def record_outcome(session: AsyncSession, game: Game, seats: Sequence[Seat], outcome: Outcome,
                          at: datetime) -> list[Score]:
-    """Write one score row per person's seat (AI seats are never scored; ``outcome.scores``, 0 for a seat it leaves out; ``won`` = seat among
-    ``outcome.winners``) and the achievements of ``outcome.achievements``. In a series the game is the next
-    round: ``rounds_played`` goes up and the series finishes after its last round."""
+    """Write one score row per person's seat (AI seats are never scored; ``outcome.scores``, 0 for a seat it
+    leaves out; ``won`` = seat among ``outcome.winners``) and the achievements of ``outcome.achievements``. In a
+    series the game is the next round: ``rounds_played`` goes up and the series finishes after its last round."""
     round_no: int | None = None
     if game.series_id is not None:
         series = await session.get(Series, game.series_id)

@@ -24,6 +24,7 @@ from games.asesino.social.actions import (
     SocialAction,
     WriteLetter,
 )
+from games.asesino.social.ai import POLICY as AI_POLICY
 from games.asesino.social.clock import SocialOptions, day_end
 from games.asesino.social.engine import ENGINE, PLACEHOLDER, SocialEngine, next_boundary
 from games.asesino.social.roles import SocialRole
@@ -32,9 +33,8 @@ from games.core import register
 
 register(ENGINE)
 
-from games.asesino.social import ai  # noqa: E402  (registers the computer players' policy)
-
 __all__ = [
+    "AI_POLICY",
     "ENGINE",
     "PLACEHOLDER",
     "SYSTEM_SEAT",
