@@ -38,11 +38,11 @@ def ai_delay(seed: int, version: int, attempt: int = 0) -> timedelta:
 
 def ai_movers(table: Table) -> list[int]:
     """The AI seats the game waits on now that have a legal action, in the engine's order (empty unless active)."""
-    if table.status != "active" or table.state is None:
+    ai = set(table.ai_seats())
+    if not ai or table.status != "active" or table.state is None:
         return []
     waiting = table.engine.waiting(table.state)
-    ai = set(table.ai_seats())
-    if waiting is None or not ai:
+    if waiting is None:
         return []
     return [seat for seat in waiting.seats if seat in ai and table.engine.legal_actions(table.state, seat)]
 

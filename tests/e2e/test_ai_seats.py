@@ -202,4 +202,7 @@ async def test_computer_players_in_the_social_mode_use_their_powers_quietly(worl
         assert [(powers[seat], action["type"]) for seat, action in logged] == [
             ("doctor", "protect"), ("killer", "recruit"), ("journalist", "crime"), ("detective", "inspect")]
         assert [u for u in world.players[1:] if u.dms()] == []
+        public = "\n".join(m.text for channel in (world.games, world.medium) for m in world.bot_messages(channel))
+        for secret in ("is now your accomplice", "You are protecting", "holds the card", "the Doctor, is watching"):
+            assert secret not in public, secret  # the computer players' private answers are shown nowhere
 
