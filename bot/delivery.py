@@ -67,9 +67,10 @@ class Delivery:
                     lines.append(line)
             elif event.audience.kind == "medium":
                 medium.append(ui.medium_event(ctx, event))
-            else:
+            else:  # a computer player's private events are never rendered: it has nowhere to read them
                 for seat in event.audience.seats:
-                    private.setdefault(seat, []).append(ui.private_event(ctx, seat, event))
+                    if table.user_of(seat) is not None:
+                        private.setdefault(seat, []).append(ui.private_event(ctx, seat, event))
         public = table.engine.view(table.state, None)
         changed = self._public_changed(table.id, public)
         if table.status in ("active", "finished") and (lines or changed):
@@ -133,11 +134,12 @@ class Delivery:
         return True
 
     async def _probe_dms(self, table: Table, reached: dict[int, list[Outgoing]]) -> list[int]:
-        """DM every seat the start's own events did not ``reach`` a short "the game started" note; the seats that
-        refused it."""
+        """DM every person the start's own events did not ``reach`` a short "the game started" note (computer
+        players have no DMs); the seats that refused it."""
         ctx = RenderContext(table, table.language)
         note = Outgoing(content=ctx.t("dm.started", channel=f"<#{table.channel_id}>"))
-        return [s.seat for s in table.seats if s.seat not in reached and not await self.dm(table, s.seat, note)]
+        return [s.seat for s in table.seats
+                if s.seat not in reached and not s.is_ai and not await self.dm(table, s.seat, note)]
 
     async def _report_closed_dms(self, table: Table, refused: list[int], *, now: bool) -> None:
         """Say in the channel whose DMs are closed: at the start (``now``), and afterwards only together with a

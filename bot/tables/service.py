@@ -71,7 +71,7 @@ def admit(table: Table, *, user_id: int | None, seat: int | None, expected_versi
     if table.status != "active":
         raise TableError("table.not_active", game_id=table.id)
     if seat is None:
-        seat = table.seat_of(user_id or 0)
+        seat = table.seat_of(user_id) if user_id is not None else None
         if seat is None:
             raise TableError("table.not_a_player", game_id=table.id)
     elif seat != SYSTEM_SEAT and not table.has_seat(seat):
