@@ -5,7 +5,8 @@ person's click (:meth:`bot.ui.GameUI.play`: the table service's legality, versio
 
 A move that lost a race (``table.stale``) is dropped: the step that won armed its own ``ai_move``. A move the rules
 refuse is re-planned with a fresh draw, up to :data:`MAX_TRIES` times; after that the turn's own time limit moves for
-the seat, as for a silent person. Timers survive a restart (a missed one fires once at start).
+the seat, as for a silent person. Timers survive a restart (a missed one fires once at start), and a move the bot
+stopped in the middle of (its timer fired, nothing committed) is planned again at start (:func:`resume_ai_moves`).
 """
 
 from __future__ import annotations
@@ -79,6 +80,18 @@ async def on_ai_move(bot: CoronerBot, timer: Any) -> None:
                 for plan in ai_timers(table, bot.clock.now(), attempt + 1):
                     await bot.timers.schedule(table.id, plan.kind, plan.due_at, plan.payload)
         return
+
+
+async def resume_ai_moves(bot: CoronerBot) -> None:
+    """At start: a running game that waits on a computer player with no ``ai_move`` pending for its current
+    version (the bot stopped after the timer fired and before the move was committed) gets one, so a computer
+    player is never left waiting."""
+    for table in await bot.tables.running_with_ai():
+        pending = await bot.tables.pending_timers(table.id)
+        if any(t.kind == AI_TIMER and t.version_at_schedule == table.version for t in pending):
+            continue
+        for plan in ai_timers(table, bot.clock.now()):
+            await bot.timers.schedule(table.id, plan.kind, plan.due_at, plan.payload)
 
 
 def install_ai_seats(bot: CoronerBot) -> None:

@@ -11,7 +11,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai_seats import install_ai_seats
+from bot.ai_seats import install_ai_seats, resume_ai_moves
 from bot.clock import Clock
 from bot.components import GameButton, GameSelect, LobbyButton
 from bot.delivery import Delivery
@@ -99,6 +99,7 @@ class CoronerBot(commands.AutoShardedBot):
         for cog in list(self.cogs.values()):
             if hasattr(cog, "catch_up"):
                 await cog.catch_up()
+        await resume_ai_moves(self)  # a computer player's move the bot stopped in the middle of
         self.timers.start()
         if self.settings.sync_commands:
             self.synced_commands = len(await self.sync_commands())

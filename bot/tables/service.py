@@ -151,6 +151,12 @@ class TableService(LobbyMixin):
             rows = await games.active_games_of_user(session, user_id)
         return await self._tables(rows)
 
+    async def running_with_ai(self) -> list[Table]:
+        """Running games with at least one computer player."""
+        async with self._sessions() as session:
+            rows = await games.running_games_with_ai(session)
+        return await self._tables(rows)
+
     async def lobbies_without_message(self) -> list[Table]:
         """Open lobbies whose message was never recorded (to post it at start)."""
         async with self._sessions() as session:

@@ -1,7 +1,7 @@
 """Computer players end to end through the Discord double: the host fills a Verdugo table with AI seats from the
 lobby (only the host may), plays it to the end by clicks while the AI seats move on their ``ai_move`` timers, and
 the results name the computer players while the leaderboard leaves them out; a restart in the middle of a
-computer player's move continues the game."""
+computer player's move continues the game; in the social mode computer players only use their powers."""
 
 from __future__ import annotations
 
@@ -99,12 +99,13 @@ async def pending_ai_moves(world: World, game_id: int) -> list[int]:
         return [row.version_at_schedule for row in rows]
 
 
-async def test_host_and_three_computer_players_play_verdugo_to_the_end(world: World, seed: None) -> None:
+async def test_host_and_three_computer_players_play_verdugo_to_the_end(world: World, seed: None,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Add AI / Remove AI are the host's (bob is refused privately); the computer players are listed as such in
-    the lobby. The first Executioner is a computer player: its move is a persisted timer that falls due while the
-    bot is down, and the restarted bot makes it, once. Then the host plays every one of their moves by clicks, the
-    computer players move on their own after 2-6 s, and the host ends the open match after the first round; the
-    result names the computer players, and only the host is scored."""
+    the lobby. The first Executioner is a computer player: the bot stops after its move's timer fired and before
+    the move was made; the restarted bot plans it again and makes it, once. Then the host plays every one of
+    their moves by clicks, the computer players move on their own after 2-6 s, and the host ends the open match
+    after the first round; the result names the computer players, and only the host is scored."""
     alice, bob = world.players[:2]
     async with world.running():
         lobby = await open_with_ai(world, alice, 4, "match=open, first_executioner=1")
@@ -120,14 +121,25 @@ async def test_host_and_three_computer_players_play_verdugo_to_the_end(world: Wo
             (alice.id, table.seats[0].names), (None, ("🤖 AI 1",)), (None, ("🤖 AI 2",)), (None, ("🤖 AI 3",))]
         await stored(world, lambda: pending_ai_moves(world, table.id), "the first Executioner's armed move")
         assert await pending_ai_moves(world, table.id) == [table.version]
-    world.clock.advance(seconds=6)  # the computer player's move falls due while the bot is down
-    async with world.running():
+        reached, play = [], ai_seats.on_ai_move
+
+        async def dies(bot: Any, timer: Any) -> None:  # the bot stops after the timer fired, before the move
+            reached.append(timer.payload["version"])
+
+        monkeypatch.setattr(ai_seats, "on_ai_move", dies)
+        world.clock.advance(seconds=6)
+        await world.double.wait_for(lambda: reached == [table.version], what="the fired AI timer")
+    monkeypatch.setattr(ai_seats, "on_ai_move", play)
+    assert await pending_ai_moves(world, table.id) == []
+    async with world.running():  # the restarted bot plans the lost move again and makes it, once
+        assert await pending_ai_moves(world, table.id) == [table.version]
+        world.clock.advance(seconds=6)
         await stored(world, lambda: moved(world, table.id, table.version), "the AI move after the restart")
         after = await world.tables.load(table.id)
         async with world.sessions() as session:
             fired = await session.scalar(select(func.count()).select_from(Timer).where(
                 Timer.game_id == table.id, Timer.kind == AI_TIMER, Timer.fired_at.is_not(None)))
-        assert after.version == table.version + 1 and fired == 1 and after.state.round.drawn  # AI 1 drew, once
+        assert after.version == table.version + 1 and fired == 2 and after.state.round.drawn  # AI 1 drew, once
 
         game_id, host_clicks, ai_steps = table.id, 0, 0
         for _ in range(300):

@@ -38,6 +38,13 @@ async def active_games_of_guild(session: AsyncSession, guild_id: int) -> Sequenc
     return (await session.scalars(stmt)).all()
 
 
+async def running_games_with_ai(session: AsyncSession) -> Sequence[Game]:
+    """Running games with at least one computer player (a seat without a user), oldest first."""
+    has_ai = select(Seat.id).where(Seat.game_id == Game.id, Seat.user_id.is_(None)).exists()
+    stmt = select(Game).where(Game.status == "active", has_ai).order_by(Game.id)
+    return (await session.scalars(stmt)).all()
+
+
 async def active_games_of_user(session: AsyncSession, user_id: int) -> Sequence[Game]:
     """Lobbies and running games where ``user_id`` holds a seat, oldest first."""
     stmt = (select(Game).join(Seat, Seat.game_id == Game.id)
