@@ -1,0 +1,81 @@
+"""Every game's computer players (``games/<game>/ai.py``): registered for every mode, always choosing one of the
+legal actions (free text filled in), reading nothing but the view (never changing it), deterministic for an rng.
+
+Seeded loops over whole games of every mode at its smallest and largest table, half the seats playing the policy
+and half random, so the policies meet the states random play leads to."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from bot.simulate.driver import play
+from games.cereal_killer.models import CerealOptions
+from games.core import SeatInfo, all_games, get_engine
+from games.core.ai import RANDOM, RandomPolicy, choose_action, policy_for
+
+MODES = [(g.id, m.id, n) for g in all_games() for m in g.modes for n in sorted({m.min_players, m.max_players})]
+IDS = [f"{game}-{mode}-{n}" for game, mode, n in MODES]
+#: seeds per mode and table size (the social mode is slower: a day is many moves)
+SEEDS = {"social": 1}
+
+
+class Checked:
+    """Wraps a policy: asserts that each choice is legal (up to filled-in free text) and leaves the view as it
+    was, and that the same view and rng seed choose the same action again."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy, self.calls = policy, 0
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
+        before, state = copy.deepcopy(view), rng.getstate()
+        choice = self.policy.choose(view, legal, rng)
+        assert view == before
+        again = random.Random()
+        again.setstate(state)
+        assert self.policy.choose(copy.deepcopy(view), list(legal), again) == choice
+        placeholder = next((a.text for a in legal if a.type == choice.type and hasattr(a, "text")), None)
+        blank = choice.model_copy(update={"text": placeholder}) if placeholder is not None else choice
+        assert choice in legal or blank in legal, (choice, legal[:5])
+        self.calls += 1
+        return choice
+
+
+def test_every_mode_has_its_own_policy() -> None:
+    """No mode falls back to random play."""
+    for game, mode, _ in MODES:
+        assert not isinstance(policy_for(game, mode), RandomPolicy), (game, mode)
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), MODES, ids=IDS)
+def test_policies_choose_legal_moves_from_the_view_alone(game: str, mode: str, players: int) -> None:
+    """Whole games where every even seat plays the checked policy and every odd seat random moves: each choice is
+    legal, the engine accepts it, and the game ends."""
+    checked = Checked(policy_for(game, mode))
+    engine = get_engine(game, mode)
+    for seed in range(SEEDS.get(mode, 3)):
+        policies = {seat: checked if seat % 2 == 0 else RANDOM for seat in range(players)}
+        result = play(game, mode, players, seed, policies=policies, timeout_rate=0.05)
+        assert engine.outcome(result.state) is not None
+    assert checked.calls > 0
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), [("cereal_killer", "classic", 3), ("asesino", "small", 3),
+                                                      ("lets_kill", "classic", 3), ("verdugo", "classic", 4)])
+def test_a_seeded_game_of_computer_players_is_the_same_game(game: str, mode: str, players: int) -> None:
+    """The same seed replays the same moves (every seat its game's policy)."""
+    first = play(game, mode, players, 5)
+    again = play(game, mode, players, 5)
+    assert [m.action for m in first.moves] == [m.action for m in again.moves]
+
+
+def test_choose_action_is_none_for_a_seat_with_nothing_to_do() -> None:
+    """The contract's entry point: a seat that may not act gets no move; one that may gets a legal one."""
+    engine = get_engine("cereal_killer", "classic")
+    state = engine.setup(CerealOptions(), [SeatInfo(), SeatInfo()], 3)
+    assert choose_action(engine, state, 1, random.Random(0)) is None
+    assert choose_action(engine, state, 0, random.Random(0)) in engine.legal_actions(state, 0)
