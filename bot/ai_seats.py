@@ -64,14 +64,14 @@ async def on_ai_move(bot: CoronerBot, timer: Any) -> None:
     if table.status != "active" or table.version != timer.payload.get("version") or table.seed is None:
         return
     attempt = int(timer.payload.get("attempt", 0))
+    ui = ui_for(table.game, table.mode)
     for seat in ai_movers(table):
         rng = rng_for(table.seed, "ai", seat, table.version, *((attempt,) if attempt else ()))
         action = choose_action(table.engine, table.state, seat, rng)
-        if action is None:  # the seat passes (a real-time mode)
+        if action is None or not ui.ai_plays(action):  # the seat passes (a real-time mode: GameUI.ai_plays)
             continue
         try:
-            await ui_for(table.game, table.mode).play(bot, table, None, table.engine.dump_action(action),
-                                                      version=table.version, seat=seat)
+            await ui.play(bot, table, None, table.engine.dump_action(action), version=table.version, seat=seat)
         except (TableError, IllegalAction) as exc:
             if isinstance(exc, TableError) and exc.code == "table.stale":
                 return  # another move won: its step armed the next ai_move

@@ -22,8 +22,7 @@ class Policy(Protocol):
 
     def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
         """One of ``legal`` (never empty) for the seat whose ``view`` this is. Free-text placeholders in a legal
-        action may be filled in (the engine still validates the result). In a real-time mode (``Waiting.pace``
-        ``realtime``: nobody must act) a policy may return ``None``: the seat passes until the game changes."""
+        action may be filled in (the engine still validates the result)."""
 
 
 class RandomPolicy:
@@ -50,7 +49,7 @@ def policy_for(game: str, mode: str) -> Policy:
 
 def choose_action(engine: Engine, state: Any, seat: int, rng: random.Random) -> Any | None:
     """The move the computer player in ``seat`` makes now, as an engine action, or ``None`` when the seat has no
-    legal action (or, in real time, its policy passes). Reads only the seat's view and legal actions."""
+    legal action. Reads only the seat's view and legal actions."""
     legal = engine.legal_actions(state, seat)
     if not legal:
         return None

@@ -1,6 +1,6 @@
 """Asesino en Serie, social mode: real-time days, 6-12 players, played by DM and in the official medium.
 
-Importing this package registers the engine as ``("asesino", "social")`` and its computer players' policy.
+Importing this package registers the engine as ``("asesino", "social")``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from games.asesino.social.actions import (
     SocialAction,
     WriteLetter,
 )
-from games.asesino.social.ai import POLICY as AI_POLICY
 from games.asesino.social.clock import SocialOptions, day_end
 from games.asesino.social.engine import ENGINE, PLACEHOLDER, SocialEngine, next_boundary
 from games.asesino.social.roles import SocialRole
@@ -34,7 +33,6 @@ from games.core import register
 register(ENGINE)
 
 __all__ = [
-    "AI_POLICY",
     "ENGINE",
     "PLACEHOLDER",
     "SYSTEM_SEAT",
