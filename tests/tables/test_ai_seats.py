@@ -160,6 +160,23 @@ async def test_the_handler_plays_the_policy_and_drops_an_outdated_timer(planned:
     assert after.version == table.version + 1 and after.state.holder == 0 and bot.scheduled == []
 
 
+async def test_a_move_that_loses_the_race_is_dropped(planned: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another move lands between the handler's read and its own move: the version check refuses it, nothing is
+    re-planned (the step that won armed the next ai_move) and nothing is raised."""
+    table = await ai_holding(planned)
+    bot = fake_bot(planned)
+    act_as_seat = TableService.act_as_seat
+
+    async def raced(self: TableService, game_id: int, *args: Any, **kwargs: Any) -> Any:
+        await self.act(game_id, HOST, {"type": "shout", "text": "first!"})  # any time: it bumps the version
+        return await act_as_seat(self, game_id, *args, **kwargs)
+
+    monkeypatch.setattr(TableService, "act_as_seat", raced)
+    await on_ai_move(bot, SimpleNamespace(game_id=table.id, payload={"version": table.version, "attempt": 0}))
+    after = await planned.load(table.id)
+    assert after.version == table.version + 1 and after.state.holder == 1 and bot.scheduled == []
+
+
 class PassesToItself:
     """A broken policy: a move the rules refuse."""
 
