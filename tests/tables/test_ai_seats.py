@@ -25,8 +25,8 @@ from tests.tables.helpers import GUILD, HOST, lobby
 
 
 async def test_the_host_adds_numbered_computer_players_and_removes_the_last(service: TableService) -> None:
-    """AI seats have no user, are named "🤖 AI n" in the lobby's language and are counted like players; Remove AI
-    takes the last one even when a person joined after it (later seats move up)."""
+    """AI seats have no user, are named "🤖 AI n" in the lobby's language ("🤖 IA n" in Spanish) and are counted
+    like players; Remove AI takes the last one even when a person joined after it (later seats move up)."""
     table = await lobby(service, 1)
     table = await service.add_ai(table.id, HOST)
     table = await service.add_ai(table.id, HOST)
@@ -38,16 +38,13 @@ async def test_the_host_adds_numbered_computer_players_and_removes_the_last(serv
     table = await service.remove_ai(table.id, HOST)
     assert [(s.seat, s.user_id) for s in table.seats] == [(0, HOST), (1, None), (2, HOST + 1)]
     assert table.seat_of(HOST + 1) == 2 and table.has_seat(2) and not table.has_seat(3)
-
-
-async def test_a_spanish_lobby_names_its_computer_players_in_spanish(service: TableService) -> None:
-    table = await service.open_lobby(GUILD, 21, HOST, "potato", "classic", {}, language="es", host_names=["p0"])
-    assert (await service.add_ai(table.id, HOST)).seat_names(1) == ("🤖 IA 1",)
+    spanish = await service.open_lobby(GUILD, 21, HOST, "potato", "classic", {}, language="es", host_names=["p0"])
+    assert (await service.add_ai(spanish.id, HOST)).seat_names(1) == ("🤖 IA 1",)
 
 
 async def test_ai_seat_refusals_change_nothing(service: TableService) -> None:
     """Host only, up to the mode's maximum, something to remove, and only in a lobby; a refusal leaves the lobby
-    as it was."""
+    as it was. A lobby of computer players alone does not start."""
     cases = [("add_not_host", 2, "table.host_only"), ("remove_not_host", 2, "table.host_only"),
              ("remove_none", 2, "table.no_ai_seat"), ("add_full", 10, "table.full"),
              ("add_started", 2, "table.already_started")]
@@ -61,6 +58,12 @@ async def test_ai_seat_refusals_change_nothing(service: TableService) -> None:
         assert err.value.code == code, step
         after = await service.load(table.id)
         assert (after.version, after.seats) == (table.version, table.seats)
+    table = await service.open_lobby(GUILD, 22, HOST, "potato", "classic", {})  # a game needs a person:
+    await service.add_ai(table.id, HOST)  # the host, not seated, adds two computer players and starts
+    table = await service.add_ai(table.id, HOST)
+    with pytest.raises(TableError, match="table.needs_person"):
+        await service.start(table.id, HOST)
+    assert (await service.load(table.id)).status == "lobby"
 
 
 async def test_the_last_person_leaving_takes_the_computer_players_along(service: TableService) -> None:
@@ -71,15 +74,6 @@ async def test_the_last_person_leaving_takes_the_computer_players_along(service:
     assert table.host_id == HOST + 1 and [s.user_id for s in table.seats] == [HOST + 1, None]
     table = await service.leave(table.id, HOST + 1)
     assert table.seats == () and table.host_id == HOST + 1
-
-
-async def test_a_game_needs_a_person(service: TableService) -> None:
-    table = await service.open_lobby(GUILD, 22, HOST, "potato", "classic", {})  # the host is not seated
-    await service.add_ai(table.id, HOST)
-    table = await service.add_ai(table.id, HOST)
-    with pytest.raises(TableError, match="table.needs_person"):
-        await service.start(table.id, HOST)
-    assert (await service.load(table.id)).status == "lobby"
 
 
 async def test_computer_players_move_through_the_gate_and_are_never_scored(service: TableService,
