@@ -90,8 +90,7 @@ class CoronerBot(commands.AutoShardedBot):
         install_error_handler(self)
         self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
         install_modal_router(self)
-        for extension in extensions():
-            await self.load_extension(extension)
+        await self.load_plugins()
         # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered
         await self.tables.deliverer.catch_up()
         for cog in list(self.cogs.values()):
@@ -100,6 +99,15 @@ class CoronerBot(commands.AutoShardedBot):
         self.timers.start()
         if self.settings.sync_commands:
             self.synced_commands = len(await self.sync_commands())
+
+    async def load_plugins(self) -> None:
+        """Load every cog package (:func:`bot.plugins.extensions`), then let each cog finish what needs all of them
+        loaded (its ``plugins_loaded()``: the lobby builds ``/newgame`` from every game's engines and UIs)."""
+        for extension in extensions():
+            await self.load_extension(extension)
+        for cog in list(self.cogs.values()):
+            if hasattr(cog, "plugins_loaded"):
+                cog.plugins_loaded()
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         if self.settings.discord_api_base:

@@ -25,6 +25,8 @@ Scripted API (all waiting is on conditions with a timeout, never a fixed sleep):
         await bob.click(msg, label="Join"); await bob.select(msg, "pick", ["v"])
         m = await alice.submit_modal(r_that_opened_a_modal, {"field_custom_id": "text"})
         await alice.autocomplete(games, "newgame", "game", game="po")  # -> response().choices
+        double.slash_call_shape = fn                       # (command, options) -> (command, options) before each
+                                                           #   slash/autocomplete: maps an older call shape
         await alice.dm_bot("8 3 2 1"); await alice.say(games, "hello")
         alice.dms(); alice.ephemerals(); double.messages(games); double.commands_registered(guild=None)
         await double.wait_for(lambda: len(alice.dms()) == 2, timeout=5)

@@ -203,6 +203,8 @@ class Actions:
 
     async def slash(self, user: User, channel: Channel, command: str, given: dict[str, Any],
                     focused: str | None = None) -> InteractionHandle:
+        if self.d.slash_call_shape is not None:
+            command, given = self.d.slash_call_shape(command, given)
         root, *path = command.split()
         cmd = self._command(channel, root)
         node, chain = cmd, []

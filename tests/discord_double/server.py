@@ -71,6 +71,9 @@ class DiscordDouble:
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.interactions: dict[str, InteractionHandle] = {}
+        #: the tests of one bot may map an older ``slash(channel, command, options)`` call onto the commands that bot
+        #: registers now: ``(command, options) -> (command, options)``, applied before the interaction is built
+        self.slash_call_shape: Callable[[str, dict[str, Any]], tuple[str, dict[str, Any]]] | None = None
         self.requests: list[RequestRecord] = []
         self.unknown_requests: list[RequestRecord] = []
         self.schema_violations: list[schema.SchemaViolation] = []

@@ -16,6 +16,7 @@ from bot.tables import TableService
 from tests.discord_double import StoredMessage
 from tests.e2e.conftest import World
 from tests.e2e.test_durable import until_version
+from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.usefixtures("potato")
 CALLBACK = r"/interactions/\d+/[^/]+/callback"
@@ -62,7 +63,7 @@ async def test_newgame_and_join_answer_in_time_on_a_slow_database(world: World, 
     world.double.interaction_timeout = 1.5
     async with world.running(bot):
         slow_sql.delay = 0.15
-        handle = await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic"})
+        handle = await newgame(alice, world.games, "potato", "classic")
         await handle.response()
         lobby = await handle.wait_original()
         assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
@@ -77,7 +78,7 @@ async def test_a_refused_newgame_answer_still_shows_the_lobby(world: World) -> N
     same, so no lobby without a message blocks the channel."""
     async with world.running():
         world.double.fail_once("POST", CALLBACK, status=404)
-        await world.players[0].slash(world.games, "newgame", {"game": "potato", "mode": "classic"})
+        await newgame(world.players[0], world.games, "potato", "classic")
         lobby = await world.double.wait_for(lambda: lobbies(world) and lobbies(world)[-1], what="the lobby message")
         table = await world.tables.table_in_channel(world.games.id)
         assert table is not None and table.lobby_message_id == lobby.id
@@ -89,7 +90,7 @@ async def test_a_refused_join_answer_still_shows_the_seat(world: World) -> None:
     """Discord refuses the answer to a Join click: the player is seated and the lobby message lists them."""
     alice, bob = world.players[:2]
     async with world.running():
-        handle = await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic"})
+        handle = await newgame(alice, world.games, "potato", "classic")
         await handle.response()
         lobby = await handle.wait_original()
         world.double.fail_once("POST", CALLBACK, status=404)
@@ -115,7 +116,7 @@ async def test_a_late_join_answer_never_reopens_a_started_game(world: World, mon
 
     monkeypatch.setattr(TableService, "join", late)
     async with world.running():
-        handle = await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic"})
+        handle = await newgame(alice, world.games, "potato", "classic")
         await handle.response()
         lobby = await handle.wait_original()
         table = await world.tables.table_in_channel(world.games.id)

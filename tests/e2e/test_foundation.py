@@ -8,6 +8,7 @@ import pytest
 from tests.discord_double import StoredMessage
 from tests.discord_double.messages import walk_components
 from tests.e2e.conftest import World, as_drawn_before, mark, refusal, stored
+from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.usefixtures("potato")
 
@@ -19,8 +20,7 @@ def status_messages(world: World) -> list[StoredMessage]:
 
 async def open_lobby(world: World, passes: int = 3) -> StoredMessage:
     alice = world.players[0]
-    handle = await alice.slash(world.games, "newgame",
-                               {"game": "potato", "mode": "classic", "options": f"passes={passes}"})
+    handle = await newgame(alice, world.games, "potato", "classic", passes=passes)
     response = await handle.response()
     assert not response.ephemeral
     assert "Hot Potato" in response.embeds[0]["title"]
