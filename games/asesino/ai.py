@@ -10,7 +10,6 @@ legal answer.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -79,24 +78,32 @@ class TabletopPolicy:
 
 # ---------------------------------------------------------------- two to four players
 
-#: the chance that an unknown card is Bad, by what its player declared (``None``: dealt face down at setup)
+#: the chance that an unknown card is Bad, by what its player declared (``None``: dealt face down at setup), and
+#: that a card still to come is
 PRIOR_BAD: dict[str | None, float] = {"bad": 0.8, "good": 0.3, None: 0.45}
+TO_COME = 0.45
 
 
-def _danger(view: dict[str, Any], column: dict[str, Any]) -> float:
-    """The expected harm in ``column`` from what this seat knows (its own face-down cards, face-up cards) and, for
-    each unknown card, :data:`PRIOR_BAD` by its declaration."""
+def _murder(view: dict[str, Any], column: dict[str, Any], card: str | None = None) -> float:
+    """The chance that ``column`` (with ``card`` added) kills when revealed: the Killer card kills; else two Bad
+    cards after the Doctor cancels one. Known cards are this seat's own and the face-up ones; each unknown card
+    is Bad with :data:`PRIOR_BAD` by its declaration, each open slot with :data:`TO_COME`."""
     mine = {(c["column"], c["index"]): c["card"] for c in view["my_cards"]}
-    total = 0.0
-    for index, slot in enumerate(column["slots"]):
-        card = slot["card"] or mine.get((column["column"], index))
-        total += HARM.get(card, 0.0) if card is not None else PRIOR_BAD[slot["declared"]]
-    return total
-
-
-def _murder_chance(danger: float) -> float:
-    """A smooth guess of the chance that a column of expected harm ``danger`` kills (two Bad cards kill)."""
-    return 1.0 / (1.0 + math.exp(-3.0 * (danger - 1.5)))
+    known = [slot["card"] or mine.get((column["column"], i)) for i, slot in enumerate(column["slots"])]
+    chances = [PRIOR_BAD[slot["declared"]] for slot, k in zip(column["slots"], known, strict=True) if k is None]
+    known = [k for k in known if k is not None] + ([card] if card is not None else [])
+    if "killer" in known:
+        return 1.0
+    chances += [TO_COME] * (3 - len(column["slots"]) - (card is not None))
+    bad = sum(k in BAD_CARDS for k in known) - ("doctor" in known)
+    spread = {bad: 1.0}  # the number of Bad cards -> its chance
+    for chance in chances:
+        grown: dict[int, float] = {}
+        for count, p in spread.items():
+            grown[count + 1] = grown.get(count + 1, 0.0) + p * chance
+            grown[count] = grown.get(count, 0.0) + p * (1 - chance)
+        spread = grown
+    return sum(p for count, p in spread.items() if count >= 2)
 
 
 def _small_suspicion(view: dict[str, Any]) -> dict[int, float]:
@@ -113,6 +120,14 @@ def _small_suspicion(view: dict[str, Any]) -> dict[int, float]:
     return out
 
 
+def _detective_risk(view: dict[str, Any], column: dict[str, Any]) -> int:
+    """How many cards of ``column`` could be the Detective card once one more card joins it: those other players
+    played face down (the cards dealt at setup never are: the Detective is an identity) and the slots left open."""
+    unknown = sum(1 for slot in column["slots"] if slot["card"] is None and slot["by"] not in (None, view["seat"]))
+    seen = any(slot["card"] == "detective" for slot in column["slots"])
+    return unknown + max(0, 2 - len(column["slots"])) + (9 if seen else 0)
+
+
 class SmallPolicy:
     """See the module docstring: every card goes where it moves the columns' murder chances its side's way; the
     Detective card joins the cards of the player most likely to be the Killer."""
@@ -126,19 +141,14 @@ class SmallPolicy:
         columns = view["columns"]
         sign = 1.0 if evil else -1.0
         if not plays:  # revealing early only helps the other side to react
-            return _pick(((sign * _danger(view, columns[a.column]), a) for a in reveals), rng)
+            return _pick(((sign * _murder(view, columns[a.column]), a) for a in reveals), rng)
         suspicion = _small_suspicion(view)
         scored = []
         for action in plays:
             column = columns[action.column]
-            danger = _danger(view, column)
-            now = _murder_chance(danger)
-            if action.card == "killer":  # kills alone unless the Detective card joins it: last, sealing if it can
-                change = -1.0 + 0.1 * len(column["slots"])
-            elif action.card in HARM:
-                change = _murder_chance(danger + HARM[action.card]) - now
-            else:  # a harmless card takes a slot a Bad card could have had
-                change = -(1.0 - len(column["slots"]) / 3) * (_murder_chance(danger + 0.45) - now)
+            change = _murder(view, column, action.card) - _murder(view, column)
+            if action.card == "killer":  # kills alone unless the Detective card is or comes in its column
+                change -= 0.4 * _detective_risk(view, column)
             score = sign * change
             if action.card == "detective" and not evil:
                 score = sum(suspicion.get(slot["by"], 0.0) for slot in column["slots"] if slot["card"] is None)
