@@ -17,6 +17,7 @@ from bot.db.models import GameAction, Score, Timer
 from bot.tables import TableService
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, refusal, stored
+from tests.support.newgame import newgame
 
 SEED = 4242
 HOST = 0
@@ -27,10 +28,9 @@ def seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: SEED))
 
 
-async def open_with_ai(world: World, host: User, ai: int, options: str = "") -> StoredMessage:
-    """``host`` opens a Verdugo lobby and clicks Add AI ``ai`` times; returns the lobby message."""
-    handle = await host.slash(world.games, "newgame", {"game": "verdugo", "mode": "classic",
-                                                      **({"options": options} if options else {})})
+async def open_with_ai(world: World, host: User, ai: int, **options: Any) -> StoredMessage:
+    """``host`` opens a Verdugo lobby with ``options`` and clicks Add AI ``ai`` times; returns the lobby message."""
+    handle = await newgame(host, world.games, "verdugo", "classic", **options)
     await handle.response()
     lobby = handle.original
     assert lobby is not None
@@ -109,7 +109,7 @@ async def test_host_and_three_computer_players_play_verdugo_to_the_end(world: Wo
     after the first round; the result names the computer players, and only the host is scored."""
     alice, bob = world.players[:2]
     async with world.running():
-        lobby = await open_with_ai(world, alice, 4, "match=open, first_executioner=1")
+        lobby = await open_with_ai(world, alice, 4, match="open", first_executioner=1)
         assert "Only the host" in await refusal(await bob.click(lobby, label="Add AI"))
         assert "Only the host" in await refusal(await bob.click(lobby, label="Remove AI"))
         await (await alice.click(lobby, label="Remove AI")).response()
@@ -192,7 +192,7 @@ async def test_computer_players_in_the_social_mode_use_their_powers_quietly(worl
     monkeypatch.setattr(ai_seats, "on_ai_move", on_ai_move)
     async with world.running():
         await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
-        handle = await alice.slash(world.games, "newgame", {"game": "asesino", "mode": "social"})
+        handle = await newgame(alice, world.games, "asesino", "social")
         await handle.response()
         assert handle.original is not None
         for _ in range(5):
