@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.ai_seats import install_ai_seats, resume_ai_moves
 from bot.clock import Clock
-from bot.components import GameButton, GameSelect, LobbyButton
+from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton
 from bot.delivery import Delivery
 from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
@@ -90,7 +90,7 @@ class CoronerBot(commands.AutoShardedBot):
         install_ai_seats(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
-        self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
+        self.add_dynamic_items(LobbyButton, GameButton, GameSelect, HistoryButton)
         install_modal_router(self)
         await self.load_plugins()
         # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered

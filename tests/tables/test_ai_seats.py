@@ -211,24 +211,17 @@ async def test_a_response_window_waits_on_computer_players_too(planned: TableSer
     assert ai_timers(after, NOW) == []
 
 
-async def test_a_computer_players_private_events_are_neither_rendered_nor_sent(service: TableService,
-                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """The start deals a secret to every seat: only the person's is rendered and DMed (and the start's DM check
-    skips the computer player)."""
+async def test_a_computer_players_private_events_are_never_sent(service: TableService,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start deals a secret to every seat: only the person's is DMed (and the start's DM check skips the
+    computer player)."""
     from bot.delivery import Delivery
     from bot.tables.outbox import current_step
-    from bot.ui import GameUI
 
     table = await lobby(service, 1)
     await service.add_ai(table.id, HOST)
     table = await service.start(table.id, HOST, seed=7)
-    rendered: list[int] = []
     dmed: list[int] = []
-    render = GameUI.private_event
-
-    def private_event(self: GameUI, ctx: Any, seat: int, event: Any) -> Any:
-        rendered.append(seat)
-        return render(self, ctx, seat, event)
 
     async def dm(self: Delivery, table: Any, seat: int, out: Any) -> bool:
         dmed.append(seat)
@@ -237,7 +230,6 @@ async def test_a_computer_players_private_events_are_neither_rendered_nor_sent(s
     async def nothing(*args: Any, **kwargs: Any) -> None:
         return None
 
-    monkeypatch.setattr(GameUI, "private_event", private_event)
     monkeypatch.setattr(Delivery, "dm", dm)
     delivery = Delivery(SimpleNamespace(add_listener=lambda *args: None))
     monkeypatch.setattr(delivery.live, "show", nothing)
@@ -246,5 +238,5 @@ async def test_a_computer_players_private_events_are_neither_rendered_nor_sent(s
     events = table.engine.intro(table.state)
     assert sorted(s for e in events for s in e.audience.seats) == [0, 1]
     await delivery(table, events)
-    assert (rendered, dmed) == ([0], [0])
+    assert dmed == [0]
     assert await delivery._probe_dms(table, {}) == [] and dmed == [0, 0]
