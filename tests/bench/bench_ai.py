@@ -65,7 +65,7 @@ ROLES: list[Role] = [
     Role("asesino", "social", 8, "accusers", lambda s: [i for i in range(s.players) if i != s.killer],
          won=lambda outcome, state, seats: state.killer not in outcome.winners, games=0.1),
     Role("lets_kill", "classic", 4, "seat 0", lambda s: [0], games=0.5),
-    Role("verdugo", "classic", 5, "seat 0", lambda s: [0], games=3.0),
+    Role("verdugo", "classic", 5, "seat 0", lambda s: [0], games=2.5),
 ]
 
 
