@@ -20,6 +20,9 @@ from games.asesino.small.models import PlayCard, ProsecutorSwap, Reveal
 from games.asesino.tabletop.models import Accuse, Declare
 from games.core.ai import register_policy
 
+#: what a computer player writes where the rules ask for free text (a statement, last words, a letter, a clue, a
+#: post): no name, no time, no place, in both of the bot's languages
+WORDS = "I trust nobody here. / No me fío de nadie."
 #: cards that make a murder more likely where they land (the Killer card counts twice: it kills alone)
 HARM: dict[str, float] = {"bad": 1.0, "accomplice": 1.0, "killer": 2.0, "doctor": -1.0}
 
@@ -60,7 +63,8 @@ class TabletopPolicy:
             return _pick(((suspicion.get(a.target, 0.0) - (view["seats"][a.target]["murdered"]), a) for a in legal),
                          rng)
         if not isinstance(first, Declare):
-            return rng.choice(list(legal))
+            choice = rng.choice(list(legal))
+            return choice.model_copy(update={"text": WORDS}) if hasattr(choice, "text") else choice
         seats = view["seats"]
         partner = view["partner"]
         scored = []
@@ -186,10 +190,6 @@ class SmallPolicy:
 
 
 # ---------------------------------------------------------------- social (6-12)
-
-#: what a computer player writes where the rules ask for free text: no name, no time, no place
-WORDS = "I trust nobody here. / No me fío de nadie."
-
 
 class SocialPolicy:
     """Killers strike and recruit and never judge each other; the others inspect, protect, and open or back
