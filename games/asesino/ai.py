@@ -218,8 +218,8 @@ class SocialPolicy:
                     score -= 9.0 if who in shown else 0.0
             elif kind in ("inspect", "protect", "interview"):
                 score = 2.0 if target != me["seat"] and target not in inspected else -1.0
-            elif kind == "maniac_kill":
-                score = 0.5 if target in found else -1.0
+            elif kind == "maniac_kill":  # a blind kill may hit the Killer: the accusers' best chance in a fast game
+                score = 5.0 if target in found else 1.0
             elif hasattr(action, "text"):
                 score = -2.0
             scored.append((score, action))
