@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock
-from bot.components import GameButton, GameSelect, LobbyButton
+from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton
 from bot.delivery import Delivery
 from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
@@ -88,7 +88,7 @@ class CoronerBot(commands.AutoShardedBot):
         install_turn_timers(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
-        self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
+        self.add_dynamic_items(LobbyButton, GameButton, GameSelect, HistoryButton)
         install_modal_router(self)
         await self.load_plugins()
         # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered

@@ -132,7 +132,7 @@ class LobbyMixin:
                 state = engine.setup(engine.Options.model_validate(table.options),
                                      [SeatInfo(names=s.names) for s in table.seats], seed)
                 await self._commit_guarded(session, table, status="active", seed=seed,
-                                           state=engine.dump_state(state))
+                                           state=engine.dump_state(state), started_at=self._clock())
                 table = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
                                 updated_at=self._clock())
                 await self._record(session, table, engine.intro(state), "start")

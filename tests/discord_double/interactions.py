@@ -339,7 +339,7 @@ class Actions:
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.d.application_id), "type": itype, "data": data,
             "token": f"itok-{iid}-{secrets.token_urlsafe(16)}", "version": 1, "locale": user.locale,
-            "channel_id": str(channel.id), "entitlements": [], "attachment_size_limit": 10 * 1024 * 1024,
+            "channel_id": str(channel.id), "entitlements": [], "attachment_size_limit": self.d.attachment_size_limit,
             "authorizing_integration_owners": {"0": str(guild.id)} if guild else {"1": str(user.id)},
             "context": 0 if guild else 1,
         }

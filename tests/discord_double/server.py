@@ -25,6 +25,7 @@ from tests.discord_double.ratelimits import INTERACTION_ROUTES, RateLimits
 
 API_PREFIX = "/api/v10"
 TOKEN = "double-token"
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # Discord's upload limit in a server without boosts (bytes)
 BOT_ROLE_POSITION = 100
 
 
@@ -61,6 +62,9 @@ class DiscordDouble:
         self.latency = env_latency() if latency is None else latency  # seconds added to every REST request
         self.rate_limits = RateLimits()
         self.check_request_schema = True  # off only in tests of the double's own limit checks
+        #: the largest file Discord takes in an upload here (bytes; a server without boosts: 10 MiB), also told to
+        #: the bot in every interaction (``attachment_size_limit``); a larger file is refused with 413 / 40005
+        self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
         self.reply_violations: list[schema.SchemaViolation] = []
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
@@ -266,7 +270,11 @@ class DiscordDouble:
             await asyncio.sleep(self.latency)  # a realistic network delay, only when asked for
         body, files = await _parse_body(request)
         request[BODY], request[FILES] = body, files
-        response, headers = await self._answer(request, handler, method, path, body)
+        too_large = [f for f in files if len(f["data"]) > self.attachment_size_limit]
+        if too_large:  # Discord answers before looking at the rest of the request
+            response, headers = discord_error(413, 40005, "Request entity too large"), {}
+        else:
+            response, headers = await self._answer(request, handler, method, path, body)
         if isinstance(response, web.Response) and response.status < 300:
             response.headers.update(headers)
             self._check_reply(method, path, response)
