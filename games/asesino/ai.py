@@ -10,15 +10,19 @@ legal answer.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.asesino.common import BAD_CARDS, side_of
-from games.asesino.small.models import PlayCard, Reveal
+from games.asesino.small.models import PlayCard, ProsecutorSwap, Reveal
 from games.asesino.tabletop.models import Accuse, Declare
 from games.core.ai import register_policy
 
+#: what a computer player writes where the rules ask for free text (a statement, last words, a letter, a clue, a
+#: post): no name, no time, no place, in both of the bot's languages
+WORDS = "I trust nobody here. / No me fío de nadie."
 #: cards that make a murder more likely where they land (the Killer card counts twice: it kills alone)
 HARM: dict[str, float] = {"bad": 1.0, "accomplice": 1.0, "killer": 2.0, "doctor": -1.0}
 
@@ -59,7 +63,8 @@ class TabletopPolicy:
             return _pick(((suspicion.get(a.target, 0.0) - (view["seats"][a.target]["murdered"]), a) for a in legal),
                          rng)
         if not isinstance(first, Declare):
-            return rng.choice(list(legal))
+            choice = rng.choice(list(legal))
+            return choice.model_copy(update={"text": WORDS}) if hasattr(choice, "text") else choice
         seats = view["seats"]
         partner = view["partner"]
         scored = []
@@ -82,6 +87,8 @@ class TabletopPolicy:
 #: that a card still to come is
 PRIOR_BAD: dict[str | None, float] = {"bad": 0.8, "good": 0.3, None: 0.45}
 TO_COME = 0.45
+#: the Killer's side reveals a sealed column before playing on when it kills at least this likely
+REVEAL_AT = 0.4
 
 
 def _murder(view: dict[str, Any], column: dict[str, Any], card: str | None = None) -> float:
@@ -120,6 +127,26 @@ def _small_suspicion(view: dict[str, Any]) -> dict[int, float]:
     return out
 
 
+def _expected_murders(view: dict[str, Any]) -> float:
+    """The expected murders of the columns not revealed yet, as :func:`_murder` sees them."""
+    return sum(_murder(view, column) for column in view["columns"] if not column["revealed"])
+
+
+def _swapped(view: dict[str, Any], a: Any, b: Any) -> dict[str, Any]:
+    """``view`` with the face-down cards at :class:`CardRef` ``a`` and ``b`` exchanged (what this seat knows of
+    them moves along; each keeps its declaration: ruling 16)."""
+    columns = copy.deepcopy(view["columns"])
+    first, second = columns[a.column]["slots"][a.index], columns[b.column]["slots"][b.index]
+    for key in ("card", "by", "declared"):
+        first[key], second[key] = second[key], first[key]
+    where = {(a.column, a.index): (b.column, b.index), (b.column, b.index): (a.column, a.index)}
+    mine = []
+    for card in view["my_cards"]:
+        column, index = where.get((card["column"], card["index"]), (card["column"], card["index"]))
+        mine.append({"column": column, "index": index, "card": card["card"]})
+    return view | {"columns": columns, "my_cards": mine}
+
+
 def _detective_risk(view: dict[str, Any], column: dict[str, Any]) -> int:
     """How many cards of ``column`` could be the Detective card once one more card joins it: those other players
     played face down (the cards dealt at setup never are: the Detective is an identity) and the slots left open."""
@@ -133,15 +160,20 @@ class SmallPolicy:
     Detective card joins the cards of the player most likely to be the Killer."""
 
     def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
+        evil = side_of(view["identity"]) == "evil"
+        sign = 1.0 if evil else -1.0
+        if isinstance(legal[0], ProsecutorSwap):
+            return _pick(((sign * _expected_murders(_swapped(view, *a.slots) if a.slots else view), a)
+                          for a in legal), rng)
         plays = [a for a in legal if isinstance(a, PlayCard)]
         reveals = [a for a in legal if isinstance(a, Reveal)]
         if not plays and not reveals:
             return rng.choice(list(legal))
-        evil = side_of(view["identity"]) == "evil"
         columns = view["columns"]
-        sign = 1.0 if evil else -1.0
-        if not plays:  # revealing early only helps the other side to react
-            return _pick(((sign * _murder(view, columns[a.column]), a) for a in reveals), rng)
+        if reveals:
+            best = _pick(((sign * _murder(view, columns[a.column]), a) for a in reveals), rng)
+            if not plays or evil and _murder(view, columns[best.column]) >= REVEAL_AT:
+                return best
         suspicion = _small_suspicion(view)
         scored = []
         for action in plays:
@@ -158,10 +190,6 @@ class SmallPolicy:
 
 
 # ---------------------------------------------------------------- social (6-12)
-
-#: what a computer player writes where the rules ask for free text: no name, no time, no place
-WORDS = "I trust nobody here. / No me fío de nadie."
-
 
 class SocialPolicy:
     """Killers strike and recruit and never judge each other; the others inspect, protect, and open or back
@@ -190,8 +218,8 @@ class SocialPolicy:
                     score -= 9.0 if who in shown else 0.0
             elif kind in ("inspect", "protect", "interview"):
                 score = 2.0 if target != me["seat"] and target not in inspected else -1.0
-            elif kind == "maniac_kill":
-                score = 0.5 if target in found else -1.0
+            elif kind == "maniac_kill":  # a blind kill may hit the Killer: the accusers' best chance in a fast game
+                score = 5.0 if target in found else 1.0
             elif hasattr(action, "text"):
                 score = -2.0
             scored.append((score, action))

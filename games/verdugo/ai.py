@@ -3,11 +3,12 @@
 The Executioner chops again while that is worth more than stopping: with ``k`` deaths counted, one more pays
 ``k + 1`` unless it hands the round to the Saboteurs (a Pardon holder or the Princess dies: edition §9.3, R10-R11,
 R13: ``-1`` and no wages), so it chops while that chance ``p`` keeps ``(1 - p)(k + 1) - p > k``; it prefers a
-prisoner it knows will die without a Pardon. A prisoner that knows it holds a Pardon swaps it out of play (into
-the centre), or onto another prisoner when it is a Saboteur (they win when a Pardon holder dies); a Jester holding
-an object that saves him swaps it away (he wants to die); otherwise a prisoner Peeks at its own object, then at
-others'. Everything else (set-asides, Scaffold choices, calls, the successor) is any legal move. Rulebook
-§7.2-§7.3 and the edition's rewards table.
+prisoner it knows will die without a Pardon, then the richest rival (the most Crowns win the match). A prisoner
+that knows it holds a Pardon swaps it out of play (into the centre), or onto another prisoner when it is a
+Saboteur (they win when a Pardon holder dies); a Jester holding an object that saves him swaps it away (he wants
+to die); otherwise a prisoner Peeks at its own object, then at others'. A Shield holder passes the axe to the
+richer neighbour. Everything else (set-asides, Scaffold choices, calls, the successor) is any legal move.
+Rulebook §7.2-§7.3 and the edition's rewards table.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ class VerdugoPolicy:
             return self._execute(view, legal, rng)
         if any(isinstance(a, Peek | Swap) for a in legal):
             return self._act(view, legal, rng)
+        if all(isinstance(a, Chop) for a in legal):  # a Shield holder passing the axe: to the richer neighbour
+            return max(legal, key=lambda a: view["crowns"][a.seat])
         return rng.choice(list(legal))
 
     @staticmethod
@@ -53,7 +56,8 @@ class VerdugoPolicy:
             return stop[0]
         known = _known_objects(view)
         roles = dict(enumerate(view["shown_roles"]))
-        scored = [(_chop_value(known.get(a.seat), roles.get(a.seat)), a) for a in chops]
+        crowns = view["crowns"]  # among equals, the richest rival: his loss counts most against me
+        scored = [(_chop_value(known.get(a.seat), roles.get(a.seat)) + 0.1 * crowns[a.seat], a) for a in chops]
         top = max(score for score, _ in scored)
         return rng.choice([a for score, a in scored if score == top])
 

@@ -5,7 +5,7 @@ seats playing the game's policy and every other seat random-legal, against the s
 random-legal; prints one table of win rates (a shared win counts) with a 95% interval on the difference, and for
 the scoring games (Let's Kill!, Verdugo) the role's mean final score (points, Crowns) as well.
 
-Run: ``.venv/bin/python -m tests.bench.bench_ai [--games N] [--only GAME]`` (about a minute with the default N;
+Run: ``.venv/bin/python -m tests.bench.bench_ai [--games N] [--only GAME]`` (about two minutes with the default N;
 asserts nothing)."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ ROLES: list[Role] = [
     Role("asesino", "social", 8, "accusers", lambda s: [i for i in range(s.players) if i != s.killer],
          won=lambda outcome, state, seats: state.killer not in outcome.winners, games=0.1),
     Role("lets_kill", "classic", 4, "seat 0", lambda s: [0], games=0.5),
-    Role("verdugo", "classic", 5, "seat 0", lambda s: [0], games=3.0),
+    Role("verdugo", "classic", 5, "seat 0", lambda s: [0], games=2.5),
 ]
 
 
@@ -89,7 +89,7 @@ def win_rate(role: Role, games: int, *, with_policy: bool) -> tuple[float, float
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="games per role and per side of the comparison")
+    parser.add_argument("--games", type=int, default=80, help="games per role and per side of the comparison")
     parser.add_argument("--only", help="one game id")
     args = parser.parse_args(argv)
     print(f"{'game':<14}{'mode':<10}{'n':>3}  {'role':<18}{'games':>6}{'random':>8}{'policy':>8}{'gain':>8}"
