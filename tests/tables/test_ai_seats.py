@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.ai_seats import AI_TIMER, MAX_TRIES, ai_delay, ai_movers, ai_timers, on_ai_move
 from bot.clock import FakeClock
 from bot.db.models import Score
+from bot.history.store import load_record
 from bot.tables import TableError, TableService
 from games.core import ai
 from tests.support.tiny_game import Pass
@@ -80,7 +81,7 @@ async def test_computer_players_move_through_the_gate_and_are_never_scored(servi
                                                                           sessions: async_sessionmaker[AsyncSession]
                                                                           ) -> None:
     """An AI seat's move is ``act_as_seat`` (logged without a user; the turn is the engine's); only people get
-    score rows, so the leaderboard never lists a computer player."""
+    score rows, so the leaderboard never lists a computer player; the history's export has no user for it."""
     table = await lobby(service, 1, passes=2)
     await service.add_ai(table.id, HOST)
     table = await service.start(table.id, HOST, seed=7)
@@ -94,6 +95,9 @@ async def test_computer_players_move_through_the_gate_and_are_never_scored(servi
     assert scored == [HOST]
     assert [row.user_id for row in await service.leaderboard(GUILD, "potato")] == [HOST]
     assert await service.replay_check(table.id)
+    exported = (await load_record(sessions, table.id)).to_json()  # the history names no user for it
+    assert [(s["user_id"], s["names"]) for s in exported["seats"]] == [(str(HOST), ["p0"]), (None, ["🤖 AI 1"])]
+    assert [a["user_id"] for a in exported["actions"]] == [None, None]
 
 
 # --- the ai_move timer ------------------------------------------------------------------------------------------
