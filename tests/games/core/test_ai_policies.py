@@ -79,3 +79,49 @@ def test_choose_action_is_none_for_a_seat_with_nothing_to_do() -> None:
     state = engine.setup(CerealOptions(), [SeatInfo(), SeatInfo()], 3)
     assert choose_action(engine, state, 1, random.Random(0)) is None
     assert choose_action(engine, state, 0, random.Random(0)) in engine.legal_actions(state, 0)
+
+
+def _swap_secrets(game: str, state: Any, seat: int) -> Any | None:
+    """``state`` with two other seats' secrets exchanged (Asesino small: identities and hands of equal size;
+    Verdugo: the roles of two prisoners not shown), or ``None`` when no such pair exists."""
+    new = state.model_copy(deep=True)
+    if game == "asesino":
+        others = [s for s in range(len(new.seats)) if s != seat]
+        for i, a in enumerate(others):
+            for b in others[i + 1:]:
+                pa, pb = new.seats[a], new.seats[b]
+                if len(pa.hand) == len(pb.hand) and (pa.identity, pa.hand) != (pb.identity, pb.hand):
+                    pa.identity, pb.identity, pa.hand, pb.hand = pb.identity, pa.identity, pb.hand, pa.hand
+                    return new
+        return None
+    r = new.round
+    hidden = [s for s in r.prisoners() if s != seat and r.roles[s] is not None and r.shown_roles[s] is None]
+    pairs = [(a, b) for i, a in enumerate(hidden) for b in hidden[i + 1:] if r.roles[a] != r.roles[b]]
+    if not pairs or r.phase == "over":
+        return None
+    a, b = pairs[0]
+    r.roles[a], r.roles[b] = r.roles[b], r.roles[a]
+    return new
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), [("asesino", "small", 4), ("verdugo", "classic", 6)])
+def test_other_seats_secrets_change_neither_the_view_nor_the_choice(game: str, mode: str, players: int) -> None:
+    """Exchanging two other players' secrets leaves the acting seat's view, its legal moves and its policy's
+    choice as they were (the Cereal Killer's version: ``tests/games/cereal_killer/test_ai.py``)."""
+    engine, policy = get_engine(game, mode), policy_for(game, mode)
+    compared = 0
+    for seed in range(2):
+        for move in play(game, mode, players, seed, timeout_rate=0.0).moves[:-1]:
+            state = move.state
+            for seat in engine.to_act(state):
+                changed = _swap_secrets(game, state, seat)
+                legal = engine.legal_actions(state, seat)
+                if changed is None or not legal:
+                    continue
+                view = engine.view(state, seat)
+                assert engine.view(changed, seat) == view
+                assert engine.legal_actions(changed, seat) == legal
+                assert policy.choose(engine.view(changed, seat), legal, random.Random(seed)) == policy.choose(
+                    view, legal, random.Random(seed))
+                compared += 1
+    assert compared > 20
