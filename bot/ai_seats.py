@@ -5,8 +5,9 @@ person's click (:meth:`bot.ui.GameUI.play`: the table service's legality, versio
 
 A move that lost a race (``table.stale``) is dropped: the step that won armed its own ``ai_move``. A move the rules
 refuse is re-planned with a fresh draw, up to :data:`MAX_TRIES` times; after that the turn's own time limit moves for
-the seat, as for a silent person. Timers survive a restart (a missed one fires once at start), and a move the bot
-stopped in the middle of (its timer fired, nothing committed) is planned again at start (:func:`resume_ai_moves`).
+the seat, as for a silent person. Timers survive a restart (a missed one fires once at start; one whose process died
+in the middle of its move is taken over), and a move whose timer was spent without a move (its handler failed) is
+planned again at start (:func:`resume_ai_moves`).
 """
 
 from __future__ import annotations
@@ -84,8 +85,8 @@ async def on_ai_move(bot: CoronerBot, timer: Any) -> None:
 
 async def resume_ai_moves(bot: CoronerBot) -> None:
     """At start: a running game that waits on a computer player with no ``ai_move`` pending for its current
-    version (the bot stopped after the timer fired and before the move was committed) gets one, so a computer
-    player is never left waiting."""
+    version (its timer was spent without a move: the handler failed) gets one, so a computer player is never left
+    waiting."""
     for table in await bot.tables.running_with_ai():
         pending = await bot.tables.pending_timers(table.id)
         if any(t.kind == AI_TIMER and t.version_at_schedule == table.version for t in pending):

@@ -107,7 +107,7 @@ class CoronerBot(commands.AutoShardedBot):
         for cog in list(self.cogs.values()):
             if hasattr(cog, "catch_up"):
                 await cog.catch_up()
-        await resume_ai_moves(self)  # a computer player's move the bot stopped in the middle of
+        await resume_ai_moves(self)  # a computer player's move whose timer was spent without a move
         self.timers.start()
         if self.settings.sync_commands:
             self.synced_commands = len(await self.sync_commands())

@@ -1,7 +1,7 @@
 """AI seats: a seat without a Discord user (``seats.user_id`` nullable) is a computer player.
 
 Revision ID: 0008
-Revises: 0007
+Revises: 0005
 Create Date: 2026-12-01
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0008"
-down_revision: str | None = "0007"
+down_revision: str | None = "0005"  # main's head when this branch merged it
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.ai_seats import AI_TIMER, MAX_TRIES, ai_delay, ai_movers, ai_timers, on_ai_move
+from bot.ai_seats import AI_TIMER, MAX_TRIES, ai_delay, ai_movers, ai_timers, on_ai_move, resume_ai_moves
 from bot.clock import FakeClock
 from bot.db.models import Score
 from bot.history.store import load_record
@@ -173,6 +173,19 @@ async def test_a_move_that_loses_the_race_is_dropped(planned: TableService, monk
     await on_ai_move(bot, SimpleNamespace(game_id=table.id, payload={"version": table.version, "attempt": 0}))
     after = await planned.load(table.id)
     assert after.version == table.version + 1 and after.state.holder == 1 and bot.scheduled == []
+
+
+async def test_a_spent_move_is_planned_again_at_start(planned: TableService) -> None:
+    """At start, a game waiting on a computer player whose ai_move was spent without a move (its handler failed)
+    gets a new one; a game whose ai_move is still pending gets none."""
+    table = await ai_holding(planned)
+    bot = fake_bot(planned)
+    (timer,) = [t for t in await planned.pending_timers(table.id) if t.kind == AI_TIMER]
+    await resume_ai_moves(bot)
+    assert bot.scheduled == []
+    assert await planned.fire_timer(timer.id)
+    await resume_ai_moves(bot)
+    assert bot.scheduled == [(AI_TIMER, {"version": table.version, "attempt": 0})]
 
 
 class PassesToItself:
