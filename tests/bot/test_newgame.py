@@ -64,7 +64,7 @@ def test_a_game_with_modes_takes_the_union_of_their_options_and_rounds_for_serie
     assert list(asesino) == ["mode", "first_player", "max_days", "idle_days", "rounds"]
     assert asesino["mode"].required and [c.value for c in asesino["mode"].choices] == ["tabletop", "small", "social"]
     assert (asesino["rounds"].min_value, asesino["rounds"].max_value) == (1, 10)
-    assert (asesino["first_player"].min_value, asesino["first_player"].max_value) == (0, None)
+    assert (asesino["first_player"].min_value, asesino["first_player"].max_value) == (0, 9)  # a seat of 10
     options = {o.name: o.modes for o in game_options(get_game("asesino"))}
     assert options == {"first_player": ("tabletop", "small"), "max_days": ("social",), "idle_days": ("social",),
                        "rounds": ("tabletop",)}
@@ -117,6 +117,7 @@ def test_an_option_of_another_mode_is_refused_naming_what_the_mode_has(language:
     ({"rounds": 99}, "es", "⛔ La opción rondas es como mucho 10, no 99."),
     ({"rounds": 0}, "es", "⛔ La opción rondas es como mínimo 1, no 0."),
     ({"first_player": -1}, "es", "⛔ La opción primer_jugador es como mínimo 0, no -1."),
+    ({"first_player": 10}, "en", "⛔ The option first_player is at most 9, not 10."),
 ])
 def test_a_value_the_store_refuses_names_the_real_limit(given: dict[str, Any], language: str, expected: str) -> None:
     """Values are checked with the store's validators (``SeriesOptions``, the engine's ``Options``): the refusal
@@ -124,6 +125,14 @@ def test_a_value_the_store_refuses_names_the_real_limit(given: dict[str, Any], l
     with pytest.raises(TableError) as err:
         chosen_options(get_game("asesino"), "tabletop", given, language)
     assert error_text(language, err.value) == expected
+
+
+def test_a_first_player_past_the_small_tables_four_seats_opens_no_lobby() -> None:
+    """``/newgame asesino mode:small first_player:4``: the small table seats at most 4 (seats 0-3), so the lobby
+    is refused at once instead of opening one that no Start could ever begin."""
+    with pytest.raises(TableError) as err:
+        chosen_options(get_game("asesino"), "small", {"first_player": 4}, "en")
+    assert error_text("en", err.value) == "⛔ The option first_player is at most 3, not 4."
 
 
 def test_accepted_options_split_into_the_engines_and_the_series() -> None:
