@@ -280,7 +280,7 @@ class SocialUI(GameUI):
             other = pair[1] if seat == pair[0] else pair[0]
             ctx = RenderContext(table, table.language)
             key = "asesino_social.ui." + ("relay_from_journalist" if seat == pair[0] else "relay_from_target")
-            out = Outgoing(embeds=[discord.Embed(description=ctx.t(key, seat=ctx.name(seat),
+            out = Outgoing(embeds=[discord.Embed(description=ctx.t(key, seat=ctx.shown_name(seat),
                                                                    text=neutral(text[:TEXT_LIMIT])), colour=COLOUR)])
             sent = await bot.delivery.dm(table, other, out)
             await message.channel.send(ctx.t("asesino_social.ui.relayed" if sent else "asesino_social.ui.relay_failed"),
