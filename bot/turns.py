@@ -1,7 +1,8 @@
 """Turn time limits: the turn ping after a short grace period, a warning at half time (both in the table's one ping
 slot: the channel holds at most one), then the engine's default move (``engine.timeout_action``), announced in the
 table's "last moves" by an event committed with the move. The timers carry the table version they were armed at
-and do nothing once the game has moved on."""
+and do nothing once the game has moved on to another decision (a step that leaves the same decision open, such as
+an answer in a Let's Kill! response window, keeps them: :meth:`bot.ui.GameUI.decision_opened`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.live_table import PING_TIMER
 from bot.tables import TableError
-from games.core import SYSTEM_SEAT, Event
+from bot.ui import ui_for
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -18,7 +19,9 @@ if TYPE_CHECKING:
 def install_turn_timers(bot: CoronerBot) -> None:
     async def current(timer: Any) -> Any:
         table = await bot.tables.load(timer.game_id)
-        if table.status != "active" or table.version != timer.payload.get("version"):
+        if table.status != "active":
+            return None
+        if ui_for(table.game, table.mode).decision_opened(table) != timer.payload.get("version"):
             return None
         return table
 
@@ -36,17 +39,11 @@ def install_turn_timers(bot: CoronerBot) -> None:
         if move is None:
             return
         seat, action = move
-        # the game's own clock (e.g. a response window closing) acts for everyone who had not answered yet, named
-        # in one line; the announcement is committed with the move: if a player's own move won the race, the
-        # version check refuses this one (table.stale) and nothing is said
-        if seat == SYSTEM_SEAT:
-            late = table.engine.to_act(table.state)
-            announce = [Event(key="turn.clock", params={"seats": late})] if late else []
-        else:
-            announce = [Event(key="turn.auto", params={"seat": seat})]
+        # the announcement is committed with the move: if a player's own move won the race, the version check
+        # refuses this one (table.stale) and nothing is said
         try:
             await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
-                                         expected_version=table.version, announce=announce)
+                                         expected_version=table.version, timed_out=True)
         except TableError as exc:
             if exc.code != "table.stale":
                 raise

@@ -9,6 +9,12 @@ Point discord.py at it (the ``double`` fixture does this and undoes it afterward
 ``AutoShardedBot`` without an explicit ``shard_count`` finds it by itself; READY's ``resume_gateway_url`` is the
 same URL. Build bots with ``guild_ready_timeout`` small (e.g. 0.05) so ``on_ready`` comes quickly.
 
+Shards: ``DiscordDouble(shard_count=N)`` (``GET /gateway/bot`` recommends N) serves any number of sessions at
+once, from one client or several processes, each IDENTIFYing its ``shard: [id, count]``. A guild's events and
+interactions go to shard ``(guild_id >> 22) % count``, DMs and DM interactions to shard 0, as Discord routes them;
+``double.add_guild(name, shard=k)`` places a guild on shard k, ``handle.shard_id`` says where an interaction went,
+``double.gateway.owners(guild_id)`` which sessions receive a guild's events.
+
 Scripted API (all waiting is on conditions with a timeout, never a fixed sleep)::
 
     double = DiscordDouble(); await double.start()        # or the `double` fixture from .fixtures
@@ -36,16 +42,17 @@ Scripted API (all waiting is on conditions with a timeout, never a fixed sleep):
     double.schema_violations; double.schema_check_skipped_reason; double.unknown_requests; double.assert_clean()
     await double.stop()
 
-Strict like Discord: a request is refused when Discord would refuse it, with Discord's status and code: a body
-the OpenAPI spec rejects or over a limit (400/50035, see ``limits``), an edit that empties a message (50006), a
-callback after the 3-second deadline (10062) or a follow-up after 15 minutes (50027), a missing permission
-(50001/50013; the bot's role holds exactly the README's permissions unless ``bot_permissions=`` or
-``double.set_bot_permissions(guild, bits)`` says otherwise), a wrong token (401), a rate limit (429 with Discord's
-headers; ``double.rate_limits.route("POST", r"/channels/\\d+/messages$", limit=5, per=5.0)``), a bad command name
-(50035, see ``commands``). Deadlines run on ``double.clock`` (``double.use_clock(ManualClock())`` to move time by
-hand, see ``clock``); ``latency=`` or ``COR_DOUBLE_LATENCY_MS`` delays every REST request. The gateway can be told
-``double.gateway.request_reconnect()``, ``.invalidate(resumable=...)``, ``.close_with(code)``,
-``.check_heartbeats()``; its replies and payloads are checked against the spec too (``double.reply_violations``).
+Strict like Discord: a request is refused when Discord would refuse it, with Discord's status and code: a body the
+OpenAPI spec rejects or over a limit (400/50035, see ``limits``), an edit that empties a message (50006), a callback
+after the 3-second deadline (10062) or a follow-up after 15 minutes (50027), a missing permission (50001/50013; the
+bot's role holds exactly the README's permissions unless ``bot_permissions=`` or ``double.set_bot_permissions(guild,
+bits)`` says otherwise), a wrong token (401), a rate limit (429 with Discord's headers;
+``double.rate_limits.route("POST", r"/channels/\\d+/messages$", limit=5, per=5.0)``), a bad command name (50035, see
+``commands``), a file over ``double.attachment_size_limit`` (10 MiB by default: 413/40005). Deadlines run on
+``double.clock`` (``double.use_clock(ManualClock())`` to move time by hand, see ``clock``); ``latency=`` or
+``COR_DOUBLE_LATENCY_MS`` delays every REST request. The gateway can be told ``double.gateway.request_reconnect()``,
+``.invalidate(resumable=...)``, ``.close_with(code)``, ``.check_heartbeats()``; its replies and payloads are checked
+against the spec too (``double.reply_violations``).
 
 Interaction handles: ``handle.original`` (the response message, edits applied), ``handle.followups``,
 ``await handle.wait_followups(n)``, ``await handle.wait_original()`` (after a deferred "thinking" response).

@@ -25,6 +25,7 @@ from tests.discord_double.ratelimits import INTERACTION_ROUTES, RateLimits
 
 API_PREFIX = "/api/v10"
 TOKEN = "double-token"
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # Discord's upload limit in a server without boosts (bytes)
 BOT_ROLE_POSITION = 100
 
 
@@ -50,8 +51,11 @@ class DiscordDouble:
 
     def __init__(self, *, bot_name: str = "Coroner", interaction_timeout: float = 3.0,
                  spec_path: Any = schema.SPEC_PATH, clock: Callable[[], float] | None = None,
-                 token: str = TOKEN, latency: float | None = None, bot_permissions: int = README_MINIMAL) -> None:
+                 token: str = TOKEN, latency: float | None = None, bot_permissions: int = README_MINIMAL,
+                 shard_count: int = 1) -> None:
         self.ids = SnowflakeGen()
+        #: the shard count ``GET /gateway/bot`` recommends (events are routed by each session's own count)
+        self.shard_count = shard_count
         self.interaction_timeout = interaction_timeout
         #: what deadlines are measured on; with the real clock the 3 s deadline gets REAL_TIME_MARGIN (see .clock)
         self.clock: Callable[[], float] = clock or real_clock
@@ -61,6 +65,9 @@ class DiscordDouble:
         self.latency = env_latency() if latency is None else latency  # seconds added to every REST request
         self.rate_limits = RateLimits()
         self.check_request_schema = True  # off only in tests of the double's own limit checks
+        #: the largest file Discord takes in an upload here (bytes; a server without boosts: 10 MiB), also told to
+        #: the bot in every interaction (``attachment_size_limit``); a larger file is refused with 413 / 40005
+        self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
         self.reply_violations: list[schema.SchemaViolation] = []
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
@@ -135,9 +142,11 @@ class DiscordDouble:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
-        """A guild with @everyone and the bot as a member (its role holds ``bot_permissions``)."""
-        gid = self.ids.next()
+    def add_guild(self, name: str, *, locale: str = "en-US", shard: int | None = None) -> Guild:
+        """A guild with @everyone and the bot as a member (its role holds ``bot_permissions``); with ``shard``, its
+        id puts it on that shard of :attr:`shard_count` (``(id >> 22) % shard_count == shard``). Raises
+        ``ValueError`` for a shard outside the count."""
+        gid = self.ids.next() if shard is None else self.ids.next_on_shard(shard, self.shard_count)
         guild = Guild(self, id=gid, name=name, locale=locale, owner_id=self.ids.next())
         guild.roles[gid] = Role(id=gid, name="@everyone", permissions=DEFAULT_EVERYONE)
         # the bot's role sits above the roles tests add (as the README asks of a server that uses the dead role)
@@ -266,7 +275,11 @@ class DiscordDouble:
             await asyncio.sleep(self.latency)  # a realistic network delay, only when asked for
         body, files = await _parse_body(request)
         request[BODY], request[FILES] = body, files
-        response, headers = await self._answer(request, handler, method, path, body)
+        too_large = [f for f in files if len(f["data"]) > self.attachment_size_limit]
+        if too_large:  # Discord answers before looking at the rest of the request
+            response, headers = discord_error(413, 40005, "Request entity too large"), {}
+        else:
+            response, headers = await self._answer(request, handler, method, path, body)
         if isinstance(response, web.Response) and response.status < 300:
             response.headers.update(headers)
             self._check_reply(method, path, response)

@@ -82,7 +82,8 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
             await world.double.wait_for(lambda b=before: mark(status_messages(world)) != b)
         final = status_messages(world)[-1]
         assert final.embeds[-1]["title"] == "Game over"
-        assert final.id == lobby.id and not final.components  # the lobby became the table, then the result
+        assert final.id == lobby.id  # the lobby became the table, then the result, whose one button is its History
+        assert [c["label"] for c in final.walk_components() if c.get("type") == 2] == ["History"]
         board = await world.tables.leaderboard(world.guild.id, "potato")
         assert sorted(row.points for row in board) == [0.0, 1.0, 1.0, 1.0, 1.0]
         assert [m.id for m in world.bot_messages()] == [lobby.id, fallback.id]  # nobody talked: nothing else
