@@ -16,7 +16,7 @@ from bot.bot import CoronerBot
 from bot.cogs.asesino.small_ui import SmallUI
 from bot.cogs.asesino.ui import TabletopUI
 from bot.cogs.lobby.newgame import game_command, newgame_group
-from bot.cogs.lobby.options import LobbyOption, chosen_options, field_option, game_options
+from bot.cogs.lobby.options import LobbyOption, chosen_options, field_option, game_options, mode_options
 from bot.errors import UserError, error_text
 from bot.i18n.translator import CatalogTranslator
 from bot.settings import Settings
@@ -133,6 +133,17 @@ def test_a_first_player_past_the_small_tables_four_seats_opens_no_lobby() -> Non
     with pytest.raises(TableError) as err:
         chosen_options(get_game("asesino"), "small", {"first_player": 4}, "en")
     assert error_text("en", err.value) == "⛔ The option first_player is at most 3, not 4."
+
+
+def test_a_modes_options_have_its_own_limits_not_the_widest() -> None:
+    """What ``/rules`` and the lobby show for a mode: the small table's ``first_player`` is 0-3 (four seats), the
+    tabletop's 0-9, though ``/newgame asesino`` offers 0-9 for both; ``rounds`` stays the series' 1-10."""
+    small = {o.name: o for o in mode_options(get_game("asesino"), "small")}
+    tabletop = {o.name: o for o in mode_options(get_game("asesino"), "tabletop")}
+    assert (small["first_player"].minimum, small["first_player"].maximum, small["first_player"].modes) == (
+        0, 3, ("small",))
+    assert (tabletop["first_player"].maximum, tabletop["rounds"].maximum) == (9, 10) and "rounds" not in small
+    assert small["first_player"].shown("es") == "`primer_jugador` (0-3)"
 
 
 def test_accepted_options_split_into_the_engines_and_the_series() -> None:
