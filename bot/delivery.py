@@ -248,10 +248,10 @@ def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
     if outcome is not None:
         ui = ui_for(table.game, table.mode)
         embed.description = ui.outcome_text(ctx, outcome)
-        winners = ", ".join(ctx.name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
+        winners = ", ".join(ctx.shown_name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
         embed.add_field(name=ctx.t("outcome.winners"), value=winners, inline=False)
         if outcome.scores:
-            scores = "\n".join(f"{ctx.name(s)}: {ctx.t(ui.score_key, count=plain_number(p))}"
+            scores = "\n".join(f"{ctx.shown_name(s)}: {ctx.t(ui.score_key, count=plain_number(p))}"
                                for s, p in sorted(outcome.scores.items(), key=lambda kv: -kv[1]))
             title = ui.scores_title_key or ("outcome.points" if table.series_id is not None else "outcome.points_game")
             embed.add_field(name=ctx.t(title), value=scores, inline=False)

@@ -91,6 +91,10 @@ class RenderContext:
         names = self.table.seat_names(seat)
         return names[0] if names else f"#{seat + 1}"
 
+    def shown_name(self, seat: int) -> str:
+        """The seat's name for message text (markdown escaped); component labels use :meth:`name` as is."""
+        return discord.utils.escape_markdown(self.name(seat))
+
     def mention(self, seat: int) -> str:
         user_id = self.table.user_of(seat)
         return f"<@{user_id}>" if user_id else self.name(seat)
@@ -99,8 +103,8 @@ class RenderContext:
                     mention: bool = False) -> dict[str, Any]:
         """``params`` with their seats (``declared``, the engine's ``seat_params`` and the conventional names, see
         :func:`games.core.seat_keys`) shown as names (or mentions); a list of seats becomes a comma-separated
-        list."""
-        show: Callable[[int], str] = self.mention if mention else self.name
+        list. A name is markdown-escaped (a player may be called ``**x**``): it reads as typed in a message line."""
+        show: Callable[[int], str] = self.mention if mention else self.shown_name
         out = dict(params)
         engine_seats = getattr(self.table.engine, "seat_params", ())
         for key in seat_keys(params, (*declared, *engine_seats)):
