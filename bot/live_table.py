@@ -229,6 +229,9 @@ class LiveTable:
 
 def awaited(table: Table) -> list[int]:
     """The seats a ping names: those the game waits on, when the game says they are pinged (not in a real-time
-    game where everyone acts at once) and not hidden (e.g. the Prosecutor asked to accuse)."""
+    game where everyone acts at once) and not hidden (e.g. the Prosecutor asked to accuse); never a computer player
+    (it moves on its own, :mod:`bot.ai_seats`)."""
     waiting = table.engine.waiting(table.state) if table.state is not None else None
-    return list(waiting.seats) if waiting is not None and waiting.pings and not waiting.hidden else []
+    if waiting is None or not waiting.pings or waiting.hidden:
+        return []
+    return [seat for seat in waiting.seats if table.user_of(seat) is not None]

@@ -96,6 +96,9 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
         assert "not_adjacent" not in refused.content
         unread = await killer_dm(world, alice, "i go 3 8 13 12")
         assert unread.content.startswith('⛔ I could not read "i go 3 8 13 12": "i" is neither')
+        long = await killer_dm(world, alice, "x" * 1900)  # its refusal quoted it whole: Discord refused, no answer
+        assert long.content.startswith('⛔ I could not read "xxx') and '"' + "x" * 99 + '…" is neither' in long.content
+        assert len(long.content) < 400
         await bob.dm_bot("7 12")
         await world.double.wait_for(lambda: bob.dms() and "Only the Killer" in bob.dms()[-1].content)
 

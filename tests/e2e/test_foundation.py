@@ -24,7 +24,8 @@ async def open_lobby(world: World, passes: int = 3) -> StoredMessage:
     response = await handle.response()
     assert not response.ephemeral
     assert "Hot Potato" in response.embeds[0]["title"]
-    assert [b["label"] for b in response.components[0]["components"]] == ["Join", "Leave", "Start", "Cancel"]
+    assert [[b["label"] for b in row["components"]] for row in response.components] == [
+        ["Join", "Leave", "Start", "Cancel"], ["Add AI", "Remove AI"]]
     assert handle.original is not None
     return handle.original
 

@@ -36,10 +36,11 @@ ROUTE_MAX = 200
 def route_action(content: str) -> dict[str, Any]:
     """The engine action (JSON) for a route written as in a DM (``8 3 2 1 victim 3 witness 4``). Raises
     ``UserError`` with the parser's ``cereal_killer.parse.*`` code when it cannot be read, quoting what could not
-    be read (``text``), not just the word that stopped it."""
+    be read (``text``), not just the word that stopped it (each quote cut to 100 characters: a DM may hold 4,000)."""
     turn = parse_route(content)
     if isinstance(turn, ParseError):
-        raise UserError(turn.code, **turn.params, text=_quoted(content))
+        quoted = {key: _quoted(value) if isinstance(value, str) else value for key, value in turn.params.items()}
+        raise UserError(turn.code, **quoted, text=_quoted(content))
     return turn.model_dump()
 
 

@@ -61,7 +61,7 @@ def text_of(ctx: RenderContext, event: Event) -> str:
 def roles_line(ctx: RenderContext, players: int) -> str:
     """Who plays whom (seats follow the join order: host = Killer, then the Detective, then Lola)."""
     return "\n".join(ctx.t("cereal_killer.ui.role_line", role=word(ctx, "cereal_killer.name", ROLES[seat]),
-                           seat=ctx.name(seat)) for seat in range(players))
+                           seat=ctx.shown_name(seat)) for seat in range(players))
 
 
 def _list(ctx: RenderContext, family: str, values: list[str]) -> str:
@@ -72,7 +72,7 @@ def achievements_text(ctx: RenderContext, outcome: Outcome | None) -> str | None
     """One line per earned achievement (``None`` when nobody earned one)."""
     if outcome is None:
         return None
-    lines = [ctx.t("cereal_killer.ui.achievement_line", seat=ctx.name(seat),
+    lines = [ctx.t("cereal_killer.ui.achievement_line", seat=ctx.shown_name(seat),
                    achievement=word(ctx, "cereal_killer.achievement", name))
              for seat, names in sorted(outcome.achievements.items()) for name in names]
     return "\n".join(lines) or None
@@ -93,7 +93,7 @@ def status_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
     turn = view["turn"]
     if turn is not None:
         embed.add_field(name=ctx.t("cereal_killer.ui.turn"), value=ctx.t(
-            "cereal_killer.ui.turn_value", seat=ctx.name(turn["seat"]),
+            "cereal_killer.ui.turn_value", seat=ctx.shown_name(turn["seat"]),
             role=word(ctx, "cereal_killer.name", turn["role"]), steps=turn["steps_left"]), inline=False)
     if view["bone"]:
         embed.add_field(name=ctx.t("cereal_killer.ui.bone"), value=word(ctx, "cereal_killer.ability", view["bone"]))

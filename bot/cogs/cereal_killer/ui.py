@@ -79,8 +79,9 @@ class CerealUI(GameUI):
             return []
         ctx = RenderContext(table, language)
         return [f"**{ctx.t('cereal_killer.ui.roles')}**", *(
-            ctx.t("cereal_killer.ui.role_line", seat=f"<@{user_id}>", role=msg.word(ctx, "cereal_killer.name", role))
-            for user_id, role in zip(table.user_ids(), ROLES, strict=False))]
+            ctx.t("cereal_killer.ui.role_line", seat=ctx.mention(seat.seat), role=msg.word(ctx, "cereal_killer.name",
+                                                                                             role))
+            for seat, role in zip(table.seats, ROLES, strict=False))]
 
     def public_event(self, ctx: RenderContext, event: Event) -> str | None:
         return msg.text_of(ctx, event)
