@@ -186,7 +186,7 @@ class CoronerBot(commands.AutoShardedBot):
             await send_error(self, interaction, exc, table)
 
     async def on_game_modal(self, interaction: discord.Interaction, game_id: int, version: int, name: str, arg: str,
-                            values: dict[str, str]) -> None:
+                            values: dict[str, Any]) -> None:
         """Route a game modal's submit (see :mod:`bot.modals`) to the game's UI; errors become ephemeral replies."""
         table = None
         try:

@@ -202,6 +202,27 @@ async def test_turn_button_refuses_other_players(world: World) -> None:
         assert again.version == table.version and again.state == table.state
 
 
+async def test_a_move_modal_opened_before_a_restart_is_played_after_it(world: World) -> None:
+    """The waiting player opens the turn modal (selects under labels), the bot restarts, the player submits a
+    card: the move is played at the version the modal was opened at and the table shows it."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        table = await open_and_start(world, "small", [alice, bob])
+        seat = table.engine.waiting(table.state).seats[0]
+        status = status_messages(world)[-1]
+        handle = await user_of(world, table, seat).click(status, custom_id=custom_id(status, "turn"))
+        modal = (await handle.response()).modal
+        assert modal is not None and modal.custom_id.startswith(f"coroner:m:{table.id}:{table.version}:move:")
+    action = next(a for a in table.engine.legal_actions(table.state, seat) if a.type == "play_card")
+    async with world.running():
+        before = mark(status_messages(world))
+        await (await user_of(world, table, seat).submit_modal(handle, modal_answers(modal, action, alice))).response()
+        await world.double.wait_for(lambda: mark(status_messages(world)) != before, what="the table after the move")
+        after = await world.tables.load(table.id)
+        assert after.version == table.version + 1
+        assert after.state.columns[action.column].slots[-1].by == seat
+
+
 async def test_three_round_series_reopens_the_lobby_and_names_the_winner(world: World) -> None:
     """``rounds=3`` opens a series: after each round the standings are posted and the next lobby opens with the
     same players seated; after the third the series winner is named and /leaderboard's series scores add up."""

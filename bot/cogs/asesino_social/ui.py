@@ -134,7 +134,7 @@ class SocialUI(GameUI):
         await clear_dead(bot, table)
 
     async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
-                       values: dict[str, str]) -> None:
+                       values: dict[str, Any]) -> None:
         """A note, Farewell Letter or anonymous post (``arg``) typed in the text modal, played as the player's
         action whenever it is submitted (the game runs in real time: no version check)."""
         if name != "text":
