@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.budget import fit_message
+from bot.deadline import in_time
 from bot.i18n import catalog
 from games.core import Event, Outcome, seat_keys
 
@@ -168,10 +169,13 @@ class GameUI:
         ``interaction``: the click or modal that made the move. When it came from the table message (a component
         on it, or a modal one opened) and is not answered yet, the step's table is its answer
         (``response.edit_message``, callback type 7: the edited table is the acknowledgement, no "Done."); if the
-        step showed nothing public it is acknowledged without a change."""
+        step showed nothing public it is acknowledged without a change. A move still running after
+        :data:`bot.deadline.DEFER_AFTER` is deferred first (type 6, :func:`bot.deadline.in_time`) and the table
+        edited after, so Discord's 3 seconds hold whatever the database does: a caller that answers the
+        interaction itself afterwards uses :func:`bot.deadline.edit_answer`."""
         with answering(interaction):
-            result = await bot.tables.act(table.id, user_id, self.complete_action(bot, action),
-                                          expected_version=version)
+            acting = bot.tables.act(table.id, user_id, self.complete_action(bot, action), expected_version=version)
+            result = await (acting if interaction is None else in_time(interaction, acting))
         if interaction is not None and not interaction.response.is_done() and on_table(interaction, table):
             await interaction.response.defer()
         await self.after_play(bot, result)
@@ -267,9 +271,10 @@ class GameUI:
         raise NotImplementedError(name)
 
     async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
-                       values: dict[str, str]) -> None:
+                       values: dict[str, Any]) -> None:
         """The submit of a :class:`bot.modals.GameModal` ``name`` (with ``arg``) opened at table ``version``;
-        ``values`` maps its text inputs' ids to what was typed. Also after a restart, however late. Raise
+        ``values`` maps its text inputs' ids to what was typed and its selects' ids to the picked values (a list),
+        see :func:`bot.modals.submitted_values`. Also after a restart, however late. Raise
         IllegalAction/TableError/UserError to refuse."""
         raise NotImplementedError(name)
 

@@ -4,49 +4,19 @@ database, an interaction answer Discord refuses, and a late Join answer racing t
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from sqlalchemy import event
-from sqlalchemy.util import await_only
 
-import bot.db.session as session_module
 from bot.tables import TableService
 from tests.discord_double import StoredMessage
 from tests.e2e.conftest import World
-from tests.e2e.test_durable import until_version
+from tests.e2e.latency import SlowSql
+from tests.e2e.test_durable import holder_of, start_three, until_delivered, until_version, versions_on
+from tests.e2e.test_foundation import pass_button
 
 pytestmark = pytest.mark.usefixtures("potato")
 CALLBACK = r"/interactions/\d+/[^/]+/callback"
-
-
-@dataclass
-class SlowSql:
-    """Seconds every SQL statement of the bot waits before it runs (0: no delay). The wait is an asyncio sleep
-    inside SQLAlchemy's greenlet, so the event loop (and the Discord double) keeps running meanwhile."""
-
-    delay: float = 0.0
-
-
-@pytest.fixture
-def slow_sql(monkeypatch: pytest.MonkeyPatch) -> SlowSql:
-    """Injects :class:`SlowSql` latency into every engine the bot creates from now on."""
-    latency = SlowSql()
-    real = session_module.create_engine
-
-    def slow_engine(url: str = session_module.DEFAULT_URL, **kwargs: Any) -> Any:
-        engine = real(url, **kwargs)
-
-        def wait(*_: Any) -> None:
-            if latency.delay:
-                await_only(asyncio.sleep(latency.delay))
-
-        event.listen(engine.sync_engine, "before_cursor_execute", wait)
-        return engine
-
-    monkeypatch.setattr(session_module, "create_engine", slow_engine)
-    return latency
 
 
 def lobbies(world: World) -> list[StoredMessage]:
@@ -69,7 +39,7 @@ async def test_newgame_and_join_answer_in_time_on_a_slow_database(world: World, 
         assert alice.mention in lobby.text
         await (await bob.click(lobby, label="Join")).response()
         await world.double.wait_for(lambda: bob.mention in lobby.text, what="bob in the lobby")
-        slow_sql.delay = 0.0
+        slow_sql.reset()
 
 
 async def test_a_refused_newgame_answer_still_shows_the_lobby(world: World) -> None:
@@ -130,3 +100,25 @@ async def test_a_late_join_answer_never_reopens_a_started_game(world: World, mon
         for _ in range(10):  # let every pending edit land
             await asyncio.sleep(0.02)
         assert lobby.embeds[0]["title"] == "Hot Potato" and "Join" not in [b.get("label") for b in lobby.buttons()]
+
+
+async def test_a_slow_move_on_the_table_is_deferred_then_the_table_edited(world: World, slow_sql: SlowSql) -> None:
+    """With 150 ms per SQL statement (and Discord's 3 s scaled down to 1.5 s), a move made with the table's button
+    is acknowledged in time with a deferred update (callback type 6), and the table is edited after to the new
+    version (the deferred answer's edit, not a new message)."""
+    bot = world.bot()
+    bot.defer_after = 0.3  # type: ignore[attr-defined]
+    world.double.interaction_timeout = 1.5
+    async with world.running(bot):
+        first = await start_three(world)
+        await until_delivered(world)
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        slow_sql.delay = 0.15
+        handle = await holder_of(world, table).click(first, custom_id=pass_button(first))
+        assert (await handle.response()).type == 6
+        await world.double.wait_for(lambda: versions_on(first) == {table.version + 1}, timeout=10,
+                                    what="the table's edit")
+        slow_sql.reset()
+        assert (await world.tables.load(table.id)).version == table.version + 1
+        assert [m.id for m in world.bot_messages() if versions_on(m)] == [first.id]

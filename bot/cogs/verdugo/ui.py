@@ -18,8 +18,9 @@ import discord
 
 from bot.cogs.verdugo import render
 from bot.components import GameSelect, game_button, view_of
+from bot.deadline import edit_answer
 from bot.errors import UserError
-from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
+from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext, on_table
 from games.core import SYSTEM_SEAT, Event, IllegalAction
 
 if TYPE_CHECKING:
@@ -136,8 +137,8 @@ class VerdugoUI(GameUI):
             return
         await self.play(bot, table, interaction.user.id, _action(name, arg, values), version=version,
                         interaction=interaction)
-        if not interaction.response.is_done():  # a private menu (Swap/Peek, the Chop confirmation): it goes
-            await interaction.response.edit_message(view=None)
+        if not on_table(interaction, table):  # a private menu (Swap/Peek, the Chop confirmation): it goes
+            await edit_answer(interaction, view=None)
 
     async def _act_menu(self, interaction: discord.Interaction, ctx: RenderContext, version: int) -> None:
         """The prisoner's private menu: pick one position to Peek at, or two to Swap."""
