@@ -3,9 +3,10 @@
 A step's events, new version and timers are written in the step's own transaction (``bot.db.repos.outbox``);
 this module shows them afterwards, outside the game's lock, through the ``deliver`` callback (the bot's
 :class:`bot.delivery.Delivery`). Each step is rendered from the latest committed snapshot, marked delivered only
-once ``deliver`` returned, and retried after a crash (at start the bot drains every game first). ``deliver`` may
-be called twice for one step (a crash after sending, before marking): its sends must be idempotent, which
-:func:`current_step` makes possible (message nonces from the step's id).
+once ``deliver`` returned, and retried after a crash (at start the bot drains every game first). Delivered steps
+are deleted after :data:`RETENTION` (7 days). ``deliver`` may be called twice for one step (a crash after sending,
+before marking): its sends must be idempotent, which :func:`current_step` makes possible (message nonces from the
+step's id).
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ MAX_ATTEMPTS = 3
 #: failed to show does not wait for the next move or restart)
 RETRY_AFTER = timedelta(seconds=30)
 RETRY_TIMER = "outbox_retry"
+#: a delivered step is kept this long (to look into what a game showed), then deleted: at start and then at most
+#: once every :data:`PRUNE_EVERY`, after a drain
+RETENTION = timedelta(days=7)
+PRUNE_EVERY = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,7 @@ class Deliverer:
         self._clock = clock
         self._on_timers = on_timers
         self._locks: dict[int, asyncio.Lock] = {}
+        self._pruned_at: datetime | None = None
 
     async def drain(self, game_id: int) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many were delivered. Stops at a
@@ -107,6 +113,8 @@ class Deliverer:
                 row = await games.get_game(session, game_id) if entries else None
                 table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
             if not entries or table is None:
+                if self._pruned_at is None or self._clock() - self._pruned_at >= PRUNE_EVERY:
+                    await self.prune()
                 return done
             for entry in entries:
                 if not await self._one(table, entry):
@@ -141,7 +149,20 @@ class Deliverer:
         return True
 
     async def catch_up(self) -> int:
-        """Drain every game with undelivered steps (at start, before serving anything else)."""
+        """Drain every game with undelivered steps (at start, before serving anything else), then
+        :meth:`prune`."""
         async with self._sessions() as session:
             pending = await outbox.pending_games(session)
-        return sum([await self.drain(game_id) for game_id in pending])
+        done = sum([await self.drain(game_id) for game_id in pending])
+        await self.prune()
+        return done
+
+    async def prune(self) -> int:
+        """Delete the steps delivered more than :data:`RETENTION` ago; returns how many were deleted."""
+        now = self._clock()
+        self._pruned_at = now
+        async with self._sessions() as session, session.begin():
+            deleted = await outbox.prune(session, now - RETENTION)
+        if deleted:
+            log.info("pruned %d delivered outbox steps", deleted)
+        return deleted
