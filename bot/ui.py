@@ -75,6 +75,12 @@ class Outgoing:
         return out
 
 
+def text_name(name: str) -> str:
+    """A player's ``name`` for message text: markdown escaped (``*_~|`` and backticks anywhere, ``>`` at a line's
+    start), so it shows as typed and cannot format the message around it."""
+    return discord.utils.escape_markdown(name)
+
+
 @dataclass
 class RenderContext:
     """What a renderer knows: the table (ids, seats, version), the language and how to name a seat."""
@@ -89,6 +95,13 @@ class RenderContext:
         return catalog(self.language).has(key)
 
     def name(self, seat: int) -> str:
+        """``seat``'s name for message text (contents, embeds): its markdown escaped, so a name full of ``*_~|>``
+        and backticks shows as typed. The one place every renderer gets a player's name from."""
+        return text_name(self.label(seat))
+
+    def label(self, seat: int) -> str:
+        """``seat``'s name as typed, for places Discord shows without markdown (button and select option labels,
+        placeholders, modal titles)."""
         names = self.table.seat_names(seat)
         return names[0] if names else f"#{seat + 1}"
 

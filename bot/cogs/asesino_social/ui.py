@@ -178,7 +178,7 @@ class SocialUI(GameUI):
         for judgement in [j for j in view["judgements"] if j["status"] == "open"][:15]:
             items.append(game_button(game_id, 0, "social_back", str(judgement["id"]), style=discord.ButtonStyle.danger,
                                      label=ctx.t("asesino_social.ui.back", judgement=judgement["id"],
-                                                 accused=ctx.name(judgement["accused"]))))
+                                                 accused=ctx.label(judgement["accused"]))))
         return items
 
     # --- start ----------------------------------------------------------------------------------------------
@@ -236,7 +236,7 @@ class SocialUI(GameUI):
         for kind in pages[page]:
             field = TARGET_FIELD.get(kind, "target")
             targets = [getattr(a, field) for a in legal if a.type == kind]
-            options = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t)) for t in targets][:25]
+            options = [discord.SelectOption(label=ctx.label(t)[:100], value=str(t)) for t in targets][:25]
             items.append(GameSelect(table.id, 0, "social_target", kind, options=options,
                                     placeholder=ctx.t(f"asesino_social.ui.pick.{kind}")))
         if page == 0:

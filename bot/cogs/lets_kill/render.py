@@ -170,9 +170,9 @@ def action_label(ctx: RenderContext, action: Any, owners: dict[int, int]) -> str
             target += f" → {card_name(action.location)}"
         if action.incident is not None:
             target = ctx.t("lets_kill.action.incident", incident=action.incident,
-                           seat=ctx.name(owners.get(action.incident, 0)))
+                           seat=ctx.label(owners.get(action.incident, 0)))
         if action.seat is not None:
-            target = ctx.name(action.seat)
+            target = ctx.label(action.seat)
         key = "lets_kill.action.play_on" if target else "lets_kill.action.play"
         text = ctx.t(key, card=card_name(action.card), target=target)
     elif isinstance(action, DiscardHand):
