@@ -10,7 +10,7 @@ import pytest
 
 from bot.tables import TableService
 from tests.discord_double import StoredMessage
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, stored
 from tests.e2e.latency import SlowSql
 from tests.e2e.test_durable import holder_of, start_three, until_delivered, until_version, versions_on
 from tests.e2e.test_foundation import pass_button
@@ -49,8 +49,12 @@ async def test_a_refused_newgame_answer_still_shows_the_lobby(world: World) -> N
         world.double.fail_once("POST", CALLBACK, status=404)
         await world.players[0].slash(world.games, "newgame", {"game": "potato", "mode": "classic"})
         lobby = await world.double.wait_for(lambda: lobbies(world) and lobbies(world)[-1], what="the lobby message")
-        table = await world.tables.table_in_channel(world.games.id)
-        assert table is not None and table.lobby_message_id == lobby.id
+
+        async def lobby_stored() -> bool:  # the bot stores the message's id after Discord created it
+            table = await world.tables.table_in_channel(world.games.id)
+            return table is not None and table.lobby_message_id == lobby.id
+
+        await stored(world, lobby_stored, "the lobby message's id stored")
         await (await world.players[1].click(lobby, label="Join")).response()
         assert world.players[1].mention in lobby.text
 
