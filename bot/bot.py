@@ -27,8 +27,10 @@ from bot.turns import install_turn_timers
 from bot.ui import ui_for
 
 log = logging.getLogger("coroner")
-#: names discord.py gives the tasks that run an interaction's handler (slash commands, components)
-INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-")
+#: names discord.py gives the tasks that run an interaction's handler (slash commands, components, and the
+#: ``on_interaction`` listeners, among them the modal router of :mod:`bot.modals`)
+INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-",
+                     "discord-ui-modal-dispatch-", "discord.py: on_interaction")
 SHUTDOWN_GRACE = 5.0
 
 #: the cog packages found when this module was imported (:func:`bot.plugins.extensions` looks again at start)

@@ -11,10 +11,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 import pytest
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.bot import CoronerBot
+from bot.bot import INTERACTION_TASKS, CoronerBot
 from bot.clock import FakeClock
+from bot.db.models import OutboxEntry
 from bot.db.session import create_engine, make_sessionmaker
 from bot.settings import Settings
 from bot.tables import TableService
@@ -102,6 +104,37 @@ async def stored(world: World, check: Callable[[], Awaitable[object]], what: str
         if loop.time() > deadline:
             raise DoubleTimeout(f"timed out after {timeout}s waiting for {what}")
         await asyncio.sleep(0.02)
+
+
+async def until_version(world: World, game_id: int, version: int) -> None:
+    """Wait (polling the database) until the game reached ``version``."""
+
+    async def reached() -> bool:
+        return (await world.tables.load(game_id)).version >= version
+
+    await stored(world, reached, f"game {game_id} at version {version}")
+
+
+async def until_delivered(world: World) -> None:
+    """Wait (polling the database) until every committed step is marked shown."""
+
+    async def delivered() -> bool:
+        async with world.sessions() as session:
+            return await session.scalar(select(OutboxEntry.id).where(OutboxEntry.delivered_at.is_(None))) is None
+
+    await stored(world, delivered, "every committed step shown")
+
+
+def handling() -> list[asyncio.Task[object]]:
+    """The bot's tasks that run an interaction's handler (slash commands, components, modals) and are not done."""
+    return [task for task in asyncio.all_tasks() if not task.done() and task.get_name().startswith(INTERACTION_TASKS)]
+
+
+async def settled(world: World) -> None:
+    """Wait until the bot handles no interaction any more and every committed step is shown: what the channel
+    shows then stays so until the next move or timer (a condition, instead of giving pending edits some time)."""
+    await world.double.wait_for(lambda: not handling(), what="the bot's interaction handlers to finish")
+    await until_delivered(world)
 
 
 async def refusal(handle) -> str:  # type: ignore[no-untyped-def]

@@ -40,7 +40,7 @@ async def open_and_start(world: World, mode: str, players: list[User], options: 
         given["options"] = options
     handle = await host.slash(world.games, "newgame", given)
     await handle.response()
-    lobby = handle.original
+    lobby = await handle.wait_original()
     assert lobby is not None
     for user in others:
         await (await user.click(lobby, label="Join")).response()

@@ -83,7 +83,7 @@ async def test_a_killer_with_closed_dms_plays_from_my_secrets_and_is_walked_when
     async with world.running():
         handle = await alice.slash(world.games, "newgame", {"game": "cereal_killer", "mode": "classic"})
         await handle.response()
-        lobby = handle.original
+        lobby = await handle.wait_original()
         assert lobby is not None
         await (await bob.click(lobby, label="Join")).response()
         await (await alice.click(lobby, label="Start")).response()

@@ -10,9 +10,9 @@ import pytest
 
 from bot.tables import TableService
 from tests.discord_double import StoredMessage
-from tests.e2e.conftest import World, stored
+from tests.e2e.conftest import World, settled, stored, until_delivered, until_version
 from tests.e2e.latency import SlowSql
-from tests.e2e.test_durable import holder_of, start_three, until_delivered, until_version, versions_on
+from tests.e2e.test_durable import holder_of, start_three, versions_on
 from tests.e2e.test_foundation import pass_button
 
 pytestmark = pytest.mark.usefixtures("potato")
@@ -101,8 +101,7 @@ async def test_a_late_join_answer_never_reopens_a_started_game(world: World, mon
         release.set()
         await world.double.wait_for(lambda: any(":pass:" in b["custom_id"] for b in lobby.buttons()),
                                     what="the lobby become the table")
-        for _ in range(10):  # let every pending edit land
-            await asyncio.sleep(0.02)
+        await settled(world)  # bob's late answer, if any, has landed
         assert lobby.embeds[0]["title"] == "Hot Potato" and "Join" not in [b.get("label") for b in lobby.buttons()]
 
 

@@ -21,12 +21,11 @@ async def open_lobby(world: World, passes: int = 3) -> StoredMessage:
     alice = world.players[0]
     handle = await alice.slash(world.games, "newgame",
                                {"game": "potato", "mode": "classic", "options": f"passes={passes}"})
-    response = await handle.response()
-    assert not response.ephemeral
-    assert "Hot Potato" in response.embeds[0]["title"]
-    assert [b["label"] for b in response.components[0]["components"]] == ["Join", "Leave", "Start", "Cancel"]
-    assert handle.original is not None
-    return handle.original
+    assert not (await handle.response()).ephemeral
+    lobby = await handle.wait_original()  # the answer itself, or its edit after a deferral ("thinking")
+    assert "Hot Potato" in lobby.embeds[0]["title"]
+    assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+    return lobby
 
 
 async def test_lobby_start_dms_restart_and_finish(world: World) -> None:

@@ -67,7 +67,7 @@ async def start_three(world: World) -> None:
     alice, bob, carol = world.players[:3]
     handle = await alice.slash(world.games, "newgame", {"game": "lets_kill", "mode": "classic"})
     await handle.response()
-    lobby = handle.original
+    lobby = await handle.wait_original()
     assert lobby is not None
     for user in (bob, carol):
         await (await user.click(lobby, label="Join")).response()
