@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tests.discord_double.clock import REAL_TIME_MARGIN, real_clock
 from tests.discord_double.messages import EPHEMERAL, StoredMessage
 from tests.discord_double.model import Channel, Member, Role, User
 from tests.discord_double.permissions import DEFAULT_EVERYONE
@@ -154,8 +155,14 @@ class InteractionHandle:
         self._answered.set()
 
     async def response(self, timeout: float | None = None) -> Response:
-        """The callback, waiting up to ``timeout`` (default: the double's 3 s interaction deadline)."""
-        limit = self._double.interaction_timeout if timeout is None else timeout
+        """The callback, waiting up to ``timeout`` seconds of real time. By default as long as the double accepts
+        it: its initial-response deadline on the real clock (Discord's 3 s plus the margin a loaded machine needs,
+        see :mod:`~tests.discord_double.clock`; a later callback is refused with 10062), and as long on a manual
+        clock, whose deadline the test moves itself. A test of the bot's speed lowers
+        ``double.initial_response_deadline``."""
+        limit = timeout if timeout is not None else (
+            self._double.initial_response_deadline if self._double.clock is real_clock
+            else self._double.interaction_timeout + REAL_TIME_MARGIN)
         try:
             await asyncio.wait_for(self._answered.wait(), timeout=limit)
         except TimeoutError:

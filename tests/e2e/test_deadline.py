@@ -24,12 +24,12 @@ def lobbies(world: World) -> list[StoredMessage]:
 
 
 async def test_newgame_and_join_answer_in_time_on_a_slow_database(world: World, slow_sql: SlowSql) -> None:
-    """With 150 ms per SQL statement (and Discord's 3 s scaled down to 1.5 s), /newgame and Join still answer in
-    time, and the lobby ends up showing every seat."""
+    """With 150 ms per SQL statement (and Discord's 3 s scaled down to 1.5 s, no margin), /newgame and Join still
+    answer in time, and the lobby ends up showing every seat."""
     alice, bob = world.players[:2]
     bot = world.bot()
     bot.defer_after = 0.3  # type: ignore[attr-defined]
-    world.double.interaction_timeout = 1.5
+    world.double.initial_response_deadline = 1.5  # refused (10062) after 1.5 s of real time
     async with world.running(bot):
         slow_sql.delay = 0.15
         handle = await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic"})
@@ -106,12 +106,12 @@ async def test_a_late_join_answer_never_reopens_a_started_game(world: World, mon
 
 
 async def test_a_slow_move_on_the_table_is_deferred_then_the_table_edited(world: World, slow_sql: SlowSql) -> None:
-    """With 150 ms per SQL statement (and Discord's 3 s scaled down to 1.5 s), a move made with the table's button
-    is acknowledged in time with a deferred update (callback type 6), and the table is edited after to the new
-    version (the deferred answer's edit, not a new message)."""
+    """With 150 ms per SQL statement (and Discord's 3 s scaled down to 1.5 s, no margin), a move made with the
+    table's button is acknowledged in time with a deferred update (callback type 6), and the table is edited after
+    to the new version (the deferred answer's edit, not a new message)."""
     bot = world.bot()
     bot.defer_after = 0.3  # type: ignore[attr-defined]
-    world.double.interaction_timeout = 1.5
+    world.double.initial_response_deadline = 1.5  # refused (10062) after 1.5 s of real time
     async with world.running(bot):
         first = await start_three(world)
         await until_delivered(world)
