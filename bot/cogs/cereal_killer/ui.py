@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.cereal_killer import messages as msg
-from bot.cogs.cereal_killer.killer_panel import ROUTE_INPUT, RouteModal, killer_items, route_action, submit_route
+from bot.cogs.cereal_killer.killer_panel import (ROUTE_INPUT, RouteModal, check_route_sender, killer_items,
+                                                  route_action, submit_route)
 from bot.cogs.cereal_killer.render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
 from bot.deadline import edit_answer
@@ -176,13 +177,7 @@ class CerealUI(GameUI):
         """Parse and apply the Killer's turn; the route confirmation (with its board) arrives as the engine's
         private event. Refusals: ``cereal_killer.dm.*``, the parser's ``cereal_killer.parse.*`` and every
         engine code of :func:`games.cereal_killer.killer.check_killer_turn`, parameters in words."""
-        state = table.state
-        if seat != KILLER:
-            raise UserError("cereal_killer.dm.not_killer", channel=f"<#{table.channel_id}>")
-        if state.pending is not None:
-            raise UserError("cereal_killer.dm.answer_buttons")
-        if state.phase != "killer":
-            raise UserError("cereal_killer.dm.not_now")
+        check_route_sender(table, seat)
         await self.play(bot, table, message.author.id, route_action(content), version=table.version)
 
 
