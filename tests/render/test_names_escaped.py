@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
 from typing import Any
 
 import discord
@@ -17,9 +15,8 @@ import bot.cogs.cereal_killer
 import bot.cogs.lets_kill
 import bot.cogs.verdugo  # noqa: F401 - registers the games' UIs
 from bot.ui import Outgoing, RenderContext, ui_for
-from games.core import Audience, Event, IllegalAction, SeatInfo, get_engine
-from tests.render.test_every_message_fits import MODES, NOW, make_table, offline_delivery, options_for, payload, \
-    random_step
+from games.core import Audience, Event, SeatInfo, get_engine
+from tests.render.test_every_message_fits import MODES, make_table, offline_delivery, options_for, payload, random_game
 
 NAMES = [f"**{chr(65 + i)}_~|`>{i}`" for i in range(12)]  # each one bold, italic, strike, spoiler and code at once
 RAW = [name[:4] for name in NAMES]  # "**A_": what an unescaped name leaves in a text
@@ -65,10 +62,8 @@ def test_names_are_escaped_in_every_text_and_plain_in_every_label(game: str, mod
     """A seeded random game with markdown names: tables, event lines, DMs, medium posts, secrets and the result."""
     names, engine = NAMES[:high], get_engine(game, mode)
     state = engine.setup(options_for(engine, game, mode), [SeatInfo(names=(n,)) for n in names], 5)
-    rng, now, delivery, seen = random.Random(5), NOW, offline_delivery(), set[str]()
-    events: list[Event] = []
-    ui = ui_for(game, mode)
-    for step_no in range(300):
+    delivery, seen, ui = offline_delivery(), set[str](), ui_for(game, mode)
+    for step_no, (state, events) in enumerate(random_game(engine, state, 5, steps=300)):
         table = make_table(game, mode, names, "en", state, "finished" if engine.outcome(state) else "active")
         ctx = RenderContext(table, "en")
         lines = [line for e in events if e.audience.kind == "public" and (line := ui.public_event(ctx, e))]
@@ -79,21 +74,9 @@ def test_names_are_escaped_in_every_text_and_plain_in_every_label(game: str, mod
             elif event.audience.kind != "public":
                 for seat in event.audience.seats:
                     check(ui.private_event(ctx, seat, event), seen)
-        if step_no % 10 == 0:
+        if step_no % 10 == 0 or table.status == "finished":
             for seat in range(len(names)):
                 check(Outgoing(embeds=[ui.secrets_embed(ctx, seat, engine.view(state, seat))]), seen)
-        if table.status == "finished":
-            break
-        now += timedelta(minutes=rng.randint(0, 90))
-        step = random_step(engine, state, rng, now)
-        if step is None:
-            break
-        try:
-            done = engine.apply(state, *step)
-        except IllegalAction:
-            events = []
-            continue
-        state, events = done.state, done.events
     assert seen, "no name was shown at all"
 
 
