@@ -178,12 +178,12 @@ class InteractionHandle:
         """The response message (for component updates: the clicked message), as it is now."""
         return self._double.message(self.original_id) if self.original_id else None
 
-    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[StoredMessage]:
+    async def wait_followups(self, count: int = 1, timeout: float | None = None) -> list[StoredMessage]:
         """Wait until at least ``count`` follow-ups were sent; returns them all."""
         await self._double.wait_for(lambda: len(self.followups) >= count, timeout, f"{count} follow-up(s)")
         return self.followups
 
-    async def wait_original(self, timeout: float = 5.0) -> StoredMessage:
+    async def wait_original(self, timeout: float | None = None) -> StoredMessage:
         """Wait until the response message exists and is no longer a deferred "thinking" placeholder."""
         await self._double.wait_for(lambda: self.original is not None and not self.original.loading, timeout,
                                     "the original response to be filled in")

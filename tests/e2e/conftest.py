@@ -24,7 +24,7 @@ from games.core import register
 from tests.db.backends import db_url, pg_database  # noqa: F401 - every e2e test runs on SQLite and PostgreSQL
 from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, StoredMessage, User
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
-from tests.e2e.latency import slow_sql  # noqa: F401 - COR_SQL_LATENCY_MS slows every e2e test's SQL
+from tests.e2e.latency import env_sql_latency, slow_sql  # noqa: F401 - COR_SQL_LATENCY_MS slows every e2e test's SQL
 from tests.support import potato as potato_game
 from tests.support.tiny_game import ENGINE
 
@@ -54,7 +54,8 @@ class World:
         return CoronerBot(settings, clock=self.clock, guild_ready_timeout=0.05)
 
     def running(self, bot: CoronerBot | None = None) -> contextlib.AbstractAsyncContextManager[None]:
-        return running_bot(bot or self.bot())
+        """Run the bot until the block ends (its start upgrades a fresh database: slow with SQL latency)."""
+        return running_bot(bot or self.bot(), timeout=2 * self.double.wait_timeout)
 
     def bot_messages(self, channel: Channel | None = None) -> list:
         return [m for m in self.double.messages(channel or self.games) if m.author.id == self.double.bot_user.id]
@@ -86,6 +87,12 @@ async def world(double: DiscordDouble, db_url: str) -> AsyncIterator[World]:  # 
     players = [double.add_user(n, display_name=n.title()) for n in names]
     for user in players:
         guild.add_member(user)
+    # with injected latency (the README's latency command) a step costs dozens of slow statements and requests: the
+    # conditions are waited for longer, and Discord's 3 s for an interaction's answer hold exactly (no margin)
+    latency = env_sql_latency() + double.latency
+    if latency:
+        double.wait_timeout = 5.0 * (1 + 10 * latency)
+        double.initial_response_deadline = double.interaction_timeout
     url = db_url
     engine = create_engine(url)
     yield World(double, guild, games, medium, admin, players, url, FakeClock(), make_sessionmaker(engine))
@@ -95,9 +102,10 @@ async def world(double: DiscordDouble, db_url: str) -> AsyncIterator[World]:  # 
 WaitFor = Callable[..., object]
 
 
-async def stored(world: World, check: Callable[[], Awaitable[object]], what: str, timeout: float = 5.0) -> None:
+async def stored(world: World, check: Callable[[], Awaitable[object]], what: str, timeout: float | None = None) -> None:
     """Wait (polling, like ``double.wait_for``) until ``check()`` - a read of the bot's database - is truthy: what the
     bot stores after a REST answer can lag behind what the double shows, more so with ``COR_DOUBLE_LATENCY_MS``."""
+    timeout = world.double.wait_timeout if timeout is None else timeout
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not await check():

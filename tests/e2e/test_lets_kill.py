@@ -12,7 +12,7 @@ import pytest
 from bot.tables import TableService
 from games.lets_kill.models import PlayCard, Pledge, Respond
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, table_log
+from tests.e2e.conftest import World, table_log, until_version
 
 SEED = 13  # Bob starts with the Exploding Birthday Cake and a Gun; Carol holds Sirens and the Grenade Launcher
 
@@ -48,11 +48,8 @@ async def choose(world: World, user: User, table_id: int, action: Any) -> None:
 
 
 async def wait_version(world: World, table_id: int, version: int) -> None:
-    for _ in range(200):
-        if (await world.tables.load(table_id)).version > version:
-            return
-        await world.double.wait_for(lambda: True, timeout=0.05)
-    raise AssertionError("the move was not applied")
+    """Wait until the move made at ``version`` was applied (a condition on the database, not a number of reads)."""
+    await until_version(world, table_id, version + 1)
 
 
 async def pass_window(world: World, user: User, table_id: int) -> None:
