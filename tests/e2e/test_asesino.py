@@ -202,6 +202,7 @@ async def test_turn_button_refuses_other_players(world: World) -> None:
         assert again.version == table.version and again.state == table.state
 
 
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # the modal router does not depend on the backend
 async def test_a_move_modal_opened_before_a_restart_is_played_after_it(world: World) -> None:
     """The waiting player opens the turn modal (selects under labels), the bot restarts, the player submits a
     card: the move is played at the version the modal was opened at and the table shows it."""
