@@ -15,7 +15,7 @@ from bot.tables import Table, TableService
 from games.asesino.common import card_key
 from games.core import Waiting
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, mark, refusal, table_log
+from tests.e2e.conftest import World, mark, refusal, table_log, until_delivered
 
 TITLE = "Asesino en Serie"
 
@@ -46,6 +46,7 @@ async def open_and_start(world: World, mode: str, players: list[User], options: 
         await (await user.click(lobby, label="Join")).response()
     await (await host.click(lobby, label="Start")).response()
     await world.double.wait_for(lambda: status_messages(world), what="the first table status")
+    await until_delivered(world)  # the start is shown and its ping armed before a test moves the clock
     table = await world.tables.table_in_channel(world.games.id)
     assert table is not None and table.status == "active"
     return table
