@@ -23,7 +23,7 @@ from bot.plugins import extensions
 from bot.settings import Settings, StartupError
 from bot.tables.outbox import RETRY_TIMER
 from bot.timers import TimerRunner
-from bot.turns import install_turn_timers
+from bot.turns import SUPERSEDED, install_turn_timers
 from bot.ui import ui_for
 
 log = logging.getLogger("coroner")
@@ -84,7 +84,7 @@ class CoronerBot(commands.AutoShardedBot):
             await self.open_database()
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
-                                   clock=self.clock.now, on_timers=self.clock.poke)
+                                   clock=self.clock.now, on_timers=self.clock.poke, superseded=SUPERSEDED)
         self.timers = TimerRunner(self)
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)

@@ -86,13 +86,16 @@ class TableService(LobbyMixin):
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
-                 on_timers: Callable[[], None] | None = None) -> None:
+                 on_timers: Callable[[], None] | None = None, superseded: frozenset[str] = frozenset()) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
         ``plan`` gives the timers a step arms; ``on_timers`` is called after each committed step (to wake the
-        timer loop)."""
+        timer loop); ``superseded``: timer kinds that do nothing once the game moved past the version they were
+        armed at (turn warnings, timeouts, pings): each step disarms the game's older ones in its transaction, so
+        they never fire only to find the game moved on."""
         self._sessions = sessionmaker
         self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers)
         self._plan = plan
+        self._superseded = superseded
         self._on_timers = on_timers
         self._clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
@@ -118,6 +121,8 @@ class TableService(LobbyMixin):
         """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
         the timers ``plan`` arms for it (stamped with ``table.version``), in the caller's transaction."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
+        if self._superseded:
+            await timers.disarm_superseded(session, table.id, self._superseded, table.version, self._clock())
         for plan in plans:
             await timers.schedule(session, table.id, plan.kind, plan.due_at, plan.payload, table.version)
         await outbox.add(session, table.id, table.version, kind, [e.model_dump(mode="json") for e in events],

@@ -163,3 +163,16 @@ async def test_delivered_steps_are_pruned_after_the_retention_and_undelivered_on
     user, action = pass_on(await restarted.load(table.id))
     await restarted.act(table.id, user, action)  # its drain prunes (an hour passed): step 3 goes, 4 stays
     assert [r.id for r in await entries(sessions)] == [4]
+
+
+async def test_a_step_disarms_the_superseded_timers_of_older_versions(sessions: Sessions) -> None:
+    """Timers of a ``superseded`` kind armed at an older version are disarmed by the next step (they would only
+    find the game moved on); the step's own and other kinds stay armed."""
+    service = TableService(sessions, plan=turn_timers, clock=lambda: NOW, superseded=frozenset({"turn_timeout"}))
+    table = await started(service, 3)
+    await service.schedule_timer(table.id, "day_end", NOW + timedelta(days=1))
+    user, action = pass_on(table)
+    await service.act(table.id, user, action)
+    pending = await service.pending_timers(table.id)
+    assert sorted((t.kind, t.payload.get("version")) for t in pending) == [
+        ("day_end", None), ("turn_timeout", table.version + 1)]
