@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock
-from bot.components import GameButton, GameSelect, LobbyButton
+from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton
 from bot.delivery import Delivery
 from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
@@ -90,10 +90,9 @@ class CoronerBot(commands.AutoShardedBot):
         install_turn_timers(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
-        self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
+        self.add_dynamic_items(LobbyButton, GameButton, GameSelect, HistoryButton)
         install_modal_router(self)
-        for extension in extensions():
-            await self.load_extension(extension)
+        await self.load_plugins()
         # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered
         await self.tables.deliverer.catch_up()
         for cog in list(self.cogs.values()):
@@ -102,6 +101,15 @@ class CoronerBot(commands.AutoShardedBot):
         self.timers.start()
         if self.settings.sync_commands:
             self.synced_commands = len(await self.sync_commands())
+
+    async def load_plugins(self) -> None:
+        """Load every cog package (:func:`bot.plugins.extensions`), then let each cog finish what needs all of them
+        loaded (its ``plugins_loaded()``: the lobby builds ``/newgame`` from every game's engines and UIs)."""
+        for extension in extensions():
+            await self.load_extension(extension)
+        for cog in list(self.cogs.values()):
+            if hasattr(cog, "plugins_loaded"):
+                cog.plugins_loaded()
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         if self.settings.discord_api_base:

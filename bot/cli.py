@@ -1,5 +1,6 @@
 """The ``coroner`` console script: ``run`` (the bot), ``migrate`` (upgrade the database), ``check`` (validate the
-settings and the database without connecting to Discord) and ``simulate`` (a game played by random seats, printed;
+settings and the database without connecting to Discord), ``replay`` (every finished game replayed to its stored
+outcome: :mod:`bot.history.command`) and ``simulate`` (a game played by random seats, printed;
 no settings, token or database: :mod:`bot.simulate`).
 
 Whatever the operator got wrong (a setting, the database URL or driver, the token, the API base, the network) ends
@@ -88,10 +89,18 @@ def check(settings: Settings) -> int:
     return 0
 
 
+def replay(settings: Settings) -> int:
+    """Replay every finished game of the database and compare it with its stored outcome (exit 1 on a mismatch)."""
+    from bot.history.command import report
+
+    return asyncio.run(report(settings.database_url))
+
+
 COMMANDS: dict[str, tuple[Callable[[Settings], int], str]] = {
     "run": (run, "run the bot (upgrades the database first)"),
     "migrate": (migrate, "upgrade the database to the latest schema and exit"),
     "check": (check, "validate the settings and the database (read-only), without connecting to Discord"),
+    "replay": (replay, "replay every finished game from its seed and actions and check it reaches its stored outcome"),
 }
 
 
@@ -100,9 +109,11 @@ def parser() -> argparse.ArgumentParser:
                                   epilog=settings_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     top.add_argument("--version", action="version", version=f"coroner {coroner_version()}")
     sub = top.add_subparsers(dest="command", required=True)
-    for name, (_, summary) in COMMANDS.items():
-        sub.add_parser(name, help=summary, description=summary, epilog=settings_help(),
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = {name: sub.add_parser(name, help=summary, description=summary, epilog=settings_help(),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                for name, (_, summary) in COMMANDS.items()}
+    commands["replay"].add_argument("files", nargs="*", metavar="FILE",
+                                    help="exported records (/history's JSON, simulate --json) to replay instead")
     simulate.add_parser(sub)
     return top
 
@@ -113,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "simulate":
         return simulate.run(args)
+    if args.command == "replay" and args.files:  # exported records: no settings, no database
+        from bot.history.command import report_files
+
+        return report_files(args.files)
     try:
         settings = load_settings()
         configure_logging(settings.log_level)

@@ -2,8 +2,9 @@
 they keep working after a restart and a click on an outdated message is recognised as stale.
 
 Templates: ``coroner:lobby:<game>:<action>`` for lobby buttons, ``coroner:g:<game>:<version>:<name>:<arg>`` for
-game buttons and ``coroner:s:<game>:<version>:<name>:<arg>`` for game selects (the picked values reach the
-handler). ``version`` 0 means "any version" (e.g. the My secrets button).
+game buttons, ``coroner:s:<game>:<version>:<name>:<arg>`` for game selects (the picked values reach the
+handler) and ``coroner:h:<what>:<game>:<page>`` for the history's buttons. ``version`` 0 means "any version" (e.g.
+the My secrets button).
 """
 
 from __future__ import annotations
@@ -88,6 +89,29 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select],
         bot = cast("CoronerBot", interaction.client)
         await bot.on_game_component(interaction, self.game_id, self.version, self.name, self.arg,
                                     list(self.item.values))
+
+
+class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"coroner:h:(?P<what>list|game|file):(?P<game_id>\d+):(?P<page>\d+)"):
+    """A button of ``/history`` (:mod:`bot.cogs.history`): a page of the server's finished games (``list``, game
+    0), a page of one game's timeline (``game``; the finished table's History button opens page 0) or its export
+    (``file``)."""
+
+    def __init__(self, what: str, game_id: int, page: int, *, label: str = "", emoji: str | None = None,
+                 disabled: bool = False, style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label or None, emoji=emoji, disabled=disabled, style=style,
+                                           custom_id=f"coroner:h:{what}:{game_id}:{page}"))
+        self.what, self.game_id, self.page = what, game_id, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> HistoryButton:
+        return cls(match["what"], int(match["game_id"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast("CoronerBot", interaction.client)
+        await bot.get_cog("History").on_history_button(  # type: ignore[union-attr]
+            interaction, self.what, self.game_id, self.page)
 
 
 def game_button(game_id: int, version: int, name: str, arg: str = "", **kwargs: Any) -> GameButton:

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.components import secrets_button, view_of
+from bot.components import HistoryButton, secrets_button, view_of
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
-from bot.ui import MAX_FIELDS, Outgoing, RenderContext, ui_for
+from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, ui_for
 from games.core import Event
 
 if TYPE_CHECKING:
@@ -54,21 +54,7 @@ class Delivery:
         one DM per seat whose private information changed, then the official medium's posts."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
-        lines: list[str] = []
-        private: dict[int, list[Outgoing]] = {}
-        medium: list[Outgoing] = []
-        for event in events:
-            if event.key in ui.echo_keys:
-                continue
-            if event.audience.kind == "public":
-                line = ui.public_event(ctx, event)
-                if line:
-                    lines.append(line)
-            elif event.audience.kind == "medium":
-                medium.append(ui.medium_event(ctx, event))
-            else:
-                for seat in event.audience.seats:
-                    private.setdefault(seat, []).append(ui.private_event(ctx, seat, event))
+        lines, private, medium = split_events(ctx, ui, events)
         public = table.engine.view(table.state, None)
         changed = self._public_changed(table.id, public)
         if table.status in ("active", "finished") and (lines or changed):
@@ -172,7 +158,7 @@ class Delivery:
     def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:
         """The public table: the table embed with ``lines`` (the "last moves" log) as its last field, who the game
         waits on, and the components, all from ``public`` (``engine.view(state, None)``, computed here when not
-        given)."""
+        given); once finished, the result with a History button (the timeline, see :mod:`bot.cogs.history`)."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
         if public is None:
@@ -187,6 +173,7 @@ class Delivery:
         mentions = False
         if table.status == "finished":
             embeds.append(outcome_embed(ctx, table))
+            items = [HistoryButton("game", table.id, 0, label=ctx.t("history.button"), emoji="📜")]
         else:
             waiting = table.engine.waiting(table.state)
             if waiting is not None and waiting.pings and not waiting.hidden:
@@ -219,6 +206,30 @@ class Delivery:
         extra = getattr(ui_for(table.game, table.mode), "step_timers", None)  # e.g. a prompt's own deadline
         return [TimerPlan("turn_warning", now + timeout / 2, payload),
                 TimerPlan("turn_timeout", now + timeout, payload), *(extra(table, now + timeout) if extra else [])]
+
+
+def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes: bool = False,
+                 ) -> tuple[list[str], dict[int, list[Outgoing]], list[Outgoing]]:
+    """One step's ``events`` rendered by ``ui`` for their audiences: the public lines of the table's "last moves"
+    (a hidden event gives none), each seat's DMs and the official medium's posts, in event order. A seat event
+    listed in ``ui.echo_keys`` (it only repeats its player's own move) is left out unless ``echoes`` (a history,
+    where it shows the secret move)."""
+    lines: list[str] = []
+    private: dict[int, list[Outgoing]] = {}
+    medium: list[Outgoing] = []
+    for event in events:
+        if event.key in ui.echo_keys and not echoes:
+            continue
+        if event.audience.kind == "public":
+            line = ui.public_event(ctx, event)
+            if line:
+                lines.append(line)
+        elif event.audience.kind == "medium":
+            medium.append(ui.medium_event(ctx, event))
+        else:
+            for seat in event.audience.seats:
+                private.setdefault(seat, []).append(ui.private_event(ctx, seat, event))
+    return lines, private, medium
 
 
 def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:

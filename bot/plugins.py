@@ -17,7 +17,8 @@ from bot.i18n import t
 from games.core import all_games
 
 #: the bot's own cogs, loaded first and in this order; every other package under ``bot/cogs/`` follows by name
-CORE_EXTENSIONS: tuple[str, ...] = ("bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm")
+CORE_EXTENSIONS: tuple[str, ...] = ("bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm",
+                                    "bot.cogs.history")
 
 
 def extensions() -> tuple[str, ...]:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from bot.live_table import PING_TIMER
 from bot.tables import TableError
-from games.core import SYSTEM_SEAT, Event
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -41,17 +40,11 @@ def install_turn_timers(bot: CoronerBot) -> None:
         if move is None:
             return
         seat, action = move
-        # the game's own clock (e.g. a response window closing) acts for everyone who had not answered yet, named
-        # in one line; the announcement is committed with the move: if a player's own move won the race, the
-        # version check refuses this one (table.stale) and nothing is said
-        if seat == SYSTEM_SEAT:
-            late = table.engine.to_act(table.state)
-            announce = [Event(key="turn.clock", params={"seats": late})] if late else []
-        else:
-            announce = [Event(key="turn.auto", params={"seat": seat})]
+        # the announcement is committed with the move: if a player's own move won the race, the version check
+        # refuses this one (table.stale) and nothing is said
         try:
             await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
-                                         expected_version=table.version, announce=announce)
+                                         expected_version=table.version, timed_out=True)
         except TableError as exc:
             if exc.code != "table.stale":
                 raise

@@ -3,9 +3,13 @@
 Keys are derived from where the string sits: ``cmd.<command path>.name`` / ``.description`` for commands and
 groups (``cmd.config.medium.description``), ``cmd.<path>.<param>.name`` / ``.description`` for parameters and
 ``choice.<value>`` for choices. The English strings in the code are the defaults; Spanish comes from ``es``.
+A string made at load time from the catalogues (``/newgame``'s per-game parameters) is a :func:`rendered` string:
+it renders itself in each language.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
@@ -13,6 +17,12 @@ from discord.app_commands import TranslationContextLocation as Where
 from bot.i18n.catalog import catalog
 
 LOCALES: dict[Locale, str] = {Locale.spain_spanish: "es", Locale.latin_american_spanish: "es"}
+
+
+def rendered(render: Callable[[str], str | None]) -> app_commands.locale_str:
+    """A command string that ``render(language)`` (``"en"``, ``"es"``) gives in each language: its English text is
+    the default Discord shows; ``None`` for a language leaves that language without a translation."""
+    return app_commands.locale_str(render("en") or "", render=render)
 
 
 def translation_key(string: app_commands.locale_str, context: app_commands.TranslationContextTypes) -> str | None:
@@ -39,6 +49,8 @@ class CatalogTranslator(app_commands.Translator):
     async def translate(self, string: app_commands.locale_str, locale: Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
         language = LOCALES.get(locale)
+        if language is not None and "render" in string.extras:
+            return string.extras["render"](language)
         key = translation_key(string, context)
         if language is None or key is None:
             return None

@@ -11,9 +11,10 @@ from typing import Any
 
 import discord
 
-from bot.delivery import outcome_embed
+from bot.delivery import outcome_embed, split_events
 from bot.simulate.driver import START, Game
 from bot.tables import Table, TableSeat
+from bot.tables.service import timeout_announcement
 from bot.ui import Outgoing, RenderContext, ui_for
 from games.core import Event
 
@@ -41,10 +42,11 @@ def embed_text(embed: discord.Embed) -> str:
     return "\n".join(part for part in parts if part)
 
 
-def outgoing_text(out: Outgoing) -> str:
-    """A message as plain text: its content, its embeds, and each attachment's name with its alt text."""
+def outgoing_text(out: Outgoing, *, files: bool = True) -> str:
+    """A message as plain text: its content, its embeds, and (with ``files``) each attachment's name with its alt
+    text."""
     parts = [out.content, *(embed_text(e) for e in out.embeds),
-             *(f"[{f.name}] {f.description}".strip() for f in out.files)]
+             *(f"[{f.name}] {f.description}".strip() for f in (out.files if files else []))]
     return "\n".join(part for part in parts if part)
 
 
@@ -63,33 +65,26 @@ def transcript(game: Game, language: str, *, reveal: bool = False) -> list[str]:
     lines = [ctx.t("simulate.header", game=ctx.t(f"game.{engine.game}"),
                    mode=ctx.t(f"mode.{engine.game}.{engine.mode.id}"), count=len(game.seats), seed=game.seed),
              ctx.t("simulate.seats", names=", ".join(ctx.name(s) for s in range(len(game.seats)))), ""]
-    lines += _step_lines(ctx, ui, game.intro, reveal)
+    lines += step_lines(ctx, ui, game.intro, reveal)
     for move in game.moves:
         ctx = RenderContext(table_of(game, move.state, language), language)
-        if move.timed_out:
-            lines.append(ctx.t("turn.auto", seat=ctx.name(move.seat)))
-        lines += _step_lines(ctx, ui, move.events, reveal)
+        # a timed-out move is announced as the bot's timers announce it, from the state the time ran out on
+        announce = timeout_announcement(engine, state, move.seat) if move.timed_out else []
+        lines += step_lines(ctx, ui, [*announce, *move.events], reveal)
+        state = move.state
     lines += ["", *embed_text(outcome_embed(ctx, ctx.table)).splitlines()]
     return lines
 
 
-def _step_lines(ctx: RenderContext, ui: Any, events: list[Event], reveal: bool) -> list[str]:
-    """One step's lines in the order :class:`bot.delivery.Delivery` shows them: the table's public lines, then the
-    DMs, then the official medium's posts (echoes of a player's own move are never sent)."""
-    public: list[str] = []
-    private: list[str] = []
-    medium: list[str] = []
-    for event in events:
-        if event.key in ui.echo_keys:
-            continue
-        if event.audience.kind == "public":
-            text = ui.public_event(ctx, event)
-            if text:
-                public += _entry(None, text)
-        elif event.audience.kind == "medium":
-            medium += _entry(ctx.t("simulate.medium"), outgoing_text(ui.medium_event(ctx, event)))
-        elif reveal:
-            for seat in event.audience.seats:
-                label = ctx.t("simulate.private", seat=ctx.name(seat))
-                private += _entry(label, outgoing_text(ui.private_event(ctx, seat, event)))
-    return public + private + medium
+def step_lines(ctx: RenderContext, ui: Any, events: list[Event], reveal: bool, *, echoes: bool = False,
+               files: bool = True) -> list[str]:
+    """One step's lines in the order :class:`bot.delivery.Delivery` shows them (:func:`bot.delivery.split_events`):
+    the table's public lines, then the DMs (only with ``reveal``; ``echoes`` adds the echoes of a player's own move,
+    ``files`` the attachments' alt texts), then the official medium's posts."""
+    public, private, medium = split_events(ctx, ui, events, echoes=echoes)
+    lines = [line for text in public for line in _entry(None, text)]
+    if reveal:
+        for seat, outs in private.items():
+            label = ctx.t("simulate.private", seat=ctx.name(seat))
+            lines += [line for out in outs for line in _entry(label, outgoing_text(out, files=files))]
+    return lines + [line for out in medium for line in _entry(ctx.t("simulate.medium"), outgoing_text(out))]

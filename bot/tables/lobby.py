@@ -12,53 +12,16 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Game
 from bot.db.repos import games, scores, timers
 from bot.tables.model import Table, TableError
-from games.core import Event, SeatInfo, get_engine
+from bot.tables.options import validate_options, validate_rounds
+from games.core import Event, SeatInfo
 
 if TYPE_CHECKING:
     from bot.db.models import Series
-
-
-def _validate_options(game: str, mode: str, options: dict[str, Any]) -> dict[str, Any]:
-    try:
-        engine = get_engine(game, mode)
-    except KeyError:
-        raise TableError("table.unknown_game", game=game, mode=mode) from None
-    unknown = sorted(set(options) - set(engine.Options.model_fields))
-    if unknown:
-        raise TableError("table.unknown_options", names=", ".join(unknown),
-                         known=", ".join(engine.Options.model_fields) or "-")
-    try:
-        return engine.Options.model_validate(options).model_dump(mode="json")
-    except ValidationError as exc:
-        raise option_error(exc) from exc
-
-
-#: pydantic error types put in our own words (``table.option.<type>``), and the limit each names
-_LIMITS = {"less_than_equal": "le", "less_than": "lt", "greater_than_equal": "ge", "greater_than": "gt"}
-
-
-def option_error(exc: ValidationError) -> TableError:
-    """The first problem of bad options in the project's words, naming the real limit (``table.option.*`` with
-    ``name``, ``value`` and ``limit`` or ``allowed``); ``table.bad_options`` (``detail``) for any other kind."""
-    error = exc.errors()[0]
-    name = ".".join(str(part) for part in error["loc"]) or "-"
-    context = error.get("ctx") or {}
-    value = error.get("input")
-    if error["type"] in _LIMITS:
-        return TableError(f"table.option.{error['type']}", name=name, value=value,
-                          limit=context.get(_LIMITS[error["type"]]))
-    if error["type"] == "literal_error":
-        return TableError("table.option.literal_error", name=name, value=value,
-                          allowed=str(context.get("expected", "")).replace("'", ""))
-    if error["type"] in ("int_parsing", "int_from_float", "int_type"):
-        return TableError("table.option.whole_number", name=name, value=value)
-    return TableError("table.bad_options", detail=f"{name}={value}")
 
 
 class LobbyMixin:
@@ -85,7 +48,7 @@ class LobbyMixin:
         is seated yet) and its ``lobby_expire`` timer (when ``expires_at`` is given). ``options`` are validated
         with the engine's ``Options``. Raises ``TableError``: ``table.unknown_game``, ``table.bad_options``,
         ``table.channel_busy`` (the channel already has a lobby or a running game)."""
-        clean = _validate_options(game, mode, options or {})
+        clean = validate_options(game, mode, options or {})
         now = self._clock()
         async with self._sessions() as session, session.begin():
             if await games.active_game_in_channel(session, channel_id) is not None:
@@ -105,7 +68,9 @@ class LobbyMixin:
             return to_table(row, await games.seats_of(session, game_id))
 
     async def open_series(self, guild_id: int, channel_id: int, game: str, mode: str, rounds_total: int) -> int:
-        """Start a series of ``rounds_total`` games; pass its id to :meth:`open_lobby` for each round."""
+        """Start a series of ``rounds_total`` games; pass its id to :meth:`open_lobby` for each round. Raises
+        ``TableError`` ``table.option.*`` for a length :class:`~bot.tables.options.SeriesOptions` refuses."""
+        rounds_total = validate_rounds(rounds_total)
         async with self._sessions() as session, session.begin():
             series: Series = await scores.create_series(session, guild_id, channel_id, game, mode, rounds_total,
                                                         self._clock())
@@ -145,7 +110,7 @@ class LobbyMixin:
         async with self.lock(game_id), self._sessions() as session, session.begin():
             _, table = await self._read(session, game_id)
             self._check_lobby(table)
-            await self._commit_guarded(session, table, options=_validate_options(table.game, table.mode, options))
+            await self._commit_guarded(session, table, options=validate_options(table.game, table.mode, options))
         return await self.load(game_id)
 
     async def start(self, game_id: int, by_user_id: int, *, seed: int | None = None) -> Table:
@@ -167,7 +132,7 @@ class LobbyMixin:
                 state = engine.setup(engine.Options.model_validate(table.options),
                                      [SeatInfo(names=s.names) for s in table.seats], seed)
                 await self._commit_guarded(session, table, status="active", seed=seed,
-                                           state=engine.dump_state(state))
+                                           state=engine.dump_state(state), started_at=self._clock())
                 table = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
                                 updated_at=self._clock())
                 await self._record(session, table, engine.intro(state), "start")

@@ -34,7 +34,7 @@ from bot.db.repos import games, outbox, scores, timers
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ActResult, Table, TableError, TableSeat, TimerInfo, TimerPlan
 from bot.tables.outbox import Deliver, Deliverer
-from games.core import SYSTEM_SEAT, Event, IllegalAction, Outcome, SeatInfo, Waiting, get_engine
+from games.core import SYSTEM_SEAT, Engine, Event, IllegalAction, Outcome, SeatInfo, Waiting, get_engine
 from games.core.replay import replay
 
 log = logging.getLogger(__name__)
@@ -44,8 +44,9 @@ log = logging.getLogger(__name__)
 Plan = Callable[[Table], Awaitable[list[TimerPlan]]]
 
 
-def to_table(row: Game, seats: Sequence[Seat]) -> Table:
-    """A :class:`Table` snapshot of a game row and its seats (state parsed by the game's engine)."""
+def to_table(row: Game, seats: Sequence[Seat], *, with_state: bool = True) -> Table:
+    """A :class:`Table` snapshot of a game row and its seats (state parsed by the game's engine; without
+    ``with_state`` the state is left out, e.g. for a list of games, and ``row.state`` is never read)."""
     engine = get_engine(row.game, row.mode)
     return Table(
         id=row.id, game=row.game, mode=row.mode, guild_id=row.guild_id, channel_id=row.channel_id,
@@ -54,8 +55,19 @@ def to_table(row: Game, seats: Sequence[Seat]) -> Table:
         table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
         finished_at=row.finished_at, outcome=Outcome.model_validate(row.outcome) if row.outcome else None,
         seats=tuple(TableSeat(seat=s.seat, user_id=s.user_id, names=tuple(s.names), dm_ok=s.dm_ok) for s in seats),
-        state=engine.parse_state(row.state) if row.state is not None else None, engine=engine,
+        state=engine.parse_state(row.state) if with_state and row.state is not None else None, engine=engine,
     )
+
+
+def timeout_announcement(engine: Engine, state: Any, seat: int) -> list[Event]:
+    """The public events that announce the bot's move for ``seat`` after a time limit, the game being at ``state``
+    before it: "the bot moved for <seat>" (``turn.auto``), or for the game's own clock (``SYSTEM_SEAT``, e.g. a
+    response window closing) one line naming everyone it passed for (``turn.clock``; none when nobody was
+    late)."""
+    if seat == SYSTEM_SEAT:
+        late = engine.to_act(state)
+        return [Event(key="turn.clock", params={"seats": late})] if late else []
+    return [Event(key="turn.auto", params={"seat": seat})]
 
 
 def _timer_info(timer: Timer) -> TimerInfo:
@@ -190,16 +202,17 @@ class TableService(LobbyMixin):
         return await self._act(game_id, action, expected_version, user_id=user_id, seat=None)
 
     async def act_as_seat(self, game_id: int, seat: int, action: dict[str, Any], *,
-                          expected_version: int | None = None, announce: list[Event] | None = None) -> ActResult:
+                          expected_version: int | None = None, timed_out: bool = False) -> ActResult:
         """Like :meth:`act`, for a move the bot makes for ``seat`` (timeouts, auto-moves); logged with no user.
         ``seat`` may be ``SYSTEM_SEAT`` (-1) for the game's own clock (e.g. the social mode's day end).
-        ``announce``: public events shown before the step's own, committed with it (so "the bot moved for you"
-        is said exactly when that move counted). Raises ``TableError("table.bad_seat")`` for any other seat not
-        at the table."""
-        return await self._act(game_id, action, expected_version, user_id=None, seat=seat, announce=announce)
+        ``timed_out``: the move is the default after a time limit: logged as such, and announced by the events of
+        :func:`bot.turns.timeout_announcement` shown before the step's own, committed with it (so "the bot moved
+        for you" is said exactly when that move counted). Raises ``TableError("table.bad_seat")`` for any other
+        seat not at the table."""
+        return await self._act(game_id, action, expected_version, user_id=None, seat=seat, timed_out=timed_out)
 
     async def _act(self, game_id: int, action: dict[str, Any], expected_version: int | None, *,
-                   user_id: int | None, seat: int | None, announce: list[Event] | None = None) -> ActResult:
+                   user_id: int | None, seat: int | None, timed_out: bool = False) -> ActResult:
         async with self.lock(game_id):
             now = self._clock()
             try:
@@ -211,6 +224,8 @@ class TableService(LobbyMixin):
                         parsed = engine.parse_action(action)
                     except ValidationError as exc:
                         raise TableError("table.bad_action", game_id=game_id) from exc
+                    # the announcement names who was late at the state the time limit ran out on
+                    announce = timeout_announcement(engine, table.state, seat) if timed_out else []
                     step = engine.apply(table.state, seat, parsed)
                     outcome = engine.outcome(step.state)
                     values: dict[str, Any] = {"state": engine.dump_state(step.state)}
@@ -218,7 +233,8 @@ class TableService(LobbyMixin):
                         values |= {"status": "finished", "outcome": outcome.model_dump(mode="json"),
                                    "finished_at": now}
                     await self._commit_guarded(session, table, **values)
-                    await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now)
+                    await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now,
+                                              timed_out=timed_out)
                     if outcome is not None:
                         seats = await games.seats_of(session, game_id)
                         await scores.record_outcome(session, row, seats, outcome, now)
@@ -226,7 +242,7 @@ class TableService(LobbyMixin):
                     table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
                                     status="finished" if outcome else table.status, outcome=outcome,
                                     finished_at=now if outcome else table.finished_at)
-                    events = [*(announce or []), *step.events]
+                    events = [*announce, *step.events]
                     await self._record(session, table, events)
             except IntegrityError as exc:  # another process logged this seq first
                 raise TableError("table.stale", game_id=game_id) from exc

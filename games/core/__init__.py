@@ -1,6 +1,7 @@
 """The engine contract shared by every game (see ``games/core/engine.py``)."""
 
 from games.core.engine import (
+    SERVER_SETTING,
     SYSTEM_SEAT,
     Audience,
     Engine,
@@ -25,6 +26,7 @@ __all__ = [
     "IllegalAction",
     "ModeInfo",
     "Outcome",
+    "SERVER_SETTING",
     "SYSTEM_SEAT",
     "SeatInfo",
     "Step",

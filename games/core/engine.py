@@ -177,6 +177,20 @@ class Step(BaseModel):
     events: list[Event] = Field(default_factory=list)
 
 
+class ServerSetting:
+    """Marks a field of an engine's ``Options`` that the adapter fills in at start from the server's settings (the
+    social mode's day length, say), so the lobby does not offer it as a choice:
+    ``day_length_minutes: Annotated[int, SERVER_SETTING] = Field(default=1440, ge=10)``. Every other field is a
+    lobby option (``/newgame <game>`` gets a typed parameter for it, see ``games/README.md``)."""
+
+    def __repr__(self) -> str:
+        return "SERVER_SETTING"
+
+
+#: the one :class:`ServerSetting` marker
+SERVER_SETTING = ServerSetting()
+
+
 class ModeInfo(BaseModel):
     """A playable mode of a game: its id (named in the catalogues as ``mode.<game>.<id>``) and its player-count
     limits (inclusive)."""

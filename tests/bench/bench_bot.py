@@ -35,6 +35,7 @@ from tests.discord_double import DiscordDouble, StoredMessage, User
 from tests.discord_double.fixtures import pointed_at, running_bot
 from tests.e2e.conftest import World, mark
 from tests.support import potato as potato_game
+from tests.support.newgame import newgame
 from tests.support.tiny_game import ENGINE
 
 CALLBACK = re.compile(r"^/(interactions/\d+/[^/]+/callback|webhooks/\d+/)")
@@ -66,9 +67,8 @@ def tables(world: World, title: str) -> list[StoredMessage]:
             and not any(f["name"].startswith("Players (") for f in m.embeds[0].get("fields", []))]
 
 
-async def open_game(world: World, game: str, mode: str, players: list[User], options: str | None = None) -> Table:
-    given: dict[str, Any] = {"game": game, "mode": mode} | ({"options": options} if options else {})
-    handle = await players[0].slash(world.games, "newgame", given)
+async def open_game(world: World, game: str, mode: str, players: list[User], options: dict[str, Any]) -> Table:
+    handle = await newgame(players[0], world.games, game, mode, **options)
     await handle.response()
     lobby = handle.original
     assert lobby is not None
@@ -141,16 +141,16 @@ async def cereal_move(world: World, table: Table, rng: random.Random, title: str
 
 
 Move = Callable[[World, Table, random.Random, str], Awaitable[None]]
-MODES: list[tuple[str, str, str, int, str | None, str, Move]] = [
-    ("potato (test game)", "potato", "classic", 5, "passes=20", "Hot Potato", potato_move),
-    ("asesino tabletop", "asesino", "tabletop", 5, None, "Asesino en Serie", asesino_move),
-    ("asesino small", "asesino", "small", 3, None, "Asesino en Serie", asesino_move),
-    ("cereal killer, 2 players", "cereal_killer", "classic", 2, None, "Cereal Killer — day", cereal_move),
-    ("cereal killer, 3 players", "cereal_killer", "classic", 3, None, "Cereal Killer — day", cereal_move),
+MODES: list[tuple[str, str, str, int, dict[str, Any], str, Move]] = [
+    ("potato (test game)", "potato", "classic", 5, {"passes": 20}, "Hot Potato", potato_move),
+    ("asesino tabletop", "asesino", "tabletop", 5, {}, "Asesino en Serie", asesino_move),
+    ("asesino small", "asesino", "small", 3, {}, "Asesino en Serie", asesino_move),
+    ("cereal killer, 2 players", "cereal_killer", "classic", 2, {}, "Cereal Killer — day", cereal_move),
+    ("cereal killer, 3 players", "cereal_killer", "classic", 3, {}, "Cereal Killer — day", cereal_move),
 ]
 
 
-async def bench_mode(world: World, label: str, game: str, mode: str, players: int, options: str | None, title: str,
+async def bench_mode(world: World, label: str, game: str, mode: str, players: int, options: dict[str, Any], title: str,
                      move: Move) -> Tally:
     tally = Tally()
     for number in range(GAMES):

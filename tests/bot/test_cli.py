@@ -15,7 +15,7 @@ from bot.settings import Settings
 from tests.db.backends import PG_HOST, PG_PORT, pg_database  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
-SUBCOMMANDS = ("run", "migrate", "check")
+SUBCOMMANDS = ("run", "migrate", "check", "replay")
 
 
 @pytest.fixture

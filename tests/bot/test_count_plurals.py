@@ -51,7 +51,7 @@ NEVER_ONE = {
     "rules.players": "a range of players, both ends >= 2",
     "table.full": "a game seats at least 2",
     "table.bad_count": "a range of players, both ends >= 2",
-    "lobby.bad_rounds": "MAX_ROUNDS is 10",
+    "lobby.mode_choice": "a range of players, both ends >= 2",
     "verdugo.match.started": "Verdugo seats at least MIN_PLAYERS (4)",
 }
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

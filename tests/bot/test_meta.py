@@ -28,8 +28,7 @@ async def test_extensions_load_and_command_names_are_unique() -> None:
     """Loading every cog registers each top-level command once, and Spanish names are unique too."""
     bot = CoronerBot(Settings(_env_file=None, discord_token="x"))
     bot.timers = TimerRunner(bot)  # the cogs only register their timer handlers (never started here)
-    for extension in EXTENSIONS:
-        await bot.load_extension(extension)
+    await bot.load_plugins()
     names = [command.name for command in bot.tree.get_commands()]
     assert len(names) == len(set(names))
     from bot.i18n.translator import CatalogTranslator

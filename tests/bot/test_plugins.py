@@ -1,7 +1,7 @@
 """Games are discovered plugins: a game copied from the template (``tests/support/tiny_game.py``, ``tiny_ui.py``
 and ``locales/``) into a temporary ``games/<game>`` package and ``bot/cogs/<game>`` package as ``games/README.md``
-says, only renamed, appears in /newgame, /rules, /leaderboard, the extension list and the catalogues without an
-edit to any other file."""
+says, only renamed, appears in /newgame (with its options), /rules, /leaderboard, the extension list and the
+catalogues without an edit to any other file."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import games
 from bot import cogs
 from bot.cogs.core.cog import Core
 from bot.cogs.lobby.cog import Lobby
+from bot.cogs.lobby.newgame import newgame_group
 from bot.i18n import catalog
 from bot.plugins import extensions
 from bot.ui import _UIS, ui_for
@@ -97,13 +98,16 @@ async def test_the_new_game_is_an_extension_that_registers_its_ui() -> None:
 
 
 @pytest.mark.usefixtures("spud")
-async def test_newgame_offers_the_new_game_and_its_mode() -> None:
-    """/newgame's game and mode autocomplete list it, named from its own catalogue."""
-    lobby = Lobby(fake_bot())
-    games_offered = await Lobby.game_autocomplete(lobby, interaction(), "")
-    assert discord.app_commands.Choice(name="Patata caliente", value=GAME) in games_offered
-    modes = await Lobby.mode_autocomplete(lobby, interaction(), "")
-    assert [(c.name, c.value) for c in modes] == [("Clásico (2-10)", "classic")]
+async def test_newgame_gets_a_subcommand_with_the_new_games_options() -> None:
+    """/newgame has a ``spud`` subcommand whose ``mode`` offers its mode and whose ``passes`` parameter is the
+    engine's option with its limits, described from the game's own catalogue."""
+    group = newgame_group(Lobby(fake_bot()).open_game)
+    spud = group.get_command(GAME)
+    assert isinstance(spud, discord.app_commands.Command)
+    mode, passes = spud.parameters
+    assert [c.value for c in mode.choices] == ["classic"]
+    assert (passes.name, passes.min_value, passes.max_value) == ("passes", 1, 20)
+    assert passes.description == "Passes before the spud burns (1-20)"
 
 
 @pytest.mark.usefixtures("spud")
@@ -115,6 +119,7 @@ async def test_rules_and_leaderboard_offer_and_show_the_new_game() -> None:
     await Core.rules.callback(core, rules, GAME)  # type: ignore[arg-type]
     embed = rules.response.sent["embed"]
     assert (embed.title, embed.fields[0].name) == ("Patata caliente", "Clásico")
+    assert embed.fields[0].value.endswith("Opciones de /nuevapartida: `pases` (1-20)")
     assert embed.description == "Pasa la patata; quien la tenga cuando se queme pierde."
     board = interaction()
     await Core.leaderboard.callback(core, board, GAME)  # type: ignore[arg-type]

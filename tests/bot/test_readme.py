@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 from discord import app_commands
 
-from bot.bot import EXTENSIONS, CoronerBot
+from bot.bot import CoronerBot
+from bot.cogs.lobby.options import game_options
 from bot.guild_config import GuildConfig, choices, limits
 from bot.i18n.catalog import load_language
 from bot.settings import Settings, default_text
 from bot.timers import TimerRunner
+from games.core import all_games, get_engine
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 
@@ -34,8 +36,7 @@ async def registered_commands() -> dict[str, app_commands.Command]:
     """Every leaf slash command the bot registers, by qualified name (``config gamechannel add``)."""
     bot = CoronerBot(Settings(_env_file=None, discord_token="x"))
     bot.timers = TimerRunner(bot)  # the cogs only register their timer handlers (never started here)
-    for extension in EXTENSIONS:
-        await bot.load_extension(extension)
+    await bot.load_plugins()
     return {c.qualified_name: c for c in bot.tree.walk_commands() if isinstance(c, app_commands.Command)}
 
 
@@ -57,11 +58,37 @@ def documented_commands(known: set[str]) -> set[str]:
 
 
 async def test_every_command_is_in_the_readme_and_no_other() -> None:
-    """The Commands table names exactly the registered slash commands (every /config subcommand included)."""
-    known = set(await registered_commands())
+    """The Commands table names exactly the registered slash commands (every /config subcommand included; the
+    ``/newgame <game>`` subcommands, one per registered game, are its one ``/newgame`` row)."""
+    known = {"newgame" if name.startswith("newgame ") else name for name in await registered_commands()}
     documented = documented_commands(known)
     assert sorted(known - documented) == [], "registered but missing from the README's Commands table"
     assert sorted(documented - known) == [], "in the README's Commands table but not registered"
+
+
+async def test_every_lobby_option_of_a_shipped_game_is_in_the_readme() -> None:
+    """The games table names each /newgame option of every shipped game (with ``rounds`` for points series)."""
+    await registered_commands()  # the games' UIs are registered (they say which modes play series)
+    games = {info.id: info for info in all_games() if type(get_engine(info.id, info.modes[0].id)).__module__
+             .startswith("games.")}
+    rows = dict(_game_rows(table_after("# Coroner", "| game |")))
+    assert sorted(rows) == sorted(games)
+    for info in games.values():
+        row = " ".join(rows[info.id])
+        missing = [o.name for o in game_options(info) if f"`{o.name}`" not in row]
+        assert missing == [], info.id
+
+
+def _game_rows(rows: list[list[str]]) -> list[tuple[str, list[str]]]:
+    """The games table's rows grouped by game (a row with an empty first cell continues the game above), each
+    named by the game id its first row's mode list starts with (``/newgame <id>``)."""
+    grouped: list[tuple[str, list[str]]] = []
+    for cells in rows:
+        if cells[0] and (found := re.search(r"`/newgame (\w+)", " ".join(cells))):
+            grouped.append((found.group(1), list(cells)))
+        elif grouped:
+            grouped[-1][1].extend(cells)
+    return grouped
 
 
 def test_every_process_setting_is_in_the_readme_with_its_default() -> None:

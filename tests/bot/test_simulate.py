@@ -101,6 +101,9 @@ def test_timers_and_clocks_play_as_the_bots_would() -> None:
     assert timed_out
     lines = transcript(played, "en")
     assert t("turn.auto", "en", seat=played.seats[timed_out[0].seat].names[0]) in lines
+    closed = play("lets_kill", "classic", 3, 3)  # a response window's clock passes for the silent players
+    text = "\n".join(transcript(closed, "en"))
+    assert "⏱ Time is up: the game goes on without Carmen." in text and "#0" not in text
     social = play("asesino", "social", 6, 7)
     days = [move.action for move in social.moves if move.seat == -1 and move.action["type"] == "end_day"]
     assert [day["day"] for day in days] == list(range(1, len(days) + 1))

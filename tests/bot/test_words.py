@@ -1,7 +1,7 @@
 """Words that fit the situation, per mode: plurals from the catalogues (CLDR rules, English and Spanish), "points
 this round" only in a series, the ending that really happened, one role DM that says what to do next, a
-placeholder on every select, a label that says what each control does, the real limit of a refused option, and
-the social mode's rulings in the game's README."""
+placeholder on every select, a label that says what each control does, and the social mode's rulings in the
+game's README (a refused option's real limit: ``test_newgame.py``)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,9 @@ import pytest
 from bot.cogs.asesino import render
 from bot.cogs.asesino.small_ui import SmallUI
 from bot.cogs.asesino.ui import TabletopUI
-from bot.cogs.lobby.cog import MAX_ROUNDS, Lobby
 from bot.delivery import outcome_embed
-from bot.errors import UserError, error_text
 from bot.i18n.catalog import catalog, t
-from bot.ui import RenderContext, register_ui
+from bot.ui import RenderContext
 from games.core import Outcome
 from tests.bot.asesino.test_render import make_table
 
@@ -119,18 +117,6 @@ def test_every_asesino_select_has_a_placeholder_and_every_prompt_button_says_wha
         assert labels["last_words"] == "Say your last words"
     select = TabletopUI().pick(ctx, "accuse", [discord.SelectOption(label="x")])
     assert select.placeholder == messages.render("asesino.ui.placeholder.accuse")
-
-
-@pytest.mark.parametrize(("language", "expected"), [
-    ("en", "at most 10 rounds"), ("es", "como mucho 10 rondas")])
-def test_a_refused_series_names_the_real_limit(language: str, expected: str) -> None:
-    """``rounds=99`` is refused with the limit, not as unreadable text."""
-    register_ui(TabletopUI())  # the mode that plays series (as its cog registers it)
-    with pytest.raises(UserError) as err:
-        Lobby._series_rounds("asesino", "tabletop", {"rounds": 99})
-    assert err.value.params["max"] == MAX_ROUNDS
-    text = error_text(language, err.value)
-    assert expected in text and "rounds=99" in text
 
 
 def test_the_social_mode_has_its_summary_and_rulings_in_the_readme() -> None:

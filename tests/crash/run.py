@@ -27,6 +27,7 @@ from bot.tables import Table, TableService
 from games.core import register
 from tests.crash._bot import OK
 from tests.discord_double import Channel, DiscordDouble, StoredMessage, User
+from tests.support.newgame import newgame
 from tests.support.tiny_game import ENGINE
 
 TOKEN = "double-token"
@@ -193,8 +194,7 @@ class CrashRun:
                 await asyncio.sleep(0.02)  # the bot is down or behind: look again
 
     async def open_game(self, channel: Channel) -> None:
-        handle = await self.players[0].slash(channel, "newgame", {"game": "potato", "mode": "classic",
-                                                                  "options": "passes=20"})
+        handle = await newgame(self.players[0], channel, "potato", "classic", passes=20)
         await handle.response(timeout=WAIT)
         await handle.wait_original(timeout=WAIT)
 

@@ -25,6 +25,8 @@ Scripted API (all waiting is on conditions with a timeout, never a fixed sleep):
         await bob.click(msg, label="Join"); await bob.select(msg, "pick", ["v"])
         m = await alice.submit_modal(r_that_opened_a_modal, {"field_custom_id": "text"})
         await alice.autocomplete(games, "newgame", "game", game="po")  # -> response().choices
+        double.slash_call_shape = fn                       # (command, options) -> (command, options) before each
+                                                           #   slash/autocomplete: maps an older call shape
         await alice.dm_bot("8 3 2 1"); await alice.say(games, "hello")
         alice.dms(); alice.ephemerals(); double.messages(games); double.commands_registered(guild=None)
         await double.wait_for(lambda: len(alice.dms()) == 2, timeout=5)
@@ -34,16 +36,17 @@ Scripted API (all waiting is on conditions with a timeout, never a fixed sleep):
     double.schema_violations; double.schema_check_skipped_reason; double.unknown_requests; double.assert_clean()
     await double.stop()
 
-Strict like Discord: a request is refused when Discord would refuse it, with Discord's status and code: a body
-the OpenAPI spec rejects or over a limit (400/50035, see ``limits``), an edit that empties a message (50006), a
-callback after the 3-second deadline (10062) or a follow-up after 15 minutes (50027), a missing permission
-(50001/50013; the bot's role holds exactly the README's permissions unless ``bot_permissions=`` or
-``double.set_bot_permissions(guild, bits)`` says otherwise), a wrong token (401), a rate limit (429 with Discord's
-headers; ``double.rate_limits.route("POST", r"/channels/\\d+/messages$", limit=5, per=5.0)``), a bad command name
-(50035, see ``commands``). Deadlines run on ``double.clock`` (``double.use_clock(ManualClock())`` to move time by
-hand, see ``clock``); ``latency=`` or ``COR_DOUBLE_LATENCY_MS`` delays every REST request. The gateway can be told
-``double.gateway.request_reconnect()``, ``.invalidate(resumable=...)``, ``.close_with(code)``,
-``.check_heartbeats()``; its replies and payloads are checked against the spec too (``double.reply_violations``).
+Strict like Discord: a request is refused when Discord would refuse it, with Discord's status and code: a body the
+OpenAPI spec rejects or over a limit (400/50035, see ``limits``), an edit that empties a message (50006), a callback
+after the 3-second deadline (10062) or a follow-up after 15 minutes (50027), a missing permission (50001/50013; the
+bot's role holds exactly the README's permissions unless ``bot_permissions=`` or ``double.set_bot_permissions(guild,
+bits)`` says otherwise), a wrong token (401), a rate limit (429 with Discord's headers;
+``double.rate_limits.route("POST", r"/channels/\\d+/messages$", limit=5, per=5.0)``), a bad command name (50035, see
+``commands``), a file over ``double.attachment_size_limit`` (10 MiB by default: 413/40005). Deadlines run on
+``double.clock`` (``double.use_clock(ManualClock())`` to move time by hand, see ``clock``); ``latency=`` or
+``COR_DOUBLE_LATENCY_MS`` delays every REST request. The gateway can be told ``double.gateway.request_reconnect()``,
+``.invalidate(resumable=...)``, ``.close_with(code)``, ``.check_heartbeats()``; its replies and payloads are checked
+against the spec too (``double.reply_violations``).
 
 Interaction handles: ``handle.original`` (the response message, edits applied), ``handle.followups``,
 ``await handle.wait_followups(n)``, ``await handle.wait_original()`` (after a deferred "thinking" response).

@@ -210,6 +210,8 @@ class Actions:
 
     async def slash(self, user: User, channel: Channel, command: str, given: dict[str, Any],
                     focused: str | None = None) -> InteractionHandle:
+        if self.d.slash_call_shape is not None:
+            command, given = self.d.slash_call_shape(command, given)
         root, *path = command.split()
         cmd = self._command(channel, root)
         node, chain = cmd, []
@@ -344,7 +346,7 @@ class Actions:
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.d.application_id), "type": itype, "data": data,
             "token": f"itok-{iid}-{secrets.token_urlsafe(16)}", "version": 1, "locale": user.locale,
-            "channel_id": str(channel.id), "entitlements": [], "attachment_size_limit": 10 * 1024 * 1024,
+            "channel_id": str(channel.id), "entitlements": [], "attachment_size_limit": self.d.attachment_size_limit,
             "authorizing_integration_owners": {"0": str(guild.id)} if guild else {"1": str(user.id)},
             "context": 0 if guild else 1,
         }

@@ -25,6 +25,7 @@ from tests.discord_double.ratelimits import INTERACTION_ROUTES, RateLimits
 
 API_PREFIX = "/api/v10"
 TOKEN = "double-token"
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # Discord's upload limit in a server without boosts (bytes)
 BOT_ROLE_POSITION = 100
 
 
@@ -64,6 +65,9 @@ class DiscordDouble:
         self.wait_timeout = 5.0
         self.rate_limits = RateLimits()
         self.check_request_schema = True  # off only in tests of the double's own limit checks
+        #: the largest file Discord takes in an upload here (bytes; a server without boosts: 10 MiB), also told to
+        #: the bot in every interaction (``attachment_size_limit``); a larger file is refused with 413 / 40005
+        self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
         self.reply_violations: list[schema.SchemaViolation] = []
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
@@ -74,6 +78,9 @@ class DiscordDouble:
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.interactions: dict[str, InteractionHandle] = {}
+        #: the tests of one bot may map an older ``slash(channel, command, options)`` call onto the commands that bot
+        #: registers now: ``(command, options) -> (command, options)``, applied before the interaction is built
+        self.slash_call_shape: Callable[[str, dict[str, Any]], tuple[str, dict[str, Any]]] | None = None
         self.requests: list[RequestRecord] = []
         self.unknown_requests: list[RequestRecord] = []
         self.schema_violations: list[schema.SchemaViolation] = []
@@ -269,7 +276,11 @@ class DiscordDouble:
             await asyncio.sleep(self.latency)  # a realistic network delay, only when asked for
         body, files = await _parse_body(request)
         request[BODY], request[FILES] = body, files
-        response, headers = await self._answer(request, handler, method, path, body)
+        too_large = [f for f in files if len(f["data"]) > self.attachment_size_limit]
+        if too_large:  # Discord answers before looking at the rest of the request
+            response, headers = discord_error(413, 40005, "Request entity too large"), {}
+        else:
+            response, headers = await self._answer(request, handler, method, path, body)
         if isinstance(response, web.Response) and response.status < 300:
             response.headers.update(headers)
             self._check_reply(method, path, response)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from tests.discord_double import DiscordDouble
@@ -238,3 +240,35 @@ async def test_the_doubles_replies_and_payloads_are_checked(strict: Strict, monk
     assert [v.what for v in strict.double.reply_violations] == ["payload", "reply"]
     with pytest.raises(AssertionError, match="schema violation"):
         strict.double.assert_clean()
+
+
+async def multipart(strict: Strict, path: str, body: dict[str, Any], files: dict[str, bytes]) -> tuple[int, Any]:
+    """POST ``body`` as ``payload_json`` with ``files`` (name -> data) the way discord.py uploads them."""
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps(body), content_type="application/json")
+    for i, (name, data) in enumerate(files.items()):
+        form.add_field(f"files[{i}]", data, filename=name, content_type="application/octet-stream")
+    async with strict.http.post(f"/api/v10{path}", data=form) as resp:
+        return resp.status, await resp.json(content_type=None)
+
+
+async def test_a_file_over_the_upload_limit_is_refused_with_40005(strict: Strict) -> None:
+    """A file of the limit exactly is stored with its bytes; one byte more answers 413 / 40005 and posts nothing."""
+    strict.double.attachment_size_limit = 1000  # the check is the same at 10 MiB, without moving 10 MiB around
+    path = f"/channels/{strict.channel.id}/messages"
+    status, sent = await multipart(strict, path, {"content": "x", "attachments": [{"id": 0, "filename": "a.txt"}]},
+                                   {"a.txt": b"a" * 1000})
+    assert status == 200 and [a["filename"] for a in sent["attachments"]] == ["a.txt"]
+    assert strict.double.last_message(strict.channel).attachments[0].data == b"a" * 1000
+    status, answer = await multipart(strict, path, {"content": "y"}, {"b.txt": b"b" * 1001})
+    assert (status, code_of(answer)) == (413, 40005)
+    assert [m.content for m in strict.double.messages(strict.channel)] == ["x"]
+
+
+async def test_the_upload_limit_defaults_to_10_mib_and_is_told_to_the_bot(strict: Strict) -> None:
+    """Like a server without boosts: 10 MiB, the ``attachment_size_limit`` of every interaction."""
+    assert strict.double.attachment_size_limit == 10 * 1024 * 1024
+    handle = await strict.interaction()
+    assert handle.payload["attachment_size_limit"] == 10 * 1024 * 1024
+    status, _, _ = await strict.post(callback(handle), {"type": 4, "data": {"content": "ok"}})
+    assert status == 200

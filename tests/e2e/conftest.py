@@ -26,6 +26,7 @@ from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, S
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
 from tests.e2e.latency import env_sql_latency, slow_sql  # noqa: F401 - COR_SQL_LATENCY_MS slows every e2e test's SQL
 from tests.support import potato as potato_game
+from tests.support.newgame import older_shape
 from tests.support.tiny_game import ENGINE
 
 
@@ -93,6 +94,7 @@ async def world(double: DiscordDouble, db_url: str) -> AsyncIterator[World]:  # 
     if latency:
         double.wait_timeout = 5.0 * (1 + 10 * latency)
         double.initial_response_deadline = double.interaction_timeout
+    double.slash_call_shape = older_shape  # tests written before typed /newgame options keep working
     url = db_url
     engine = create_engine(url)
     yield World(double, guild, games, medium, admin, players, url, FakeClock(), make_sessionmaker(engine))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.tables import Table
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, shown_lines, until_delivered
+from tests.support.newgame import newgame
 
 TITLE = "Asesino en Serie — social game"
 SEED = 9  # deals killer, doctor, detective, journalist and two victims to six players
@@ -32,7 +33,7 @@ async def six_players(world: World) -> list[User]:
 
 
 async def open_and_fill(world: World, players: list[User]) -> StoredMessage:
-    handle = await players[0].slash(world.games, "newgame", {"game": "asesino", "mode": "social"})
+    handle = await newgame(players[0], world.games, "asesino", "social")
     await handle.response()
     lobby = await handle.wait_original()
     assert lobby is not None

@@ -16,6 +16,7 @@ from games.asesino.common import card_key
 from games.core import Waiting
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, mark, refusal, table_log, until_delivered
+from tests.support.newgame import newgame
 
 TITLE = "Asesino en Serie"
 
@@ -33,12 +34,9 @@ def custom_id(message: StoredMessage, name: str) -> str:
                 if c.get("custom_id", "").split(":")[4:5] == [name])
 
 
-async def open_and_start(world: World, mode: str, players: list[User], options: str | None = None) -> Table:
+async def open_and_start(world: World, mode: str, players: list[User], **options: Any) -> Table:
     host, *others = players
-    given: dict[str, Any] = {"game": "asesino", "mode": mode}
-    if options:
-        given["options"] = options
-    handle = await host.slash(world.games, "newgame", given)
+    handle = await newgame(host, world.games, "asesino", mode, **options)
     await handle.response()
     lobby = await handle.wait_original()
     assert lobby is not None
@@ -230,7 +228,7 @@ async def test_three_round_series_reopens_the_lobby_and_names_the_winner(world: 
     same players seated; after the third the series winner is named and /leaderboard's series scores add up."""
     alice = world.players[0]
     async with world.running():
-        table = await open_and_start(world, "tabletop", world.players, options="rounds=3")
+        table = await open_and_start(world, "tabletop", world.players, rounds=3)
         series = table.series_id
         assert series is not None and "rounds" not in table.options
         points: dict[int, float] = {}

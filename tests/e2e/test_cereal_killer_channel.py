@@ -9,6 +9,7 @@ from typing import Any
 from bot.tables import Table
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, refusal, stored
+from tests.support.newgame import newgame
 
 ROUTE = "3 8 13 12 victim 3 witness 2"  # City A: House 3 -> 8 -> 13 -> Park 12; the Witness goes to Park 2
 
@@ -83,7 +84,7 @@ async def test_a_killer_with_closed_dms_plays_from_my_secrets_and_is_walked_when
     alice, bob = world.players[:2]
     world.double.close_dms(alice)
     async with world.running():
-        handle = await alice.slash(world.games, "newgame", {"game": "cereal_killer", "mode": "classic"})
+        handle = await newgame(alice, world.games, "cereal_killer", "classic")
         await handle.response()
         lobby = await handle.wait_original()
         assert lobby is not None

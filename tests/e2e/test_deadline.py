@@ -14,6 +14,7 @@ from tests.e2e.conftest import World, settled, stored, until_delivered, until_ve
 from tests.e2e.latency import SlowSql
 from tests.e2e.test_durable import holder_of, start_three, versions_on
 from tests.e2e.test_foundation import pass_button
+from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.usefixtures("potato")
 CALLBACK = r"/interactions/\d+/[^/]+/callback"
@@ -32,7 +33,7 @@ async def test_newgame_and_join_answer_in_time_on_a_slow_database(world: World, 
     world.double.initial_response_deadline = 1.5  # refused (10062) after 1.5 s of real time
     async with world.running(bot):
         slow_sql.delay = 0.15
-        handle = await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic"})
+        handle = await newgame(alice, world.games, "potato", "classic")
         await handle.response()
         lobby = await handle.wait_original()
         assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
@@ -47,7 +48,7 @@ async def test_a_refused_newgame_answer_still_shows_the_lobby(world: World) -> N
     same, so no lobby without a message blocks the channel."""
     async with world.running():
         world.double.fail_once("POST", CALLBACK, status=404)
-        await world.players[0].slash(world.games, "newgame", {"game": "potato", "mode": "classic"})
+        await newgame(world.players[0], world.games, "potato", "classic")
         lobby = await world.double.wait_for(lambda: lobbies(world) and lobbies(world)[-1], what="the lobby message")
 
         async def lobby_stored() -> bool:  # the bot stores the message's id after Discord created it
@@ -63,7 +64,7 @@ async def test_a_refused_join_answer_still_shows_the_seat(world: World) -> None:
     """Discord refuses the answer to a Join click: the player is seated and the lobby message lists them."""
     alice, bob = world.players[:2]
     async with world.running():
-        handle = await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic"})
+        handle = await newgame(alice, world.games, "potato", "classic")
         await handle.response()
         lobby = await handle.wait_original()
         world.double.fail_once("POST", CALLBACK, status=404)
@@ -89,7 +90,7 @@ async def test_a_late_join_answer_never_reopens_a_started_game(world: World, mon
 
     monkeypatch.setattr(TableService, "join", late)
     async with world.running():
-        handle = await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic"})
+        handle = await newgame(alice, world.games, "potato", "classic")
         await handle.response()
         lobby = await handle.wait_original()
         table = await world.tables.table_in_channel(world.games.id)

@@ -8,6 +8,7 @@ import pytest
 from tests.discord_double import StoredMessage
 from tests.discord_double.messages import walk_components
 from tests.e2e.conftest import World, as_drawn_before, mark, refusal, stored
+from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.usefixtures("potato")
 
@@ -19,8 +20,7 @@ def status_messages(world: World) -> list[StoredMessage]:
 
 async def open_lobby(world: World, passes: int = 3) -> StoredMessage:
     alice = world.players[0]
-    handle = await alice.slash(world.games, "newgame",
-                               {"game": "potato", "mode": "classic", "options": f"passes={passes}"})
+    handle = await newgame(alice, world.games, "potato", "classic", passes=passes)
     assert not (await handle.response()).ephemeral
     lobby = await handle.wait_original()  # the answer itself, or its edit after a deferral ("thinking")
     assert "Hot Potato" in lobby.embeds[0]["title"]
@@ -81,7 +81,8 @@ async def test_lobby_start_dms_restart_and_finish(world: World) -> None:
             await world.double.wait_for(lambda b=before: mark(status_messages(world)) != b)
         final = status_messages(world)[-1]
         assert final.embeds[-1]["title"] == "Game over"
-        assert final.id == lobby.id and not final.components  # the lobby became the table, then the result
+        assert final.id == lobby.id  # the lobby became the table, then the result, whose one button is its History
+        assert [c["label"] for c in final.walk_components() if c.get("type") == 2] == ["History"]
         board = await world.tables.leaderboard(world.guild.id, "potato")
         assert sorted(row.points for row in board) == [0.0, 1.0, 1.0, 1.0, 1.0]
         assert [m.id for m in world.bot_messages()] == [lobby.id, fallback.id]  # nobody talked: nothing else

@@ -13,6 +13,7 @@ from bot.tables import TableService
 from games.lets_kill.models import PlayCard, Pledge, Respond
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, table_log, until_version
+from tests.support.newgame import newgame
 
 SEED = 13  # Bob starts with the Exploding Birthday Cake and a Gun; Carol holds Sirens and the Grenade Launcher
 
@@ -62,7 +63,7 @@ async def pass_window(world: World, user: User, table_id: int) -> None:
 async def start_three(world: World) -> None:
     """Alice opens a Let's Kill! lobby, Bob and Carol join, Alice starts; returns once every hand is in its DM."""
     alice, bob, carol = world.players[:3]
-    handle = await alice.slash(world.games, "newgame", {"game": "lets_kill", "mode": "classic"})
+    handle = await newgame(alice, world.games, "lets_kill", "classic")
     await handle.response()
     lobby = await handle.wait_original()
     assert lobby is not None

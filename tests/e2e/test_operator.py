@@ -8,6 +8,7 @@ import logging
 import pytest
 
 from tests.e2e.conftest import World, refusal
+from tests.support.newgame import newgame
 
 
 async def test_dev_guild_the_bot_is_not_in_is_one_line(world: World) -> None:
@@ -101,7 +102,7 @@ async def test_leave_command_unseats_the_player(world: World) -> None:
     """/leave in a lobby's channel unseats the player (same as the Leave button) and says so privately."""
     alice, bob = world.players[:2]
     async with world.running():
-        lobby = await (await alice.slash(world.games, "newgame", {"game": "potato", "mode": "classic"})).response()
+        lobby = await (await newgame(alice, world.games, "potato", "classic")).response()
         await (await bob.slash(world.games, "join")).response()
         left = await (await bob.slash(world.games, "leave")).response()
         assert left.ephemeral and left.content == "You left the game."

@@ -13,6 +13,7 @@ import pytest
 from bot.tables import TableService
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, refusal
+from tests.support.newgame import newgame
 
 #: a seed (found once by simulation) whose round 1 deals dave a Shield beside erin's Pardon, draws Scaffold cards
 #: without choices, and whose round 2 lets bob execute erin (a Fancy Hat) and stop safely
@@ -108,8 +109,7 @@ async def test_five_players_shield_chain_saboteur_win_then_a_safe_round(world: W
     alice, bob, carol, dave, erin = world.players
     world.double.close_dms(carol)
     async with world.running():
-        handle = await alice.slash(world.games, "newgame", {"game": "verdugo", "mode": "classic",
-                                                            "options": "match=open, first_executioner=0"})
+        handle = await newgame(alice, world.games, "verdugo", "classic", match="open", first_executioner=0)
         await handle.response()
         lobby = await handle.wait_original()
         assert lobby is not None
@@ -167,8 +167,7 @@ async def test_an_absent_table_never_stalls(world: World, verdugo_seed: None) ->
     the called prisoner's action go ("takes no action"), announcing each move."""
     alice, bob, carol, dave = world.players[:4]
     async with world.running():
-        handle = await alice.slash(world.games, "newgame", {"game": "verdugo", "mode": "classic",
-                                                            "options": "first_executioner=0"})
+        handle = await newgame(alice, world.games, "verdugo", "classic", first_executioner=0)
         await handle.response()
         lobby = await handle.wait_original()  # /newgame may answer after a deferral ("thinking")
         for user in (bob, carol, dave):

@@ -108,16 +108,14 @@ async def test_the_timeout_announcement_is_committed_with_its_move(service: Tabl
     """A timed-out move's announcement is delivered with it; when the player's move won, neither happens."""
     table = await started(service, 3)
     holder = table.state.holder
-    auto = Event(key="turn.auto", params={"seat": holder})
     user, action = pass_on(table)
     await service.act(table.id, user, action)  # the player's late click lands first
     with pytest.raises(TableError, match="table.stale"):
-        await service.act_as_seat(table.id, holder, action, expected_version=table.version, announce=[auto])
+        await service.act_as_seat(table.id, holder, action, expected_version=table.version, timed_out=True)
     assert "turn.auto" not in outbox.keys
     table = await service.load(table.id)
     holder = table.state.holder
-    await service.act_as_seat(table.id, holder, pass_on(table)[1], expected_version=table.version,
-                              announce=[Event(key="turn.auto", params={"seat": holder})])
+    await service.act_as_seat(table.id, holder, pass_on(table)[1], expected_version=table.version, timed_out=True)
     assert outbox.keys[-3:-1] == ["turn.auto", "potato.passed"]
 
 

@@ -10,6 +10,8 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.budget import FIELD_VALUE
+from bot.cogs.lobby.options import mode_options
 from bot.components import view_of
 from bot.errors import UserError
 from bot.i18n import t
@@ -45,6 +47,19 @@ async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table:
     out = Outgoing(embeds=[ui.secrets_embed(ctx, seat, view)], view=view_of(*items) if items else None,
                    language=ctx.language)
     await interaction.response.send_message(ephemeral=True, **out.kwargs())
+
+
+def _mode_rules(info: GameInfo, mode: str, language: str) -> str:
+    """A mode's /rules field: its player counts, our summary and the /newgame options it accepts (at most the
+    1024 characters of an embed field; the summary is cut first)."""
+    limits = info.mode(mode)
+    players = t("rules.players", language, min=limits.min_players, max=limits.max_players)
+    shown = [option.shown(language) for option in mode_options(info, mode)]
+    options = t("rules.options", language, options=", ".join(shown))[:300] if shown else ""
+    room = FIELD_VALUE - len(players) - len(options) - 2
+    summary = t(f"rules.{info.id}.{mode}", language)
+    summary = summary if len(summary) <= room else summary[:room - 1] + "…"
+    return "\n".join(part for part in (players, summary, options) if part)
 
 
 class Core(commands.Cog):
@@ -87,8 +102,7 @@ class Core(commands.Cog):
                               colour=COLOUR)
         for mode in info.modes:
             embed.add_field(name=t(f"mode.{info.id}.{mode.id}", language),
-                            value=t("rules.players", language, min=mode.min_players, max=mode.max_players)
-                            + "\n" + t(f"rules.{info.id}.{mode.id}", language)[:900], inline=False)
+                            value=_mode_rules(info, mode.id, language), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="games", description=_("List the games running in this server"))

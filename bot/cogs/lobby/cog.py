@@ -4,7 +4,6 @@ calls and renders."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -14,39 +13,21 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.cogs.lobby.newgame import newgame_group
+from bot.cogs.lobby.options import chosen_options
 from bot.cogs.lobby.render import lobby_embed, lobby_view
 from bot.deadline import in_time
 from bot.errors import UserError, send_error
 from bot.i18n import t
-from bot.plugins import game_choices
 from bot.tables import TableError
 from bot.ui import SILENT, RenderContext, answering, ui_for
-from games.core import all_games, get_engine
+from games.core import get_game
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
     from bot.tables import Table
 
-MAX_ROUNDS = 10
 log = logging.getLogger(__name__)
-
-
-def parse_options(text: str | None) -> dict[str, Any]:
-    """``key=value, key=value`` (values parsed as JSON when they can be: numbers, true/false) -> dict.
-    Raises :class:`UserError` ``lobby.bad_options`` on malformed text."""
-    options: dict[str, Any] = {}
-    for part in (text or "").replace(";", ",").split(","):
-        if not part.strip():
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise UserError("lobby.bad_options", text=part.strip())
-        value = value.strip()
-        try:
-            options[key.strip()] = json.loads(value)
-        except ValueError:
-            options[key.strip()] = value
-    return options
 
 
 def user_names(user: discord.abc.User) -> list[str]:
@@ -65,49 +46,37 @@ class Lobby(commands.Cog):
         bot.timers.on("lobby_expire", self.on_lobby_expire)
         bot.timers.on("series_round_finished", lambda timer: self.series_round_finished(timer.game_id))
 
-    # --- autocomplete -----------------------------------------------------------------------------------------
-    async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return game_choices(await self.bot.language(interaction.guild_id), current)
+    # --- /newgame ---------------------------------------------------------------------------------------------
+    def plugins_loaded(self) -> None:
+        """Every game and its UI is registered now: add ``/newgame`` with a subcommand per game (see
+        :mod:`bot.cogs.lobby.newgame`)."""
+        self.bot.tree.add_command(newgame_group(self.open_game), override=True)
 
-    async def mode_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        language = await self.bot.language(interaction.guild_id)
-        game = getattr(interaction.namespace, "game", None)
-        choices = []
-        for info in all_games():
-            if game and info.id != game:
-                continue
-            for mode in info.modes:
-                label = f"{t(f'mode.{info.id}.{mode.id}', language)} ({mode.min_players}-{mode.max_players})"
-                if current.lower() in label.lower():
-                    choices.append(app_commands.Choice(name=label[:100], value=mode.id))
-        return choices[:25]
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command("newgame")
 
-    # --- commands ---------------------------------------------------------------------------------------------
-    @app_commands.command(name="newgame", description=_("Open a lobby for a new game in this channel"))
-    @app_commands.describe(game=_("The game to play"), mode=_("The game's mode"),
-                           options=_("Optional settings, e.g. rounds=3 or side=B"))
-    @app_commands.autocomplete(game=game_autocomplete, mode=mode_autocomplete)
-    @app_commands.guild_only()
-    async def newgame(self, interaction: discord.Interaction, game: str, mode: str,
-                      options: str | None = None) -> None:
+    async def open_game(self, interaction: discord.Interaction, game: str, mode: str, given: dict[str, Any]) -> None:
+        """``/newgame <game> mode ...``: open a lobby (and, with ``rounds``, a points series) with the options
+        ``given`` (by name; those left empty keep the engine's defaults), posted as the command's answer."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        try:
-            get_engine(game, mode)
-        except KeyError:
-            raise UserError("lobby.unknown_game", game=game, mode=mode) from None
-        settings = parse_options(options)
-        rounds = self._series_rounds(game, mode, settings)
-        table, expires = await in_time(interaction, self._open(interaction, game, mode, settings, rounds),
-                                       thinking=True)
+        table, expires, rounds = await in_time(interaction, self._open(interaction, game, mode, given),
+                                               thinking=True)
         note = (t(f"{game}.series.first_round", table.language, total=rounds, count=rounds)
                 if rounds is not None else None)
         await self._post_lobby(interaction, table, note, int(expires.timestamp()))
 
-    async def _open(self, interaction: discord.Interaction, game: str, mode: str, settings: dict[str, Any],
-                    rounds: int | None) -> tuple[Table, datetime]:
-        """The lobby row, the host's seat and the expiry timer, in one transaction (the slow part of /newgame)."""
+    async def _open(self, interaction: discord.Interaction, game: str, mode: str,
+                    given: dict[str, Any]) -> tuple[Table, datetime, int | None]:
+        """The options checked, then the lobby row, the host's seat and the expiry timer in one transaction (the
+        slow part of /newgame). Returns the lobby, its expiry and the series length (``None``: one game)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config = await self.bot.config(interaction.guild_id)
+        try:
+            info = get_game(game)
+            info.mode(mode)
+        except KeyError:
+            raise UserError("lobby.unknown_game", game=game, mode=mode) from None
+        settings, rounds = chosen_options(info, mode, given, config.language)
         if not config.allows_channel(interaction.channel_id):
             raise UserError("lobby.wrong_channel", channels=" ".join(f"<#{c}>" for c in config.game_channel_ids))
         series_id = None
@@ -120,7 +89,7 @@ class Lobby(commands.Cog):
         table = await self.bot.tables.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                                  game, mode, settings, language=config.language, series_id=series_id,
                                                  host_names=user_names(interaction.user), expires_at=expires)
-        return table, expires
+        return table, expires, rounds
 
     async def _post_lobby(self, interaction: discord.Interaction, table: Table, note: str | None,
                           expires_ts: int) -> None:
@@ -159,18 +128,6 @@ class Lobby(commands.Cog):
                 log.warning("could not post the lobby message of game %s", table.id, exc_info=True)
                 continue
             await self.bot.tables.set_lobby_message(table.id, message.id)
-
-    @staticmethod
-    def _series_rounds(game: str, mode: str, settings: dict[str, Any]) -> int | None:
-        """Take ``rounds`` out of the options when the mode's UI plays points series (``supports_series``):
-        the rounds belong to the series, not to the engine. Raises ``lobby.bad_rounds`` (naming the limit) for a
-        bad count."""
-        if "rounds" not in settings or not getattr(ui_for(game, mode), "supports_series", False):
-            return None
-        rounds = settings.pop("rounds")
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
-            raise UserError("lobby.bad_rounds", text=f"rounds={rounds}", max=MAX_ROUNDS)
-        return rounds
 
     async def _lobby_here(self, interaction: discord.Interaction) -> Table:
         table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.cogs.lobby.options import mode_options
 from bot.components import LobbyButton, view_of
 from bot.i18n import catalog
 from bot.ui import COLOUR, ui_for
@@ -34,7 +35,10 @@ def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expir
     defaults = get_engine(table.game, table.mode).Options().model_dump(mode="json")
     chosen = {k: v for k, v in table.options.items() if defaults.get(k, object()) != v}
     if chosen and table.status == "lobby":
-        embed.add_field(name=cat.render("lobby.options"), value=", ".join(f"{k}={v}" for k, v in chosen.items())[:1000])
+        offered = {option.name: option for option in mode_options(get_game(table.game), table.mode)}
+        shown = [f"{o.label(language)}: {o.value_label(v, language)}" if (o := offered.get(k)) else f"{k}: {v}"
+                 for k, v in chosen.items()]
+        embed.add_field(name=cat.render("lobby.options"), value=", ".join(shown)[:1000])
     if table.status == "lobby" and expires_at_ts:
         embed.set_footer(text=cat.render("lobby.expires_hint"))
         embed.description = cat.render("lobby.expires", when=f"<t:{expires_at_ts}:R>")

@@ -16,8 +16,10 @@ ACTIVE_STATUSES: tuple[str, ...] = ("lobby", "active")
 
 
 class Game(Base):
-    """One game at one table. ``state`` is the engine's JSON snapshot after ``version`` changes; ``seed`` is set
-    when the game starts; ``outcome`` is the engine's :class:`~games.core.Outcome` as JSON once finished."""
+    """One game at one table. ``state`` is the engine's JSON snapshot after ``version`` changes; ``seed`` and
+    ``started_at`` are set when the game starts; ``outcome`` is the engine's :class:`~games.core.Outcome` as JSON
+    once finished. Nothing of a game is deleted when it ends: with its seats and action log it is the game's record
+    (``/history``, ``coroner replay``)."""
 
     __tablename__ = "games"
     __table_args__ = (
@@ -43,6 +45,7 @@ class Game(Base):
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
     outcome: Mapped[dict[str, Any] | None]
 
@@ -64,7 +67,8 @@ class Seat(Base):
 
 class GameAction(Base):
     """One accepted action, append-only. ``seq`` counts from 1 per game; ``user_id`` is None for moves the bot
-    made for a seat (timeouts, auto-moves)."""
+    made for a seat (timeouts, auto-moves); ``timed_out`` marks the bot's move for a seat whose time ran out (or
+    the game's own clock closing a window), announced as such; ``at`` is when it was applied."""
 
     __tablename__ = "game_actions"
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
@@ -75,6 +79,7 @@ class GameAction(Base):
     seat: Mapped[int] = mapped_column(Integer)
     user_id: Mapped[int | None] = mapped_column(BigInteger)
     action: Mapped[dict[str, Any]]
+    timed_out: Mapped[bool] = mapped_column(default=False)
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -92,11 +92,12 @@ async def bump_version(session: AsyncSession, game_id: int, expected: int, **val
 
 
 async def append_action(session: AsyncSession, game_id: int, seat: int, user_id: int | None,
-                        action: dict[str, Any], at: datetime) -> GameAction:
+                        action: dict[str, Any], at: datetime, *, timed_out: bool = False) -> GameAction:
     """Append to the log with the next ``seq`` (from 1). Call after :func:`bump_version` succeeded: the guard
     serialises writers, and ``uq_game_actions_game_id_seq`` backs it up."""
     last = await session.scalar(select(func.max(GameAction.seq)).where(GameAction.game_id == game_id))
-    row = GameAction(game_id=game_id, seq=(last or 0) + 1, seat=seat, user_id=user_id, action=action, at=at)
+    row = GameAction(game_id=game_id, seq=(last or 0) + 1, seat=seat, user_id=user_id, action=action, at=at,
+                     timed_out=timed_out)
     session.add(row)
     await session.flush()
     return row

@@ -10,10 +10,12 @@ day until the *next* midnight, and DST changes give 23 h or 25 h days. Without a
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
+from typing import Annotated
 from zoneinfo import ZoneInfo
 
 from pydantic import AwareDatetime, BaseModel, Field
 
+from games.core.engine import SERVER_SETTING
 from games.core.timezones import TimeZoneName
 
 
@@ -23,15 +25,17 @@ class SocialOptions(BaseModel):
     ``started_at``: when day 1 starts (the adapter passes the start time; when ``None`` the clock starts with
     the first action's ``at``). ``first_day_ends_at`` overrides the computed end of day 1. ``max_days``: the game
     ends at the end of that day (README ruling "Maximum length"); ``idle_days``: a living player who has not acted
-    for that many days is reminded at each day's end (every ``idle_days`` days).
+    for that many days is reminded at each day's end (every ``idle_days`` days). The day span, the judgement
+    window, the time zone and the start come from the server's settings at start (``SERVER_SETTING``); the lobby
+    offers ``max_days`` and ``idle_days``.
     """
 
-    day_length_minutes: int = Field(default=1440, ge=10, le=7 * 1440)
-    judgement_window_minutes: int = Field(default=15, ge=1, le=24 * 60)
-    boundary: time | None = None
-    time_zone: TimeZoneName = "UTC"
-    started_at: AwareDatetime | None = None
-    first_day_ends_at: AwareDatetime | None = None
+    day_length_minutes: Annotated[int, SERVER_SETTING] = Field(default=1440, ge=10, le=7 * 1440)
+    judgement_window_minutes: Annotated[int, SERVER_SETTING] = Field(default=15, ge=1, le=24 * 60)
+    boundary: Annotated[time | None, SERVER_SETTING] = None
+    time_zone: Annotated[TimeZoneName, SERVER_SETTING] = "UTC"
+    started_at: Annotated[AwareDatetime | None, SERVER_SETTING] = None
+    first_day_ends_at: Annotated[AwareDatetime | None, SERVER_SETTING] = None
     max_days: int = Field(default=14, ge=1, le=365)
     idle_days: int = Field(default=2, ge=1, le=30)
 

@@ -1,0 +1,94 @@
+"""``coroner replay``: every finished game in the database replayed from its seed and logged actions, and checked
+against its stored outcome and final snapshot (:func:`bot.history.record.check`). The database is upgraded first,
+as ``coroner run`` does; the check itself only reads. ``coroner replay FILE...`` replays exported records instead
+(``/history``'s JSON, or ``coroner simulate --json``'s), with no settings or database."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.history.record import check
+from bot.history.store import finished_ids, load_record
+from games.core import IllegalAction, SeatInfo, get_engine
+from games.core.replay import replay
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """One finished game's replay check: None, or what went wrong in one line."""
+
+    game_id: int
+    game: str
+    mode: str
+    actions: int
+    problem: str | None
+
+
+async def replay_all(sessions: async_sessionmaker[AsyncSession]) -> list[Replayed]:
+    """The replay check of every finished game, oldest first."""
+    out = []
+    for game_id in await finished_ids(sessions):
+        try:
+            record = await load_record(sessions, game_id)
+        except KeyError as exc:  # the game was removed from the bot: nothing can replay it
+            out.append(Replayed(game_id, "?", "?", 0, f"no engine for {exc}"))
+            continue
+        out.append(Replayed(game_id, record.table.game, record.table.mode, len(record.actions), check(record)))
+    return out
+
+
+async def report(url: str) -> int:
+    """Run :func:`replay_all` on the database at ``url`` (upgraded first), print one line per game and a
+    summary; 0 when every game replays, 1 otherwise. Raises :class:`~bot.settings.StartupError` when the database
+    cannot be opened."""
+    from bot.db.check import open_database
+    from bot.db.session import make_sessionmaker
+
+    engine = await open_database(url)
+    try:
+        results = await replay_all(make_sessionmaker(engine))
+    finally:
+        await engine.dispose()
+    for r in results:
+        print(f"game {r.game_id} {r.game}/{r.mode}, {r.actions} actions: {r.problem or 'ok'}")
+    failed = sum(1 for r in results if r.problem)
+    print(f"coroner: {len(results) - failed} of {len(results)} finished games replay to their stored outcome")
+    return 1 if failed else 0
+
+
+def replay_file(data: dict[str, Any]) -> str | None:
+    """None when an exported record (``/history``'s or ``coroner simulate --json``'s) replays from its seed to its
+    outcome, else what went wrong. Raises ``KeyError``/``TypeError``/``ValueError`` for a file that is not one."""
+    engine = get_engine(data["game"], data["mode"])
+    seats = [SeatInfo(names=tuple(s["names"]) if isinstance(s, dict) else (str(s),)) for s in data["seats"]]
+    try:
+        state = replay(engine, engine.Options.model_validate(data["options"]), seats, int(data["seed"]),
+                       [(int(a["seat"]), a["action"]) for a in data["actions"]])
+    except (IllegalAction, ValidationError) as exc:
+        return f"an action no longer applies: {str(exc).splitlines()[0]}"
+    outcome = engine.outcome(state)
+    if (outcome.model_dump(mode="json") if outcome is not None else None) != data["outcome"]:
+        return "the replay ends with another outcome than the recorded one"
+    return None
+
+
+def report_files(paths: list[str]) -> int:
+    """Replay each exported record in ``paths`` and print one line each: 0 when all replay, 1 when one does not, 2
+    (one line on stderr) for a file that cannot be read as a record."""
+    failed = 0
+    for path in paths:
+        try:
+            problem = replay_file(json.loads(Path(path).read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"coroner: {path} is not a game record ({type(exc).__name__}: {exc})", file=sys.stderr)
+            return 2
+        failed += problem is not None
+        print(f"{path}: {problem or 'ok'}")
+    return 1 if failed else 0

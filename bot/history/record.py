@@ -1,0 +1,112 @@
+"""A game's record as stored (seed, options, seats, every logged action with its time, the outcome), its JSON
+export, and its replay: every step rebuilt from the seed with the events the engine gave then, and the check that
+the record reaches its stored outcome and snapshot (``coroner replay``, the ``/history`` timeline)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.tables import Table
+from bot.tables.service import timeout_announcement
+from games.core import Event, IllegalAction, SeatInfo
+
+#: the version of the exported JSON's layout
+FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """One row of ``game_actions``: ``seq`` (from 1), ``seat`` (``SYSTEM_SEAT`` for the game's clock), the
+    player's Discord id (None for the bot's moves), the action as JSON, whether it was the bot's move after a
+    time limit, and when it was applied (aware UTC)."""
+
+    seq: int
+    seat: int
+    user_id: int | None
+    action: dict[str, Any]
+    timed_out: bool
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game's full record: its table as stored (seats with their names, seed, options, language, the final
+    state and outcome) with ``started_at`` and the action log in ``seq`` order."""
+
+    table: Table
+    started_at: datetime | None
+    actions: tuple[LoggedAction, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The exported record: what replays the game (game, mode, seed, options, seats in order, every action
+        with its seat; ``seat`` -1 is the game's own clock), who played each action (a Discord id as a string,
+        None for the bot's moves), when each thing happened (ISO 8601 UTC) and the stored outcome."""
+        table = self.table
+        return {
+            "format": FORMAT, "id": table.id, "game": table.game, "mode": table.mode, "seed": table.seed,
+            "options": table.options, "language": table.language,
+            "seats": [{"seat": s.seat, "user_id": str(s.user_id), "names": list(s.names)} for s in table.seats],
+            "started_at": _iso(self.started_at), "finished_at": _iso(table.finished_at),
+            "actions": [{"seq": a.seq, "seat": a.seat, "user_id": str(a.user_id) if a.user_id else None,
+                         "at": _iso(a.at), "timed_out": a.timed_out, "action": a.action} for a in self.actions],
+            "outcome": table.outcome.model_dump(mode="json") if table.outcome is not None else None,
+        }
+
+
+def _iso(at: datetime | None) -> str | None:
+    return at.isoformat() if at is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedStep:
+    """One step of a replayed game: the logged action (None for the deal), the events it produced (preceded by
+    the time-limit announcement the players saw, for a timed-out move) and the table after it."""
+
+    action: LoggedAction | None
+    events: list[Event]
+    table: Table
+
+
+def replay_steps(record: GameRecord) -> list[ReplayedStep]:
+    """The game step by step from its seed: the deal (``engine.intro``) then every logged action. Raises
+    :class:`~games.core.IllegalAction` when a logged action no longer applies, ``ValueError`` for a game that never
+    started (no seed)."""
+    table = record.table
+    if table.seed is None:
+        raise ValueError(f"game {table.id} never started")
+    engine = table.engine
+    state = engine.setup(engine.Options.model_validate(table.options), [SeatInfo(names=s.names) for s in table.seats],
+                         table.seed)
+    steps = [ReplayedStep(None, engine.intro(state), _at(table, state))]
+    for logged in record.actions:
+        announce = timeout_announcement(engine, state, logged.seat) if logged.timed_out else []
+        step = engine.apply(state, logged.seat, engine.parse_action(logged.action))
+        state = step.state
+        steps.append(ReplayedStep(logged, [*announce, *step.events], _at(table, state)))
+    return steps
+
+
+def _at(table: Table, state: Any) -> Table:
+    return replace(table, state=state, outcome=table.engine.outcome(state))
+
+
+def check(record: GameRecord) -> str | None:
+    """None when the record replays from its seed to its stored outcome and final snapshot; otherwise what went
+    wrong, in one line (an action that no longer applies, a different outcome or state)."""
+    table = record.table
+    try:
+        final = replay_steps(record)[-1].table
+    except (IllegalAction, ValidationError) as exc:
+        return f"an action no longer applies: {str(exc).splitlines()[0]}"
+    except ValueError as exc:
+        return str(exc)
+    engine = table.engine
+    if final.outcome != table.outcome:
+        return "the replay ends with another outcome than the stored one"
+    if engine.dump_state(final.state) != engine.dump_state(table.state):
+        return "the replay ends in another state than the stored snapshot"
+    return None

@@ -1,0 +1,55 @@
+"""Reading finished games back from the store: a server's recent games (newest first) and one game's record."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import defer
+
+from bot.db.models import Game
+from bot.db.repos import games
+from bot.history.record import GameRecord, LoggedAction
+from bot.tables import Table, TableError, to_table
+from games.core import all_games
+
+FINISHED = "finished"
+
+
+def _finished_of(guild_id: int) -> Select[tuple[Game]]:
+    """The finished games of ``guild_id`` whose game this bot still has (an engine to read them with)."""
+    return select(Game).where(Game.guild_id == guild_id, Game.status == FINISHED,
+                              Game.game.in_([g.id for g in all_games()]))
+
+
+async def recent(sessions: async_sessionmaker[AsyncSession], guild_id: int, *, offset: int = 0,
+                 limit: int = 10) -> tuple[list[Table], int]:
+    """The finished games of ``guild_id`` from ``offset``, newest first (by end, then id), at most ``limit``, and
+    how many there are in all. Their tables carry no state (a list does not need it, and states are large)."""
+    async with sessions() as session:
+        total = await session.scalar(select(func.count()).select_from(_finished_of(guild_id).subquery()))
+        stmt = (_finished_of(guild_id).options(defer(Game.state, raiseload=True))
+                .order_by(Game.finished_at.desc(), Game.id.desc()).offset(offset).limit(limit))
+        rows = (await session.scalars(stmt)).all()
+        return [to_table(row, await games.seats_of(session, row.id), with_state=False) for row in rows], int(total or 0)
+
+
+async def finished_ids(sessions: async_sessionmaker[AsyncSession]) -> Sequence[int]:
+    """Every finished game of every server, oldest first (for ``coroner replay``)."""
+    async with sessions() as session:
+        return (await session.scalars(select(Game.id).where(Game.status == FINISHED).order_by(Game.id))).all()
+
+
+async def load_record(sessions: async_sessionmaker[AsyncSession], game_id: int) -> GameRecord:
+    """The record of ``game_id``, whatever its status. Raises ``TableError("table.not_found")``, ``KeyError`` for a
+    game this bot no longer has."""
+    async with sessions() as session:
+        row = await games.get_game(session, game_id)
+        if row is None:
+            raise TableError("table.not_found", game_id=game_id)
+        table = to_table(row, await games.seats_of(session, game_id))
+        log = await games.actions_of(session, game_id)
+        actions = tuple(LoggedAction(seq=a.seq, seat=a.seat, user_id=a.user_id, action=dict(a.action),
+                                     timed_out=a.timed_out, at=a.at) for a in log)
+        return GameRecord(table=table, started_at=row.started_at, actions=actions)

@@ -1,0 +1,172 @@
+"""/newgame <game>: typed parameters made from each engine's ``Options`` (limits, choices, yes/no, ``rounds`` for
+points series), what Discord accepts of them in both languages, and refusals that name the real limit and the
+option as the server's language shows it, through the store's own validators."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Any, Literal
+
+import discord
+import pytest
+from discord import app_commands
+from pydantic import BaseModel, Field
+
+from bot.bot import CoronerBot
+from bot.cogs.asesino.small_ui import SmallUI
+from bot.cogs.asesino.ui import TabletopUI
+from bot.cogs.lobby.newgame import game_command, newgame_group
+from bot.cogs.lobby.options import LobbyOption, chosen_options, field_option, game_options
+from bot.errors import UserError, error_text
+from bot.i18n.translator import CatalogTranslator
+from bot.settings import Settings
+from bot.tables import TableError
+from bot.timers import TimerRunner
+from bot.ui import register_ui
+from games.core import SERVER_SETTING, get_game
+from tests.discord_double.commands import command_problems
+from tests.support.newgame import newgame_call, older_shape
+
+
+@pytest.fixture(autouse=True)
+def asesino_uis() -> None:
+    """The Asesino modes' UIs as their cog registers them (the tabletop one plays points series)."""
+    register_ui(TabletopUI())
+    register_ui(SmallUI())
+
+
+async def never(*args: Any) -> None:
+    raise AssertionError("not called in these tests")
+
+
+def params(game: str) -> dict[str, app_commands.Parameter]:
+    return {p.name: p for p in game_command(get_game(game), never).parameters}
+
+
+def test_each_field_becomes_a_typed_parameter_with_the_models_limits() -> None:
+    """Verdugo: ``match`` has the Literal's choices, ``cheese_variant`` is a yes/no, ``first_executioner`` a whole
+    number 0-7; ``mode`` offers the one mode and may be left out."""
+    verdugo = params("verdugo")
+    assert list(verdugo) == ["mode", "match", "cheese_variant", "first_executioner"]
+    assert [c.value for c in verdugo["match"].choices] == ["tour", "treasury", "open"]
+    assert verdugo["cheese_variant"].type is discord.AppCommandOptionType.boolean
+    first = verdugo["first_executioner"]
+    assert (first.type, first.min_value, first.max_value, first.required) == (
+        discord.AppCommandOptionType.integer, 0, 7, False)
+    assert [c.value for c in verdugo["mode"].choices] == ["classic"] and not verdugo["mode"].required
+
+
+def test_a_game_with_modes_takes_the_union_of_their_options_and_rounds_for_series() -> None:
+    """Asesino: ``mode`` is required (three modes); ``first_player`` (tabletop, small), ``max_days`` and
+    ``idle_days`` (social) and ``rounds`` 1-10 (tabletop plays series); the social mode's server settings (day
+    length, time zone, start) are not offered."""
+    asesino = params("asesino")
+    assert list(asesino) == ["mode", "first_player", "max_days", "idle_days", "rounds"]
+    assert asesino["mode"].required and [c.value for c in asesino["mode"].choices] == ["tabletop", "small", "social"]
+    assert (asesino["rounds"].min_value, asesino["rounds"].max_value) == (1, 10)
+    assert (asesino["first_player"].min_value, asesino["first_player"].max_value) == (0, None)
+    options = {o.name: o.modes for o in game_options(get_game("asesino"))}
+    assert options == {"first_player": ("tabletop", "small"), "max_days": ("social",), "idle_days": ("social",),
+                       "rounds": ("tabletop",)}
+
+
+class Colour(Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Dropped(BaseModel):
+    """An Options model a dropped-in game might have."""
+
+    colour: Colour = Colour.RED
+    size: Literal[3, 5] = 3
+    speed: float = Field(default=1.0, gt=0, le=2.5)
+    count: int | None = Field(default=None, gt=0, lt=10)
+    clock: Annotated[int, SERVER_SETTING] = 5
+    names: list[str] = Field(default_factory=list)
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("colour", LobbyOption("g", "colour", str, choices=("red", "blue"), modes=("m",))),
+    ("size", LobbyOption("g", "size", int, choices=(3, 5), modes=("m",))),
+    ("speed", LobbyOption("g", "speed", float, 0, 2.5, modes=("m",))),
+    ("count", LobbyOption("g", "count", int, 1, 9, modes=("m",))),
+    ("clock", None),
+    ("names", None),
+])
+def test_field_types_map_to_discord_option_types(name: str, expected: LobbyOption | None) -> None:
+    """Enum and Literal values become choices, ``gt``/``lt`` on whole numbers the next whole number, ``None``
+    only makes a field optional; a server setting and a type Discord has no option for are not offered."""
+    assert field_option("g", "m", name, Dropped.model_fields[name]) == expected
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("en", "⛔ Small table has no option rounds. Its options are: first_player."),
+    ("es", "⛔ Mesa pequeña no tiene la opción rondas. Sus opciones son: primer_jugador."),
+])
+def test_an_option_of_another_mode_is_refused_naming_what_the_mode_has(language: str, expected: str) -> None:
+    """``/newgame asesino mode:small rounds:3``: the small table plays no series; the refusal lists its options as
+    Discord shows them in the server's language."""
+    with pytest.raises(UserError) as err:
+        chosen_options(get_game("asesino"), "small", {"rounds": 3}, language)
+    assert error_text(language, err.value) == expected
+
+
+@pytest.mark.parametrize(("given", "language", "expected"), [
+    ({"rounds": 99}, "en", "⛔ The option rounds is at most 10, not 99."),
+    ({"rounds": 99}, "es", "⛔ La opción rondas es como mucho 10, no 99."),
+    ({"rounds": 0}, "es", "⛔ La opción rondas es como mínimo 1, no 0."),
+    ({"first_player": -1}, "es", "⛔ La opción primer_jugador es como mínimo 0, no -1."),
+])
+def test_a_value_the_store_refuses_names_the_real_limit(given: dict[str, Any], language: str, expected: str) -> None:
+    """Values are checked with the store's validators (``SeriesOptions``, the engine's ``Options``): the refusal
+    names the limit, never pydantic's text."""
+    with pytest.raises(TableError) as err:
+        chosen_options(get_game("asesino"), "tabletop", given, language)
+    assert error_text(language, err.value) == expected
+
+
+def test_accepted_options_split_into_the_engines_and_the_series() -> None:
+    """``rounds`` goes to the series, the rest to the engine (unvalidated defaults are not added here)."""
+    assert chosen_options(get_game("asesino"), "tabletop", {"rounds": 3, "first_player": 1}, "en") == (
+        {"first_player": 1}, 3)
+    assert chosen_options(get_game("cereal_killer"), "classic", {"side": "B"}, "es") == ({"side": "B"}, None)
+
+
+async def test_every_command_is_what_discord_accepts_in_both_languages() -> None:
+    """The whole tree, translated as it is synced, breaks none of Discord's rules (names lower case and valid in
+    every locale, descriptions of 1-100 characters, at most 25 options and choices); /newgame's Spanish names come
+    from the catalogues."""
+    bot = CoronerBot(Settings(_env_file=None, discord_token="x"))
+    bot.timers = TimerRunner(bot)
+    await bot.load_plugins()
+    await bot.tree.set_translator(CatalogTranslator())
+    payloads = {c.name: await c.get_translated_payload(bot.tree, bot.tree.translator)
+                for c in bot.tree.get_commands()}
+    assert {name: command_problems(payload) for name, payload in payloads.items() if command_problems(payload)} == {}
+    games = {sub["name"]: sub for sub in payloads["newgame"]["options"]}
+    verdugo = {o["name"]: o for o in games["verdugo"]["options"]}
+    assert verdugo["first_executioner"]["name_localizations"]["es-ES"] == "primer_verdugo"
+    assert verdugo["first_executioner"]["description"].endswith("(0-7)")
+    assert verdugo["mode"]["choices"][0]["name_localizations"]["es-ES"] == "Partidas encadenadas (4-8 jugadores)"
+    assert games["verdugo"]["description_localizations"]["es-ES"] == "Abre una sala de Verdugo en este canal"
+
+
+def test_more_games_than_discord_lists_fail_at_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord takes 25 subcommands: a 26th game is a clear error when the bot builds /newgame, not a sync
+    refused later."""
+    from bot.cogs.lobby import newgame
+
+    monkeypatch.setattr(newgame, "all_games", lambda: [get_game("verdugo")] * 26)
+    with pytest.raises(ValueError, match="25 games"):
+        newgame_group(never)
+
+
+def test_the_shape_from_before_typed_options_is_translated_or_refused_by_name() -> None:
+    """Tests written as ``slash(channel, "newgame", {"game": ..., "mode": ...})`` still open the lobby; a free-text
+    ``options`` fails naming the helper to use."""
+    assert older_shape("newgame", {"game": "verdugo", "mode": "classic", "match": "open"}) == newgame_call(
+        "verdugo", "classic", {"match": "open"}) == ("newgame verdugo", {"mode": "classic", "match": "open"})
+    assert older_shape("config days", {"timezone": "UTC"}) == ("config days", {"timezone": "UTC"})
+    with pytest.raises(ValueError, match="tests.support.newgame.newgame"):
+        older_shape("newgame", {"game": "verdugo", "mode": "classic", "options": "match=open"})

@@ -1,0 +1,137 @@
+"""Every stored finished game replays from its seed and actions to its stored outcome (``coroner replay``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.budget import size
+from bot.cli import main
+from bot.cogs.history._render import timeline_message
+from bot.db import Base, create_engine, make_sessionmaker
+from bot.db.models import Game, GameAction
+from bot.delivery import split_events
+from bot.history.command import replay_all, report
+from bot.history.record import GameRecord, check, replay_steps
+from bot.history.store import load_record, recent
+from bot.history.timeline import PAGE, discord_stamp, pages, stamped, timeline
+from bot.simulate.transcript import outgoing_text
+from bot.ui import RenderContext, ui_for
+from tests.history.conftest import GUILD, every_mode, store_game
+
+
+@pytest.fixture
+async def sqlite_sessions(tmp_path: Path) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """A SQLite database with every table (the every-mode test stores ~300 actions: run once, not per backend)."""
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'coroner.db'}")
+    async with engine.begin() as conn:
+        await conn.run_sync(Base.metadata.create_all)
+    yield make_sessionmaker(engine)
+    await engine.dispose()
+
+
+async def test_a_stored_game_of_every_mode_replays_to_its_outcome(
+        sqlite_sessions: async_sessionmaker[AsyncSession]) -> None:
+    """One finished game per mode, stored, replays to the stored outcome and state; its timeline reveals everything."""
+    sessions = sqlite_sessions
+    ids = []
+    for n, (game, mode, players) in enumerate(every_mode()):
+        game_id, played = await store_game(sessions, game, mode, players, seed=8, channel_id=n + 1)
+        record = await load_record(sessions, game_id)
+        assert record.table.status == "finished", (game, mode)
+        assert record.table.outcome == played.engine.outcome(played.state)
+        assert [a.action for a in record.actions] == [m.action for m in played.moves]
+        assert record.started_at is not None and all(a.at > record.started_at for a in record.actions)
+        assert check(record) is None, (game, mode)
+        assert_reveals_everything(record, "es" if n % 2 else "en")
+        ids.append(game_id)
+    report = await replay_all(sessions)
+    assert [(r.game_id, r.problem) for r in report] == [(i, None) for i in ids]
+
+
+def assert_reveals_everything(record: GameRecord, language: str) -> None:
+    """The timeline shows every DM the deal sent, every secret move (the echoes the table never sends), each seat's
+    secrets at the end and the result, with every placeholder filled; its pages fit a Discord embed uncut."""
+    steps = replay_steps(record)
+    ui = ui_for(record.table.game, record.table.mode)
+    entries = timeline(record, language)
+    text = "\n".join(line for entry in entries for line in entry.lines)
+    for step in steps:
+        ctx = RenderContext(step.table, language)
+        _, private, _ = split_events(ctx, ui, step.events, echoes=True)
+        for seat, outs in private.items():
+            for out in outs:
+                first = outgoing_text(out, files=False).splitlines()[0]
+                assert f"{ctx.t('simulate.private', seat=ctx.name(seat))} {first}" in text
+    ctx = RenderContext(steps[-1].table, language)
+    for seat in record.table.seats:
+        assert ctx.t("history.secrets_of", seat=ctx.name(seat.seat)) in text
+    assert ctx.t("outcome.title") in text and "{" not in text
+    texts = pages(stamped(entries, discord_stamp))
+    assert len(texts) >= 1 and all(size(page) <= PAGE for page in texts)
+    for n in (0, len(texts) - 1):
+        shown = timeline_message(record.table, texts, n, language).kwargs()["embeds"][0]
+        assert shown.description == texts[n]
+
+
+async def test_a_tampered_log_is_reported(sessions: async_sessionmaker[AsyncSession]) -> None:
+    """A stored action changed after the fact no longer replays to the stored outcome, and a game the bot no longer
+    has cannot replay: the check says which games, and goes on past them."""
+    good, _ = await store_game(sessions, "asesino", "small", 2, seed=5, channel_id=1)
+    bad, _ = await store_game(sessions, "asesino", "small", 2, seed=5, channel_id=2)
+    gone, _ = await store_game(sessions, "asesino", "small", 2, seed=5, channel_id=3)
+    async with sessions() as session, session.begin():
+        await session.execute(update(GameAction).where(GameAction.game_id == bad, GameAction.seq == 1)
+                              .values(action={"type": "no_such_action"}))
+        await session.execute(update(Game).where(Game.id == gone).values(game="retired_game"))
+    report = await replay_all(sessions)
+    assert [r.game_id for r in report] == [good, bad, gone]
+    assert report[0].problem is None
+    assert report[1].problem is not None and "no longer applies" in report[1].problem
+    assert report[2].problem is not None and "no engine" in report[2].problem
+    tables, total = await recent(sessions, GUILD)
+    assert ([t.id for t in tables], total) == ([bad, good], 2)  # the list leaves out what it cannot read
+
+
+async def test_coroner_replay_prints_a_line_per_game_and_fails_on_a_mismatch(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`coroner replay` upgrades the database, prints each finished game's check and exits 1 once one fails."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'coroner.db'}"
+    assert await report(url) == 0  # an empty database: nothing to replay
+    assert capsys.readouterr().out == "coroner: 0 of 0 finished games replay to their stored outcome\n"
+    engine = create_engine(url)
+    sessions = make_sessionmaker(engine)
+    game_id, played = await store_game(sessions, "cereal_killer", "classic", 2, seed=3)
+    assert await report(url) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"game {game_id} cereal_killer/classic, {len(played.moves)} actions: ok",
+        "coroner: 1 of 1 finished games replay to their stored outcome"]
+    async with sessions() as session, session.begin():
+        await session.execute(update(Game).where(Game.id == game_id).values(outcome={"winners": [], "reason": "x"}))
+    await engine.dispose()
+    assert await report(url) == 1
+    assert capsys.readouterr().out.splitlines()[0].endswith("the replay ends with another outcome than the stored one")
+
+
+async def test_coroner_replay_files_replays_exported_records(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], sqlite_sessions: async_sessionmaker[AsyncSession]) -> None:
+    """`coroner replay FILE...` replays /history's exports (no settings, no database): ok, then 1 for one whose
+    outcome was edited, 2 with one line for a file that is no record."""
+    game_id, _ = await store_game(sqlite_sessions, "verdugo", "classic", 4, seed=2)
+    data = (await load_record(sqlite_sessions, game_id)).to_json()
+    good, edited, junk = tmp_path / "good.json", tmp_path / "edited.json", tmp_path / "junk.json"
+    good.write_text(json.dumps(data))
+    edited.write_text(json.dumps({**data, "outcome": {**data["outcome"], "winners": []}}))
+    junk.write_text("[1, 2]")
+    assert main(["replay", str(good)]) == 0
+    assert capsys.readouterr().out == f"{good}: ok\n"
+    assert main(["replay", str(good), str(edited)]) == 1
+    assert capsys.readouterr().out.splitlines()[1] == f"{edited}: the replay ends with another outcome than the " \
+                                                        "recorded one"
+    assert main(["replay", str(junk)]) == 2
+    assert capsys.readouterr().err.startswith(f"coroner: {junk} is not a game record")
