@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -32,17 +33,23 @@ log = logging.getLogger("coroner")
 INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-",
                      "discord-ui-modal-dispatch-", "discord.py: on_interaction")
 SHUTDOWN_GRACE = 5.0
+#: a server's settings are read again after this long: a ``/config`` handled by another bot process reaches this
+#: one within it
+CONFIG_TTL = timedelta(seconds=60)
+#: servers whose settings a process keeps at most (the least recently read go first)
+CONFIG_CACHE = 5000
 
 #: the cog packages found when this module was imported (:func:`bot.plugins.extensions` looks again at start)
 EXTENSIONS: tuple[str, ...] = extensions()
 
 
 def point_at_api(base: str | None) -> None:
-    """Rewire discord.py's REST client (and so the gateway URL it asks for) to ``base`` (``None``: Discord)."""
+    """Rewire discord.py's REST client to ``base`` (``None``: Discord). The gateway is whatever ``GET /gateway/bot``
+    answers there (see :meth:`CoronerBot.connect`): a REST-only rate-limit proxy forwards that to Discord, which
+    names its own gateway."""
     discord.http.Route.BASE = f"{base}/api/v10" if base else "https://discord.com/api/v10"
-    # a fixed shard count (and a non-resumable reconnect) connects to the default gateway without asking REST
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
-        base.replace("http", "ws", 1) + "/gateway" if base else "wss://gateway.discord.gg/")
+    if not base:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL("wss://gateway.discord.gg/")
 
 
 class CoronerBot(commands.AutoShardedBot):
@@ -64,7 +71,7 @@ class CoronerBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.clock = clock or Clock()
-        self._configs: dict[int, GuildConfig] = {}
+        self._configs: dict[int, tuple[GuildConfig, datetime]] = {}  # guild id -> its settings, when read
         self.synced_commands: int | None = None  # how many commands the last sync registered (None: no sync)
         self._announced = False
 
@@ -79,13 +86,15 @@ class CoronerBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         from bot.tables import TableService
+        from bot.tables.service import process_owner
 
         if not hasattr(self, "sessions"):
             await self.open_database()
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
-                                   clock=self.clock.now, on_timers=self.clock.poke, superseded=SUPERSEDED)
-        self.timers = TimerRunner(self)
+                                   clock=self.clock.now, on_timers=self.clock.poke,
+                                   owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED)
+        self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
         await self.tree.set_translator(CatalogTranslator())
@@ -116,6 +125,15 @@ class CoronerBot(commands.AutoShardedBot):
             point_at_api(self.settings.discord_api_base)
         await self.open_database()
         await super().start(token, reconnect=reconnect)
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """With ``DISCORD_API_BASE``, first ask it for the gateway URL (``GET /gateway/bot``): discord.py asks only
+        when the shard count is automatic, and otherwise (a fixed ``SHARD_COUNT``, a non-resumable reconnect)
+        connects to its default gateway. Raises :class:`discord.GatewayNotFound` when the base cannot answer."""
+        if self.settings.discord_api_base:
+            _, url, _ = await self.http.get_bot_gateway()
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+        await super().connect(reconnect=reconnect)
 
     async def on_ready(self) -> None:
         """Say once what started (see :mod:`bot.startup`) and how to invite the bot."""
@@ -159,16 +177,21 @@ class CoronerBot(commands.AutoShardedBot):
 
     # --- per-guild settings -------------------------------------------------------------------------------
     async def config(self, guild_id: int | None) -> GuildConfig:
-        """The guild's settings (defaults outside a guild), cached until :meth:`forget_config`."""
+        """The guild's settings (defaults outside a guild), cached for :data:`CONFIG_TTL` (or until
+        :meth:`forget_config`), for at most :data:`CONFIG_CACHE` servers."""
         if guild_id is None:
             return GuildConfig()
-        cached = self._configs.get(guild_id)
-        if cached is None:
+        now = self.clock.now()
+        cached = self._configs.pop(guild_id, None)  # popped and put back: the dict is in order of use
+        if cached is None or now - cached[1] >= CONFIG_TTL:
             from bot.guild_config import get_config
 
             async with self.sessions() as session:
-                cached = self._configs[guild_id] = await get_config(session, guild_id)
-        return cached  # never re-read the cache: a /config in between may have just emptied it
+                cached = (await get_config(session, guild_id), now)
+        self._configs[guild_id] = cached
+        while len(self._configs) > CONFIG_CACHE:
+            del self._configs[next(iter(self._configs))]
+        return cached[0]  # never re-read the cache: a /config in between may have just emptied it
 
     def forget_config(self, guild_id: int) -> None:
         self._configs.pop(guild_id, None)

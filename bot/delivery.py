@@ -8,7 +8,6 @@ seat's private information changed.
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -37,17 +36,10 @@ class Delivery:
 
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
-        self._shown: dict[int, str] = {}  # game id -> the public view its last status showed (this process)
-        self._unreported: dict[int, set[int]] = {}  # game id -> seats whose DMs failed, not yet said in public
+        #: game id -> seats whose DMs failed, not yet said in public (this process; emptied when said, and when
+        #: the game ends)
+        self._unreported: dict[int, set[int]] = {}
         self.live = LiveTable(bot)
-
-    def _public_changed(self, game_id: int, public: dict[str, Any]) -> bool:
-        """Whether ``public`` (the public view) differs from the one the last status of this process showed
-        (unknown after a restart: then it counts as changed)."""
-        shown = json.dumps(public, sort_keys=True, default=str)
-        changed = self._shown.get(game_id) != shown
-        self._shown[game_id] = shown
-        return changed
 
     async def __call__(self, table: Table, events: list[Event]) -> None:
         """Show a committed step: the table first (it may be the answer to the click that made the move), then
@@ -56,7 +48,8 @@ class Delivery:
         ui = ui_for(table.game, table.mode)
         lines, private, medium = split_events(ctx, ui, events)
         public = table.engine.view(table.state, None)
-        changed = self._public_changed(table.id, public)
+        step = current_step()
+        changed = step is None or step.public_changed(public)  # outside a step's delivery: unknown, so changed
         if table.status in ("active", "finished") and (lines or changed):
             # a step with no public event and no change to the public view shows nothing: a changed table after
             # a secret action (a social-mode night action, say) would tell the channel that someone just acted
@@ -67,12 +60,13 @@ class Delivery:
             self.live.forget(table.id)
         refused = [seat for seat, outs in private.items()
                    if not all([await self.dm(table, seat, out) for out in merged(outs)])]
-        step = current_step()
         if step is not None and step.kind == "start":  # every seat's DMs are tried when the game starts
             refused += await self._probe_dms(table, private)
         for out in medium:
             await self.post_medium(table, out)
         await self._report_closed_dms(table, refused, now=bool(lines) or (step is not None and step.kind == "start"))
+        if table.status == "finished":
+            self._unreported.pop(table.id, None)
 
     # --- channels -------------------------------------------------------------------------------------------
     @staticmethod
@@ -86,10 +80,12 @@ class Delivery:
         return await channel.send(**kwargs)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
+        """Where to send into or edit in a game's channel: the cached channel when this process holds the shard of
+        its server, else a :class:`discord.PartialMessageable` (no REST lookup): a process applies moves of games
+        on any shard (a DM, which only shard 0 receives; a timer, which any process claims) and shows them in
+        their channel all the same."""
         channel = self.bot.get_channel(channel_id)
-        if channel is None:
-            channel = await self.bot.fetch_channel(channel_id)
-        return channel  # type: ignore[return-value]
+        return channel or self.bot.get_partial_messageable(channel_id)  # type: ignore[return-value]
 
     async def post_medium(self, table: Table, out: Outgoing) -> None:
         config = await self.bot.config(table.guild_id)
@@ -153,6 +149,7 @@ class Delivery:
         await self.live.unping(table)
         await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
         self.live.forget(table.id)
+        self._unreported.pop(table.id, None)
 
     # --- the table status -----------------------------------------------------------------------------------
     def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:
@@ -193,17 +190,22 @@ class Delivery:
         transaction): for engines that define ``timeout_action``, while the game waits on seats it pings, a
         warning at half the turn time and the bot's move at the time limit, both carrying the version they were
         armed at (they do nothing once the game moved on), and the UI's ``step_timers(table, timeout_at)`` if it
-        has any; when a round of a series ends, the timer that opens the next round."""
+        has any; none when the step leaves open a decision whose timers were armed before
+        (:meth:`bot.ui.GameUI.decision_opened`); when a round of a series ends, the timer that opens the next
+        round."""
         if table.status == "finished":
             return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
         waiting = table.engine.waiting(table.state)
+        ui = ui_for(table.game, table.mode)
         if not hasattr(table.engine, "timeout_action") or waiting is None or not waiting.pings:
             return []
+        if ui.decision_opened(table) != table.version:
+            return []
         config = await self.bot.config(table.guild_id)
-        timeout = timedelta(seconds=ui_for(table.game, table.mode).move_timeout(table, config))
+        timeout = timedelta(seconds=ui.move_timeout(table, config))
         now = self.bot.clock.now()
         payload = {"version": table.version}
-        extra = getattr(ui_for(table.game, table.mode), "step_timers", None)  # e.g. a prompt's own deadline
+        extra = getattr(ui, "step_timers", None)  # e.g. a prompt's own deadline
         return [TimerPlan("turn_warning", now + timeout / 2, payload),
                 TimerPlan("turn_timeout", now + timeout, payload), *(extra(table, now + timeout) if extra else [])]
 

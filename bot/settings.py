@@ -12,6 +12,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from bot.db.session import DEFAULT_URL
+from bot.timers import POLL
 
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
@@ -41,6 +42,9 @@ class Settings(BaseSettings):
     log_level: str = Field(default="INFO", description="CRITICAL, ERROR, WARNING, INFO or DEBUG (DEBUG also shows "
                                                        "the libraries' own messages)")
     sync_commands: bool = Field(default=True, description="register the slash commands with Discord at start")
+    timer_poll_seconds: float = Field(default=int(POLL.total_seconds()), gt=0, le=3600, description=(
+        "how often each process looks in the database for timers other processes scheduled and for timers and "
+        "deliveries a dead process left (seconds)"))
 
     @field_validator("shard_ids", mode="before")
     @classmethod

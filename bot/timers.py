@@ -1,12 +1,19 @@
 """Persisted timers: absolute UTC deadlines in the ``timers`` table, re-armed at start (a deadline missed while
-the bot was down fires once, on start). Time comes from the injected :class:`~bot.clock.Clock`."""
+the bot was down fires once, on start). Time comes from the injected :class:`~bot.clock.Clock`.
+
+Any number of processes may run timers on one database: each claims the due timers in the database before running
+them (see :mod:`bot.db.repos.timers` for the claim and lease protocol), runs the handler, then marks the timer
+fired, so a process dying mid-handler leaves the timer to another once its lease runs out. Handlers act through
+the table's version check and commit their announcements with their move, so a re-run is refused as stale rather
+than applied or announced twice.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -14,15 +21,26 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 Handler = Callable[[Any], Awaitable[None]]
+#: how long a claimed timer's handler may run before another process may take the timer over
+LEASE = timedelta(seconds=60)
+#: the timer loop looks at the database at least this often, for timers other processes scheduled, claims of
+#: dead processes and steps they left unshown (:meth:`bot.tables.outbox.Deliverer.sweep`)
+POLL = timedelta(seconds=15)
+#: timers claimed at once (a stopping process gives back those it has not run)
+BATCH = 20
 
 
 class TimerRunner:
-    """Runs due timers through the handler registered for their ``kind``; each timer fires at most once."""
+    """Runs due timers through the handler registered for their ``kind``; each timer fires once across
+    processes."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: CoronerBot, *, lease: timedelta = LEASE, poll: timedelta = POLL) -> None:
         self.bot = bot
         self.handlers: dict[str, Handler] = {}
+        self.lease = lease
+        self.poll = poll
         self._task: asyncio.Task[None] | None = None
+        self._running: set[int] = set()  # the timers this process is running now (a claim may come back to it)
 
     def on(self, kind: str, handler: Handler) -> None:
         self.handlers[kind] = handler
@@ -49,27 +67,52 @@ class TimerRunner:
             log.error("the timer loop died", exc_info=task.exception())
 
     async def run_due(self) -> int:
-        """Fire every timer due now; returns how many fired. Safe to call from tests."""
+        """Claim the timers due now (at most :data:`BATCH`) and run them; returns how many this process fired.
+        Safe to call from tests. Cancelled midway, it gives back the claims it has not run."""
+        tables = self.bot.tables
+        claimed = [t for t in await tables.claim_timers(self.bot.clock.now(), self.lease, BATCH)
+                   if t.id not in self._running]
+        self._running.update(t.id for t in claimed)
         fired = 0
-        for timer in await self.bot.tables.due_timers(self.bot.clock.now()):
-            if not await self.bot.tables.fire_timer(timer.id):
-                continue  # another process took it
-            handler = self.handlers.get(timer.kind)
-            fired += 1
-            # a timer acts on what players have seen: the game's committed steps are shown first (the drain
-            # already running for it, if any, finishes before this one returns)
-            await self.bot.tables.deliverer.drain(timer.game_id)
-            if handler is None:
-                log.warning("no handler for timer kind %s", timer.kind)
-                continue
-            try:
-                await handler(timer)
-            except Exception:
-                log.exception("timer %s (%s) failed", timer.id, timer.kind)
+        try:
+            for index, timer in enumerate(claimed):
+                try:
+                    await self._handle(timer)
+                except asyncio.CancelledError:
+                    await asyncio.shield(tables.release_timers([t.id for t in claimed[index + 1:]]))
+                    raise
+                # after the handler: a process dying before this line leaves the timer to be taken over
+                if await tables.fire_timer(timer.id):
+                    fired += 1
+        finally:
+            self._running.difference_update(t.id for t in claimed)
         return fired
+
+    async def _handle(self, timer: Any) -> None:
+        # a timer acts on what players have seen: the game's committed steps are shown first (the drain already
+        # running for it, if any, finishes before this one returns; another process's drain is left to it)
+        await self.bot.tables.deliverer.drain(timer.game_id)
+        handler = self.handlers.get(timer.kind)
+        if handler is None:
+            log.warning("no handler for timer kind %s", timer.kind)
+            return
+        try:
+            await handler(timer)
+        except Exception:  # a failing handler's timer is spent all the same: it would fail again
+            log.exception("timer %s (%s) failed", timer.id, timer.kind)
 
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
+        swept = self.bot.clock.now()
         while True:
             await self.run_due()
-            await self.bot.clock.sleep_until(await self.bot.tables.next_timer_due())
+            now = self.bot.clock.now()
+            if now - swept >= self.poll:
+                swept = now
+                try:
+                    await self.bot.tables.deliverer.sweep()
+                except Exception:  # the database may be away for a moment: the next poll tries again
+                    log.exception("sweeping the outbox failed")
+            due = await self.bot.tables.next_timer_due()
+            wake = now + self.poll
+            await self.bot.clock.sleep_until(wake if due is None else min(due, wake))

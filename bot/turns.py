@@ -1,7 +1,8 @@
 """Turn time limits: the turn ping after a short grace period, a warning at half time (both in the table's one ping
 slot: the channel holds at most one), then the engine's default move (``engine.timeout_action``), announced in the
 table's "last moves" by an event committed with the move. The timers carry the table version they were armed at
-and do nothing once the game has moved on."""
+and do nothing once the game has moved on to another decision (a step that leaves the same decision open, such as
+an answer in a Let's Kill! response window, keeps them: :meth:`bot.ui.GameUI.decision_opened`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.live_table import PING_TIMER
 from bot.tables import TableError
+from bot.ui import ui_for
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -22,7 +24,9 @@ SUPERSEDED = frozenset({PING_TIMER, "turn_warning", "turn_timeout"})
 def install_turn_timers(bot: CoronerBot) -> None:
     async def current(timer: Any) -> Any:
         table = await bot.tables.load(timer.game_id)
-        if table.status != "active" or table.version != timer.payload.get("version"):
+        if table.status != "active":
+            return None
+        if ui_for(table.game, table.mode).decision_opened(table) != timer.payload.get("version"):
             return None
         return table
 

@@ -257,6 +257,13 @@ class GameUI:
         """Extra lines for the lobby embed (e.g. which role each joined player will get); none by default."""
         return []
 
+    def decision_opened(self, table: Table) -> int:
+        """The table version at which the decision the game waits on now was first offered: the timers armed then
+        (its turn time) still hold at every later version until it is made, and a step that leaves it open arms
+        none (e.g. Let's Kill!: the sealed answers in a response window do not extend it). The table's own version
+        by default: every step is a new decision."""
+        return table.version
+
     def move_timeout(self, table: Table, config: Any) -> int:
         """Seconds the awaited player has for the current move: the ``/config`` prompt time when the engine's
         :class:`~games.core.Waiting` is a prompt (last words, a Killer's answer...), else the turn time."""

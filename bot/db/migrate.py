@@ -12,6 +12,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -42,9 +43,17 @@ def _run(connection: Connection, operation: str, revision: str) -> None:
     getattr(command, operation)(config, revision)
 
 
+#: the PostgreSQL advisory lock key that serialises upgrades (any constant; "coroner" in ASCII)
+UPGRADE_LOCK = 0x636F726F6E6572
+
+
 async def upgrade_to_head(engine: AsyncEngine) -> None:
-    """Migrate the database behind ``engine`` to the newest revision, in one transaction."""
+    """Migrate the database behind ``engine`` to the newest revision, in one transaction. On PostgreSQL the
+    transaction first takes an advisory lock, so processes starting at once upgrade one after the other (the
+    first builds the schema, the others find it up to date) instead of racing on the same tables."""
     async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
         await conn.run_sync(_run, "upgrade", "head")
 
 

@@ -22,6 +22,7 @@ from games.core import Event, SeatInfo
 
 if TYPE_CHECKING:
     from bot.db.models import Series
+    from bot.tables.outbox import Lease
 
 
 class LobbyMixin:
@@ -35,8 +36,8 @@ class LobbyMixin:
         async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]: ...
         async def _commit_guarded(self, session: AsyncSession, table: Table, **values: Any) -> None: ...
         async def _record(self, session: AsyncSession, table: Table, events: list[Event],
-                          kind: str = ...) -> None: ...
-        async def _send(self, table: Table) -> None: ...
+                          kind: str = ...) -> Lease | None: ...
+        async def _send(self, table: Table, lease: Lease | None) -> None: ...
         async def load(self, game_id: int) -> Table: ...
         def new_seed(self) -> int: ...
 
@@ -135,8 +136,8 @@ class LobbyMixin:
                                            state=engine.dump_state(state), started_at=self._clock())
                 table = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
                                 updated_at=self._clock())
-                await self._record(session, table, engine.intro(state), "start")
-        await self._send(table)
+                lease = await self._record(session, table, engine.intro(state), "start")
+        await self._send(table, lease)
         return table
 
     async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool) -> Table:

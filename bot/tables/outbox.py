@@ -3,25 +3,39 @@
 A step's events, new version and timers are written in the step's own transaction (``bot.db.repos.outbox``);
 this module shows them afterwards, outside the game's lock, through the ``deliver`` callback (the bot's
 :class:`bot.delivery.Delivery`). Each step is rendered from the latest committed snapshot, marked delivered only
-once ``deliver`` returned, and retried after a crash (at start the bot drains every game first). Delivered steps
-are deleted after :data:`RETENTION` (7 days). ``deliver`` may be called twice for one step (a crash after sending,
-before marking): its sends must be idempotent, which :func:`current_step` makes possible (message nonces from the
-step's id).
+once ``deliver`` returned, and retried after a crash (at start the bot drains every game first). ``deliver`` may
+be called twice for one step (a crash after sending, before marking): its sends must be idempotent, which
+:func:`current_step` makes possible (message nonces from the step's id). Delivered steps are deleted after
+:data:`RETENTION` (7 days).
+
+Across processes (many bot processes on one PostgreSQL), a game's steps are shown by one process at a time: a
+drain works under the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, a ``delivery_leases`` row
+naming the process, valid for :data:`LEASE`, renewed while it works; taken in the transaction that commits the
+step, :meth:`Deliverer.claim_with`, so it costs no round trip of its own), shows the steps in commit order and
+gives the lease back with the last one. A process that finds the lease held leaves the game to its holder, which
+looks for new steps again after giving the lease back, so a step committed meanwhile is never stranded. A process
+that dies holding a lease leaves it to run out; then any process takes the game over: the next drain (a move, a
+timer), or :meth:`Deliverer.sweep`, which every process's timer loop runs for steps nobody showed within
+:data:`LEASE`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import OutboxEntry
 from bot.db.repos import games, outbox, timers
+from bot.locks import KeyedLocks
 from bot.tables.model import Table
 from games.core import Event
 
@@ -34,22 +48,41 @@ MAX_ATTEMPTS = 3
 #: failed to show does not wait for the next move or restart)
 RETRY_AFTER = timedelta(seconds=30)
 RETRY_TIMER = "outbox_retry"
+#: how long a process's delivery lease of a game holds without renewal (it renews at half time while it works);
+#: a dead process's games are taken over this long after its last renewal
+LEASE = timedelta(seconds=30)
 #: a delivered step is kept this long (to look into what a game showed), then deleted: at start and then at most
-#: once every :data:`PRUNE_EVERY`, after a drain
+#: once every :data:`PRUNE_EVERY`, by the timer loop's :meth:`Deliverer.sweep`
 RETENTION = timedelta(days=7)
 PRUNE_EVERY = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
 class StepInfo:
-    """The step being delivered: its outbox id, the version it produced, its kind (``start`` or ``act``) and its
-    timers' deadlines by timer kind."""
+    """The step being delivered: its outbox id, the version it produced, its kind (``start`` or ``act``), its
+    timers' deadlines by timer kind and the digest of the public view the game's table showed before it
+    (``shown``: None when unknown)."""
 
     entry_id: int
     version: int
     kind: str = "act"
     deadlines: dict[str, datetime] = field(default_factory=dict)
+    shown: str | None = None
     _counts: dict[str, int] = field(default_factory=dict, compare=False)
+    _shows: list[str] = field(default_factory=list, compare=False)
+
+    def public_changed(self, public: dict[str, Any]) -> bool:
+        """Whether ``public`` (``engine.view(state, None)``) differs from what the table showed before this step,
+        whichever process showed it; ``public`` is what it shows from now on (recorded once the step is
+        delivered)."""
+        digest = hashlib.sha256(json.dumps(public, sort_keys=True, default=str).encode()).hexdigest()
+        self._shows[:] = [digest]
+        return digest != self.shown
+
+    @property
+    def shows(self) -> str | None:
+        """The digest :meth:`public_changed` was last given during this delivery (None: not called)."""
+        return self._shows[0] if self._shows else None
 
     def nonce(self, purpose: str) -> str:
         """A message nonce unique to this step, ``purpose`` (e.g. ``s`` status, ``d3`` a DM to seat 3) and
@@ -71,59 +104,120 @@ def current_step() -> StepInfo | None:
     return _STEP.get()
 
 
-def _step_info(entry: OutboxEntry) -> StepInfo:
+def _step_info(entry: OutboxEntry, shown: str | None) -> StepInfo:
     deadlines: dict[str, datetime] = {}
     for timer in entry.timers:
         deadlines.setdefault(timer["kind"], datetime.fromisoformat(timer["due_at"]))
-    return StepInfo(entry.id, entry.version, entry.kind, deadlines)
+    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown)
+
+
+@dataclass
+class Lease:
+    """This process's delivery lease of a game: until when it holds, and the digest of the public view the
+    table shows."""
+
+    game_id: int
+    until: datetime
+    shown: str | None
 
 
 class Deliverer:
-    """Drains the outbox of one game at a time (a per-game lock, separate from the table lock)."""
+    """Drains the outbox of one game at a time: a per-game lock in this process, the game's delivery lease across
+    processes. ``owner`` names this process in the leases (at most 64 chars)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], deliver: Deliver | None,
-                 clock: Callable[[], datetime], on_timers: Callable[[], None] | None = None) -> None:
+                 clock: Callable[[], datetime], on_timers: Callable[[], None] | None = None, *,
+                 owner: str = "local") -> None:
         self._sessions = sessions
         self._deliver = deliver
         self._clock = clock
         self._on_timers = on_timers
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.owner = owner
+        self.locks = KeyedLocks()
         self._pruned_at: datetime | None = None
 
-    async def drain(self, game_id: int) -> int:
-        """Deliver every undelivered step of ``game_id`` in order; returns how many were delivered. Stops at a
-        step whose delivery fails: it is retried by the next drain (the next move, the next start, or the
-        :data:`RETRY_TIMER` armed for :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
+    async def drain(self, game_id: int, lease: Lease | None = None) -> int:
+        """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
+        another process holds the game's lease: its holder shows them). ``lease``: the one :meth:`claim_with`
+        took in the transaction of the step just committed. Stops at a step whose delivery fails: it is retried
+        by the next drain (the next move, the next start, or the :data:`RETRY_TIMER` armed for
+        :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
         if self._deliver is None or game_id in _DRAINING.get():
             return 0
         token = _DRAINING.set(_DRAINING.get() | {game_id})
         try:
-            async with self._locks.setdefault(game_id, asyncio.Lock()):
-                return await self._drain(game_id)
+            async with self.locks(game_id):
+                return await self._drain_leased(game_id, lease)
         finally:
             _DRAINING.reset(token)
 
-    async def _drain(self, game_id: int) -> int:
+    async def claim_with(self, session: AsyncSession, game_id: int) -> Lease | None:
+        """Take the game's delivery lease in the caller's transaction (the one committing a step), saving the
+        delivery its own claim; None when another process holds it, or this deliverer shows nothing."""
+        if self._deliver is None:
+            return None
+        now = self._clock()
+        won, shown = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
+        return Lease(game_id, now + LEASE, shown) if won else None
+
+    async def _drain_leased(self, game_id: int, lease: Lease | None) -> int:
+        done = 0
+        while True:  # looked at again after each lease is given back: a step another process committed meanwhile
+            if lease is None:
+                async with self._sessions() as session, session.begin():
+                    lease = await self.claim_with(session, game_id)
+                if lease is None:
+                    return done  # nothing to show, or another process is showing it and looks again after
+            try:
+                shown, more = await self._drain(lease)
+            except BaseException:
+                await asyncio.shield(self._release(game_id))
+                raise
+            done += shown
+            if not more:
+                return done
+            lease = None
+
+    async def _release(self, game_id: int) -> None:
+        async with self._sessions() as session, session.begin():
+            await outbox.release_game(session, game_id, self.owner, self._clock())
+
+    async def _drain(self, lease: Lease) -> tuple[int, bool]:
+        """Show the pending steps under ``lease`` and give it back: how many, and whether to look again (False:
+        a step failed and waits for its retry)."""
         from bot.tables.service import to_table
 
+        game_id = lease.game_id
+        async with self._sessions() as session:
+            holder = await outbox.lease_of(session, game_id)
+            entries = list(await outbox.pending_of(session, game_id))
+            row = await games.get_game(session, game_id) if entries else None
+            table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
+        if holder is None or holder.owner != self.owner or holder.lease_until <= self._clock():
+            return 0, True  # given back by a drain of this process meanwhile: claim it again
+        if not entries or table is None:
+            await self._release(game_id)
+            return 0, True
         done = 0
-        while True:
-            async with self._sessions() as session:
-                entries = list(await outbox.pending_of(session, game_id))
-                row = await games.get_game(session, game_id) if entries else None
-                table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
-            if not entries or table is None:
-                if self._pruned_at is None or self._clock() - self._pruned_at >= PRUNE_EVERY:
-                    await self.prune()
-                return done
-            for entry in entries:
-                if not await self._one(table, entry):
-                    return done
-                done += 1
+        for index, entry in enumerate(entries):
+            if self._clock() >= lease.until - LEASE / 2:
+                async with self._sessions() as session, session.begin():
+                    renewed = await self.claim_with(session, game_id)
+                if renewed is None:
+                    log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
+                    return done, True
+                lease.until = renewed.until
+            if not await self._one(table, entry, lease, last=index == len(entries) - 1):
+                return done, False
+            done += 1
+        return done, True
 
-    async def _one(self, table: Table, entry: OutboxEntry) -> bool:
+    async def _one(self, table: Table, entry: OutboxEntry, lease: Lease, *, last: bool) -> bool:
+        """Show one step; mark it delivered (giving the lease back with the ``last`` of the batch). False when it
+        failed and waits for its retry (the lease given back)."""
         events = [Event.model_validate(e) for e in entry.events]
-        token = _STEP.set(_step_info(entry))
+        step = _step_info(entry, lease.shown)
+        token = _STEP.set(step)
         try:
             assert self._deliver is not None
             await self._deliver(table, events)
@@ -137,6 +231,8 @@ class Deliverer:
                 else:
                     log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
                     await outbox.mark_delivered(session, entry.id, self._clock())
+                if last or attempts < MAX_ATTEMPTS:
+                    await outbox.release_game(session, table.id, self.owner, self._clock())
             if attempts < MAX_ATTEMPTS:
                 if self._on_timers is not None:
                     self._on_timers()
@@ -146,11 +242,16 @@ class Deliverer:
             _STEP.reset(token)
         async with self._sessions() as session, session.begin():
             await outbox.mark_delivered(session, entry.id, self._clock())
+            if step.shows is not None and step.shows != lease.shown:
+                await outbox.set_shown(session, table.id, self.owner, step.shows)
+            if last:
+                await outbox.release_game(session, table.id, self.owner, self._clock())
+        lease.shown = step.shows or lease.shown
         return True
 
     async def catch_up(self) -> int:
-        """Drain every game with undelivered steps (at start, before serving anything else), then
-        :meth:`prune`."""
+        """Drain every game with undelivered steps (at start, before serving anything else; a game another
+        process is delivering is left to it), then :meth:`prune`."""
         async with self._sessions() as session:
             pending = await outbox.pending_games(session)
         done = sum([await self.drain(game_id) for game_id in pending])
@@ -166,3 +267,13 @@ class Deliverer:
         if deleted:
             log.info("pruned %d delivered outbox steps", deleted)
         return deleted
+
+    async def sweep(self) -> int:
+        """Drain the games whose steps nobody showed within :data:`LEASE` of their commit and nobody is showing
+        now (their process died between commit and delivery); returns how many steps were shown."""
+        async with self._sessions() as session:
+            stranded = await outbox.pending_games(session, stranded_before=self._clock() - LEASE)
+        done = sum([await self.drain(game_id) for game_id in stranded])
+        if self._pruned_at is None or self._clock() - self._pruned_at >= PRUNE_EVERY:
+            await self.prune()
+        return done

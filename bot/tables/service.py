@@ -5,7 +5,9 @@ appended to ``game_actions``, the snapshot and version updated, and what the ste
 version and the timers ``plan`` arms for it) written to the outbox, all in ONE transaction. Across processes the
 guard is ``UPDATE games ... WHERE id = :id AND version = :expected`` (plus the unique ``(game_id, seq)`` of the
 log): when no row matches, the transaction is rolled back and the caller gets ``TableError("table.stale")``, so
-two services on one database never both apply on one version.
+two services on one database never both apply on one version. The per-game lock only spares this process's own
+writers that race; it lives while it is held or awaited (:class:`bot.locks.KeyedLocks`), so memory does not grow
+with the games a process has seen.
 
 After commit, and after the game's lock is released, the :class:`~bot.tables.outbox.Deliverer` shows the step
 through ``deliver`` (in order per game; a crash in between is caught up at the next start). ``deliver`` may call
@@ -17,23 +19,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
+import socket
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.base import utcnow
 from bot.db.models import Game, Seat, Timer
 from bot.db.repos import games, outbox, scores, timers
+from bot.locks import KeyedLocks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ActResult, Table, TableError, TableSeat, TimerInfo, TimerPlan
-from bot.tables.outbox import Deliver, Deliverer
+from bot.tables.outbox import Deliver, Deliverer, Lease
 from games.core import SYSTEM_SEAT, Engine, Event, IllegalAction, Outcome, SeatInfo, Waiting, get_engine
 from games.core.replay import replay
 
@@ -76,6 +81,19 @@ def _timer_info(timer: Timer) -> TimerInfo:
                      fired_at=timer.fired_at)
 
 
+def process_owner(shard_ids: Sequence[int] | None = None) -> str:
+    """A name for this process in the database's timer claims and delivery leases (at most 64 chars).
+
+    A bot process is named by its host and its shards (``SHARD_IDS``; ``all`` when it runs them all), so that the
+    same process started again (after a crash, say) takes its own leases back at once instead of waiting for them
+    to run out; processes with disjoint shards never share a name. Without ``shard_ids`` (a tool, a test) the name
+    is unique to this call."""
+    host = socket.gethostname()[:30]
+    if shard_ids is None:
+        return f"{host}:{os.getpid()}:{secrets.token_hex(4)}"
+    return f"{host}:shards {','.join(map(str, sorted(shard_ids))) or 'all'}"[:64]
+
+
 def admit(table: Table, *, user_id: int | None, seat: int | None, expected_version: int | None) -> int:
     """The seat acting on ``table``: ``seat`` when the bot acts for it, else the seat of ``user_id``. Raises
     ``TableError``: ``table.not_active``, ``table.not_a_player``, ``table.bad_seat``, ``table.stale`` (in that
@@ -98,24 +116,27 @@ class TableService(LobbyMixin):
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
-                 on_timers: Callable[[], None] | None = None, superseded: frozenset[str] = frozenset()) -> None:
+                 on_timers: Callable[[], None] | None = None, owner: str | None = None,
+                 superseded: frozenset[str] = frozenset()) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
         ``plan`` gives the timers a step arms; ``on_timers`` is called after each committed step (to wake the
-        timer loop); ``superseded``: timer kinds that do nothing once the game moved past the version they were
+        timer loop). ``owner`` names this process in timer claims and delivery leases (default: host, pid and
+        a random part). ``superseded``: timer kinds that do nothing once the game moved past the version they were
         armed at (turn warnings, timeouts, pings): each step disarms the game's older ones in its transaction, so
         they never fire only to find the game moved on."""
         self._sessions = sessionmaker
-        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers)
+        self.owner = owner or process_owner()
+        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner)
         self._plan = plan
         self._superseded = superseded
         self._on_timers = on_timers
         self._clock = clock
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.locks = KeyedLocks()
 
     # --- plumbing ------------------------------------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
         """The per-game lock serialising this process's writers of ``game_id``."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        return self.locks(game_id)
 
     async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]:
         row = await games.get_game(session, game_id)
@@ -129,9 +150,11 @@ class TableService(LobbyMixin):
         if not await games.bump_version(session, table.id, table.version, updated_at=self._clock(), **values):
             raise TableError("table.stale", game_id=table.id)
 
-    async def _record(self, session: AsyncSession, table: Table, events: list[Event], kind: str = "act") -> None:
+    async def _record(self, session: AsyncSession, table: Table, events: list[Event],
+                      kind: str = "act") -> Lease | None:
         """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
-        the timers ``plan`` arms for it (stamped with ``table.version``), in the caller's transaction."""
+        the timers ``plan`` arms for it (stamped with ``table.version``), in the caller's transaction; and take the
+        game's delivery lease with it (None: another process is showing the game, or nothing is shown here)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
         if self._superseded:
             await timers.disarm_superseded(session, table.id, self._superseded, table.version, self._clock())
@@ -139,12 +162,14 @@ class TableService(LobbyMixin):
             await timers.schedule(session, table.id, plan.kind, plan.due_at, plan.payload, table.version)
         await outbox.add(session, table.id, table.version, kind, [e.model_dump(mode="json") for e in events],
                          [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], self._clock())
+        return await self.deliverer.claim_with(session, table.id)
 
-    async def _send(self, table: Table) -> None:
-        """Show the committed steps of ``table`` (call after commit, outside the game's lock)."""
+    async def _send(self, table: Table, lease: Lease | None) -> None:
+        """Show the committed steps of ``table`` (call after commit, outside the game's lock) under the ``lease``
+        :meth:`_record` took."""
         if self._on_timers is not None:
             self._on_timers()
-        await self.deliverer.drain(table.id)
+        await self.deliverer.drain(table.id, lease)
 
     # --- reading -------------------------------------------------------------------------------------------
     async def load(self, game_id: int) -> Table:
@@ -243,10 +268,10 @@ class TableService(LobbyMixin):
                                     status="finished" if outcome else table.status, outcome=outcome,
                                     finished_at=now if outcome else table.finished_at)
                     events = [*announce, *step.events]
-                    await self._record(session, table, events)
+                    lease = await self._record(session, table, events)
             except IntegrityError as exc:  # another process logged this seq first
                 raise TableError("table.stale", game_id=game_id) from exc
-        await self._send(table)
+        await self._send(table, lease)
         return ActResult(table=table, events=events, outcome=outcome)
 
     @staticmethod
@@ -315,9 +340,21 @@ class TableService(LobbyMixin):
             return [_timer_info(t) for t in await timers.pending_of(session, game_id)]
 
     async def next_timer_due(self) -> datetime | None:
-        """When the earliest unfired timer falls due (None when there is none)."""
+        """When the earliest unfired timer can be claimed: it falls due, or the lease of the process running it
+        runs out (None when there is none)."""
         async with self._sessions() as session:
-            return await session.scalar(select(func.min(Timer.due_at)).where(Timer.fired_at.is_(None)))
+            return await timers.next_due(session)
+
+    async def claim_timers(self, now: datetime, lease: timedelta, limit: int = 50) -> list[TimerInfo]:
+        """Claim for this process the due timers nobody runs (see :func:`bot.db.repos.timers.claim_due`): run
+        each one's handler within ``lease``, then :meth:`fire_timer` it."""
+        async with self._sessions() as session, session.begin():
+            return [_timer_info(t) for t in await timers.claim_due(session, now, self.owner, lease, limit)]
+
+    async def release_timers(self, timer_ids: Sequence[int]) -> None:
+        """Give back this process's claims it will not run (it is stopping)."""
+        async with self._sessions() as session, session.begin():
+            await timers.release(session, timer_ids, self.owner)
 
     async def fire_timer(self, timer_id: int) -> bool:
         """Mark a timer fired. True for exactly one caller, even across processes; False afterwards."""

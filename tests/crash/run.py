@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import random
-import signal
 import sys
 import tempfile
 from collections import Counter
@@ -28,10 +26,10 @@ from games.core import register
 from tests.crash._bot import OK
 from tests.discord_double import Channel, DiscordDouble, StoredMessage, User
 from tests.support.newgame import newgame
+from tests.support.processes import BotProcess
 from tests.support.tiny_game import ENGINE
 
 TOKEN = "double-token"
-ROOT = Path(__file__).resolve().parents[2]
 WAIT = 3.0  # seconds a scripted player waits for an answer before looking again (the bot may be down)
 
 
@@ -82,33 +80,6 @@ def games_shown(message: StoredMessage) -> set[int]:
     return {at[0] for components in forms if (at := drawn_at(components)) is not None}
 
 
-class BotProcess:
-    """The bot as a child process, started and SIGKILLed on demand."""
-
-    def __init__(self, api_base: str, db_url: str, log: Path) -> None:
-        self.env = {**os.environ, "DISCORD_TOKEN": TOKEN, "DATABASE_URL": db_url, "DISCORD_API_BASE": api_base,
-                    "LOG_LEVEL": "WARNING", "SYNC_COMMANDS": "true", "PYTHONPATH": str(ROOT)}
-        self.log = log
-        self.proc: asyncio.subprocess.Process | None = None
-
-    async def start(self, timeout: float = 60.0) -> None:
-        with self.log.open("ab") as log:
-            self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "tests.crash._bot", cwd=ROOT,
-                                                             env=self.env, stdout=asyncio.subprocess.PIPE,
-                                                             stderr=log)
-        assert self.proc.stdout is not None
-        async with asyncio.timeout(timeout):
-            while (line := await self.proc.stdout.readline()) != b"ready\n":
-                if not line:
-                    raise RuntimeError(f"the bot died before it was ready; see {self.log}")
-
-    async def kill(self) -> None:
-        if self.proc is not None and self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGKILL)
-            await self.proc.wait()
-        self.proc = None
-
-
 class CrashRun:
     def __init__(self, *, moves: int, games: int, kills: int, seed: int, db_url: str | None, workdir: Path) -> None:
         self.target, self.channels_count, self.kills_planned = moves, games, kills
@@ -135,7 +106,9 @@ class CrashRun:
         engine = create_engine(self.db_url)
         self.sessions: async_sessionmaker[AsyncSession] = make_sessionmaker(engine)
         self.tables = TableService(self.sessions)
-        self.bot = BotProcess(self.double.api_base, self.db_url, self.workdir / "bot.log")
+        self.bot = BotProcess("bot", {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": self.db_url, "LOG_LEVEL": "WARNING",
+                                      "DISCORD_API_BASE": self.double.api_base, "SYNC_COMMANDS": "true"},
+                              self.workdir / "bot.log", command=("-m", "tests.crash._bot"))
         try:
             await self.bot.start()
             self.running.set()

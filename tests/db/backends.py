@@ -71,11 +71,23 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_database: tuple[st
     """A URL of an empty database: a fresh SQLite file, or the private PostgreSQL database with a fresh schema."""
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'coroner.db'}"
+    return fresh_postgres(pg_database)
+
+
+def fresh_postgres(pg_database: tuple[str, str] | str) -> str:
+    """The URL of the private PostgreSQL database with its ``public`` schema recreated (skips the test, saying
+    why, when there is none)."""
     if isinstance(pg_database, str):
         pytest.skip(pg_database)
     user, name = pg_database
     asyncio.run(_admin(user, "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public", database=name))
     return f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/{name}"
+
+
+@pytest.fixture
+def pg_url(pg_database: tuple[str, str] | str) -> str:
+    """Only PostgreSQL (for tests of several processes on one database): :func:`fresh_postgres`."""
+    return fresh_postgres(pg_database)
 
 
 @pytest_asyncio.fixture

@@ -19,7 +19,7 @@ from bot.db import Base
 from bot.db.migrate import alembic_config, downgrade_to, migrations_dir, upgrade_to_head
 
 TABLES = {"guild_settings", "games", "seats", "game_actions", "timers", "series", "scores", "farewell_letters",
-          "anonymous_posts", "achievements", "outbox"}
+          "anonymous_posts", "achievements", "outbox", "delivery_leases"}
 
 
 def _diff(connection: Connection) -> list[object]:
@@ -115,7 +115,24 @@ async def test_the_outbox_migration_is_reversible(engine: AsyncEngine) -> None:
     await upgrade_to_head(engine)
     await downgrade_to(engine, "0003")
     async with engine.connect() as conn:
-        assert await conn.run_sync(_tables) == (TABLES - {"outbox"}) | {"alembic_version"}
+        assert await conn.run_sync(_tables) == (TABLES - {"outbox", "delivery_leases"}) | {"alembic_version"}
     await upgrade_to_head(engine)
     async with engine.connect() as conn:
+        assert await conn.run_sync(_diff) == []
+
+
+def _timer_columns(connection: Connection) -> set[str]:
+    return {column["name"] for column in inspect(connection).get_columns("timers")}
+
+
+async def test_the_leases_migration_is_reversible(engine: AsyncEngine) -> None:
+    """Downgrading 0005 drops the delivery leases and the timers' claim columns; upgrading restores the models."""
+    await upgrade_to_head(engine)
+    await downgrade_to(engine, "0007")
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_tables) == (TABLES - {"delivery_leases"}) | {"alembic_version"}
+        assert not {"claimed_by", "lease_until"} & await conn.run_sync(_timer_columns)
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
+        assert {"claimed_by", "lease_until"} <= await conn.run_sync(_timer_columns)
         assert await conn.run_sync(_diff) == []

@@ -9,6 +9,12 @@ Point discord.py at it (the ``double`` fixture does this and undoes it afterward
 ``AutoShardedBot`` without an explicit ``shard_count`` finds it by itself; READY's ``resume_gateway_url`` is the
 same URL. Build bots with ``guild_ready_timeout`` small (e.g. 0.05) so ``on_ready`` comes quickly.
 
+Shards: ``DiscordDouble(shard_count=N)`` (``GET /gateway/bot`` recommends N) serves any number of sessions at
+once, from one client or several processes, each IDENTIFYing its ``shard: [id, count]``. A guild's events and
+interactions go to shard ``(guild_id >> 22) % count``, DMs and DM interactions to shard 0, as Discord routes them;
+``double.add_guild(name, shard=k)`` places a guild on shard k, ``handle.shard_id`` says where an interaction went,
+``double.gateway.owners(guild_id)`` which sessions receive a guild's events.
+
 Scripted API (all waiting is on conditions with a timeout, never a fixed sleep)::
 
     double = DiscordDouble(); await double.start()        # or the `double` fixture from .fixtures

@@ -47,6 +47,13 @@ CLOSE_REASONS = {
 }
 
 
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that receives a guild's events: ``(guild_id >> 22) % shard_count``; DMs (``None``) go to shard 0.
+
+    Source: Discord developer docs, "Gateway", Sharding ("Sharding Formula")."""
+    return (guild_id >> 22) % shard_count if guild_id else 0
+
+
 @dataclass(eq=False)
 class GatewaySession:
     """One identified session (one shard of one bot instance)."""
@@ -106,9 +113,16 @@ class Gateway:
     def connected(self) -> list[GatewaySession]:
         return [s for s in self.live_sessions() if s.ws is not None and not s.ws.closed]
 
+    def owners(self, guild_id: int | None) -> list[GatewaySession]:
+        """The live sessions that receive events of ``guild_id`` (``None``: a DM), by Discord's routing: a guild
+        belongs to shard ``(guild_id >> 22) % shard_count`` of each session's own shard count, DMs to shard 0."""
+        return [s for s in self.live_sessions() if shard_of(guild_id, s.shard_count) == s.shard_id]
+
     def dispatch(self, event: str, data: Any, *, guild_id: int | None = None, intent: int | None = None,
-                 needs_content_intent: bool = False) -> None:
-        """Send ``event`` to the live session of the owning shard if it asked for ``intent``.
+                 needs_content_intent: bool = False) -> list[GatewaySession]:
+        """Send ``event`` to the live session of the owning shard (:meth:`owners`) if it asked for ``intent``;
+        returns the sessions it was sent to (none when the owning shard has no session: the event is lost, as
+        on Discord when no bot holds that shard).
 
         With ``needs_content_intent`` a session without MESSAGE_CONTENT gets content, embeds, attachments and
         components emptied, as Discord does for other users' guild messages that do not mention the bot.
@@ -116,20 +130,19 @@ class Gateway:
         schema = PAYLOAD_SCHEMAS.get(event)
         if schema:
             self._double.validate_payload(schema, data, event)
-        for s in self.live_sessions():
-            shard = (guild_id >> 22) % s.shard_count if guild_id else 0
-            if shard == s.shard_id and (intent is None or s.intents & intent):
-                sent = data
-                if needs_content_intent and not s.intents & INTENT_MESSAGE_CONTENT:
-                    sent = {**data, "content": "", "embeds": [], "attachments": [], "components": []}
-                s.push(event, sent)
+        reached = [s for s in self.owners(guild_id) if intent is None or s.intents & intent]
+        for s in reached:
+            sent = data
+            if needs_content_intent and not s.intents & INTENT_MESSAGE_CONTENT:
+                sent = {**data, "content": "", "embeds": [], "attachments": [], "components": []}
+            s.push(event, sent)
         self._double._changed()
+        return reached
 
     def guild_created(self, guild: Guild) -> None:
         """Send GUILD_CREATE for a guild the bot just joined to the shard that owns it."""
-        for s in self.live_sessions():
-            if (guild.id >> 22) % s.shard_count == s.shard_id:
-                s.push("GUILD_CREATE", self._guild_create(s, guild))
+        for s in self.owners(guild.id):
+            s.push("GUILD_CREATE", self._guild_create(s, guild))
         self._double._changed()
 
     def _guild_create(self, session: GatewaySession, guild: Guild) -> dict[str, Any]:
@@ -281,7 +294,7 @@ class Gateway:
         self.sessions[session.session_id] = session
         self.identifies += 1
         double = self._double
-        guilds = [g for g in double.guilds.values() if (g.id >> 22) % shard_count == shard_id]
+        guilds = [g for g in double.guilds.values() if shard_of(g.id, shard_count) == shard_id]
         session.push("READY", {
             "v": 10, "user": double.bot_user.payload(), "guilds": [{"id": str(g.id), "unavailable": True}
                                                                   for g in guilds],

@@ -131,6 +131,7 @@ class InteractionHandle:
         self.original_id: int | None = None
         self.followups: list[StoredMessage] = []
         self.trigger: InteractionHandle | None = None  # for a modal submit: the interaction that opened the modal
+        self.shard_id: int | None = None  # the gateway shard it was dispatched to
         self.dispatched_at = double.clock()  # the deadlines (3 s, 15 min) run from here, on the double's clock
         self.answer: Response | None = None
         self._answered = asyncio.Event()
@@ -340,9 +341,10 @@ class Actions:
 
     def _send(self, user: User, channel: Channel, itype: int, data: dict[str, Any],
               message: StoredMessage | None = None) -> InteractionHandle:
-        if not self.d.gateway.live_sessions():
-            raise RuntimeError("no bot is connected to the double's gateway")
         guild, iid = channel.guild, self.d.ids.next()
+        if not self.d.gateway.owners(guild.id if guild else None):
+            where = f"the shard of {guild.name}" if guild else "shard 0 (DMs)"
+            raise RuntimeError(f"no bot session holds {where} on the double's gateway")
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.d.application_id), "type": itype, "data": data,
             "token": f"itok-{iid}-{secrets.token_urlsafe(16)}", "version": 1, "locale": user.locale,
@@ -366,6 +368,7 @@ class Actions:
             payload["message"] = message.payload()
         handle = InteractionHandle(self.d, payload, user, channel, message)
         self.d.interactions[handle.token] = handle
-        self.d.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=guild.id if guild else None)
+        reached = self.d.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=guild.id if guild else None)
+        handle.shard_id = reached[0].shard_id
         return handle
 

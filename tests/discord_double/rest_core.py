@@ -54,7 +54,7 @@ class _CoreRoutes:
     # --- identity ------------------------------------------------------------------------------------------------
     async def gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.d.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": self.d.gateway_url, "shards": self.d.shard_count, "session_start_limit": limit})
 
     async def gateway(self, request: web.Request) -> web.Response:
         return json_response({"url": self.d.gateway_url})

@@ -51,8 +51,11 @@ class DiscordDouble:
 
     def __init__(self, *, bot_name: str = "Coroner", interaction_timeout: float = 3.0,
                  spec_path: Any = schema.SPEC_PATH, clock: Callable[[], float] | None = None,
-                 token: str = TOKEN, latency: float | None = None, bot_permissions: int = README_MINIMAL) -> None:
+                 token: str = TOKEN, latency: float | None = None, bot_permissions: int = README_MINIMAL,
+                 shard_count: int = 1) -> None:
         self.ids = SnowflakeGen()
+        #: the shard count ``GET /gateway/bot`` recommends (events are routed by each session's own count)
+        self.shard_count = shard_count
         self.interaction_timeout = interaction_timeout
         #: what deadlines are measured on; with the real clock the 3 s deadline gets REAL_TIME_MARGIN (see .clock)
         self.clock: Callable[[], float] = clock or real_clock
@@ -142,9 +145,11 @@ class DiscordDouble:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
-        """A guild with @everyone and the bot as a member (its role holds ``bot_permissions``)."""
-        gid = self.ids.next()
+    def add_guild(self, name: str, *, locale: str = "en-US", shard: int | None = None) -> Guild:
+        """A guild with @everyone and the bot as a member (its role holds ``bot_permissions``); with ``shard``, its
+        id puts it on that shard of :attr:`shard_count` (``(id >> 22) % shard_count == shard``). Raises
+        ``ValueError`` for a shard outside the count."""
+        gid = self.ids.next() if shard is None else self.ids.next_on_shard(shard, self.shard_count)
         guild = Guild(self, id=gid, name=name, locale=locale, owner_id=self.ids.next())
         guild.roles[gid] = Role(id=gid, name="@everyone", permissions=DEFAULT_EVERYONE)
         # the bot's role sits above the roles tests add (as the README asks of a server that uses the dead role)

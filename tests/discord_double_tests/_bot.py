@@ -120,11 +120,12 @@ class GameCog(commands.Cog):
 
 
 class DoubleBot(commands.AutoShardedBot):
-    def __init__(self, *, members: bool = False) -> None:
+    def __init__(self, *, members: bool = False, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = intents.guild_messages = intents.dm_messages = True
         intents.members = members
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, guild_ready_timeout=0.05)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, guild_ready_timeout=0.05,
+                         **options)
 
     async def setup_hook(self) -> None:
         await self.add_cog(GameCog(self))

@@ -177,3 +177,36 @@ async def test_nobody_answers_the_window_and_the_game_goes_on(world: World, seed
         # one line names both silent players (the window's clock passed for them), no line per player
         assert re.search(r"Time is up: the game goes on without \w+, \w+\.", log) and "ran out of time" not in log
         assert {t.kind for t in await world.tables.pending_timers(1)} >= {"turn_warning", "turn_timeout"}
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # the timers are stored alike on both backends
+async def test_answers_keep_the_window_deadline_also_across_a_restart(world: World, seed: None) -> None:
+    """Four players (Dave places the first Victim): Alice passes 10 s into its window (no new timers: the window's
+    stand), the bot restarts, Bob passes 12 s in; the window still closes 15 s after it opened (LK-19), for Carol
+    alone: its deadline is the timer stored at its opening, not something a process remembers."""
+    alice, bob, carol, dave = world.players[:4]
+    async with world.running():
+        handle = await newgame(alice, world.games, "lets_kill", "classic")
+        await handle.response()
+        lobby = handle.original
+        assert lobby is not None
+        for user in (bob, carol, dave):
+            await (await user.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        await world.double.wait_for(lambda: all(u.dms() for u in (alice, bob, carol, dave)), what="the hands")
+        _, table = await table_message(world, 1)
+        assert table.state.pending.kind == "window" and set(table.state.window.eligible) == {0, 1, 2}
+        opened = table.version
+        world.clock.advance(seconds=10)
+        await pass_window(world, alice, 1)
+        armed = [t for t in await world.tables.pending_timers(1) if t.kind in ("turn_warning", "turn_timeout")]
+        assert {t.version_at_schedule for t in armed} == {opened}
+    async with world.running():
+        world.clock.advance(seconds=2)
+        await pass_window(world, bob, 1)
+        answered = (await world.tables.load(1)).version
+        world.clock.advance(seconds=3.5)  # 15.5 s after the window opened
+        await wait_version(world, 1, answered)
+        assert (await world.tables.load(1)).state.pending.kind != "window"
+        await world.double.wait_for(lambda: "Time is up: the game goes on without Carol." in table_log(
+            world.bot_messages()), what="the window's closing line")

@@ -139,8 +139,8 @@ async def test_a_deliver_that_acts_on_its_own_game_does_not_wait_for_itself(sess
 
 
 async def test_delivered_steps_are_pruned_after_the_retention_and_undelivered_ones_kept(sessions: Sessions) -> None:
-    """At start (``catch_up``) and then at most hourly after a drain, steps delivered more than RETENTION ago are
-    deleted; younger and undelivered steps stay."""
+    """At start (``catch_up``) and then at most hourly (the timer loop's ``sweep``), steps delivered more than
+    RETENTION ago are deleted; younger and undelivered steps stay."""
     now = [NOW]
     service = TableService(sessions, deliver=Outbox(), clock=lambda: now[0])
     table = await started(service, 3)  # step 1, delivered at NOW
@@ -157,10 +157,19 @@ async def test_delivered_steps_are_pruned_after_the_retention_and_undelivered_on
     restarted = TableService(sessions, deliver=Outbox(), clock=lambda: now[0])
     assert await restarted.deliverer.catch_up() == 1  # step 3 shown, then step 2 pruned
     assert [r.id for r in await entries(sessions)] == [3]
-    now[0] += RETENTION + PRUNE_EVERY
+    shown_at = now[0]
+    now[0] = pruned_at = shown_at + RETENTION + timedelta(seconds=1)
+    await restarted.deliverer.sweep()  # an hour after the start's prune: step 3 goes
+    assert await entries(sessions) == []
+    now[0] = shown_at
     user, action = pass_on(await restarted.load(table.id))
-    await restarted.act(table.id, user, action)  # its drain prunes (an hour passed): step 3 goes, 4 stays
-    assert [r.id for r in await entries(sessions)] == [4]
+    await restarted.act(table.id, user, action)  # step 4, delivered at shown_at (past retention below)
+    now[0] = pruned_at + PRUNE_EVERY / 2
+    await restarted.deliverer.sweep()  # within the hour of the last prune: nothing pruned
+    assert [r.delivered_at for r in await entries(sessions)] == [shown_at]
+    now[0] = pruned_at + PRUNE_EVERY
+    await restarted.deliverer.sweep()
+    assert await entries(sessions) == []
 
 
 async def test_a_step_disarms_the_superseded_timers_of_older_versions(sessions: Sessions) -> None:

@@ -9,9 +9,7 @@ multi-select of a Weapon's targets, ``arg`` = the Weapon, when its declarations 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
-from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -38,12 +36,6 @@ class LetsKillUI(GameUI):
     game = "lets_kill"
     echo_keys = frozenset({"lets_kill.your_surprise"})  # the player just chose it; My secrets shows it
 
-    def __init__(self) -> None:
-        #: game id -> (the table version its response window opened at, the window's deadline). Every answer is an
-        #: action (a new version, so new timers): they get the time left, not a fresh window. After a restart
-        #: the open window gets its full length again.
-        self._windows: dict[int, tuple[int, datetime]] = {}
-
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
         return render.words(ctx, params, declared)
 
@@ -65,19 +57,18 @@ class LetsKillUI(GameUI):
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
         return render.secrets_embed(ctx, view)
 
+    def decision_opened(self, table: Table) -> int:
+        """In a response window, the version that opened it: everyone answers at once and each sealed answer is a
+        new version, but the window's timers (armed when it opened, persisted) stand until it closes (LK-19:
+        answers do not extend it)."""
+        window = _open_window(table)
+        return table.version - len(window.answers) if window is not None else table.version
+
     def move_timeout(self, table: Table, config: Any) -> int:
-        """A response window lasts the table's ``window_seconds`` option from its opening (LK-19, default 15 s;
-        answers do not extend it), a shootout pledge the prompt time, and every other decision the turn time
-        (``/config timeouts``)."""
-        pending = table.state.pending if table.state is not None else None
-        window = table.state.window if table.state is not None else None
-        if pending is not None and pending.kind == "window" and window is not None:
-            opened = table.version - len(window.answers)
-            known = self._windows.get(table.id)
-            if known is None or known[0] != opened:
-                known = (opened, table.updated_at + timedelta(seconds=_window_seconds(table)))
-                self._windows[table.id] = known
-            return max(1, math.ceil((known[1] - table.updated_at).total_seconds()))
+        """A response window lasts the table's ``window_seconds`` option from its opening (LK-19, default 15 s),
+        a shootout pledge the prompt time, and every other decision the turn time (``/config timeouts``)."""
+        if _open_window(table) is not None:
+            return _window_seconds(table)
         return super().move_timeout(table, config)
 
     def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
@@ -169,11 +160,19 @@ def _window_seconds(table: Table) -> int:
     return int(table.options.get("window_seconds", LetsKillOptions.model_fields["window_seconds"].default))
 
 
+def _open_window(table: Table) -> Any:
+    """The response window the game waits on (None when it waits on something else)."""
+    state = table.state
+    if state is None or state.window is None or state.pending is None or state.pending.kind != "window":
+        return None
+    return state.window
+
+
 def _same_window(table: Table, version: int) -> int:
     """The version a control drawn at ``version`` stands for: the table's own when both lie in the same open
     response window. Everyone answers a window at once and each answer is a new version, but the others' sealed
     answers change none of a player's choices, so a Pass or a select drawn before them still holds (LK-19)."""
-    window = table.state.window if table.state is not None else None
-    if window is None or table.state.pending is None or table.state.pending.kind != "window":
+    window = _open_window(table)
+    if window is None:
         return version
     return table.version if table.version - len(window.answers) <= version <= table.version else version

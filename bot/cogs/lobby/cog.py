@@ -19,6 +19,7 @@ from bot.cogs.lobby.render import lobby_embed, lobby_view
 from bot.deadline import in_time
 from bot.errors import UserError, send_error
 from bot.i18n import t
+from bot.locks import KeyedLocks
 from bot.tables import TableError
 from bot.ui import SILENT, RenderContext, answering, ui_for
 from games.core import get_game
@@ -42,7 +43,7 @@ class Lobby(commands.Cog):
 
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
-        self._lobby_locks: dict[int, asyncio.Lock] = {}
+        self._lobby_locks = KeyedLocks()
         bot.timers.on("lobby_expire", self.on_lobby_expire)
         bot.timers.on("series_round_finished", lambda timer: self.series_round_finished(timer.game_id))
 
@@ -211,7 +212,7 @@ class Lobby(commands.Cog):
     def _shown(self, game_id: int) -> asyncio.Lock:
         """Serialises the edits of one lobby message, each rendering the latest committed lobby: a late answer
         never puts an open lobby over a started game."""
-        return self._lobby_locks.setdefault(game_id, asyncio.Lock())
+        return self._lobby_locks(game_id)
 
     async def _answer_with_lobby(self, interaction: discord.Interaction, game_id: int) -> bool:
         """Answer a click on the lobby message by editing it to the latest lobby (not at all once the message
@@ -277,10 +278,14 @@ class Lobby(commands.Cog):
     async def series_round_finished(self, game_id: int) -> None:
         """A round of a series ended: post the standings (the UI's ``series_embed``) and, unless it was the
         last round, open the next round's lobby in the same channel with the same players seated in the same
-        order (the host presses Start). Runs from a timer the delivery of the round's last step arms."""
+        order (the host presses Start). Runs from a timer the delivery of the round's last step arms; run again
+        (a process died before marking that timer fired), it posts and opens nothing twice."""
         table = await self.bot.tables.load(game_id)
         if table.series_id is None or table.status != "finished":
             return
+        following = await self.bot.tables.table_in_channel(table.channel_id)
+        if following is not None and following.series_id == table.series_id and following.id > table.id:
+            return  # run already (this timer taken over from a process that died before marking it fired)
         series = await self.bot.tables.series_rounds(table.series_id)
         if series is None:
             return
@@ -291,7 +296,8 @@ class Lobby(commands.Cog):
         if hasattr(ui, "series_embed"):
             embed = ui.series_embed(RenderContext(table, table.language), rounds, series.series_id,
                                     series.rounds_played, series.rounds_total)
-            await channel.send(embed=embed, allowed_mentions=SILENT)
+            # a nonce: the same standings again (a run taken over after a crash) return the message already posted
+            await channel.send(embed=embed, allowed_mentions=SILENT, nonce=f"series{table.id}")
         if series.rounds_played >= series.rounds_total:
             return
         await self._next_round(table, series.rounds_played + 1, series.rounds_total)

@@ -85,7 +85,10 @@ class GameAction(Base):
 
 class Timer(Base):
     """A deadline for a game (turn timeout, end of day...). ``version_at_schedule`` lets the handler ignore a
-    timer the game has moved past; ``fired_at`` is set exactly once."""
+    timer the game has moved past; ``fired_at`` is set exactly once, after its handler ran.
+
+    ``claimed_by``/``lease_until``: the process running its handler now and until when that claim holds (see
+    :func:`bot.db.repos.timers.claim_due`); a claim whose lease ran out (its process died) is taken over."""
 
     __tablename__ = "timers"
     __table_args__ = (Index(None, "fired_at", "due_at"),)
@@ -97,3 +100,5 @@ class Timer(Base):
     payload: Mapped[dict[str, Any]]
     version_at_schedule: Mapped[int] = mapped_column(Integer)
     fired_at: Mapped[datetime | None]
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    lease_until: Mapped[datetime | None]

@@ -31,3 +31,20 @@ class OutboxEntry(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     delivered_at: Mapped[datetime | None]
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class DeliveryLease(Base):
+    """Which process delivers a game's outbox (``owner``, a :class:`~bot.tables.outbox.Deliverer`'s id) and until
+    when (``lease_until``; a delivery that ends sets it to its end): one process at a time works off a game's
+    steps, so they are shown in commit order whichever process committed them. A lease that ran out (its process
+    died) is taken over (see :func:`bot.db.repos.outbox.claim_game`).
+
+    ``shown``: a digest of the public view the game's table last showed (whichever process showed it), so a step
+    that changes nothing public shows nothing (:meth:`bot.tables.outbox.StepInfo.public_changed`)."""
+
+    __tablename__ = "delivery_leases"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    lease_until: Mapped[datetime]
+    shown: Mapped[str | None] = mapped_column(String(64))

@@ -1,4 +1,5 @@
-"""The outbox: steps committed but not yet shown (see :class:`bot.db.models.OutboxEntry`)."""
+"""The outbox: steps committed but not yet shown (see :class:`bot.db.models.OutboxEntry`), and the per-game
+delivery lease (:class:`bot.db.models.DeliveryLease`) that lets one process at a time show a game's steps."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, literal, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import OutboxEntry
+from bot.db.models import DeliveryLease, OutboxEntry
 
 
 async def add(session: AsyncSession, game_id: int, version: int, kind: str, events: list[dict[str, Any]],
@@ -22,18 +24,59 @@ async def add(session: AsyncSession, game_id: int, version: int, kind: str, even
     return entry
 
 
-async def pending_of(session: AsyncSession, game_id: int) -> Sequence[OutboxEntry]:
-    """The undelivered steps of one game, in commit order."""
+async def pending_of(session: AsyncSession, game_id: int, *, limit: int | None = None) -> Sequence[OutboxEntry]:
+    """The undelivered steps of one game, in commit order (the first ``limit`` of them)."""
     stmt = (select(OutboxEntry).where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None))
-            .order_by(OutboxEntry.id))
+            .order_by(OutboxEntry.id).limit(limit))
     return (await session.scalars(stmt)).all()
 
 
-async def pending_games(session: AsyncSession) -> list[int]:
-    """Games with an undelivered step, the one with the oldest such step first."""
-    stmt = (select(OutboxEntry.game_id).where(OutboxEntry.delivered_at.is_(None))
-            .group_by(OutboxEntry.game_id).order_by(func.min(OutboxEntry.id)))
+async def pending_games(session: AsyncSession, *, stranded_before: datetime | None = None) -> list[int]:
+    """Games with an undelivered step, the one with the oldest such step first. ``stranded_before``: only steps
+    committed before then that never failed (a failed step has its retry timer): those a process that died did
+    not show (a game another process is showing now is left to it by its lease)."""
+    stmt = select(OutboxEntry.game_id).where(OutboxEntry.delivered_at.is_(None))
+    if stranded_before is not None:
+        stmt = stmt.where(OutboxEntry.created_at <= stranded_before, OutboxEntry.attempts == 0)
+    stmt = stmt.group_by(OutboxEntry.game_id).order_by(func.min(OutboxEntry.id))
     return list((await session.scalars(stmt)).all())
+
+
+async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime,
+                     until: datetime) -> tuple[bool, str | None]:
+    """Take (or renew) the delivery lease of ``game_id`` for ``owner`` until ``until`` when the game has a step to
+    show: ``(True, shown)`` unless another owner holds a lease that runs past ``now`` or nothing is pending
+    (``(False, None)``); ``shown`` is the digest of the public view the table last showed. One
+    ``INSERT ... SELECT ... WHERE EXISTS ... ON CONFLICT DO UPDATE ... WHERE`` statement, so two processes
+    claiming at once never both win (commit at once, or with the step that made it pending)."""
+    insert = postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert
+    pending = (select(OutboxEntry.id).where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None))
+               .exists())
+    row = select(literal(game_id, DeliveryLease.game_id.type), literal(owner, DeliveryLease.owner.type),
+                 literal(until, DeliveryLease.lease_until.type)).where(pending)
+    stmt = insert(DeliveryLease).from_select(["game_id", "owner", "lease_until"], row)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[DeliveryLease.game_id], set_={"owner": owner, "lease_until": until},
+        where=or_(DeliveryLease.lease_until <= now, DeliveryLease.owner == owner))
+    won = (await session.execute(stmt.returning(DeliveryLease.shown))).first()
+    return (True, won.shown) if won is not None else (False, None)
+
+
+async def lease_of(session: AsyncSession, game_id: int) -> DeliveryLease | None:
+    """The delivery lease row of ``game_id`` (None: never delivered)."""
+    return await session.get(DeliveryLease, game_id, populate_existing=True)
+
+
+async def release_game(session: AsyncSession, game_id: int, owner: str, now: datetime) -> None:
+    """End ``owner``'s delivery lease of ``game_id`` at ``now`` (nothing when it no longer holds it)."""
+    await session.execute(update(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner)
+                          .values(lease_until=now).execution_options(synchronize_session=False))
+
+
+async def set_shown(session: AsyncSession, game_id: int, owner: str, shown: str) -> None:
+    """Record the digest of the public view the table of ``game_id`` shows now (by the lease's ``owner``)."""
+    await session.execute(update(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner)
+                          .values(shown=shown).execution_options(synchronize_session=False))
 
 
 async def mark_delivered(session: AsyncSession, entry_id: int, at: datetime) -> None:

@@ -1,12 +1,26 @@
-"""Timers: deadlines persisted so they survive a restart; each fires at most once."""
+"""Timers: deadlines persisted so they survive a restart; each fires once, whichever process runs it.
+
+The claim protocol (any number of processes on one database):
+
+1. :func:`claim_due` takes the due, unfired timers nobody holds (never claimed, or their lease ran out) and stamps
+   them ``claimed_by = owner``, ``lease_until = now + lease`` in one transaction. On PostgreSQL the candidates are
+   picked ``FOR UPDATE SKIP LOCKED``, so two processes claiming at once take disjoint timers without waiting on
+   each other; on SQLite (one process) the UPDATE repeats the conditions, so it takes only what is still free.
+2. The owner runs the timer's handler, then :func:`mark_fired` sets ``fired_at`` (exactly one caller wins).
+3. A process that dies between 1 and 2 leaves a claim whose lease runs out; the next :func:`claim_due` of any
+   process takes it over and runs the handler again (the same process started again takes its own claims back
+   at once: a claim under its name is one it no longer runs). Handlers act through the table's version check, so
+   such a re-run is refused as stale when the first run's move was committed, and applied when it was not: in
+   effect each timer fires once.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, case, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Timer
@@ -25,6 +39,46 @@ async def due(session: AsyncSession, now: datetime) -> Sequence[Timer]:
     """Unfired timers due at or before ``now``, earliest first."""
     stmt = select(Timer).where(Timer.fired_at.is_(None), Timer.due_at <= now).order_by(Timer.due_at, Timer.id)
     return (await session.scalars(stmt)).all()
+
+
+def _claimable(now: datetime, owner: str) -> Any:
+    return or_(Timer.lease_until.is_(None), Timer.lease_until <= now, Timer.claimed_by == owner)
+
+
+async def claim_due(session: AsyncSession, now: datetime, owner: str, lease: timedelta,
+                    limit: int = 50) -> list[Timer]:
+    """Claim for ``owner`` (a process name, at most 64 chars) up to ``limit`` unfired timers due at or before
+    ``now`` that no other process holds, until ``now + lease``; returns them earliest first. Commit at once: the
+    claim is what other processes see. Timers another live process holds are skipped, not waited for; those
+    already under ``owner``'s name are taken again (the caller must not be running them)."""
+    # two statements, not UPDATE ... WHERE id IN (SELECT ... LIMIT n FOR UPDATE SKIP LOCKED): PostgreSQL may run
+    # such a subquery again for each row, skipping the rows this UPDATE already changed, and so claim them all
+    candidates = (select(Timer.id).where(Timer.fired_at.is_(None), Timer.due_at <= now, _claimable(now, owner))
+                  .order_by(Timer.due_at, Timer.id).limit(limit).with_for_update(skip_locked=True))
+    ids = list((await session.scalars(candidates)).all())
+    if not ids:
+        return []
+    stmt = (update(Timer).where(Timer.id.in_(ids), Timer.fired_at.is_(None), _claimable(now, owner))
+            .values(claimed_by=owner, lease_until=now + lease).returning(Timer)
+            .execution_options(synchronize_session=False))
+    claimed = (await session.scalars(stmt)).all()
+    return sorted(claimed, key=lambda timer: (timer.due_at, timer.id))
+
+
+async def release(session: AsyncSession, timer_ids: Sequence[int], owner: str) -> None:
+    """Give back claims of ``owner`` it will not run (it is stopping): others may take them at once."""
+    if timer_ids:
+        await session.execute(update(Timer).where(Timer.id.in_(timer_ids), Timer.claimed_by == owner,
+                                                  Timer.fired_at.is_(None))
+                              .values(claimed_by=None, lease_until=None).execution_options(synchronize_session=False))
+
+
+async def next_due(session: AsyncSession) -> datetime | None:
+    """When the next unfired timer can be claimed: its ``due_at``, or the end of its lease when a process holds it
+    past that (None when no timer is pending)."""
+    when = case((and_(Timer.lease_until.is_not(None), Timer.lease_until > Timer.due_at), Timer.lease_until),
+                else_=Timer.due_at)
+    return await session.scalar(select(func.min(when)).where(Timer.fired_at.is_(None)))
 
 
 async def pending_of(session: AsyncSession, game_id: int) -> Sequence[Timer]:

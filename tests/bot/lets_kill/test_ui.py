@@ -115,18 +115,19 @@ def test_every_legal_action_has_a_short_label() -> None:
 
 
 def test_answers_do_not_extend_a_response_window() -> None:
-    """The window's timers after an answer get the time left of the window opened earlier, not a fresh one; the
-    window lasts the table's ``window_seconds`` option (LK-19), not a server setting."""
+    """An answer leaves the window opened earlier as the decision the game waits on, so the timers armed at its
+    opening stand (no fresh window per answer); the window lasts the table's ``window_seconds`` option (LK-19),
+    not a server setting."""
     state = build(hands=[[], [], []], victims_top=["V04"])
     config = SimpleNamespace(response_window_seconds=900, prompt_timeout_seconds=30, turn_timeout_seconds=300)
     ui = LetsKillUI()
     opened = replace(ctx_of(state).table, version=3, updated_at=START, options={"window_seconds": 60})
-    assert ui.move_timeout(opened, config) == 60
+    assert (ui.decision_opened(opened), ui.move_timeout(opened, config)) == (3, 60)
     answered = ENGINE.apply(state, 1, Respond()).state
     later = replace(opened, version=4, state=answered, updated_at=START + timedelta(seconds=25))
-    assert ui.move_timeout(later, config) == 35
+    assert ui.decision_opened(later) == 3
     played = replace(later, version=9, state=build(hands=[["E02"], [], []], victims_top=["V04"]))
-    assert ui.move_timeout(played, config) == 60  # a new window (nobody has answered it yet)
+    assert (ui.decision_opened(played), ui.move_timeout(played, config)) == (9, 60)  # a new window
 
 
 def test_a_hand_dm_lists_each_card_with_its_type() -> None:
