@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from bot.bot import CoronerBot
 
 
-#: the turn timers: each does nothing once the game moved past the version it was armed at, so a step disarms
-#: the older ones (``TableService(superseded=...)``)
+#: the turn timers: each does nothing once the decision it was armed for is over (``GameUI.decision_opened``
+#: moved past its version), so a step disarms the older ones (``TableService(superseded=...)``)
 SUPERSEDED = frozenset({PING_TIMER, "turn_warning", "turn_timeout"})
 
 
