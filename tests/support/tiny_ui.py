@@ -23,7 +23,7 @@ class PotatoUI(GameUI):
     def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
         holder = view["holder"]
         return [game_button(ctx.table.id, ctx.table.version, "pass", str(seat), label=ctx.t("potato.pass_to",
-                            seat=ctx.label(seat))) for seat in range(view["players"]) if seat != holder]
+                            seat=ctx.name(seat))) for seat in range(view["players"]) if seat != holder]
 
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:

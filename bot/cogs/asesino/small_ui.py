@@ -73,7 +73,7 @@ class SmallUI(AsesinoUI):
         options = []
         for ref in refs:
             slot = columns[ref.column]["slots"][ref.index]
-            who = ctx.label(slot["by"]) if slot["by"] is not None else ctx.t("asesino.ui.dealt")
+            who = ctx.name(slot["by"]) if slot["by"] is not None else ctx.t("asesino.ui.dealt")
             label = ctx.t("asesino.ui.slot", column=ref.column + 1, index=ref.index + 1, who=who)
             options.append(discord.SelectOption(label=label[:100], value=f"{ref.column}.{ref.index}"))
         return options
@@ -87,7 +87,7 @@ class SmallUI(AsesinoUI):
             hand = table.engine.view(table.state, seat)["hand"]
             cards = [discord.SelectOption(label=render.card_name(ctx, card), value=f"{i}.{card}")
                      for i, card in enumerate(hand)]
-            targets = [discord.SelectOption(label=ctx.label(t)[:100], value=str(t))
+            targets = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t))
                        for t in sorted({a.target for a in legal if a.target is not None})]
             fields = [("give", self.pick(ctx, "give", cards, min_values=0, max_values=2)),
                       ("gtarget", self.pick(ctx, "gtarget", targets, min_values=0))]

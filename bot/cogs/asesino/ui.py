@@ -110,7 +110,7 @@ class TabletopUI(AsesinoUI):
             await interaction.response.send_modal(self.speech_modal(ctx, kind))
             return
         if kind == "accuse":
-            options = [discord.SelectOption(label=ctx.label(a.target)[:100], value=str(a.target)) for a in legal]
+            options = [discord.SelectOption(label=ctx.name(a.target)[:100], value=str(a.target)) for a in legal]
             modal = self.move_modal(ctx, kind, [("accuse", self.pick(ctx, "accuse", options))])
         elif kind == "order":  # the engine lists every order of the found effects
             orders = dict.fromkeys(tuple(a.order) for a in legal)
@@ -125,7 +125,7 @@ class TabletopUI(AsesinoUI):
                      for card in dict.fromkeys(hand) if card in playable]
             if not cards:
                 raise IllegalAction("asesino.error.cannot_play")
-            targets = [discord.SelectOption(label=ctx.label(t)[:100], value=str(t))
+            targets = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t))
                        for t in sorted({a.target for a in declares})]
             modal = self.move_modal(ctx, kind, [("card", self.pick(ctx, "card", cards)),
                                                 ("target", self.pick(ctx, "target", targets)),

@@ -22,14 +22,14 @@ PER_PAGE = 10
 def players(table: Table, *, plain: bool = False) -> str:
     """The players' names in seat order (markdown escaped for message text; as typed when ``plain``)."""
     ctx = RenderContext(table, table.language)
-    return ", ".join(ctx.label(s.seat) if plain else ctx.name(s.seat) for s in table.seats)
+    return ", ".join(ctx.name(s.seat) if plain else ctx.shown_name(s.seat) for s in table.seats)
 
 
 def winners(table: Table, language: str) -> str:
     """The winners' names, or "nobody"."""
     ctx = RenderContext(table, language)
     won = table.outcome.winners if table.outcome is not None else []
-    return ", ".join(ctx.name(s) for s in won) or t("outcome.nobody", language)
+    return ", ".join(ctx.shown_name(s) for s in won) or t("outcome.nobody", language)
 
 
 def game_words(table: Table, language: str) -> dict[str, Any]:
