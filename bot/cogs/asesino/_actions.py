@@ -28,8 +28,8 @@ def speech_modal(table: Table, version: int, kind: str, title: str, label: str) 
     """One free-text field (``text``) for a ``statement`` or ``last_words`` prompt; its submit is played by
     :meth:`ActionsMixin.on_modal` as ``{"type": kind, "text": ...}``, also after a restart."""
     modal = GameModal(table.id, version, "speech", kind, title=title)
-    modal.add_item(discord.ui.TextInput(label=label[:45], custom_id="text", style=discord.TextStyle.paragraph,
-                                        required=False, max_length=SPEECH_MAX))
+    modal.add_item(discord.ui.Label(text=label, component=discord.ui.TextInput(
+        custom_id="text", style=discord.TextStyle.paragraph, required=False, max_length=SPEECH_MAX)))
     fit_modal(modal)
     return modal
 
@@ -41,8 +41,8 @@ def move_modal(table: Table, version: int, kind: str, title: str,
     :meth:`~ActionsMixin.build_move` for ``kind``, at the table ``version``, also after a restart."""
     modal = GameModal(table.id, version, "move", kind, title=title)
     for label, component in fields:
-        modal.add_item(discord.ui.Label(text=label[:45], component=component))
-    return modal
+        modal.add_item(discord.ui.Label(text=label, component=component))
+    return fit_modal(modal)
 
 
 class ActionsMixin(GameUI):

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.budget import fit_modal
 from bot.cogs.asesino.render import neutral
 from bot.cogs.asesino_social import _review, render
 from bot.cogs.asesino_social.days import after_player_action, catch_up, schedule_day_end
@@ -74,10 +75,9 @@ def open_modal_checked(bot: CoronerBot, table: Table, seat: int, kind: str) -> G
             raise
     ctx = RenderContext(table, table.language)
     modal = GameModal(table.id, table.version, "text", kind, title=ctx.t(f"asesino_social.ui.modal.{kind}"))
-    modal.add_item(discord.ui.TextInput(label=ctx.t("asesino_social.ui.modal.text"), custom_id="text",
-                                        style=discord.TextStyle.paragraph, required=True,
-                                        max_length=text_limit(kind)))
-    return modal
+    modal.add_item(discord.ui.Label(text=ctx.t("asesino_social.ui.modal.text"), component=discord.ui.TextInput(
+        custom_id="text", style=discord.TextStyle.paragraph, required=True, max_length=text_limit(kind))))
+    return fit_modal(modal)
 
 
 def seat_or_refuse(table: Table, user_id: int) -> int:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.budget import fit_modal
 from bot.cogs.cereal_killer import messages as msg
 from bot.components import game_button
 from bot.errors import UserError, send_error
@@ -75,9 +76,9 @@ class RouteModal(GameModal):
         super().__init__(table.id, version, "route", title=ctx.t("cereal_killer.ui.route_title"))
         example = "cereal_killer.ui.route_placeholder_first" if table.state.killer is None else (
             "cereal_killer.ui.route_placeholder")
-        self.add_item(discord.ui.TextInput(label=ctx.t("cereal_killer.ui.route_label")[:45],
-                                           placeholder=ctx.t(example)[:100], custom_id=ROUTE_INPUT,
-                                           max_length=ROUTE_MAX))
+        self.add_item(discord.ui.Label(text=ctx.t("cereal_killer.ui.route_label"), component=discord.ui.TextInput(
+            placeholder=ctx.t(example), custom_id=ROUTE_INPUT, max_length=ROUTE_MAX)))
+        fit_modal(self)
 
 
 def check_route_sender(table: Table, seat: int | None) -> None:

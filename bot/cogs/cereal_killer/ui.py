@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.budget import fit_modal
 from bot.cogs.cereal_killer import messages as msg
 from bot.cogs.cereal_killer.killer_panel import (ROUTE_INPUT, RouteModal, check_route_sender, killer_items,
                                                   route_action, submit_route)
@@ -235,6 +236,6 @@ def move_modal(table: Table, version: int) -> GameModal:
     """Free-text walk for the acting hunter (``7 12 13``), answered by :meth:`CerealUI.on_modal`."""
     ctx = RenderContext(table, table.language)
     modal = GameModal(table.id, version, "move", title=ctx.t("cereal_killer.ui.move_title"))
-    modal.add_item(discord.ui.TextInput(label=ctx.t("cereal_killer.ui.move_label")[:45], custom_id="path",
-                                        placeholder=ctx.t("cereal_killer.ui.move_placeholder"), max_length=60))
-    return modal
+    modal.add_item(discord.ui.Label(text=ctx.t("cereal_killer.ui.move_label"), component=discord.ui.TextInput(
+        custom_id="path", placeholder=ctx.t("cereal_killer.ui.move_placeholder"), max_length=60)))
+    return fit_modal(modal)
