@@ -324,11 +324,6 @@ class TableService(LobbyMixin):
                 raise TableError("table.not_found", game_id=game_id)
             return _timer_info(await timers.schedule(session, game_id, kind, due_at, payload or {}, version))
 
-    async def due_timers(self, now: datetime) -> list[TimerInfo]:
-        """Unfired timers due at or before ``now``, earliest first."""
-        async with self._sessions() as session:
-            return [_timer_info(t) for t in await timers.due(session, now)]
-
     async def pending_timers(self, game_id: int) -> list[TimerInfo]:
         async with self._sessions() as session:
             return [_timer_info(t) for t in await timers.pending_of(session, game_id)]
@@ -349,6 +344,12 @@ class TableService(LobbyMixin):
         """Give back this process's claims it will not run (it is stopping)."""
         async with self._sessions() as session, session.begin():
             await timers.release(session, timer_ids, self.owner)
+
+    async def renew_timers(self, timer_ids: Sequence[int], lease: timedelta) -> set[int]:
+        """Extend this process's claims of ``timer_ids`` to ``lease`` from now (their handlers still run); the ids
+        it still holds (see :func:`bot.db.repos.timers.renew`)."""
+        async with self._sessions() as session, session.begin():
+            return await timers.renew(session, timer_ids, self.owner, self._clock() + lease)
 
     async def fire_timer(self, timer_id: int) -> bool:
         """Mark a timer fired. True for exactly one caller, even across processes; False afterwards."""

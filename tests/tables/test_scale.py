@@ -68,7 +68,7 @@ async def test_two_runners_fire_each_due_timer_once(sessions: Sessions, other: S
 
     async def loop(r: TimerRunner) -> int:  # each process's timer loop, until no timer is left
         fired = 0
-        while await a.due_timers(NOW):
+        while await a.next_timer_due() is not None:
             fired += await r.run_due()
             await asyncio.sleep(0)
         return fired
@@ -96,6 +96,46 @@ async def test_a_dead_process_timers_are_taken_over_when_the_lease_runs_out(sess
     assert await survivor.run_due() == 1 and ran == [timer.id]
     clock.advance(LEASE)
     assert await survivor.run_due() == 0 and ran == [timer.id]
+
+
+async def test_a_handler_running_past_the_lease_keeps_its_timer(sessions: Sessions, other: Sessions) -> None:
+    """A handler still running two leases after its claim (a slow Discord): its process renews the claim every
+    third of the lease, so another process never runs the timer too; once the handler returns the timer is fired
+    and nobody holds it."""
+    clock = FakeClock(NOW)
+    slow, alive = TableService(sessions, clock=clock.now), TableService(other, clock=clock.now)
+    table = await started(slow, 3)
+    timer = await slow.schedule_timer(table.id, "tick", NOW, {})
+    ran: list[str] = []
+    entered, gate, renewed = asyncio.Event(), asyncio.Event(), asyncio.Queue[set[int]]()
+    renew = slow.renew_timers
+
+    async def renew_and_tell(timer_ids: Any, lease: timedelta) -> set[int]:
+        kept = await renew(timer_ids, lease)
+        renewed.put_nowait(kept)
+        return kept
+
+    slow.renew_timers = renew_and_tell  # type: ignore[method-assign]
+
+    async def hang(_: Any) -> None:
+        entered.set()
+        await gate.wait()
+        ran.append("slow")
+
+    first, second = runner(slow, clock), runner(alive, clock)
+    first.on("tick", hang)
+    second.on("tick", lambda _: asyncio.sleep(0, ran.append("alive")))
+    running = asyncio.create_task(first.run_due())
+    await entered.wait()
+    for beat in range(1, 7):  # two leases, a beat at a time
+        clock.advance(LEASE / 3)
+        assert await renewed.get() == {timer.id}
+        assert await alive.next_timer_due() == NOW + beat * LEASE / 3 + LEASE
+        assert await second.run_due() == 0
+    gate.set()
+    assert await running == 1 and ran == ["slow"]
+    clock.advance(LEASE * 2)
+    assert await second.run_due() == 0 and ran == ["slow"] and await alive.next_timer_due() is None
 
 
 async def test_a_timeout_run_again_after_a_takeover_is_refused_as_stale(sessions: Sessions,
