@@ -309,10 +309,21 @@ class TableService(LobbyMixin):
     async def set_table_message(self, game_id: int, message_id: int | None) -> None:
         await self._set(game_id, table_message_id=message_id)
 
-    async def set_dm_ok(self, game_id: int, user_id: int, dm_ok: bool) -> None:
-        """Record whether DMs to a player get through."""
+    async def dm_refused(self, game_id: int, user_id: int, *, closed: bool) -> None:
+        """A DM to ``user_id`` failed (``closed``: their DMs are closed, ``dm_ok`` becomes False); the channel is
+        told with the game's next public step (:meth:`dm_notices_due`), by whichever process shows it."""
         async with self._sessions() as session, session.begin():
-            await games.set_dm_ok(session, game_id, user_id, dm_ok)
+            await games.dm_refused(session, game_id, user_id, closed=closed)
+
+    async def dm_notices_due(self, game_id: int) -> list[int]:
+        """The seats whose failed DMs the channel has not been told about yet (seat order)."""
+        async with self._sessions() as session:
+            return await games.dm_notices_due(session, game_id)
+
+    async def dm_notices_said(self, game_id: int, seats: Sequence[int]) -> None:
+        """The channel was told about the failed DMs of ``seats``."""
+        async with self._sessions() as session, session.begin():
+            await games.dm_notices_said(session, game_id, seats)
 
     # --- timers --------------------------------------------------------------------------------------------
     async def schedule_timer(self, game_id: int, kind: str, due_at: datetime,
@@ -327,6 +338,11 @@ class TableService(LobbyMixin):
     async def pending_timers(self, game_id: int) -> list[TimerInfo]:
         async with self._sessions() as session:
             return [_timer_info(t) for t in await timers.pending_of(session, game_id)]
+
+    async def lobby_expired(self, game_id: int) -> bool:
+        """Whether the lobby ``game_id`` was closed by its expiry (see :func:`bot.db.repos.timers.lobby_expired`)."""
+        async with self._sessions() as session:
+            return await timers.lobby_expired(session, game_id)
 
     async def next_timer_due(self) -> datetime | None:
         """When the earliest unfired timer can be claimed: it falls due, or the lease of the process running it

@@ -129,7 +129,7 @@ async def test_a_handler_running_past_the_lease_keeps_its_timer(sessions: Sessio
     await entered.wait()
     for beat in range(1, 7):  # two leases, a beat at a time
         clock.advance(LEASE / 3)
-        assert await renewed.get() == {timer.id}
+        assert await asyncio.wait_for(renewed.get(), 5) == {timer.id}  # fails, not hangs, without a beat
         assert await alive.next_timer_due() == NOW + beat * LEASE / 3 + LEASE
         assert await second.run_due() == 0
     gate.set()
@@ -297,3 +297,22 @@ async def test_what_the_table_shows_is_known_to_every_process(sessions: Sessions
         user, action = pass_on(table)
         table = (await service.act(table.id, user, action)).table
     assert seen == [("a", True), ("b", False), ("c", True)]
+
+
+async def test_a_closed_dm_notice_is_said_by_the_process_showing_the_next_public_step(sessions: Sessions,
+                                                                                     other: Sessions) -> None:
+    """Process A fails to DM two players (one has closed DMs, one DM is lost on the way) during a step with no
+    public line: the notice waits in the database, process B, showing the next public step, finds both seats, and
+    once said nobody says it again; a player whose DMs stay closed is not named a second time."""
+    a, b = TableService(sessions, clock=lambda: NOW), TableService(other, clock=lambda: NOW)
+    table = await started(a, 3)
+    assert await b.dm_notices_due(table.id) == []
+    await a.dm_refused(table.id, table.user_of(2) or 0, closed=True)
+    await a.dm_refused(table.id, table.user_of(0) or 0, closed=False)
+    assert await b.dm_notices_due(table.id) == [0, 2]
+    await b.dm_notices_said(table.id, [0, 2])
+    assert await a.dm_notices_due(table.id) == []
+    await b.dm_refused(table.id, table.user_of(2) or 0, closed=True)  # still closed: already said
+    await b.dm_refused(table.id, table.user_of(0) or 0, closed=False)  # lost again: DMs are open, say it again
+    assert await a.dm_notices_due(table.id) == [0]
+    assert [s.dm_ok for s in (await a.load(table.id)).seats] == [True, True, False]
