@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import and_, case, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Timer
+from bot.db.models import Game, Timer
 
 
 async def schedule(session: AsyncSession, game_id: int, kind: str, due_at: datetime, payload: dict[str, Any],
@@ -90,6 +90,15 @@ async def pending_of(session: AsyncSession, game_id: int) -> Sequence[Timer]:
     """Unfired timers of one game, earliest first (to re-arm them after a restart)."""
     stmt = select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)).order_by(Timer.due_at)
     return (await session.scalars(stmt)).all()
+
+
+async def lobby_expired(session: AsyncSession, game_id: int) -> bool:
+    """Whether ``game_id`` is a lobby its ``lobby_expire`` timer closed: cancelled before it started, at or after
+    that timer's deadline (a host's Cancel before the deadline is not an expiry)."""
+    stmt = (select(Timer.id).join(Game, Game.id == Timer.game_id)
+            .where(Timer.game_id == game_id, Timer.kind == "lobby_expire", Game.status == "cancelled",
+                   Game.state.is_(None), Timer.due_at <= Game.finished_at).limit(1))
+    return await session.scalar(stmt) is not None
 
 
 async def mark_fired(session: AsyncSession, timer_id: int, now: datetime) -> bool:
