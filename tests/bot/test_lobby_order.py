@@ -4,40 +4,27 @@ process) may reach Discord in either order; the message ends on the latest commi
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
-import pytest_asyncio
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.cogs.lobby.cog import Lobby
 from bot.cogs.lobby.render import lobby_embed
-from bot.db import create_engine, make_sessionmaker
 from bot.tables import TableService
-from tests.db.backends import db_url, engine, pg_database, sessions
+from tests.db.backends import db_url, engine, other, pg_database, sessions
 from tests.support import potato
 from tests.tables.conftest import NOW
 from tests.tables.helpers import CHANNEL, GUILD, HOST
 
-__all__ = ["db_url", "engine", "pg_database", "sessions"]
+__all__ = ["db_url", "engine", "other", "pg_database", "sessions"]
 Sessions = async_sessionmaker[AsyncSession]
 pytestmark = pytest.mark.parametrize("db_url", [pytest.param("postgres", marks=pytest.mark.postgres)],
                                      indirect=True)
 MESSAGE = 2**60
-
-
-@pytest_asyncio.fixture
-async def other(db_url: str, sessions: Sessions) -> AsyncIterator[Sessions]:
-    """Sessions of a second process: its own engine on the same database."""
-    db = create_engine(db_url)
-    try:
-        yield make_sessionmaker(db)
-    finally:
-        await db.dispose()
 
 
 class Message:
@@ -96,7 +83,7 @@ async def test_an_edit_landing_after_the_expiry_is_followed_by_the_expired_lobby
     assert message.edits == [expired, {"embed": opened.to_dict(), "buttons": True}, expired]
 
 
-async def test_a_host_cancel_is_not_an_expiry(sessions: Sessions, other: Sessions) -> None:
+async def test_a_host_cancel_is_not_an_expiry(sessions: Sessions) -> None:
     """A lobby its host cancels before its deadline is shown cancelled, not expired."""
     potato.install()
     a = TableService(sessions, clock=lambda: NOW)

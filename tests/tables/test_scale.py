@@ -5,18 +5,15 @@ leases are taken over, one of two simultaneous moves is applied, a game's steps 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import FakeClock
-from bot.db import create_engine, make_sessionmaker
 from bot.db.models import DeliveryLease, GameAction, OutboxEntry
 from bot.tables import Table, TableError, TableService, current_step
 from bot.tables.outbox import LEASE as DELIVERY_LEASE
@@ -28,16 +25,6 @@ from tests.tables.helpers import CHANNEL, pass_on, started
 Sessions = async_sessionmaker[AsyncSession]
 pytestmark = pytest.mark.parametrize("db_url", [pytest.param("postgres", marks=pytest.mark.postgres)],
                                      indirect=True)
-
-
-@pytest_asyncio.fixture
-async def other(db_url: str, sessions: Sessions) -> AsyncIterator[Sessions]:
-    """Sessions of a second "process": its own engine (connection pool) on the same database."""
-    engine = create_engine(db_url)
-    try:
-        yield make_sessionmaker(engine)
-    finally:
-        await engine.dispose()
 
 
 def runner(service: TableService, clock: FakeClock) -> TimerRunner:
