@@ -12,6 +12,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai_seats import install_ai_seats, resume_ai_moves
 from bot.clock import Clock
 from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton
 from bot.delivery import Delivery
@@ -95,6 +96,7 @@ class CoronerBot(commands.AutoShardedBot):
         self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
+        install_ai_seats(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
         self.add_dynamic_items(LobbyButton, GameButton, GameSelect, HistoryButton)
@@ -105,6 +107,7 @@ class CoronerBot(commands.AutoShardedBot):
         for cog in list(self.cogs.values()):
             if hasattr(cog, "catch_up"):
                 await cog.catch_up()
+        await resume_ai_moves(self)  # a computer player's move whose timer was spent without a move
         self.timers.start()
         if self.settings.sync_commands:
             self.synced_commands = len(await self.sync_commands())

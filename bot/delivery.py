@@ -2,8 +2,8 @@
 (with the "My secrets" fallback when a DM is refused), medium events to the server's official medium channel.
 
 Everything public is rendered from public events and ``engine.view(state, None)`` only. A seat event the game's UI
-lists in ``echo_keys`` (one that only repeats the move its player just made) is not sent: DMs go out only when a
-seat's private information changed.
+calls an echo (:meth:`bot.ui.GameUI.echoes`: one that only repeats the move its player just made) is not sent: DMs
+go out only when a seat's private information changed.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.ai_seats import ai_timers
 from bot.components import HistoryButton, secrets_button, view_of
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
@@ -44,6 +45,8 @@ class Delivery:
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
         lines, private, medium = split_events(ctx, ui, events)
+        # a computer player's private events go nowhere: it has no DMs to read them in
+        private = {seat: outs for seat, outs in private.items() if table.user_of(seat) is not None}
         public = table.engine.view(table.state, None)
         step = current_step()
         changed = step is None or step.public_changed(public)  # outside a step's delivery: unknown, so changed
@@ -54,7 +57,7 @@ class Delivery:
                                  fresh=ui.fresh_table(table, events))
             await self.live.after_step(table)
         if table.status == "finished":
-            self.live.forget(table.id)
+            await self.live.forget(table)
         for seat, outs in private.items():
             for out in merged(outs):
                 await self.dm(table, seat, out)
@@ -113,11 +116,12 @@ class Delivery:
         return True
 
     async def _probe_dms(self, table: Table, reached: dict[int, list[Outgoing]]) -> None:
-        """DM every seat the start's own events did not ``reach`` a short "the game started" note."""
+        """DM every person the start's own events did not ``reach`` a short "the game started" note (computer
+        players have no DMs)."""
         ctx = RenderContext(table, table.language)
         note = Outgoing(content=ctx.t("dm.started", channel=f"<#{table.channel_id}>"))
         for seat in table.seats:
-            if seat.seat not in reached:
+            if seat.seat not in reached and not seat.is_ai:
                 await self.dm(table, seat.seat, note)
 
     async def _report_closed_dms(self, table: Table) -> None:
@@ -150,7 +154,7 @@ class Delivery:
 
         await self.live.unping(table)
         await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
-        self.live.forget(table.id)
+        await self.live.forget(table)
 
     # --- the table status -----------------------------------------------------------------------------------
     def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:
@@ -192,36 +196,38 @@ class Delivery:
         warning at half the turn time and the bot's move at the time limit, both carrying the version they were
         armed at (they do nothing once the game moved on), and the UI's ``step_timers(table, timeout_at)`` if it
         has any; none when the step leaves open a decision whose timers were armed before
-        (:meth:`bot.ui.GameUI.decision_opened`); when a round of a series ends, the timer that opens the next
-        round."""
+        (:meth:`bot.ui.GameUI.decision_opened`); the ``ai_move`` of a computer player whenever the step waits on one
+        (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
         if table.status == "finished":
             return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
+        now = self.bot.clock.now()
+        ai = ai_timers(table, now)  # a computer player's move, at every step that waits on one
         waiting = table.engine.waiting(table.state)
         ui = ui_for(table.game, table.mode)
         if not hasattr(table.engine, "timeout_action") or waiting is None or not waiting.pings:
-            return []
+            return ai
         if ui.decision_opened(table) != table.version:
-            return []
+            return ai
         config = await self.bot.config(table.guild_id)
         timeout = timedelta(seconds=ui.move_timeout(table, config))
-        now = self.bot.clock.now()
         payload = {"version": table.version}
         extra = getattr(ui, "step_timers", None)  # e.g. a prompt's own deadline
         return [TimerPlan("turn_warning", now + timeout / 2, payload),
-                TimerPlan("turn_timeout", now + timeout, payload), *(extra(table, now + timeout) if extra else [])]
+                TimerPlan("turn_timeout", now + timeout, payload), *(extra(table, now + timeout) if extra else []),
+                *ai]
 
 
 def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes: bool = False,
                  ) -> tuple[list[str], dict[int, list[Outgoing]], list[Outgoing]]:
     """One step's ``events`` rendered by ``ui`` for their audiences: the public lines of the table's "last moves"
     (a hidden event gives none), each seat's DMs and the official medium's posts, in event order. A seat event
-    listed in ``ui.echo_keys`` (it only repeats its player's own move) is left out unless ``echoes`` (a history,
-    where it shows the secret move)."""
+    ``ui`` calls an echo (:meth:`bot.ui.GameUI.echoes`: it only repeats its player's own move) is left out unless
+    ``echoes`` (a history, where it shows the secret move)."""
     lines: list[str] = []
     private: dict[int, list[Outgoing]] = {}
     medium: list[Outgoing] = []
     for event in events:
-        if event.key in ui.echo_keys and not echoes:
+        if not echoes and ui.echoes(event, events):
             continue
         if event.audience.kind == "public":
             line = ui.public_event(ctx, event)
@@ -243,10 +249,10 @@ def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
     if outcome is not None:
         ui = ui_for(table.game, table.mode)
         embed.description = ui.outcome_text(ctx, outcome)
-        winners = ", ".join(ctx.name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
+        winners = ", ".join(ctx.shown_name(s) for s in outcome.winners) or ctx.t("outcome.nobody")
         embed.add_field(name=ctx.t("outcome.winners"), value=winners, inline=False)
         if outcome.scores:
-            scores = "\n".join(f"{ctx.name(s)}: {ctx.t(ui.score_key, count=plain_number(p))}"
+            scores = "\n".join(f"{ctx.shown_name(s)}: {ctx.t(ui.score_key, count=plain_number(p))}"
                                for s, p in sorted(outcome.scores.items(), key=lambda kv: -kv[1]))
             title = ui.scores_title_key or ("outcome.points" if table.series_id is not None else "outcome.points_game")
             embed.add_field(name=ctx.t(title), value=scores, inline=False)

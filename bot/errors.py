@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.budget import CONTENT, clip
 from bot.i18n import catalog
 from games.core import IllegalAction
 
@@ -31,17 +32,18 @@ def error_text(language: str, exc: BaseException, table: Table | None = None) ->
     """The player-facing text for ``exc``: a catalogue message for known refusals (:class:`IllegalAction`,
     :class:`~bot.tables.TableError`, :class:`UserError`), a generic one otherwise. With the ``table`` the refusal
     is about, its parameters are put in words by the game's UI (seats as the players' names); pass the game's
-    language (``table.language``), not the server's current one."""
+    language (``table.language``), not the server's current one. Fits a message's content whatever the
+    parameters (a player's text quoted in a refusal is cut)."""
     from bot.tables import TableError
     from bot.ui import RenderContext, ui_for
 
     cat = catalog(language)
     if isinstance(exc, IllegalAction | TableError | UserError):
         if table is None:
-            return "⛔ " + cat.render(exc.code, **exc.params)
+            return clip("⛔ " + cat.render(exc.code, **exc.params), CONTENT)
         declared = getattr(exc, "seat_params", ())  # only an IllegalAction declares seats beyond the convention
         words = ui_for(table.game, table.mode).words(RenderContext(table, language), exc.params, declared)
-        return "⛔ " + cat.render(exc.code, **words)
+        return clip("⛔ " + cat.render(exc.code, **words), CONTENT)
     return "⚠️ " + cat.render("error.unexpected")
 
 

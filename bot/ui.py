@@ -91,6 +91,10 @@ class RenderContext:
         names = self.table.seat_names(seat)
         return names[0] if names else f"#{seat + 1}"
 
+    def shown_name(self, seat: int) -> str:
+        """The seat's name for message text (markdown escaped); component labels use :meth:`name` as is."""
+        return discord.utils.escape_markdown(self.name(seat))
+
     def mention(self, seat: int) -> str:
         user_id = self.table.user_of(seat)
         return f"<@{user_id}>" if user_id else self.name(seat)
@@ -99,8 +103,8 @@ class RenderContext:
                     mention: bool = False) -> dict[str, Any]:
         """``params`` with their seats (``declared``, the engine's ``seat_params`` and the conventional names, see
         :func:`games.core.seat_keys`) shown as names (or mentions); a list of seats becomes a comma-separated
-        list."""
-        show: Callable[[int], str] = self.mention if mention else self.name
+        list. A name is markdown-escaped (a player may be called ``**x**``): it reads as typed in a message line."""
+        show: Callable[[int], str] = self.mention if mention else self.shown_name
         out = dict(params)
         engine_seats = getattr(self.table.engine, "seat_params", ())
         for key in seat_keys(params, (*declared, *engine_seats)):
@@ -152,14 +156,20 @@ class GameUI:
         """How the game ended, in words (under the result's title)."""
         return ctx.t(outcome.reason, **self.words(ctx, outcome.params, outcome.seat_params))
 
+    def echoes(self, event: Event, events: list[Event]) -> bool:
+        """Whether the seat ``event`` only repeats the move its player just made (then it is not sent: DMs only on a
+        change); ``events`` are the whole step's. By default: its key is one of :attr:`echo_keys`."""
+        return event.key in self.echo_keys
+
     def fresh_table(self, table: Table, events: list[Event]) -> bool:
         """Whether this step is worth a new table message (e.g. a death reveal, a round end) rather than an edit
         of the living table; ``table`` is the table after the step. None by default."""
         return False
 
     # --- playing ---------------------------------------------------------------------------------------------
-    async def play(self, bot: Any, table: Table, user_id: int, action: dict[str, Any], *,
-                   version: int | None = None, interaction: discord.Interaction | None = None) -> ActResult:
+    async def play(self, bot: Any, table: Table, user_id: int | None, action: dict[str, Any], *,
+                   version: int | None = None, interaction: discord.Interaction | None = None,
+                   seat: int | None = None) -> ActResult:
         """The one path every control of every game plays a move through: :meth:`complete_action`, then
         ``bot.tables.act`` (the only gate for turn, staleness and game over; ``version``: the table version the
         control was drawn at, ``None`` for controls valid at any version), then :meth:`after_play`. Raises what
@@ -168,14 +178,28 @@ class GameUI:
         ``interaction``: the click or modal that made the move. When it came from the table message (a component
         on it, or a modal one opened) and is not answered yet, the step's table is its answer
         (``response.edit_message``, callback type 7: the edited table is the acknowledgement, no "Done."); if the
-        step showed nothing public it is acknowledged without a change."""
+        step showed nothing public it is acknowledged without a change.
+
+        ``seat`` (with ``user_id`` None): the move of a computer player in that seat (:mod:`bot.ai_seats`), made
+        through ``bot.tables.act_as_seat`` with the same checks."""
         with answering(interaction):
-            result = await bot.tables.act(table.id, user_id, self.complete_action(bot, action),
-                                          expected_version=version)
+            if seat is not None:
+                result = await bot.tables.act_as_seat(table.id, seat, self.complete_action(bot, action),
+                                                      expected_version=version)
+            else:
+                assert user_id is not None, "a person's move names its user"
+                result = await bot.tables.act(table.id, user_id, self.complete_action(bot, action),
+                                              expected_version=version)
         if interaction is not None and not interaction.response.is_done() and on_table(interaction, table):
             await interaction.response.defer()
         await self.after_play(bot, result)
         return result
+
+    def ai_plays(self, action: Any) -> bool:
+        """Whether a computer player makes ``action`` (the engine action its policy chose, :mod:`bot.ai_seats`);
+        False: it passes until the game changes. Only a real-time mode may pass (elsewhere the game waits on the
+        move); every move by default."""
+        return True
 
     def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
         """``action`` with what the bot adds to every move of this game (e.g. the time, for real-time games)."""

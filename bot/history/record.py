@@ -43,13 +43,15 @@ class GameRecord:
 
     def to_json(self) -> dict[str, Any]:
         """The exported record: what replays the game (game, mode, seed, options, seats in order, every action
-        with its seat; ``seat`` -1 is the game's own clock), who played each action (a Discord id as a string,
-        None for the bot's moves), when each thing happened (ISO 8601 UTC) and the stored outcome."""
+        with its seat; ``seat`` -1 is the game's own clock; a seat's ``user_id`` is None for a computer player),
+        who played each action (a Discord id as a string, None for the bot's and computer players' moves), when
+        each thing happened (ISO 8601 UTC) and the stored outcome."""
         table = self.table
         return {
             "format": FORMAT, "id": table.id, "game": table.game, "mode": table.mode, "seed": table.seed,
             "options": table.options, "language": table.language,
-            "seats": [{"seat": s.seat, "user_id": str(s.user_id), "names": list(s.names)} for s in table.seats],
+            "seats": [{"seat": s.seat, "user_id": str(s.user_id) if s.user_id is not None else None,
+                       "names": list(s.names)} for s in table.seats],
             "started_at": _iso(self.started_at), "finished_at": _iso(table.finished_at),
             "actions": [{"seq": a.seq, "seat": a.seat, "user_id": str(a.user_id) if a.user_id else None,
                          "at": _iso(a.at), "timed_out": a.timed_out, "action": a.action} for a in self.actions],

@@ -1,18 +1,19 @@
-"""The driver of ``coroner simulate``: a whole game of any registered mode played by seeded random-legal seats,
-with no Discord, token or database.
+"""The driver of ``coroner simulate``: a whole game of any registered mode played by computer players (each seat
+plays its game's policy, :mod:`games.core.ai`), with no Discord, token or database.
 
 Moves come from the engine contract only: who must act from ``engine.waiting``, what they may do from
-``engine.legal_actions``. Like the bot's timers, a silent seat's turn sometimes runs out (``engine.timeout_action``,
-armed only for a :class:`~games.core.Waiting` that pings, see :mod:`bot.turns`), and a real-time game's own clock
-sends its system actions as the bot's timers would (:data:`SYSTEM_CLOCKS`). Every move goes through its UI's
-``complete_action`` (e.g. the social mode stamps ``at`` with the simulated clock), as :meth:`bot.ui.GameUI.play`
-does. Same ``(game, mode, players, seed)``, same game.
+``engine.legal_actions``, which of them from the seat's policy reading the seat's own view. Like the bot's timers,
+a silent seat's turn sometimes runs out (``engine.timeout_action``, armed only for a :class:`~games.core.Waiting`
+that pings, see :mod:`bot.turns`), and a real-time game's own clock sends its system actions as the bot's timers
+would (:data:`SYSTEM_CLOCKS`). Every move goes through its UI's ``complete_action`` (e.g. the social mode stamps
+``at`` with the simulated clock), as :meth:`bot.ui.GameUI.play` does. Same ``(game, mode, players, seed)``, same
+game.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
@@ -25,6 +26,7 @@ from bot.simulate.uis import load_uis
 from bot.ui import ui_for
 from games.asesino.social import next_boundary
 from games.core import SYSTEM_SEAT, Engine, Event, SeatInfo, get_engine, rng_for
+from games.core.ai import Policy, policy_for
 
 #: the seats' names, in seat order (12: the largest table of any mode today)
 NAMES = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fede", "Gloria", "Hugo", "Inés", "Julio", "Lola", "Mario")
@@ -110,9 +112,12 @@ def default_options(engine: Engine) -> BaseModel:
     return engine.Options.model_validate({"started_at": START.isoformat()} if "started_at" in fields else {})
 
 
-def play(game: str, mode: str, players: int, seed: int) -> Game:
-    """Play ``game`` in ``mode`` with ``players`` random-legal seats to the end. Raises ``KeyError`` (unknown game
-    or mode), :class:`~games.core.IllegalAction` (a player count the mode refuses), :class:`Stalled`."""
+def play(game: str, mode: str, players: int, seed: int, *, policies: Mapping[int, Policy] | None = None,
+         timeout_rate: float = TIMEOUT_RATE) -> Game:
+    """Play ``game`` in ``mode`` with ``players`` computer seats to the end: seat ``s`` plays ``policies[s]``, by
+    default the mode's policy (:func:`games.core.ai.policy_for`); an awaited seat lets its time run out with
+    probability ``timeout_rate``. Raises ``KeyError`` (unknown game or mode), :class:`~games.core.IllegalAction`
+    (a player count the mode refuses), :class:`Stalled`."""
     load_uis()
     engine = get_engine(game, mode)
     ui = ui_for(game, mode)
@@ -124,6 +129,7 @@ def play(game: str, mode: str, players: int, seed: int) -> Game:
     clock = Clock(getattr(options, "started_at", None) or START)
     bot = SimpleNamespace(clock=clock)
     system = SYSTEM_CLOCKS.get((game, mode))
+    default = policy_for(game, mode)
     for _ in range(MAX_MOVES):
         waiting = engine.waiting(result.state)
         if waiting is None:
@@ -135,14 +141,15 @@ def play(game: str, mode: str, players: int, seed: int) -> Game:
             continue
         seat, legal = _someone_able(engine, result.state, waiting.seats, rng)
         timeout = getattr(engine, "timeout_action", None)
-        if timeout is not None and waiting.pings and (seat is None or rng.random() < TIMEOUT_RATE):
+        if timeout is not None and waiting.pings and (seat is None or rng.random() < timeout_rate):
             move = timeout(result.state)
             if move is not None:
                 _apply(result, move[0], move[1], timed_out=True)
                 continue
         if seat is None:
             raise Stalled(f"{game}/{mode} seed {seed}: nobody can act ({waiting})")
-        action = rng.choice(legal)
+        policy = (policies or {}).get(seat, default)
+        action = policy.choose(engine.view(result.state, seat), legal, rng_for(seed, "seat", seat, len(result.moves)))
         data = ui.complete_action(bot, engine.dump_action(action))
         _apply(result, seat, engine.parse_action(data), timed_out=False)
     raise Stalled(f"{game}/{mode} seed {seed}: not over after {MAX_MOVES} moves")

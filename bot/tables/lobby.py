@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Game
 from bot.db.repos import games, scores, timers
+from bot.i18n import t
 from bot.tables.model import Table, TableError
 from bot.tables.options import validate_options, validate_rounds
 from games.core import Event, SeatInfo
@@ -93,17 +94,53 @@ class LobbyMixin:
         return await self.load(game_id)
 
     async def leave(self, game_id: int, user_id: int) -> Table:
-        """Unseat ``user_id`` from a lobby (later seats move up; a leaving host hands over to the first seat
-        left). Raises ``TableError``: ``table.already_started``, ``table.not_active``, ``table.not_a_player``."""
+        """Unseat ``user_id`` from a lobby (later seats move up; a leaving host hands over to the first person
+        left; when no person is left, the AI seats go too: a game needs a person). Raises ``TableError``:
+        ``table.already_started``, ``table.not_active``, ``table.not_a_player``."""
         async with self.lock(game_id), self._sessions() as session, session.begin():
             _, table = await self._read(session, game_id)
             self._check_lobby(table)
             if table.seat_of(user_id) is None:
                 raise TableError("table.not_a_player", game_id=game_id)
-            others = [s.user_id for s in table.seats if s.user_id != user_id]
+            others = [uid for uid in table.user_ids() if uid != user_id]
             host = others[0] if user_id == table.host_id and others else table.host_id
             await self._commit_guarded(session, table, host_id=host)
             await games.remove_seat(session, game_id, user_id)
+            if not others:  # only AI seats are left, numbered from 0 now
+                for seat in reversed(range(len(table.ai_seats()))):
+                    await games.remove_seat(session, game_id, seat=seat)
+        return await self.load(game_id)
+
+    async def add_ai(self, game_id: int, by_user_id: int) -> Table:
+        """Seat a computer player last, named in the lobby's language and numbered (``lobby.ai_name``: "AI 1",
+        "AI 2"...). Host only, up to the mode's maximum. Raises ``TableError``: ``table.host_only``,
+        ``table.already_started``, ``table.not_active``, ``table.full``, ``table.stale``."""
+        async with self.lock(game_id), self._sessions() as session, session.begin():
+            _, table = await self._read(session, game_id)
+            self._check_lobby(table)
+            if by_user_id != table.host_id:
+                raise TableError("table.host_only")
+            limit = table.engine.mode.max_players
+            if len(table.seats) >= limit:
+                raise TableError("table.full", max=limit)
+            await self._commit_guarded(session, table)
+            name = t("lobby.ai_name", table.language, number=len(table.ai_seats()) + 1)
+            await games.add_seat(session, game_id, None, [name], self._clock())
+        return await self.load(game_id)
+
+    async def remove_ai(self, game_id: int, by_user_id: int) -> Table:
+        """Unseat the last computer player (later seats move up). Host only. Raises ``TableError``:
+        ``table.host_only``, ``table.no_ai_seat``, ``table.already_started``, ``table.not_active``,
+        ``table.stale``."""
+        async with self.lock(game_id), self._sessions() as session, session.begin():
+            _, table = await self._read(session, game_id)
+            self._check_lobby(table)
+            if by_user_id != table.host_id:
+                raise TableError("table.host_only")
+            if not table.ai_seats():
+                raise TableError("table.no_ai_seat")
+            await self._commit_guarded(session, table)
+            await games.remove_seat(session, game_id, seat=table.ai_seats()[-1])
         return await self.load(game_id)
 
     async def update_options(self, game_id: int, options: dict[str, Any]) -> Table:
@@ -116,7 +153,8 @@ class LobbyMixin:
 
     async def start(self, game_id: int, by_user_id: int, *, seed: int | None = None) -> Table:
         """Deal the game (``engine.setup``) and deliver ``engine.intro`` events. Host only; the seat count must
-        be within the mode's limits. Raises ``TableError``: ``table.host_only``, ``table.bad_count``,
+        be within the mode's limits, one of them a person. Raises ``TableError``: ``table.host_only``,
+        ``table.needs_person``, ``table.bad_count``,
         ``table.already_started``, ``table.not_active``, ``table.stale``; ``IllegalAction`` from setup."""
         async with self.lock(game_id):
             async with self._sessions() as session, session.begin():
@@ -124,6 +162,8 @@ class LobbyMixin:
                 self._check_lobby(table)
                 if by_user_id != table.host_id:
                     raise TableError("table.host_only")
+                if not table.user_ids():
+                    raise TableError("table.needs_person")
                 mode = table.engine.mode
                 if not mode.min_players <= len(table.seats) <= mode.max_players:
                     raise TableError("table.bad_count", count=len(table.seats), min=mode.min_players,

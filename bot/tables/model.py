@@ -24,10 +24,18 @@ class TableError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class TableSeat:
+    """A seat: its number, its Discord user (None: a computer player, see :attr:`is_ai`), the names it goes by
+    (display name first) and whether DMs to it get through."""
+
     seat: int
-    user_id: int
+    user_id: int | None
     names: tuple[str, ...]
     dm_ok: bool = True
+
+    @property
+    def is_ai(self) -> bool:
+        """A computer player: no Discord user, never mentioned, messaged or scored."""
+        return self.user_id is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,16 +66,24 @@ class Table:
     engine: Engine = field(repr=False)
 
     def seat_of(self, user_id: int) -> int | None:
-        """The seat of ``user_id``, or None when they are not playing."""
-        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+        """The seat of ``user_id``, or None when they are not playing (never an AI seat)."""
+        return next((s.seat for s in self.seats if s.user_id is not None and s.user_id == user_id), None)
 
     def user_of(self, seat: int) -> int | None:
-        """The Discord user at ``seat`` (None for an unknown seat)."""
+        """The Discord user at ``seat`` (None for an unknown seat and for an AI seat)."""
         return next((s.user_id for s in self.seats if s.seat == seat), None)
 
     def user_ids(self) -> list[int]:
-        """Players in seat order."""
-        return [s.user_id for s in self.seats]
+        """The people playing, in seat order (AI seats left out)."""
+        return [s.user_id for s in self.seats if s.user_id is not None]
+
+    def has_seat(self, seat: int) -> bool:
+        """Whether ``seat`` is at the table (a person's or an AI seat)."""
+        return any(s.seat == seat for s in self.seats)
+
+    def ai_seats(self) -> list[int]:
+        """The computer players' seats, in order."""
+        return [s.seat for s in self.seats if s.is_ai]
 
     def seat_names(self, seat: int) -> tuple[str, ...]:
         """The names ``seat`` goes by (display name first), empty for an unknown seat."""

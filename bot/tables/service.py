@@ -101,10 +101,10 @@ def admit(table: Table, *, user_id: int | None, seat: int | None, expected_versi
     if table.status != "active":
         raise TableError("table.not_active", game_id=table.id)
     if seat is None:
-        seat = table.seat_of(user_id or 0)
+        seat = table.seat_of(user_id) if user_id is not None else None
         if seat is None:
             raise TableError("table.not_a_player", game_id=table.id)
-    elif seat != SYSTEM_SEAT and table.user_of(seat) is None:
+    elif seat != SYSTEM_SEAT and not table.has_seat(seat):
         raise TableError("table.bad_seat", seat=seat)
     if expected_version is not None and expected_version != table.version:
         raise TableError("table.stale", game_id=table.id)
@@ -185,6 +185,12 @@ class TableService(LobbyMixin):
         """Lobbies and running games where ``user_id`` is seated (DM commands pick among these)."""
         async with self._sessions() as session:
             rows = await games.active_games_of_user(session, user_id)
+        return await self._tables(rows)
+
+    async def running_with_ai(self) -> list[Table]:
+        """Running games with at least one computer player."""
+        async with self._sessions() as session:
+            rows = await games.running_games_with_ai(session)
         return await self._tables(rows)
 
     async def lobbies_without_message(self) -> list[Table]:

@@ -15,3 +15,4 @@ import importlib as _importlib
 
 for _mode in ("tabletop", "small", "social"):  # registers the three modes, in the order the lobby lists them
     _importlib.import_module(f"games.asesino.{_mode}")
+_importlib.import_module("games.asesino.ai")  # registers the computer players of the three modes

@@ -32,6 +32,7 @@ from games.cereal_killer.models import (
     CerealOptions,
     CerealState,
     ChooseAnswer,
+    DayLog,
     EndTurn,
     HunterTurn,
     KillerTurn,
@@ -212,6 +213,7 @@ class CerealKiller(Engine[CerealState]):
     def _killer_turn(self, s: CerealState, geo: Geometry, seat: int, action: KillerTurn, ev: list[Event]) -> None:
         """Codes: see :func:`games.cereal_killer.killer.check_killer_turn`."""
         route, victim, witness = killer.check_killer_turn(s, geo, action)
+        s.log.append(DayLog(day=s.day, detective=s.detective, lola=s.lola, witness=witness))
         s.killer = route[-1]
         s.routes.append(route)
         s.killer_rode = s.killer_rode or killer.rode_transit(geo, route)
@@ -252,7 +254,7 @@ class CerealKiller(Engine[CerealState]):
         else:
             s.sniffed_out = s.sniffed_out or action.answer != "no"
             s.lola_answers.append(LolaAnswer(day=s.day, ability="sniff", space=pending.reference,
-                                             answer=action.answer))
+                                             answer=action.answer, at=s.lola))
             ev.append(Event(key="cereal_killer.sniff_answer", audience=Audience.to(LOLA),
                             params={"space": pending.reference, "answer": action.answer}))
 
@@ -343,7 +345,8 @@ class CerealKiller(Engine[CerealState]):
     def _bark(self, s: CerealState, geo: Geometry, seat: int, action: Bark, ev: list[Event]) -> None:
         self._use_ability(s, geo, "bark", None)
         answer = hunters.bark_answer(s, geo)
-        s.lola_answers.append(LolaAnswer(day=s.day, ability="bark", space=None, answer=answer))
+        s.lola_answers.append(LolaAnswer(day=s.day, ability="bark", space=None, answer=answer,
+                                         at=s.lola))
         ev.append(Event(key="cereal_killer.barked", params={"space": s.lola}))
         ev.append(Event(key="cereal_killer.bark_answer", audience=Audience.to(LOLA), params={"answer": answer}))
 
@@ -360,6 +363,9 @@ class CerealKiller(Engine[CerealState]):
             self._finish(s, ev, "hunters", reason, seat, space=action.space)
             return
         s.arrests_left -= 1
+        if not s.log or s.log[-1].day != s.day:  # a state built without its history (tests)
+            s.log.append(DayLog(day=s.day))
+        s.log[-1].misses.append(action.space)
         ev.append(Event(key="cereal_killer.missed", params={"seat": seat, "role": ROLES[seat],
                                                             "space": action.space, "left": s.arrests_left,
                                                             "count": s.arrests_left}))
@@ -390,7 +396,7 @@ class CerealKiller(Engine[CerealState]):
                   "objective_victims": objective and objective[1]}
         ev.append(Event(key="cereal_killer.day", params=params))
         ev.append(Event(key="cereal_killer.prompt.route", audience=Audience.to(KILLER),
-                        params=params | {"space": s.killer}))
+                        params=params | {"space": s.killer, "route": list(s.routes[-1]) if s.routes else []}))
 
     def _finish(self, s: CerealState, ev: list[Event], winner: str, reason: str, by: int | None,
                 **params: Any) -> None:

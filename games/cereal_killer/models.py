@@ -143,12 +143,26 @@ class Answer(BaseModel):
 
 
 class LolaAnswer(BaseModel):
-    """A private answer to Lola (``space``: the sniffed space; ``None`` for Bark)."""
+    """A private answer to Lola (``space``: the sniffed space; ``None`` for Bark; ``at``: where Lola stood, the
+    centre a Bark answers about)."""
 
     day: int
     ability: str
     space: int | None
     answer: str
+    at: int | None = None
+
+
+class DayLog(BaseModel):
+    """What everyone saw of one day that the other public fields forget: where the hunters stood when the Killer
+    moved (they blocked its walk), the day's Witness (the Killer may not end on it) and the spaces of the day's
+    missed arrests and Bites (the Killer was not there). Public: each was announced in the channel."""
+
+    day: int
+    detective: int | None = None
+    lola: int | None = None
+    witness: int | None = None
+    misses: list[int] = Field(default_factory=list)
 
 
 class Pending(BaseModel):
@@ -201,6 +215,7 @@ class CerealState(BaseModel):
     questions_used: list[str] = Field(default_factory=list)
     answers: list[Answer] = Field(default_factory=list)
     lola_answers: list[LolaAnswer] = Field(default_factory=list)
+    log: list[DayLog] = Field(default_factory=list)
     bone: str | None = None
     turn: HunterTurn | None = None
     pending: Pending | None = None

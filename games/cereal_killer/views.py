@@ -10,15 +10,17 @@ Public view (``seat=None``; also the Detective's)::
      "victims": [{"day": int, "space": int}], "arrests_left": int,
      "questions_used": [str], "questions_left": [str],
      "answers": [{"day": int, "question": str, "witness": int, "answer": str}],
+     "history": [{"day": int, "detective": int|None, "lola": int|None, "witness": int|None, "misses": [int]}],
      "next_objective": None | {"day": int, "victims": int}, "bone": "sniff"|"bark"|"bite"|None,
      "turn": None | {"seat": int, "role": str, "steps_left": int, "bonus_used": bool, "asked": bool,
                      "ability": str|None},
      "result": None | {"winner": "killer"|"hunters", "reason": str, "by": int|None, "params": {...}},
      "revealed": None | {"killer_space": int|None, "routes": [[int]]}}   # filled only once the game is over
 
-The Killer (seat 0) adds ``killer_space``, ``routes`` (one list per day: start + 3 steps) and ``pending_options``;
-Lola (seat 2) adds ``lola_answers`` ([{"day", "ability", "space", "answer"}]). Pending options are never public:
-they would tell whether the Killer stands diagonally from the Witness.
+The Killer (seat 0) adds ``killer_space``, ``routes`` (one list per day: start + 3 steps), ``pending_options`` and
+``pending_reference`` (the Witness or the sniffed space the pending answer is about, as its prompt said);
+Lola (seat 2) adds ``lola_answers`` ([{"day", "ability", "space", "answer", "at"}]; ``at``: her space then).
+Pending options are never public: they would tell whether the Killer stands diagonally from the Witness.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ def build_view(state: CerealState, seat: int | None) -> dict[str, Any]:
         "questions_used": list(state.questions_used),
         "questions_left": [q for q in QUESTIONS[state.players] if q not in state.questions_used],
         "answers": [a.model_dump() for a in state.answers],
+        "history": [entry.model_dump() for entry in state.log],
         "next_objective": None if objective is None else {"day": objective[0], "victims": objective[1]},
         "bone": state.bone,
         "turn": None if turn is None else {
@@ -73,7 +76,8 @@ def build_view(state: CerealState, seat: int | None) -> dict[str, Any]:
     }
     if seat == KILLER:
         view |= {"killer_space": state.killer, "routes": [list(r) for r in state.routes],
-                 "pending_options": None if state.pending is None else list(state.pending.options)}
+                 "pending_options": None if state.pending is None else list(state.pending.options),
+                 "pending_reference": None if state.pending is None else state.pending.reference}
     elif seat == LOLA:
         view["lola_answers"] = [a.model_dump() for a in state.lola_answers]
     return view

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from games.core.engine import Engine
+from games.core.registry import all_games
 
 
 class Policy(Protocol):
@@ -43,7 +44,10 @@ def register_policy(game: str, policy: Policy, mode: str | None = None) -> Polic
 
 
 def policy_for(game: str, mode: str) -> Policy:
-    """The policy for ``game`` in ``mode``: the mode's, else the game's, else :data:`RANDOM`."""
+    """The policy for ``game`` in ``mode``: the mode's, else the game's, else :data:`RANDOM`. The game packages
+    (which register their policies when imported) are imported first if need be."""
+    if (game, mode) not in _POLICIES and (game, None) not in _POLICIES:
+        all_games()
     return _POLICIES.get((game, mode)) or _POLICIES.get((game, None)) or RANDOM
 
 

@@ -54,7 +54,8 @@ class LetsKill(Engine[LetsKillState]):
 
     # ------------------------------------------------------------ setup (RB "Set Up", LK-01, §9.7, §9.15)
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> LetsKillState:
-        """Raises ``core.bad_player_count`` unless 3 to 5 seats."""
+        """Raises ``core.bad_player_count`` unless 3 to 5 seats and ``lets_kill.bad_first_player`` for a
+        ``first_player`` not seated (README ruling 11)."""
         assert isinstance(options, LetsKillOptions)
         players = len(seats)
         if not self.mode.min_players <= players <= self.mode.max_players:
@@ -63,8 +64,9 @@ class LetsKill(Engine[LetsKillState]):
         lk_deck, victims_deck = list(LETS_KILL_DECK), list(VICTIMS_DECK)
         rng.shuffle(lk_deck)
         rng.shuffle(victims_deck)
-        first = options.first_player if options.first_player is not None and options.first_player < players \
-            else rng.randrange(players)
+        if options.first_player is not None and options.first_player >= players:
+            raise IllegalAction("lets_kill.bad_first_player", seat=options.first_player)
+        first = options.first_player if options.first_player is not None else rng.randrange(players)
         order = [(first + k) % players for k in range(players)]
         hands: list[list[str]] = [[] for _ in range(players)]
         for _ in range(HAND_SIZE):

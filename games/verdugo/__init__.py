@@ -7,6 +7,7 @@ Importing this package registers the engine under ``("verdugo", "classic")``.
 from __future__ import annotations
 
 from games.core.registry import register
+from games.verdugo import ai  # noqa: F401  (registers the computer players)
 from games.verdugo.engine import ENGINE, Verdugo
 from games.verdugo.models import VerdugoOptions, VerdugoState
 

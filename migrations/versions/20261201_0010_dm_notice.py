@@ -4,7 +4,7 @@ shows that step says it (it was in the memory of the process whose DM failed).
 Hand-written; ``tests/db/test_migrations.py`` checks it matches the models exactly and downgrades cleanly.
 
 Revision ID: 0010
-Revises: 0005
+Revises: 0006
 Create Date: 2026-12-01
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010"
-down_revision: str | None = "0005"
+down_revision: str | None = "0006"  # main's head when this branch merged it
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

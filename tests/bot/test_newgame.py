@@ -16,7 +16,7 @@ from bot.bot import CoronerBot
 from bot.cogs.asesino.small_ui import SmallUI
 from bot.cogs.asesino.ui import TabletopUI
 from bot.cogs.lobby.newgame import game_command, newgame_group
-from bot.cogs.lobby.options import LobbyOption, chosen_options, field_option, game_options
+from bot.cogs.lobby.options import LobbyOption, chosen_options, field_option, game_options, mode_options
 from bot.errors import UserError, error_text
 from bot.i18n.translator import CatalogTranslator
 from bot.settings import Settings
@@ -64,7 +64,7 @@ def test_a_game_with_modes_takes_the_union_of_their_options_and_rounds_for_serie
     assert list(asesino) == ["mode", "first_player", "max_days", "idle_days", "rounds"]
     assert asesino["mode"].required and [c.value for c in asesino["mode"].choices] == ["tabletop", "small", "social"]
     assert (asesino["rounds"].min_value, asesino["rounds"].max_value) == (1, 10)
-    assert (asesino["first_player"].min_value, asesino["first_player"].max_value) == (0, None)
+    assert (asesino["first_player"].min_value, asesino["first_player"].max_value) == (0, 9)  # a seat of 10
     options = {o.name: o.modes for o in game_options(get_game("asesino"))}
     assert options == {"first_player": ("tabletop", "small"), "max_days": ("social",), "idle_days": ("social",),
                        "rounds": ("tabletop",)}
@@ -117,6 +117,7 @@ def test_an_option_of_another_mode_is_refused_naming_what_the_mode_has(language:
     ({"rounds": 99}, "es", "⛔ La opción rondas es como mucho 10, no 99."),
     ({"rounds": 0}, "es", "⛔ La opción rondas es como mínimo 1, no 0."),
     ({"first_player": -1}, "es", "⛔ La opción primer_jugador es como mínimo 0, no -1."),
+    ({"first_player": 10}, "en", "⛔ The option first_player is at most 9, not 10."),
 ])
 def test_a_value_the_store_refuses_names_the_real_limit(given: dict[str, Any], language: str, expected: str) -> None:
     """Values are checked with the store's validators (``SeriesOptions``, the engine's ``Options``): the refusal
@@ -124,6 +125,25 @@ def test_a_value_the_store_refuses_names_the_real_limit(given: dict[str, Any], l
     with pytest.raises(TableError) as err:
         chosen_options(get_game("asesino"), "tabletop", given, language)
     assert error_text(language, err.value) == expected
+
+
+def test_a_first_player_past_the_small_tables_four_seats_opens_no_lobby() -> None:
+    """``/newgame asesino mode:small first_player:4``: the small table seats at most 4 (seats 0-3), so the lobby
+    is refused at once instead of opening one that no Start could ever begin."""
+    with pytest.raises(TableError) as err:
+        chosen_options(get_game("asesino"), "small", {"first_player": 4}, "en")
+    assert error_text("en", err.value) == "⛔ The option first_player is at most 3, not 4."
+
+
+def test_a_modes_options_have_its_own_limits_not_the_widest() -> None:
+    """What ``/rules`` and the lobby show for a mode: the small table's ``first_player`` is 0-3 (four seats), the
+    tabletop's 0-9, though ``/newgame asesino`` offers 0-9 for both; ``rounds`` stays the series' 1-10."""
+    small = {o.name: o for o in mode_options(get_game("asesino"), "small")}
+    tabletop = {o.name: o for o in mode_options(get_game("asesino"), "tabletop")}
+    assert (small["first_player"].minimum, small["first_player"].maximum, small["first_player"].modes) == (
+        0, 3, ("small",))
+    assert (tabletop["first_player"].maximum, tabletop["rounds"].maximum) == (9, 10) and "rounds" not in small
+    assert small["first_player"].shown("es") == "`primer_jugador` (0-3)"
 
 
 def test_accepted_options_split_into_the_engines_and_the_series() -> None:

@@ -1,9 +1,13 @@
-"""``coroner simulate``: every registered mode plays to its outcome in both languages, the same seed tells the same
-game, ``--json`` replays, and the public transcript never carries a seat's private messages."""
+"""``coroner simulate``: every registered mode plays to its outcome in both languages with its computer players, the
+same seed tells the same game, ``--json`` replays, and the public transcript never carries a seat's private
+messages."""
 
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -13,6 +17,7 @@ from bot.simulate.driver import play
 from bot.simulate.record import replays
 from bot.simulate.transcript import INDENT, transcript
 from games.core import all_games, get_engine, get_game
+from games.core.ai import RANDOM, policy_for
 
 MODES = [(g.id, m.id, m.min_players, m.max_players) for g in all_games() for m in g.modes]
 IDS = [f"{game}-{mode}" for game, mode, *_ in MODES]
@@ -119,3 +124,24 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) ->
     assert err == ["coroner: unknown game 'nope'; one of: " + ", ".join(g.id for g in all_games()),
                    "coroner: asesino has no mode 'nope'; one of: " + ", ".join(m.id for m in get_game("asesino").modes),
                    "coroner: asesino small takes 2-4 players, not 9"]
+
+
+def test_the_seats_are_the_games_computer_players() -> None:
+    """Each seat plays its game's policy from its own view only: a game with every seat given that policy by hand is
+    the default game, a game of random-legal seats is another; a policy sees its own seat's view."""
+    default = play("cereal_killer", "classic", 2, 4, timeout_rate=0.0)
+    policy = policy_for("cereal_killer", "classic")
+    explicit = play("cereal_killer", "classic", 2, 4, policies={0: policy, 1: policy}, timeout_rate=0.0)
+    randomly = play("cereal_killer", "classic", 2, 4, policies={0: RANDOM, 1: RANDOM}, timeout_rate=0.0)
+    assert [m.action for m in explicit.moves] == [m.action for m in default.moves]
+    assert [m.action for m in randomly.moves] != [m.action for m in default.moves]
+    seen: list[tuple[bool, bool]] = []
+
+    class Spy:
+        def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
+            seen.append(("killer_space" in view, "lola_answers" in view))
+            return policy.choose(view, legal, rng)
+
+    play("cereal_killer", "classic", 3, 4, policies={0: Spy(), 2: Spy()}, timeout_rate=0.0)
+    assert (True, False) in seen and (False, True) in seen
+    assert set(seen) == {(True, False), (False, True)}

@@ -28,3 +28,23 @@ async def test_typed_options_open_the_lobby_and_bad_ones_are_refused_in_the_serv
     table = await world.tables.table_in_channel(world.games.id)
     assert table is not None and (table.game, table.mode, table.options["side"]) == ("cereal_killer", "classic", "B")
     assert table.series_id is None
+
+
+async def test_a_first_player_not_seated_refuses_the_start_and_keeps_the_lobby(world: World) -> None:
+    """Let's Kill! ``primer_jugador:4`` with three players seated: Start is refused in Spanish, saying what to do,
+    and the lobby stays open with its buttons (it used to start with a drawn first player instead)."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        await (await world.admin.slash(world.games, "config language", language="es")).response()
+        handle = await newgame(alice, world.games, "lets_kill", "classic", first_player=4)
+        await handle.response()
+        lobby = handle.original
+        assert lobby is not None
+        for user in (bob, carol):
+            await (await user.click(lobby, label="Unirse")).response()
+        refused = await refusal(await alice.slash(world.games, "start"))
+        table = await world.tables.table_in_channel(world.games.id)
+    assert refused == ("⛔ El asiento 4 no está en esta mesa: primer_jugador cuenta los asientos desde 0 en orden de "
+                       "llegada. Cancela y abre la partida de nuevo.")
+    assert table is not None and table.status == "lobby" and table.state is None
+    assert [b["label"] for b in lobby.components[0]["components"]] == ["Unirse", "Salir", "Empezar", "Cancelar"]

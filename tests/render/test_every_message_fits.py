@@ -20,7 +20,8 @@ from bot.cogs.lobby.render import lobby_embed
 from bot.delivery import Delivery
 from bot.tables import Table
 from bot.tables.model import TableSeat
-from bot.ui import Outgoing, RenderContext, ui_for
+import bot.ui
+from bot.ui import Outgoing, RenderContext, register_ui, ui_for
 from games.core import SYSTEM_SEAT, IllegalAction, SeatInfo, all_games, get_engine
 from tests.discord_double.limits import message_problems
 
@@ -28,6 +29,7 @@ NOW = datetime(2026, 3, 1, 9, tzinfo=UTC)
 #: wide (CJK, full-width), astral (emoji: 2 UTF-16 units each), accented and Discord-markdown characters
 NAME_CHARS = st.sampled_from(["漢", "字", "Ｗ", "😀", "🎲", "é", "ñ", "_", "*", "a", "Z", "9", " ", "ß", "ﷺ"])
 NAMES = st.text(NAME_CHARS, min_size=32, max_size=32)
+SHIPPED = ("asesino", "cereal_killer", "lets_kill", "verdugo")
 MODES = [(g.id, m.id, m.min_players, m.max_players) for g in all_games() for m in g.modes]
 
 
@@ -146,3 +148,46 @@ def test_a_long_log_is_cut_with_and_n_more() -> None:
     assert log.endswith("more") and "…and" in log
     waiting = RenderContext(table, "en").t("turn.waiting_on", seats="")
     assert sent["content"].startswith(waiting.split("{")[0][:8])
+
+
+@pytest.mark.parametrize(("game", "mode", "low", "high"), [m for m in MODES if m[0] in SHIPPED])
+def test_markdown_in_a_name_is_shown_as_typed_in_the_public_table(game: str, mode: str, low: int, high: int,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Players named ``**P0**||x||``...: in a random game's public table, its lines and its result, every name is
+    markdown-escaped (``\\*\\*P0\\*\\*``), so a name never bolds or hides the text around it; button and select
+    labels, which Discord shows as plain text, keep the name as typed."""
+    from bot.cogs.asesino.small_ui import SmallUI
+    from bot.cogs.asesino.ui import TabletopUI
+    from bot.cogs.asesino_social.ui import SOCIAL
+    from bot.cogs.cereal_killer.ui import CerealUI
+    from bot.cogs.lets_kill.ui import LetsKillUI
+    from bot.cogs.verdugo.ui import VerdugoUI
+
+    monkeypatch.setattr(bot.ui, "_UIS", {})  # every game's own UI, as the bot registers them, for this test only
+    for ui in (TabletopUI(), SmallUI(), SOCIAL, CerealUI(), LetsKillUI(), VerdugoUI()):
+        register_ui(ui)
+    names = [f"**P{i}**||x||" for i in range(low)]
+    engine = get_engine(game, mode)
+    state = engine.setup(options_for(engine, game, mode), [SeatInfo(names=(n,)) for n in names], 5)
+    rng, now, delivery, lines = random.Random(5), NOW, offline_delivery(), []
+    for _ in range(300):
+        if engine.outcome(state) is not None or (step := random_step(engine, state, rng, now)) is None:
+            break
+        now += timedelta(minutes=rng.randint(0, 90))
+        try:
+            done = engine.apply(state, *step)
+        except IllegalAction:
+            continue
+        state = done.state
+        ctx = RenderContext(make_table(game, mode, names, "en", state, "active"), "en")
+        lines += [line for e in done.events if e.audience.kind == "public"
+                  and (line := ui_for(game, mode).public_event(ctx, e))]
+    table = make_table(game, mode, names, "en", state, "active")
+    sent = payload(delivery.status_message(table, lines[-6:]))
+    texts = [sent["content"] or ""] + [text for embed in sent["embeds"] for text in (
+        embed.get("title", ""), embed.get("description", ""),
+        *(part for f in embed.get("fields", []) for part in (f["name"], f["value"])))]
+    shown = "\n".join(texts)
+    if game != "cereal_killer":  # its table names roles, not players
+        assert "\\*\\*P0\\*\\*\\|\\|x\\|\\|" in shown
+    assert "**P" not in shown.replace("\\*\\*P", ""), shown

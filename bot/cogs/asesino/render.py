@@ -115,8 +115,8 @@ def hand_embed(ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.E
     embed.add_field(name=ctx.t("asesino.ui.hand"), value="\n".join(f"• {card_name(ctx, c)}" for c in hand)
                     or ctx.t("asesino.ui.empty_hand"), inline=False)
     if view.get("partner") is not None:
-        embed.add_field(name=ctx.t("asesino.ui.partner"), value=ctx.name(view["partner"]), inline=False)
-    plays = [ctx.t("asesino.ui.my_play", target=ctx.name(p["target"]), position=p["position"] + 1,
+        embed.add_field(name=ctx.t("asesino.ui.partner"), value=ctx.shown_name(view["partner"]), inline=False)
+    plays = [ctx.t("asesino.ui.my_play", target=ctx.shown_name(p["target"]), position=p["position"] + 1,
                    card=card_name(ctx, p["card"])) for p in view.get("my_plays") or []]
     plays += [ctx.t("asesino.ui.my_card", column=p["column"] + 1, index=p["index"] + 1,
                     card=card_name(ctx, p["card"])) for p in view.get("my_cards") or []]
@@ -131,13 +131,13 @@ def _waiting_line(ctx: RenderContext, view: dict[str, Any]) -> str | None:
     if not waiting:
         return None
     seat = waiting["seat"]
-    return ctx.t(f"asesino.ui.waiting.{waiting['kind']}", seat=ctx.name(seat) if seat is not None else "")
+    return ctx.t(f"asesino.ui.waiting.{waiting['kind']}", seat=ctx.shown_name(seat) if seat is not None else "")
 
 
 def _roles_field(ctx: RenderContext, embed: discord.Embed, view: dict[str, Any]) -> None:
     roles = view.get("roles")
     if roles:
-        lines = [f"{ctx.name(int(seat))}: {card_name(ctx, role)}" for seat, role in sorted(
+        lines = [f"{ctx.shown_name(int(seat))}: {card_name(ctx, role)}" for seat, role in sorted(
             roles.items(), key=lambda kv: int(kv[0]))]
         embed.add_field(name=ctx.t("asesino.ui.roles"), value="\n".join(lines), inline=False)
 
@@ -171,13 +171,13 @@ def tabletop_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
             value.append(ctx.t("asesino.ui.revealed", cards=card_list(ctx, seat["revealed"])))
         if seat["murdered"]:
             value.append(ctx.t("asesino.ui.murdered"))
-        embed.add_field(name=f"{' '.join(marks)} {ctx.name(index)}".strip()[:250], value="\n".join(value))
+        embed.add_field(name=f"{' '.join(marks)} {ctx.shown_name(index)}".strip()[:250], value="\n".join(value))
     _roles_field(ctx, embed, view)
     return embed
 
 
 def _slot_line(ctx: RenderContext, slot: dict[str, Any]) -> str:
-    who = ctx.name(slot["by"]) if slot["by"] is not None else ctx.t("asesino.ui.dealt")
+    who = ctx.shown_name(slot["by"]) if slot["by"] is not None else ctx.t("asesino.ui.dealt")
     declared = ctx.t(f"asesino.ui.declared.{slot['declared']}") if slot["declared"] else ""
     shown = card_name(ctx, slot["card"]) if slot["card"] is not None else "🂠"
     return " · ".join(part for part in (shown, who, declared) if part)
@@ -188,7 +188,7 @@ def small_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
     what they declared, face-up cards named), the murder register, hand sizes and whose turn it is."""
     murders = ", ".join(str(c + 1) for c in view["murders"]) or ctx.t("asesino.ui.none")
     lines = [ctx.t("asesino.ui.register", count=len(view["murders"]), total=MURDERS_TO_WIN, columns=murders),
-             ctx.t("asesino.ui.hands", hands=", ".join(f"{ctx.name(seat)} {size}"
+             ctx.t("asesino.ui.hands", hands=", ".join(f"{ctx.shown_name(seat)} {size}"
                                                        for seat, size in enumerate(view["hand_sizes"])))]
     waiting = _waiting_line(ctx, view)
     if waiting:
@@ -210,8 +210,8 @@ def series_embed(ctx: RenderContext, totals: dict[int, float], winners: list[int
     done = played >= total
     title = ctx.t("asesino.series.final" if done else "asesino.series.standings", played=played, total=total,
                  count=total, series=series_id)
-    lines = [f"{ctx.name(seat)}: {points:g}" for seat, points in sorted(totals.items(), key=lambda kv: -kv[1])]
+    lines = [f"{ctx.shown_name(seat)}: {points:g}" for seat, points in sorted(totals.items(), key=lambda kv: -kv[1])]
     embed = discord.Embed(title=title, description="\n".join(lines) or "-", colour=discord.Colour.gold())
     if done:
-        embed.add_field(name=ctx.t("asesino.series.winner"), value=", ".join(ctx.name(s) for s in winners) or "-")
+        embed.add_field(name=ctx.t("asesino.series.winner"), value=", ".join(ctx.shown_name(s) for s in winners) or "-")
     return embed

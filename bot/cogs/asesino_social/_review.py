@@ -47,7 +47,7 @@ def review_message(table: Table, review_id: int) -> Outgoing:
         reason = ctx.t(exc.code, **exc.params)
     embed = discord.Embed(title=ctx.t("asesino_social.ui.review_title", review=review.id, game=table.id),
                           description=neutral(review.text)[:4000], colour=COLOUR)
-    embed.add_field(name=ctx.t("asesino_social.ui.review_writer"), value=ctx.name(review.seat)[:FIELD_LIMIT])
+    embed.add_field(name=ctx.t("asesino_social.ui.review_writer"), value=ctx.shown_name(review.seat)[:FIELD_LIMIT])
     embed.add_field(name=ctx.t("asesino_social.ui.review_reason"), value=neutral(reason)[:FIELD_LIMIT], inline=False)
     view = view_of(
         game_button(table.id, 0, BUTTON, f"{review.id}-yes", label=ctx.t("asesino_social.ui.review_approve"),

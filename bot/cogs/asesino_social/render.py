@@ -42,7 +42,7 @@ def role_name(ctx: RenderContext, role: str | None) -> str:
 
 
 def seat_name(ctx: RenderContext, seat: Any) -> str:
-    return ctx.name(seat) if isinstance(seat, int) and seat >= 0 else "-"
+    return ctx.shown_name(seat) if isinstance(seat, int) and seat >= 0 else "-"
 
 
 def params_text(ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
@@ -159,12 +159,12 @@ def table_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
     for row in view["seats"]:
         mark = "💀" if not row["alive"] else ("⚖️" if row["deprived"] else "🟢")
         shown = f" ({role_name(ctx, row['shown_card'])})" if row["shown_card"] else ""
-        players.append(f"{mark} {ctx.name(row['seat'])}{shown}")
+        players.append(f"{mark} {ctx.shown_name(row['seat'])}{shown}")
     embed.add_field(name=ctx.t("asesino_social.ui.players"), value=clip("\n".join(players), FIELD_LIMIT),
                     inline=False)
     open_ones = [j for j in view["judgements"] if j["status"] == "open"]
     if open_ones:
-        lines = [ctx.t("asesino_social.ui.judgement_line", judgement=j["id"], accused=ctx.name(j["accused"]),
+        lines = [ctx.t("asesino_social.ui.judgement_line", judgement=j["id"], accused=ctx.shown_name(j["accused"]),
                        backers=len(j["backers"]), ends=stamp(j["expires_at"])) for j in open_ones]
         embed.add_field(name=ctx.t("asesino_social.ui.judgements"), value=clip("\n".join(lines), FIELD_LIMIT),
                         inline=False)

@@ -34,6 +34,7 @@ from bot.modals import GameModal
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
 from games.asesino.social import SocialOptions, day_end
 from games.asesino.social.actions import CLUE_LIMIT, TEXT_LIMIT
+from games.asesino.social.ai import ai_plays
 from games.asesino.social.engine import PLACEHOLDER
 from games.asesino.social.rules import interview_pair, may_send_clue, may_write_letter
 from games.core import Event, IllegalAction
@@ -75,7 +76,7 @@ def open_modal_checked(bot: CoronerBot, table: Table, seat: int, kind: str) -> G
     modal = GameModal(table.id, table.version, "text", kind, title=ctx.t(f"asesino_social.ui.modal.{kind}"))
     modal.add_item(discord.ui.TextInput(label=ctx.t("asesino_social.ui.modal.text"), custom_id="text",
                                         style=discord.TextStyle.paragraph, required=True,
-                                        max_length=CLUE_LIMIT if kind == "send_clue" else TEXT_LIMIT))
+                                        max_length=text_limit(kind)))
     return modal
 
 
@@ -107,12 +108,17 @@ class SocialUI(GameUI):
     mode = "social"
 
     # --- playing (every component, command and DM goes through :meth:`GameUI.play`) --------------------------
-    async def play(self, bot: Any, table: Table, user_id: int, action: dict[str, Any], **kwargs: Any) -> ActResult:
+    async def play(self, bot: Any, table: Table, user_id: int | None, action: dict[str, Any],
+                   **kwargs: Any) -> ActResult:
         """Every overdue day is ended first (ruling "Time": an action counts for the day its timestamp falls in,
         and after downtime the bot ends every overdue day, in order, before it applies anything else); then
         :meth:`GameUI.play` with the same arguments."""
         await catch_up(bot, table.id)
         return await super().play(bot, table, user_id, action, **kwargs)
+
+    def ai_plays(self, action: Any) -> bool:
+        """Ruling 30: a computer player makes only quiet moves (its power, judgements) and never writes."""
+        return ai_plays(action)
 
     def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
         """Real time: every move carries ``at = bot.clock.now()``."""
@@ -267,26 +273,41 @@ class SocialUI(GameUI):
         head, _, rest = text.partition(":")
         command = head.strip().lower()
         if command in DM_COMMANDS and rest.strip():
-            await self.play(bot, table, message.author.id, {"type": DM_COMMANDS[command], "text": rest.strip()})
+            await self.play(bot, table, message.author.id, _text_action(DM_COMMANDS[command], rest.strip()))
             return
         if not text:
             raise UserError("asesino_social.ui.dm_help")
         for allowed, kind in ((may_write_letter, "write_letter"), (may_send_clue, "send_clue")):
             if allowed(table.state, seat):
-                await self.play(bot, table, message.author.id, {"type": kind, "text": text})
+                await self.play(bot, table, message.author.id, _text_action(kind, text))
                 return
         pair = interview_pair(table.state)
         if seat in pair:
             other = pair[1] if seat == pair[0] else pair[0]
             ctx = RenderContext(table, table.language)
             key = "asesino_social.ui." + ("relay_from_journalist" if seat == pair[0] else "relay_from_target")
-            out = Outgoing(embeds=[discord.Embed(description=ctx.t(key, seat=ctx.name(seat),
+            out = Outgoing(embeds=[discord.Embed(description=ctx.t(key, seat=ctx.shown_name(seat),
                                                                    text=neutral(text[:TEXT_LIMIT])), colour=COLOUR)])
             sent = await bot.delivery.dm(table, other, out)
             await message.channel.send(ctx.t("asesino_social.ui.relayed" if sent else "asesino_social.ui.relay_failed"),
                                        allowed_mentions=SILENT)
             return
         raise UserError("asesino_social.ui.dm_help")
+
+
+def text_limit(kind: str) -> int:
+    """The most characters the text action ``kind`` takes (``games.asesino.social.actions``)."""
+    return CLUE_LIMIT if kind == "send_clue" else TEXT_LIMIT
+
+
+def _text_action(kind: str, text: str) -> dict[str, Any]:
+    """The action ``kind`` carrying a player's DM ``text``. Raises ``UserError`` (``asesino_social.ui.too_long``)
+    past the action's :func:`text_limit`, which a DM of up to 4,000
+    characters can pass: the player is told the limit instead of "could not be understood"."""
+    limit = text_limit(kind)
+    if len(text) > limit:
+        raise UserError("asesino_social.ui.too_long", length=len(text), limit=limit)
+    return {"type": kind, "text": text}
 
 
 def _max_days(options: dict[str, Any], configured: int) -> int:

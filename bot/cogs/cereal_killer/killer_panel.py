@@ -20,7 +20,7 @@ from bot.cogs.cereal_killer import messages as msg
 from bot.components import game_button
 from bot.errors import UserError, send_error
 from bot.modals import GameModal
-from bot.ui import RenderContext
+from bot.ui import Outgoing, RenderContext
 from games.cereal_killer.models import KILLER
 from games.cereal_killer.route import ParseError, parse_route
 
@@ -36,10 +36,11 @@ ROUTE_MAX = 200
 def route_action(content: str) -> dict[str, Any]:
     """The engine action (JSON) for a route written as in a DM (``8 3 2 1 victim 3 witness 4``). Raises
     ``UserError`` with the parser's ``cereal_killer.parse.*`` code when it cannot be read, quoting what could not
-    be read (``text``), not just the word that stopped it."""
+    be read (``text``), not just the word that stopped it (each quote cut to 100 characters: a DM may hold 4,000)."""
     turn = parse_route(content)
     if isinstance(turn, ParseError):
-        raise UserError(turn.code, **turn.params, text=_quoted(content))
+        quoted = {key: _quoted(value) if isinstance(value, str) else value for key, value in turn.params.items()}
+        raise UserError(turn.code, **quoted, text=_quoted(content))
     return turn.model_dump()
 
 
@@ -90,14 +91,17 @@ async def submit_route(ui: GameUI, interaction: discord.Interaction, table: Tabl
         action = route_action(content)
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await ui.play(bot, table, interaction.user.id, action, version=version)
-        await interaction.followup.send(confirmation(result), ephemeral=True)
+        await interaction.followup.send(**confirmation(result).kwargs(), ephemeral=True)
     except Exception as exc:  # noqa: BLE001 - every refusal becomes an ephemeral reply; the Killer may retype
         await send_error(bot, interaction, exc, table)
 
 
-def confirmation(result: ActResult) -> str:
-    """The Killer's private confirmation of an accepted route (the engine's ``route_recorded`` event)."""
+def confirmation(result: ActResult) -> Outgoing:
+    """The Killer's private confirmation of an accepted route (the engine's ``route_recorded`` event) with its
+    board, as the modal's reply (a follow-up: nothing of the bot's REST budget; no DM repeats it)."""
     table = result.table
     ctx = RenderContext(table, table.language)
     recorded = next(e for e in result.events if e.key == "cereal_killer.route_recorded")
-    return msg.text_of(ctx, recorded)
+    out = msg.private_message(ctx, KILLER, recorded, table.engine.view(table.state, KILLER))
+    out.language = table.language
+    return out

@@ -61,7 +61,7 @@ def text_of(ctx: RenderContext, event: Event) -> str:
 def roles_line(ctx: RenderContext, players: int) -> str:
     """Who plays whom (seats follow the join order: host = Killer, then the Detective, then Lola)."""
     return "\n".join(ctx.t("cereal_killer.ui.role_line", role=word(ctx, "cereal_killer.name", ROLES[seat]),
-                           seat=ctx.name(seat)) for seat in range(players))
+                           seat=ctx.shown_name(seat)) for seat in range(players))
 
 
 def _list(ctx: RenderContext, family: str, values: list[str]) -> str:
@@ -72,7 +72,7 @@ def achievements_text(ctx: RenderContext, outcome: Outcome | None) -> str | None
     """One line per earned achievement (``None`` when nobody earned one)."""
     if outcome is None:
         return None
-    lines = [ctx.t("cereal_killer.ui.achievement_line", seat=ctx.name(seat),
+    lines = [ctx.t("cereal_killer.ui.achievement_line", seat=ctx.shown_name(seat),
                    achievement=word(ctx, "cereal_killer.achievement", name))
              for seat, names in sorted(outcome.achievements.items()) for name in names]
     return "\n".join(lines) or None
@@ -93,7 +93,7 @@ def status_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
     turn = view["turn"]
     if turn is not None:
         embed.add_field(name=ctx.t("cereal_killer.ui.turn"), value=ctx.t(
-            "cereal_killer.ui.turn_value", seat=ctx.name(turn["seat"]),
+            "cereal_killer.ui.turn_value", seat=ctx.shown_name(turn["seat"]),
             role=word(ctx, "cereal_killer.name", turn["role"]), steps=turn["steps_left"]), inline=False)
     if view["bone"]:
         embed.add_field(name=ctx.t("cereal_killer.ui.bone"), value=word(ctx, "cereal_killer.ability", view["bone"]))
@@ -119,16 +119,22 @@ def private_board(ctx: RenderContext, event: Event, view: dict[str, Any]) -> tup
     """The Killer's board for a route confirmation (route drawn) or a route prompt (its space marked)."""
     if event.key == "cereal_killer.route_recorded":
         return render_board(view, route=list(event.params["route"]), language=ctx.language)
-    if event.key == "cereal_killer.prompt.route":
-        return render_board(view, route=[int(event.params["space"])], language=ctx.language)
+    if event.key == "cereal_killer.prompt.route":  # yesterday's route drawn, ending where the Killer stands
+        route = [int(s) for s in event.params.get("route") or [event.params["space"]]]
+        return render_board(view, route=route, language=ctx.language)
     if event.key == "cereal_killer.prompt.first_route":
         return render_board(view, language=ctx.language)
     return None
 
 
 def private_message(ctx: RenderContext, seat: int, event: Event, view: dict[str, Any]) -> Outgoing:
-    """A DM for a seat event; the Killer's route events carry its private board image."""
+    """A DM for a seat event; the Killer's route events carry its private board image, and a day's route prompt
+    the route it walked the day before (its own route is not confirmed by a DM of its own: issue 8)."""
     embed = discord.Embed(description=text_of(ctx, event), colour=COLOUR)
+    if event.key == "cereal_killer.prompt.route" and event.params.get("route"):
+        embed.add_field(name=ctx.t("cereal_killer.ui.last_route"), value=ctx.t(
+            "cereal_killer.ui.route_line", day=int(event.params["day"]) - 1, route=walk(event.params["route"])),
+            inline=False)
     files: list[Attachment] = []
     board = private_board(ctx, event, view) if seat == KILLER else None
     if board is not None:

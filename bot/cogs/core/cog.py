@@ -113,7 +113,7 @@ class Core(commands.Cog):
         tables = await self.bot.tables.tables_in_guild(interaction.guild_id)
         lines = [t("games.line", language, game=t(f"game.{x.game}", language), mode=t(f"mode.{x.game}.{x.mode}",
                    language), channel=f"<#{x.channel_id}>", status=t(f"lobby.status.{x.status}", language),
-                   players=len(x.user_ids()), count=len(x.user_ids())) for x in tables]
+                   players=len(x.seats), count=len(x.seats)) for x in tables]
         embed = discord.Embed(title=t("games.title", language), description="\n".join(lines) or t("games.none",
                               language), colour=COLOUR)
         await interaction.response.send_message(ephemeral=True, **Outgoing(embeds=[embed], language=language).kwargs())

@@ -126,7 +126,7 @@ def table_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
         lines.append(ctx.t("lets_kill.ui.shootout", **words(ctx, {
             "seat": duel["target"], "target_total": duel["target_total"], "posse_total": duel["posse_total"]})))
     if view.get("declared_by") is not None:
-        lines.append(ctx.t("lets_kill.ui.declared", seat=ctx.name(view["declared_by"])))
+        lines.append(ctx.t("lets_kill.ui.declared", seat=ctx.shown_name(view["declared_by"])))
     embed = discord.Embed(title=ctx.t("game.lets_kill"), description="\n".join(lines)[:1000], colour=COLOUR)
     fields: list[tuple[str, list[str]]] = [
         (f"📍 {card_name(loc['card'])}{_room(loc)}{_welcome(ctx, loc)}", [_victim(v) for v in loc["victims"]])
@@ -138,7 +138,7 @@ def table_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
                      for inc in view["incidents"] if inc["owner"] == seat]
         if view["skips"][seat]:
             incidents.insert(0, ctx.t("lets_kill.ui.skips", skips=view["skips"][seat]))
-        title = ctx.t("lets_kill.ui.player_field", seat=ctx.name(seat), score=view["scores"][seat],
+        title = ctx.t("lets_kill.ui.player_field", seat=ctx.shown_name(seat), score=view["scores"][seat],
                       hand=view["hand_sizes"][seat])
         fields.append((title, incidents or [ctx.t("lets_kill.ui.no_incidents")]))
     fields = fields[-MAX_FIELDS:]  # players and the town first to survive (never more than 12 + 1 + 5 in play)

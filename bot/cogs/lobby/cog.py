@@ -161,7 +161,8 @@ class Lobby(commands.Cog):
     # --- buttons ----------------------------------------------------------------------------------------------
     async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, action: str, *,
                               edit: bool = True) -> None:
-        """Join / Leave / Start / Cancel. ``edit``: the interaction came from the lobby message itself."""
+        """Join / Leave / Start / Cancel / Add AI / Remove AI (the last two: host only). ``edit``: the interaction
+        came from the lobby message itself."""
         try:
             await self._lobby_action(interaction, game_id, action, edit)
         except Exception as exc:  # noqa: BLE001
@@ -184,7 +185,7 @@ class Lobby(commands.Cog):
                 await interaction.followup.send(await self.bot.t(interaction.guild_id, "lobby.started"),
                                                 ephemeral=True)
             return
-        if action not in ("join", "leave", "cancel"):
+        if action not in ("join", "leave", "cancel", "add_ai", "remove_ai"):
             raise UserError("lobby.unknown_action")
         async with self._shown(game_id):  # the answer renders the lobby as committed when it is sent
             table = await in_time(interaction, self._change(interaction, game_id, action), ephemeral=not edit,
@@ -209,6 +210,10 @@ class Lobby(commands.Cog):
             return await tables.join(game_id, user.id, user_names(user))
         if action == "leave":
             return await tables.leave(game_id, user.id)
+        if action == "add_ai":
+            return await tables.add_ai(game_id, user.id)
+        if action == "remove_ai":
+            return await tables.remove_ai(game_id, user.id)
         manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
         return await tables.cancel(game_id, user.id, is_manager=manager)
 
@@ -326,7 +331,8 @@ class Lobby(commands.Cog):
                                         table.options, language=table.language, series_id=table.series_id,
                                         expires_at=expires)
         for seat in table.seats:  # the same players in the same order (a crash here: its message comes at start)
-            lobby = await tables.join(lobby.id, seat.user_id, list(seat.names))
+            lobby = (await tables.join(lobby.id, seat.user_id, list(seat.names)) if seat.user_id is not None
+                     else await tables.add_ai(lobby.id, table.host_id))
         message = await self._send_lobby(lobby, {
             "content": t(f"{table.game}.series.next_round", table.language, round=round_no, total=total),
             "embed": lobby_embed(lobby, lobby.language, int(expires.timestamp())),

@@ -178,8 +178,12 @@ def game_options(game: GameInfo) -> list[LobbyOption]:
 
 
 def mode_options(game: GameInfo, mode: str) -> list[LobbyOption]:
-    """The lobby options ``mode`` of ``game`` accepts (see :func:`game_options`)."""
-    return [option for option in game_options(game) if mode in option.modes]
+    """The lobby options ``mode`` of ``game`` accepts (see :func:`game_options`), each with this mode's own limits
+    and choices (``/newgame``'s parameter has the widest of all modes: Asesino's ``first_player`` is 0-9 there,
+    0-3 on the small table)."""
+    fields = get_engine(game.id, mode).Options.model_fields
+    return [field_option(game.id, mode, option.name, fields[option.name]) or option if option.name in fields
+            else option for option in game_options(game) if mode in option.modes]
 
 
 def _series(game: str, mode: str) -> bool:

@@ -9,7 +9,7 @@ import discord
 from bot.cogs.lobby.options import mode_options
 from bot.components import LobbyButton, view_of
 from bot.i18n import catalog
-from bot.ui import COLOUR, ui_for
+from bot.ui import COLOUR, RenderContext, ui_for
 from games.core import get_engine, get_game
 
 if TYPE_CHECKING:
@@ -25,8 +25,9 @@ def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expir
                          mode=cat.render(f"mode.{table.game}.{table.mode}")),
         colour=COLOUR,
     )
-    players = "\n".join(f"{i + 1}. <@{uid}>" for i, uid in enumerate(table.user_ids())) or cat.render("lobby.empty")
-    embed.add_field(name=cat.render("lobby.players", count=len(table.user_ids()), min=mode.min_players,
+    players = "\n".join(f"{s.seat + 1}. {seat_line(table, s.seat, language)}" for s in table.seats) \
+        or cat.render("lobby.empty")
+    embed.add_field(name=cat.render("lobby.players", count=len(table.seats), min=mode.min_players,
                                     max=mode.max_players), value=players, inline=False)
     embed.add_field(name=cat.render("lobby.host"), value=f"<@{table.host_id}>")
     extra = ui_for(table.game, table.mode).lobby_lines(table, language)
@@ -47,9 +48,17 @@ def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expir
     return embed
 
 
+def seat_line(table: Table, seat: int, language: str) -> str:
+    """A seat as the lobby lists it: a person's mention, or a computer player's name marked as such."""
+    user_id = table.user_of(seat)
+    if user_id is not None:
+        return f"<@{user_id}>"
+    return catalog(language).render("lobby.ai_player", name=RenderContext(table, language).name(seat))
+
+
 def lobby_view(table: Table, language: str) -> discord.ui.View | None:
     if table.status != "lobby":
         return None
     cat = catalog(language)
     return view_of(*(LobbyButton(table.id, action, label=cat.render(f"lobby.button.{action}"))
-                     for action in ("join", "leave", "start", "cancel")))
+                     for action in ("join", "leave", "start", "cancel", "add_ai", "remove_ai")))

@@ -27,7 +27,7 @@ MAX_LINE = 1900
 
 def name(ctx: RenderContext, seat: int) -> str:
     """A player's name for message text (markdown escaped); component labels use ``ctx.name`` as is."""
-    return discord.utils.escape_markdown(ctx.name(seat))
+    return ctx.shown_name(seat)
 
 
 def card_name(ctx: RenderContext, family: str, card: str | None) -> str:

@@ -51,7 +51,8 @@ class Game(Base):
 
 
 class Seat(Base):
-    """A player at a table. ``seat`` is the engine's seat number (0-based, join order)."""
+    """A player at a table. ``seat`` is the engine's seat number (0-based, join order); ``user_id`` is None for a
+    computer player (an AI seat, which has no Discord user: it is never mentioned, messaged or scored)."""
 
     __tablename__ = "seats"
     __table_args__ = (UniqueConstraint("game_id", "user_id"), UniqueConstraint("game_id", "seat"))
@@ -59,7 +60,7 @@ class Seat(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)
-    user_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    user_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
     names: Mapped[list[str]]
     dm_ok: Mapped[bool] = mapped_column(default=True)
     #: a DM to this player failed and the channel was not told yet (said with the game's next public step, by

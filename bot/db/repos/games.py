@@ -38,6 +38,13 @@ async def active_games_of_guild(session: AsyncSession, guild_id: int) -> Sequenc
     return (await session.scalars(stmt)).all()
 
 
+async def running_games_with_ai(session: AsyncSession) -> Sequence[Game]:
+    """Running games with at least one computer player (a seat without a user), oldest first."""
+    has_ai = select(Seat.id).where(Seat.game_id == Game.id, Seat.user_id.is_(None)).exists()
+    stmt = select(Game).where(Game.status == "active", has_ai).order_by(Game.id)
+    return (await session.scalars(stmt)).all()
+
+
 async def active_games_of_user(session: AsyncSession, user_id: int) -> Sequence[Game]:
     """Lobbies and running games where ``user_id`` holds a seat, oldest first."""
     stmt = (select(Game).join(Seat, Seat.game_id == Game.id)
@@ -50,8 +57,9 @@ async def seats_of(session: AsyncSession, game_id: int) -> Sequence[Seat]:
     return (await session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))).all()
 
 
-async def add_seat(session: AsyncSession, game_id: int, user_id: int, names: list[str], at: datetime) -> Seat:
-    """Seat ``user_id`` after the last seat. Violates ``uq_seats_game_id_user_id`` if already seated."""
+async def add_seat(session: AsyncSession, game_id: int, user_id: int | None, names: list[str], at: datetime) -> Seat:
+    """Seat ``user_id`` (None: a computer player) after the last seat. Violates ``uq_seats_game_id_user_id`` if
+    that user is already seated."""
     count = await session.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id))
     seat = Seat(game_id=game_id, seat=count or 0, user_id=user_id, names=names, joined_at=at)
     session.add(seat)
@@ -59,18 +67,21 @@ async def add_seat(session: AsyncSession, game_id: int, user_id: int, names: lis
     return seat
 
 
-async def remove_seat(session: AsyncSession, game_id: int, user_id: int) -> bool:
-    """Remove ``user_id`` and close the gap (seats after it move down one, in ascending order so the unique
-    ``(game_id, seat)`` constraint holds at every step). False when they were not seated."""
+async def remove_seat(session: AsyncSession, game_id: int, user_id: int | None = None, *,
+                      seat: int | None = None) -> bool:
+    """Remove the seat of ``user_id`` (or seat number ``seat``) and close the gap (seats after it move down one,
+    in ascending order so the unique ``(game_id, seat)`` constraint holds at every step). False when there is no
+    such seat."""
     seats = list(await seats_of(session, game_id))
-    leaving = next((s for s in seats if s.user_id == user_id), None)
+    leaving = next((s for s in seats if (s.seat == seat if seat is not None else
+                                         s.user_id is not None and s.user_id == user_id)), None)
     if leaving is None:
         return False
     await session.delete(leaving)
     await session.flush()
-    for seat in seats:
-        if seat.seat > leaving.seat:
-            seat.seat -= 1
+    for other in seats:
+        if other.seat > leaving.seat:
+            other.seat -= 1
             await session.flush()
     return True
 

@@ -37,9 +37,9 @@ async def create_series(session: AsyncSession, guild_id: int, channel_id: int, g
 
 async def record_outcome(session: AsyncSession, game: Game, seats: Sequence[Seat], outcome: Outcome,
                          at: datetime) -> list[Score]:
-    """Write one score row per seat (``outcome.scores``, 0 for a seat it leaves out; ``won`` = seat among
-    ``outcome.winners``) and the achievements of ``outcome.achievements``. In a series the game is the next
-    round: ``rounds_played`` goes up and the series finishes after its last round."""
+    """Write one score row per person's seat (AI seats are never scored; ``outcome.scores``, 0 for a seat it
+    leaves out; ``won`` = seat among ``outcome.winners``) and the achievements of ``outcome.achievements``. In a
+    series the game is the next round: ``rounds_played`` goes up and the series finishes after its last round."""
     round_no: int | None = None
     if game.series_id is not None:
         series = await session.get(Series, game.series_id)
@@ -49,6 +49,7 @@ async def record_outcome(session: AsyncSession, game: Game, seats: Sequence[Seat
             if series.rounds_played >= series.rounds_total:
                 series.status = "finished"
     winners = set(outcome.winners)
+    seats = [seat for seat in seats if seat.user_id is not None]  # computer players are never scored
     rows = [Score(guild_id=game.guild_id, game=game.game, mode=game.mode, series_id=game.series_id, game_id=game.id,
                   user_id=seat.user_id, seat=seat.seat, round=round_no,
                   points=float(outcome.scores.get(seat.seat, 0.0)), won=seat.seat in winners, at=at)

@@ -21,7 +21,7 @@ EffectKind = Literal["accomplice", "prosecutor", "journalist"]
 class SmallOptions(BaseModel):
     """``first_player``: the seat that starts (e.g. the host); ``None`` draws it from the seed."""
 
-    first_player: int | None = Field(default=None, ge=0)
+    first_player: int | None = Field(default=None, ge=0, le=3)  # a seat of the mode's largest table
 
 
 class Slot(BaseModel):

@@ -19,7 +19,7 @@ PromptKind = Literal["direction", "order", "statement", "accuse", "last_words"]
 class TabletopOptions(BaseModel):
     """``first_player``: the seat that takes the turn marker (e.g. the host); ``None`` draws it from the seed."""
 
-    first_player: int | None = Field(default=None, ge=0)
+    first_player: int | None = Field(default=None, ge=0, le=9)  # a seat of the mode's largest table
 
 
 class Played(BaseModel):

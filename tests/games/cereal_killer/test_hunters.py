@@ -241,7 +241,7 @@ def test_golden_example_3_sniff_on_4_answers_west_or_south() -> None:
     assert [(e.key, e.params, e.audience) for e in answered.events] == [
         ("cereal_killer.sniff_answer", {"space": 4, "answer": "west"}, Audience.to(2))]
     assert ENGINE.view(answered.state, 2)["lola_answers"] == [
-        {"day": 2, "ability": "sniff", "space": 4, "answer": "west"}]
+        {"day": 2, "ability": "sniff", "space": 4, "answer": "west", "at": 9}]
     assert "lola_answers" not in ENGINE.view(answered.state, None)
     assert "lola_answers" not in ENGINE.view(answered.state, 1)
 

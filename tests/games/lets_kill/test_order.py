@@ -107,3 +107,18 @@ def test_a_child_witness_queues_the_shootout_at_w4() -> None:
     state = act(act(act(state, 0, Pledge(cards=["W01"])), 1, Pledge()), 2, Pledge())
     state = answer_window(state)
     assert state.incidents[-1].victims == ["V05"] and "V01" in state.town
+
+
+def test_a_first_player_not_seated_is_refused_not_replaced_by_a_draw() -> None:
+    """``first_player:4`` at a table of three: the start is refused naming the seat (as Asesino and Verdugo do),
+    instead of silently drawing another first player (README ruling 11); seat 2 of three starts."""
+    import pytest
+
+    from games.core import IllegalAction, SeatInfo
+    from games.lets_kill.models import LetsKillOptions
+
+    seats = [SeatInfo(names=(f"p{i}",)) for i in range(3)]
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.setup(LetsKillOptions(first_player=4), seats, 1)
+    assert (err.value.code, err.value.params) == ("lets_kill.bad_first_player", {"seat": 4})
+    assert ENGINE.setup(LetsKillOptions(first_player=2), seats, 1).first == 2
