@@ -5,9 +5,9 @@ Any number of processes may run timers on one database: each claims the due time
 them (see :mod:`bot.db.repos.timers` for the claim and lease protocol), runs the handler, then marks the timer
 fired, so a process dying mid-handler leaves the timer to another once its lease runs out. While its handlers
 run, a process renews its claims every third of the lease (a heartbeat), so a handler slower than the lease (a
-slow Discord, a long drain) is never run a second time by another process while the first still runs. Handlers act through
-the table's version check and commit their announcements with their move, so a re-run is refused as stale rather
-than applied or announced twice.
+slow Discord, a long drain) is never run a second time by another process while the first still runs. Handlers
+act through the table's version check and commit their announcements with their move, so a re-run (after a
+process died mid-handler) is refused as stale rather than applied or announced twice.
 """
 
 from __future__ import annotations

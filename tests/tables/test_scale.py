@@ -8,17 +8,21 @@ import asyncio
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
+from unittest.mock import ANY
 
+import discord
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import FakeClock
 from bot.db.models import DeliveryLease, GameAction, OutboxEntry
+from bot.delivery import Delivery
 from bot.tables import Table, TableError, TableService, current_step
 from bot.tables.outbox import LEASE as DELIVERY_LEASE
 from bot.timers import LEASE, TimerRunner
 from games.core import Event
+from tests.support import potato
 from tests.tables.conftest import NOW
 from tests.tables.helpers import CHANNEL, pass_on, started
 
@@ -286,20 +290,66 @@ async def test_what_the_table_shows_is_known_to_every_process(sessions: Sessions
     assert seen == [("a", True), ("b", False), ("c", True)]
 
 
-async def test_a_closed_dm_notice_is_said_by_the_process_showing_the_next_public_step(sessions: Sessions,
-                                                                                     other: Sessions) -> None:
-    """Process A fails to DM two players (one has closed DMs, one DM is lost on the way) during a step with no
-    public line: the notice waits in the database, process B, showing the next public step, finds both seats, and
-    once said nobody says it again; a player whose DMs stay closed is not named a second time."""
+class Process:
+    """The Discord side of one bot process for :class:`~bot.delivery.Delivery`: DMs to ``closed`` users are
+    refused (50007), other DMs and channel posts are recorded in ``sent`` as (process, where, content)."""
+
+    def __init__(self, name: str, service: TableService, closed: set[int], sent: list[tuple[str, str, str]]) -> None:
+        self.name, self.tables, self.closed, self.sent = name, service, closed, sent
+
+    def add_listener(self, *args: Any) -> None:
+        pass
+
+    def get_channel(self, channel_id: int) -> Any:
+        return SimpleNamespace(send=self._sender(f"#{channel_id}"))
+
+    async def create_dm(self, user: Any) -> Any:
+        return SimpleNamespace(send=self._sender(f"@{user.id}"))
+
+    def _sender(self, where: str) -> Any:
+        async def send(content: str | None = None, **kwargs: Any) -> None:
+            if where[1:] in {str(user) for user in self.closed}:
+                raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"),
+                                        {"code": 50007, "message": "Cannot send messages to this user"})
+            self.sent.append((self.name, where, content or ""))
+        return send
+
+
+def delivery(process: Process, monkeypatch: pytest.MonkeyPatch) -> Delivery:
+    shown = Delivery(process)  # type: ignore[arg-type]
+
+    async def nothing(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    monkeypatch.setattr(shown.live, "show", nothing)  # the living table is not what this test looks at
+    monkeypatch.setattr(shown.live, "after_step", nothing)
+    return shown
+
+
+async def test_a_closed_dm_notice_is_said_by_the_process_showing_the_next_public_step(
+        sessions: Sessions, other: Sessions, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Process A fails to DM seat 2 (closed DMs) in a step with no public line, so it says nothing in the channel;
+    process B shows the next public step and names seat 2 there, once: a later refused DM to the same closed
+    seat is not said again."""
+    potato.install()
     a, b = TableService(sessions, clock=lambda: NOW), TableService(other, clock=lambda: NOW)
     table = await started(a, 3)
-    assert await b.dm_notices_due(table.id) == []
-    await a.dm_refused(table.id, table.user_of(2) or 0, closed=True)
-    await a.dm_refused(table.id, table.user_of(0) or 0, closed=False)
-    assert await b.dm_notices_due(table.id) == [0, 2]
-    await b.dm_notices_said(table.id, [0, 2])
-    assert await a.dm_notices_due(table.id) == []
-    await b.dm_refused(table.id, table.user_of(2) or 0, closed=True)  # still closed: already said
-    await b.dm_refused(table.id, table.user_of(0) or 0, closed=False)  # lost again: DMs are open, say it again
-    assert await a.dm_notices_due(table.id) == [0]
+    closed_user = table.user_of(2)
+    assert closed_user is not None
+    sent: list[tuple[str, str, str]] = []
+    process_a = delivery(Process("a", a, {closed_user}, sent), monkeypatch)
+    process_b = delivery(Process("b", b, {closed_user}, sent), monkeypatch)
+    intro = table.engine.intro(table.state)
+    secret = [e for e in intro if e.audience.kind != "public"]
+    public = [e for e in intro if e.audience.kind == "public"]
+    await process_a(table, secret)  # the DMs of seats 0 and 1 go out; seat 2's are refused
+    assert sent == [("a", f"@{table.user_of(0)}", ANY), ("a", f"@{table.user_of(1)}", ANY)]
+    assert await b.dm_notices_due(table.id) == [2]
+    sent.clear()
+    await process_b(table, public)
+    assert [(name, where) for name, where, _ in sent] == [("b", f"#{CHANNEL}")]
+    assert f"<@{closed_user}>" in sent[0][2] and f"<@{table.user_of(0)}>" not in sent[0][2]
+    sent.clear()
+    await process_a(await a.load(table.id), secret + public)  # seat 2 still closed: already said
+    assert [where for _, where, _ in sent] == [f"@{table.user_of(0)}", f"@{table.user_of(1)}"]
     assert [s.dm_ok for s in (await a.load(table.id)).seats] == [True, True, False]
