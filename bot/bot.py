@@ -68,7 +68,7 @@ class CoronerBot(commands.AutoShardedBot):
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
             help_command=None,
-            **options,
+            **{"guild_ready_timeout": settings.guild_ready_seconds, **options},
         )
         self.settings = settings
         self.clock = clock or Clock()

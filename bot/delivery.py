@@ -37,9 +37,6 @@ class Delivery:
 
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
-        #: game id -> seats whose DMs failed, not yet said in public (this process; emptied when said, and when
-        #: the game ends)
-        self._unreported: dict[int, set[int]] = {}
         self.live = LiveTable(bot)
 
     async def __call__(self, table: Table, events: list[Event]) -> None:
@@ -61,15 +58,15 @@ class Delivery:
             await self.live.after_step(table)
         if table.status == "finished":
             await self.live.forget(table)
-        refused = [seat for seat, outs in private.items()
-                   if not all([await self.dm(table, seat, out) for out in merged(outs)])]
+        for seat, outs in private.items():
+            for out in merged(outs):
+                await self.dm(table, seat, out)
         if step is not None and step.kind == "start":  # every seat's DMs are tried when the game starts
-            refused += await self._probe_dms(table, private)
+            await self._probe_dms(table, private)
         for out in medium:
             await self.post_medium(table, out)
-        await self._report_closed_dms(table, refused, now=bool(lines) or (step is not None and step.kind == "start"))
-        if table.status == "finished":
-            self._unreported.pop(table.id, None)
+        if lines or (step is not None and step.kind == "start"):
+            await self._report_closed_dms(table)
 
     # --- channels -------------------------------------------------------------------------------------------
     @staticmethod
@@ -97,7 +94,8 @@ class Delivery:
         await self.send(await self.channel(target), out, "m")
 
     async def dm(self, table: Table, seat: int, out: Outgoing) -> bool:
-        """DM ``seat``; ``False`` when Discord refuses (closed DMs, error 50007) — the game goes on."""
+        """DM ``seat``; ``False`` when it failed (closed DMs: Discord's error 50007), recorded for the channel's
+        closed-DM notice (:meth:`_report_closed_dms`) — the game goes on."""
         user_id = table.user_of(seat)
         if user_id is None:
             return True
@@ -109,30 +107,34 @@ class Delivery:
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", user_id, exc)
-            await self.bot.tables.set_dm_ok(table.id, user_id, False)
+            await self.bot.tables.dm_refused(table.id, user_id, closed=True)
             return False
         except (discord.HTTPException, aiohttp.ClientError, OSError):  # one lost DM must not stop the table
             log.warning("DM to %s failed", user_id, exc_info=True)
+            await self.bot.tables.dm_refused(table.id, user_id, closed=False)
             return False
         return True
 
-    async def _probe_dms(self, table: Table, reached: dict[int, list[Outgoing]]) -> list[int]:
+    async def _probe_dms(self, table: Table, reached: dict[int, list[Outgoing]]) -> None:
         """DM every person the start's own events did not ``reach`` a short "the game started" note (computer
-        players have no DMs); the seats that refused it."""
+        players have no DMs)."""
         ctx = RenderContext(table, table.language)
         note = Outgoing(content=ctx.t("dm.started", channel=f"<#{table.channel_id}>"))
-        return [s.seat for s in table.seats
-                if s.seat not in reached and not s.is_ai and not await self.dm(table, s.seat, note)]
+        for seat in table.seats:
+            if seat.seat not in reached and not seat.is_ai:
+                await self.dm(table, seat.seat, note)
 
-    async def _report_closed_dms(self, table: Table, refused: list[int], *, now: bool) -> None:
-        """Say in the channel whose DMs are closed: at the start (``now``), and afterwards only together with a
-        step that has public lines (``now``), so the notice never follows, and so points at, the secret action
-        whose DM failed. A seat is reported once (its ``dm_ok`` stays False)."""
-        waiting = self._unreported.setdefault(table.id, set())
-        waiting.update(s.seat for s in table.seats if s.seat in refused and s.dm_ok)
-        if now and waiting:
-            await self.dm_fallback(table, sorted(waiting))
-            del self._unreported[table.id]
+    async def _report_closed_dms(self, table: Table) -> None:
+        """Say in the channel whose DMs failed; called at the start and afterwards only with a step that has
+        public lines, so the notice never follows, and so points at, the secret action whose DM failed. The seats
+        waiting for it are in the database (``seats.dm_notice_due``), so whichever process shows the game's next
+        public step says it; a seat whose DMs are closed is said once (its ``dm_ok`` stays False). Said, then
+        marked said: a crash between says it again on the step's redelivery, which the step's nonce folds into
+        the message already sent."""
+        seats = await self.bot.tables.dm_notices_due(table.id)
+        if seats:
+            await self.dm_fallback(table, seats)
+            await self.bot.tables.dm_notices_said(table.id, seats)
 
     async def dm_fallback(self, table: Table, seats: list[int]) -> None:
         ctx = RenderContext(table, table.language)
@@ -153,7 +155,6 @@ class Delivery:
         await self.live.unping(table)
         await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
         await self.live.forget(table)
-        self._unreported.pop(table.id, None)
 
     # --- the table status -----------------------------------------------------------------------------------
     def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:

@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     timer_poll_seconds: float = Field(default=int(POLL.total_seconds()), gt=0, le=3600, description=(
         "how often each process looks in the database for timers other processes scheduled and for timers and "
         "deliveries a dead process left (seconds)"))
+    guild_ready_seconds: float = Field(default=2.0, ge=0, le=60, description=(
+        "how long a shard waits after its last server arrived (GUILD_CREATE) before it counts as ready: "
+        "discord.py's guild_ready_timeout (seconds)"))
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -3,9 +3,11 @@ the bot was down fires once, on start). Time comes from the injected :class:`~bo
 
 Any number of processes may run timers on one database: each claims the due timers in the database before running
 them (see :mod:`bot.db.repos.timers` for the claim and lease protocol), runs the handler, then marks the timer
-fired, so a process dying mid-handler leaves the timer to another once its lease runs out. Handlers act through
-the table's version check and commit their announcements with their move, so a re-run is refused as stale rather
-than applied or announced twice.
+fired, so a process dying mid-handler leaves the timer to another once its lease runs out. While its handlers
+run, a process renews its claims every third of the lease (a heartbeat), so a handler slower than the lease (a
+slow Discord, a long drain) is never run a second time by another process while the first still runs. Handlers
+act through the table's version check and commit their announcements with their move, so a re-run (after a
+process died mid-handler) is refused as stale rather than applied or announced twice.
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ class TimerRunner:
         claimed = [t for t in await tables.claim_timers(self.bot.clock.now(), self.lease, BATCH)
                    if t.id not in self._running]
         self._running.update(t.id for t in claimed)
+        held = {t.id for t in claimed}  # claims still to run or finishing: the heartbeat renews them
+        heartbeat = asyncio.create_task(self._heartbeat(held), name="coroner-timer-heartbeat") if claimed else None
         fired = 0
         try:
             for index, timer in enumerate(claimed):
@@ -82,11 +86,33 @@ class TimerRunner:
                     await asyncio.shield(tables.release_timers([t.id for t in claimed[index + 1:]]))
                     raise
                 # after the handler: a process dying before this line leaves the timer to be taken over
+                held.discard(timer.id)
                 if await tables.fire_timer(timer.id):
                     fired += 1
         finally:
+            if heartbeat is not None:
+                heartbeat.cancel()
+                await asyncio.gather(heartbeat, return_exceptions=True)
             self._running.difference_update(t.id for t in claimed)
         return fired
+
+    async def _heartbeat(self, held: set[int]) -> None:
+        """Renew this process's claims of ``held`` (shrinking as timers fire) every third of the lease until
+        cancelled; a renewal that fails is tried again at the next beat, within the lease."""
+        clock = self.bot.clock
+        beat = clock.now() + self.lease / 3
+        while True:
+            while clock.now() < beat:
+                await clock.sleep_until(beat)  # may wake early (a poke): sleep again until the beat
+            beat = clock.now() + self.lease / 3
+            asked = set(held)
+            try:
+                kept = await self.bot.tables.renew_timers(sorted(asked), self.lease)
+            except Exception:  # the database may be away for a moment
+                log.exception("renewing the claims of timers %s failed", sorted(asked))
+                continue
+            if lost := (asked & held) - kept:  # not those fired meanwhile
+                log.warning("timers %s were taken over by another process while this one ran them", sorted(lost))
 
     async def _handle(self, timer: Any) -> None:
         # a timer acts on what players have seen: the game's committed steps are shown first (the drain already

@@ -325,10 +325,21 @@ class TableService(LobbyMixin):
     async def set_table_message(self, game_id: int, message_id: int | None) -> None:
         await self._set(game_id, table_message_id=message_id)
 
-    async def set_dm_ok(self, game_id: int, user_id: int, dm_ok: bool) -> None:
-        """Record whether DMs to a player get through."""
+    async def dm_refused(self, game_id: int, user_id: int, *, closed: bool) -> None:
+        """A DM to ``user_id`` failed (``closed``: their DMs are closed, ``dm_ok`` becomes False); the channel is
+        told with the game's next public step (:meth:`dm_notices_due`), by whichever process shows it."""
         async with self._sessions() as session, session.begin():
-            await games.set_dm_ok(session, game_id, user_id, dm_ok)
+            await games.dm_refused(session, game_id, user_id, closed=closed)
+
+    async def dm_notices_due(self, game_id: int) -> list[int]:
+        """The seats whose failed DMs the channel has not been told about yet (seat order)."""
+        async with self._sessions() as session:
+            return await games.dm_notices_due(session, game_id)
+
+    async def dm_notices_said(self, game_id: int, seats: Sequence[int]) -> None:
+        """The channel was told about the failed DMs of ``seats``."""
+        async with self._sessions() as session, session.begin():
+            await games.dm_notices_said(session, game_id, seats)
 
     # --- timers --------------------------------------------------------------------------------------------
     async def schedule_timer(self, game_id: int, kind: str, due_at: datetime,
@@ -340,14 +351,14 @@ class TableService(LobbyMixin):
                 raise TableError("table.not_found", game_id=game_id)
             return _timer_info(await timers.schedule(session, game_id, kind, due_at, payload or {}, version))
 
-    async def due_timers(self, now: datetime) -> list[TimerInfo]:
-        """Unfired timers due at or before ``now``, earliest first."""
-        async with self._sessions() as session:
-            return [_timer_info(t) for t in await timers.due(session, now)]
-
     async def pending_timers(self, game_id: int) -> list[TimerInfo]:
         async with self._sessions() as session:
             return [_timer_info(t) for t in await timers.pending_of(session, game_id)]
+
+    async def lobby_expired(self, game_id: int) -> bool:
+        """Whether the lobby ``game_id`` was closed by its expiry (see :func:`bot.db.repos.timers.lobby_expired`)."""
+        async with self._sessions() as session:
+            return await timers.lobby_expired(session, game_id)
 
     async def next_timer_due(self) -> datetime | None:
         """When the earliest unfired timer can be claimed: it falls due, or the lease of the process running it
@@ -365,6 +376,12 @@ class TableService(LobbyMixin):
         """Give back this process's claims it will not run (it is stopping)."""
         async with self._sessions() as session, session.begin():
             await timers.release(session, timer_ids, self.owner)
+
+    async def renew_timers(self, timer_ids: Sequence[int], lease: timedelta) -> set[int]:
+        """Extend this process's claims of ``timer_ids`` to ``lease`` from now (their handlers still run); the ids
+        it still holds (see :func:`bot.db.repos.timers.renew`)."""
+        async with self._sessions() as session, session.begin():
+            return await timers.renew(session, timer_ids, self.owner, self._clock() + lease)
 
     async def fire_timer(self, timer_id: int) -> bool:
         """Mark a timer fired. True for exactly one caller, even across processes; False afterwards."""

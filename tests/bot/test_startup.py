@@ -133,3 +133,13 @@ async def test_close_lets_interactions_in_flight_finish_first(monkeypatch: pytes
     release.set()
     await closing
     assert finished == ["handler", "disconnected"] and task.done()
+
+
+async def test_guild_ready_seconds_is_discord_py_guild_ready_timeout() -> None:
+    """GUILD_READY_SECONDS sets how long a shard waits after its last server arrived (discord.py's default, 2 s,
+    unless set); a value outside 0..60 is refused."""
+    default = CoronerBot(Settings(_env_file=None, discord_token="x"))
+    quick = CoronerBot(Settings(_env_file=None, discord_token="x", guild_ready_seconds=0.05))
+    assert (default._connection.guild_ready_timeout, quick._connection.guild_ready_timeout) == (2.0, 0.05)
+    with pytest.raises(ValueError, match="guild_ready_seconds"):
+        Settings(_env_file=None, discord_token="x", guild_ready_seconds=-1)

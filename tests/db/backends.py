@@ -107,3 +107,15 @@ async def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     async with engine.begin() as conn:
         await conn.run_sync(Base.metadata.create_all)
     return make_sessionmaker(engine)
+
+
+@pytest_asyncio.fixture
+async def other(db_url: str, sessions: async_sessionmaker[AsyncSession]) -> AsyncIterator[
+        async_sessionmaker[AsyncSession]]:
+    """Sessions of a second "process" on the database of ``sessions``: its own engine (connection pool), as a
+    second bot process would have."""
+    engine = create_engine(db_url)
+    try:
+        yield make_sessionmaker(engine)
+    finally:
+        await engine.dispose()

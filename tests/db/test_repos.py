@@ -76,16 +76,17 @@ async def test_action_log_numbers_actions_from_one(sessions: Sessions) -> None:
 
 
 async def test_timers_come_due_and_fire_once(sessions: Sessions) -> None:
-    """due() lists unfired timers due by `now`; mark_fired succeeds once; disarm_game fires the rest."""
+    """claim_due() takes the unfired timers due by `now`; mark_fired succeeds once; disarm_game fires the rest."""
     async with sessions() as session, session.begin():
         game = await _new_game(session)
         early = await timers.schedule(session, game.id, "turn", NOW, {"seat": 1}, 3)
         late = await timers.schedule(session, game.id, "day", NOW + timedelta(hours=1), {}, 3)
     async with sessions() as session, session.begin():
-        assert [t.id for t in await timers.due(session, NOW)] == [early.id]
+        assert [t.id for t in await timers.claim_due(session, NOW, "p", timedelta(minutes=1))] == [early.id]
         assert await timers.mark_fired(session, early.id, NOW)
         assert not await timers.mark_fired(session, early.id, NOW)
-        assert [t.id for t in await timers.due(session, NOW + timedelta(days=1))] == [late.id]
+        day = NOW + timedelta(days=1)
+        assert [t.id for t in await timers.claim_due(session, day, "p", timedelta(minutes=1))] == [late.id]
         await timers.disarm_game(session, game.id, NOW)
         assert await timers.pending_of(session, game.id) == []
 

@@ -9,10 +9,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.tables import Table, TableService
 from games.core import Event, register
-from tests.db.backends import db_url, engine, pg_database, sessions
+from tests.db.backends import db_url, engine, other, pg_database, sessions
 from tests.support.tiny_game import ENGINE
 
-__all__ = ["db_url", "engine", "pg_database", "sessions"]
+__all__ = ["db_url", "engine", "other", "pg_database", "sessions"]
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

@@ -247,13 +247,14 @@ async def test_timers_come_due_and_fire_once(service: TableService, sessions: Se
     later = await service.schedule_timer(table.id, "day", NOW + timedelta(hours=1), {})
     assert soon.version_at_schedule == table.version and soon.payload == {"seat": 1}
     assert await service.next_timer_due() == soon.due_at
-    assert await service.due_timers(NOW) == []
-    assert [t.id for t in await service.due_timers(NOW + timedelta(minutes=5))] == [soon.id]
+    lease = timedelta(minutes=1)
+    assert await service.claim_timers(NOW, lease) == []
+    assert [t.id for t in await service.claim_timers(NOW + timedelta(minutes=5), lease)] == [soon.id]
     other = TableService(sessions, clock=lambda: NOW)
     fired = await asyncio.gather(service.fire_timer(soon.id), other.fire_timer(soon.id))
     assert sorted(fired) == [False, True]
     assert not await service.fire_timer(soon.id)
-    assert [t.id for t in await service.due_timers(NOW + timedelta(days=1))] == [later.id]
+    assert [t.id for t in await other.claim_timers(NOW + timedelta(days=1), lease)] == [later.id]
     with pytest.raises(TableError, match="table.not_found"):
         await service.schedule_timer(999, "turn", NOW, {})
 

@@ -152,7 +152,7 @@ async def test_message_ids_and_dm_flags_are_stored(service: TableService) -> Non
     table = await lobby(service, 2)
     await service.set_lobby_message(table.id, 2**60)
     await service.set_table_message(table.id, 2**61)
-    await service.set_dm_ok(table.id, HOST + 1, False)
+    await service.dm_refused(table.id, HOST + 1, closed=True)
     loaded = await service.load(table.id)
     assert (loaded.lobby_message_id, loaded.table_message_id, loaded.version) == (2**60, 2**61, table.version)
     assert [s.dm_ok for s in loaded.seats] == [True, False]

@@ -5,39 +5,30 @@ leases are taken over, one of two simultaneous moves is applied, a game's steps 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
+from unittest.mock import ANY
 
+import discord
 import pytest
-import pytest_asyncio
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import FakeClock
-from bot.db import create_engine, make_sessionmaker
 from bot.db.models import DeliveryLease, GameAction, OutboxEntry
+from bot.delivery import Delivery
 from bot.tables import Table, TableError, TableService, current_step
 from bot.tables.outbox import LEASE as DELIVERY_LEASE
 from bot.timers import LEASE, TimerRunner
 from games.core import Event
+from tests.support import potato
 from tests.tables.conftest import NOW
 from tests.tables.helpers import CHANNEL, pass_on, started
 
 Sessions = async_sessionmaker[AsyncSession]
 pytestmark = pytest.mark.parametrize("db_url", [pytest.param("postgres", marks=pytest.mark.postgres)],
                                      indirect=True)
-
-
-@pytest_asyncio.fixture
-async def other(db_url: str, sessions: Sessions) -> AsyncIterator[Sessions]:
-    """Sessions of a second "process": its own engine (connection pool) on the same database."""
-    engine = create_engine(db_url)
-    try:
-        yield make_sessionmaker(engine)
-    finally:
-        await engine.dispose()
 
 
 def runner(service: TableService, clock: FakeClock) -> TimerRunner:
@@ -68,7 +59,7 @@ async def test_two_runners_fire_each_due_timer_once(sessions: Sessions, other: S
 
     async def loop(r: TimerRunner) -> int:  # each process's timer loop, until no timer is left
         fired = 0
-        while await a.due_timers(NOW):
+        while await a.next_timer_due() is not None:
             fired += await r.run_due()
             await asyncio.sleep(0)
         return fired
@@ -96,6 +87,46 @@ async def test_a_dead_process_timers_are_taken_over_when_the_lease_runs_out(sess
     assert await survivor.run_due() == 1 and ran == [timer.id]
     clock.advance(LEASE)
     assert await survivor.run_due() == 0 and ran == [timer.id]
+
+
+async def test_a_handler_running_past_the_lease_keeps_its_timer(sessions: Sessions, other: Sessions) -> None:
+    """A handler still running two leases after its claim (a slow Discord): its process renews the claim every
+    third of the lease, so another process never runs the timer too; once the handler returns the timer is fired
+    and nobody holds it."""
+    clock = FakeClock(NOW)
+    slow, alive = TableService(sessions, clock=clock.now), TableService(other, clock=clock.now)
+    table = await started(slow, 3)
+    timer = await slow.schedule_timer(table.id, "tick", NOW, {})
+    ran: list[str] = []
+    entered, gate, renewed = asyncio.Event(), asyncio.Event(), asyncio.Queue[set[int]]()
+    renew = slow.renew_timers
+
+    async def renew_and_tell(timer_ids: Any, lease: timedelta) -> set[int]:
+        kept = await renew(timer_ids, lease)
+        renewed.put_nowait(kept)
+        return kept
+
+    slow.renew_timers = renew_and_tell  # type: ignore[method-assign]
+
+    async def hang(_: Any) -> None:
+        entered.set()
+        await gate.wait()
+        ran.append("slow")
+
+    first, second = runner(slow, clock), runner(alive, clock)
+    first.on("tick", hang)
+    second.on("tick", lambda _: asyncio.sleep(0, ran.append("alive")))
+    running = asyncio.create_task(first.run_due())
+    await entered.wait()
+    for beat in range(1, 7):  # two leases, a beat at a time
+        clock.advance(LEASE / 3)
+        assert await asyncio.wait_for(renewed.get(), 5) == {timer.id}  # fails, not hangs, without a beat
+        assert await alive.next_timer_due() == NOW + beat * LEASE / 3 + LEASE
+        assert await second.run_due() == 0
+    gate.set()
+    assert await running == 1 and ran == ["slow"]
+    clock.advance(LEASE * 2)
+    assert await second.run_due() == 0 and ran == ["slow"] and await alive.next_timer_due() is None
 
 
 async def test_a_timeout_run_again_after_a_takeover_is_refused_as_stale(sessions: Sessions,
@@ -257,3 +288,68 @@ async def test_what_the_table_shows_is_known_to_every_process(sessions: Sessions
         user, action = pass_on(table)
         table = (await service.act(table.id, user, action)).table
     assert seen == [("a", True), ("b", False), ("c", True)]
+
+
+class Process:
+    """The Discord side of one bot process for :class:`~bot.delivery.Delivery`: DMs to ``closed`` users are
+    refused (50007), other DMs and channel posts are recorded in ``sent`` as (process, where, content)."""
+
+    def __init__(self, name: str, service: TableService, closed: set[int], sent: list[tuple[str, str, str]]) -> None:
+        self.name, self.tables, self.closed, self.sent = name, service, closed, sent
+
+    def add_listener(self, *args: Any) -> None:
+        pass
+
+    def get_channel(self, channel_id: int) -> Any:
+        return SimpleNamespace(send=self._sender(f"#{channel_id}"))
+
+    async def create_dm(self, user: Any) -> Any:
+        return SimpleNamespace(send=self._sender(f"@{user.id}"))
+
+    def _sender(self, where: str) -> Any:
+        async def send(content: str | None = None, **kwargs: Any) -> None:
+            if where[1:] in {str(user) for user in self.closed}:
+                raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"),
+                                        {"code": 50007, "message": "Cannot send messages to this user"})
+            self.sent.append((self.name, where, content or ""))
+        return send
+
+
+def delivery(process: Process, monkeypatch: pytest.MonkeyPatch) -> Delivery:
+    shown = Delivery(process)  # type: ignore[arg-type]
+
+    async def nothing(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    monkeypatch.setattr(shown.live, "show", nothing)  # the living table is not what this test looks at
+    monkeypatch.setattr(shown.live, "after_step", nothing)
+    return shown
+
+
+async def test_a_closed_dm_notice_is_said_by_the_process_showing_the_next_public_step(
+        sessions: Sessions, other: Sessions, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Process A fails to DM seat 2 (closed DMs) in a step with no public line, so it says nothing in the channel;
+    process B shows the next public step and names seat 2 there, once: a later refused DM to the same closed
+    seat is not said again."""
+    potato.install()
+    a, b = TableService(sessions, clock=lambda: NOW), TableService(other, clock=lambda: NOW)
+    table = await started(a, 3)
+    closed_user = table.user_of(2)
+    assert closed_user is not None
+    sent: list[tuple[str, str, str]] = []
+    process_a = delivery(Process("a", a, {closed_user}, sent), monkeypatch)
+    process_b = delivery(Process("b", b, {closed_user}, sent), monkeypatch)
+    intro = table.engine.intro(table.state)
+    secret = [e for e in intro if e.audience.kind != "public"]
+    public = [e for e in intro if e.audience.kind == "public"]
+    await process_a(table, secret)  # the DMs of seats 0 and 1 go out; seat 2's are refused
+    assert sent == [("a", f"@{table.user_of(0)}", ANY), ("a", f"@{table.user_of(1)}", ANY)]
+    assert await b.dm_notices_due(table.id) == [2]
+    sent.clear()
+    await process_b(table, public)
+    assert [(name, where) for name, where, _ in sent] == [("b", f"#{CHANNEL}")]
+    assert f"<@{closed_user}>" in sent[0][2] and f"<@{table.user_of(0)}>" not in sent[0][2]
+    sent.clear()
+    await process_a(await a.load(table.id), secret + public)  # seat 2 still closed: already said
+    assert [where for _, where, _ in sent] == [f"@{table.user_of(0)}", f"@{table.user_of(1)}"]
+    assert [s.dm_ok for s in (await a.load(table.id)).seats] == [True, True, False]

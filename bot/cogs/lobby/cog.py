@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
+#: edits of the lobby message one refresh makes at most, following changes committed meanwhile
+LOBBY_EDITS = 3
 
 
 def user_names(user: discord.abc.User) -> list[str]:
@@ -188,9 +190,10 @@ class Lobby(commands.Cog):
         async with self._shown(game_id):  # the answer renders the lobby as committed when it is sent
             table = await in_time(interaction, self._change(interaction, game_id, action), ephemeral=not edit,
                                   thinking=not edit)
-            if edit and await self._answer_with_lobby(interaction, game_id):
+            shown = await self._answer_with_lobby(interaction, game_id) if edit else None
+            await self._refresh_lobby(table, locked=True, shown=shown)
+            if shown is not None:
                 return
-            await self._refresh_lobby(table, locked=True)
         if action == "cancel" and table.status == "cancelled" and table.state is not None:
             await self.bot.delivery.announce_cancel(table, user.id)
             await ui_for(table.game, table.mode).on_cancelled(self.bot, table)
@@ -219,26 +222,25 @@ class Lobby(commands.Cog):
         never puts an open lobby over a started game."""
         return self._lobby_locks(game_id)
 
-    async def _answer_with_lobby(self, interaction: discord.Interaction, game_id: int) -> bool:
+    async def _answer_with_lobby(self, interaction: discord.Interaction, game_id: int) -> int | None:
         """Answer a click on the lobby message by editing it to the latest lobby (not at all once the message
-        became the game's table); False if that answer failed (the caller then edits the message through the
-        channel, so the lobby always shows what was committed)."""
+        became the game's table); the version of the lobby it shows, or None if that answer failed (the caller
+        then edits the message through the channel, so the lobby always shows what was committed)."""
         table = await self.bot.tables.load(game_id)
         try:
             if table.state is not None:  # started meanwhile: the message is (about to be) the table, and stays so
                 if not interaction.response.is_done():
                     await interaction.response.defer()
-                return True
-            kwargs: dict[str, Any] = {"embed": lobby_embed(table, table.language, await self._expires_at(table)),
-                                      "view": lobby_view(table, table.language)}
+                return table.version
+            kwargs = await self._lobby_message(table)
             if interaction.response.is_done():
                 await interaction.edit_original_response(**kwargs)
             else:
                 await interaction.response.edit_message(**kwargs)
         except discord.HTTPException:
             log.warning("could not answer lobby click %s; editing the lobby message instead", interaction.id)
-            return False
-        return True
+            return None
+        return table.version
 
     async def _prepare_start(self, table: Table) -> None:
         """Let the game's UI refuse the start (e.g. no official medium) or add options from the server config."""
@@ -253,31 +255,45 @@ class Lobby(commands.Cog):
                    None)
         return int(due.timestamp()) if due is not None else None
 
-    async def _refresh_lobby(self, table: Table, *, expired: bool = False, locked: bool = False) -> None:
+    async def _lobby_message(self, table: Table) -> dict[str, Any]:
+        """The lobby message's embed and buttons for ``table`` (closed by its expiry: said so)."""
+        expired = table.status == "cancelled" and await self.bot.tables.lobby_expired(table.id)
+        expires = None if expired else await self._expires_at(table)
+        return {"embed": lobby_embed(table, table.language, expires, expired=expired),
+                "view": lobby_view(table, table.language)}
+
+    async def _refresh_lobby(self, table: Table, *, locked: bool = False, shown: int | None = None) -> None:
         """Edit the lobby message to the latest committed lobby (``table`` only names it), unless it became the
-        game's table."""
+        game's table. ``shown``: the version the message shows already (the answer to a click).
+
+        Across processes the later state wins: an edit from one process (a click) and one from another (the
+        expiry timer) may reach Discord in either order, so after its edit a process reads the lobby again and
+        edits once more when it changed meanwhile; whichever edit lands last is followed by such a check, and
+        the message ends on the latest committed lobby (at most :data:`LOBBY_EDITS` edits per call: each later
+        change refreshes the message itself)."""
         if not locked:
             async with self._shown(table.id):
-                await self._refresh_lobby(table, expired=expired, locked=True)
+                await self._refresh_lobby(table, locked=True, shown=shown)
             return
-        table = await self.bot.tables.load(table.id)
-        if not table.lobby_message_id or table.table_message_id or table.state is not None:  # it is the table now
-            return
-        channel = await self.bot.delivery.channel(table.channel_id)
-        expires = None if expired else await self._expires_at(table)
-        try:
-            await channel.get_partial_message(table.lobby_message_id).edit(  # type: ignore[attr-defined]
-                embed=lobby_embed(table, table.language, expires, expired=expired),
-                view=lobby_view(table, table.language))
-        except discord.HTTPException:
-            pass
+        for _ in range(LOBBY_EDITS):
+            table = await self.bot.tables.load(table.id)
+            if not table.lobby_message_id or table.table_message_id or table.state is not None:  # the table now
+                return
+            if table.version == shown:  # what the message shows is still the latest lobby
+                return
+            channel = await self.bot.delivery.channel(table.channel_id)
+            try:
+                await channel.get_partial_message(table.lobby_message_id).edit(  # type: ignore[attr-defined]
+                    **await self._lobby_message(table))
+            except discord.HTTPException:
+                return
+            shown = table.version
 
     async def on_lobby_expire(self, timer: Any) -> None:
         table = await self.bot.tables.load(timer.game_id)
         if table.status != "lobby":
             return
-        table = await self.bot.tables.expire(table.id)
-        await self._refresh_lobby(table, expired=True)
+        await self._refresh_lobby(await self.bot.tables.expire(table.id))
 
     # --- series -----------------------------------------------------------------------------------------------
     async def series_round_finished(self, game_id: int) -> None:

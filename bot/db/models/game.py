@@ -63,6 +63,9 @@ class Seat(Base):
     user_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
     names: Mapped[list[str]]
     dm_ok: Mapped[bool] = mapped_column(default=True)
+    #: a DM to this player failed and the channel was not told yet (said with the game's next public step, by
+    #: whichever process shows it)
+    dm_notice_due: Mapped[bool] = mapped_column(default=False)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

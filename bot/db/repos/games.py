@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import false, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import ACTIVE_STATUSES, Game, GameAction, Seat
@@ -86,9 +86,26 @@ async def remove_seat(session: AsyncSession, game_id: int, user_id: int | None =
     return True
 
 
-async def set_dm_ok(session: AsyncSession, game_id: int, user_id: int, dm_ok: bool) -> None:
-    """Record whether DMs to a player get through (the adapter falls back to ephemeral messages when not)."""
-    await session.execute(update(Seat).where(Seat.game_id == game_id, Seat.user_id == user_id).values(dm_ok=dm_ok))
+async def dm_refused(session: AsyncSession, game_id: int, user_id: int, *, closed: bool) -> None:
+    """A DM to a player failed (``closed``: Discord refused it, the player's DMs are closed, so ``dm_ok`` becomes
+    False): the channel is to be told with the next public step, unless it was told already (``dm_ok`` was already
+    False)."""
+    # both SET expressions read the row as it was before this UPDATE (PostgreSQL and SQLite)
+    stmt = (update(Seat).where(Seat.game_id == game_id, Seat.user_id == user_id)
+            .values(dm_notice_due=or_(Seat.dm_notice_due, Seat.dm_ok), dm_ok=false() if closed else Seat.dm_ok))
+    await session.execute(stmt)
+
+
+async def dm_notices_due(session: AsyncSession, game_id: int) -> list[int]:
+    """The seats of ``game_id`` whose failed DMs the channel has not been told about, in seat order."""
+    stmt = select(Seat.seat).where(Seat.game_id == game_id, Seat.dm_notice_due).order_by(Seat.seat)
+    return list((await session.scalars(stmt)).all())
+
+
+async def dm_notices_said(session: AsyncSession, game_id: int, seats: Sequence[int]) -> None:
+    """The channel was told about the failed DMs of ``seats``."""
+    await session.execute(update(Seat).where(Seat.game_id == game_id, Seat.seat.in_(seats))
+                          .values(dm_notice_due=False))
 
 
 async def bump_version(session: AsyncSession, game_id: int, expected: int, **values: Any) -> bool:

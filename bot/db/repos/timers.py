@@ -6,7 +6,8 @@ The claim protocol (any number of processes on one database):
    them ``claimed_by = owner``, ``lease_until = now + lease`` in one transaction. On PostgreSQL the candidates are
    picked ``FOR UPDATE SKIP LOCKED``, so two processes claiming at once take disjoint timers without waiting on
    each other; on SQLite (one process) the UPDATE repeats the conditions, so it takes only what is still free.
-2. The owner runs the timer's handler, then :func:`mark_fired` sets ``fired_at`` (exactly one caller wins).
+2. The owner runs the timer's handler, renewing its claims (:func:`renew`) while it runs, so a slow handler is not
+   taken over by another process; then :func:`mark_fired` sets ``fired_at`` (exactly one caller wins).
 3. A process that dies between 1 and 2 leaves a claim whose lease runs out; the next :func:`claim_due` of any
    process takes it over and runs the handler again (the same process started again takes its own claims back
    at once: a claim under its name is one it no longer runs). Handlers act through the table's version check, so
@@ -23,7 +24,7 @@ from typing import Any
 from sqlalchemy import and_, case, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Timer
+from bot.db.models import Game, Timer
 
 
 async def schedule(session: AsyncSession, game_id: int, kind: str, due_at: datetime, payload: dict[str, Any],
@@ -33,12 +34,6 @@ async def schedule(session: AsyncSession, game_id: int, kind: str, due_at: datet
     session.add(timer)
     await session.flush()
     return timer
-
-
-async def due(session: AsyncSession, now: datetime) -> Sequence[Timer]:
-    """Unfired timers due at or before ``now``, earliest first."""
-    stmt = select(Timer).where(Timer.fired_at.is_(None), Timer.due_at <= now).order_by(Timer.due_at, Timer.id)
-    return (await session.scalars(stmt)).all()
 
 
 def _claimable(now: datetime, owner: str) -> Any:
@@ -73,6 +68,16 @@ async def release(session: AsyncSession, timer_ids: Sequence[int], owner: str) -
                               .values(claimed_by=None, lease_until=None).execution_options(synchronize_session=False))
 
 
+async def renew(session: AsyncSession, timer_ids: Sequence[int], owner: str, until: datetime) -> set[int]:
+    """Extend ``owner``'s claims of the unfired ``timer_ids`` to ``until`` (it is still running them); returns the
+    ids renewed (one missing was fired, or taken over by another process after its lease ran out)."""
+    if not timer_ids:
+        return set()
+    stmt = (update(Timer).where(Timer.id.in_(timer_ids), Timer.claimed_by == owner, Timer.fired_at.is_(None))
+            .values(lease_until=until).returning(Timer.id).execution_options(synchronize_session=False))
+    return set((await session.scalars(stmt)).all())
+
+
 async def next_due(session: AsyncSession) -> datetime | None:
     """When the next unfired timer can be claimed: its ``due_at``, or the end of its lease when a process holds it
     past that (None when no timer is pending)."""
@@ -85,6 +90,15 @@ async def pending_of(session: AsyncSession, game_id: int) -> Sequence[Timer]:
     """Unfired timers of one game, earliest first (to re-arm them after a restart)."""
     stmt = select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)).order_by(Timer.due_at)
     return (await session.scalars(stmt)).all()
+
+
+async def lobby_expired(session: AsyncSession, game_id: int) -> bool:
+    """Whether ``game_id`` is a lobby its ``lobby_expire`` timer closed: cancelled before it started, at or after
+    that timer's deadline (a host's Cancel before the deadline is not an expiry)."""
+    stmt = (select(Timer.id).join(Game, Game.id == Timer.game_id)
+            .where(Timer.game_id == game_id, Timer.kind == "lobby_expire", Game.status == "cancelled",
+                   Game.state.is_(None), Timer.due_at <= Game.finished_at).limit(1))
+    return await session.scalar(stmt) is not None
 
 
 async def mark_fired(session: AsyncSession, timer_id: int, now: datetime) -> bool:
