@@ -119,6 +119,23 @@ def pass_button(message: StoredMessage | dict) -> str:
     return next(c["custom_id"] for c in components if c.get("type") == 2 and ":pass:" in c.get("custom_id", ""))
 
 
+async def test_status_in_a_lobby_shows_the_lobby_not_no_game(world: World) -> None:
+    """``/status`` while a lobby is open answers (ephemerally, without buttons) with who joined, the Start it
+    waits for and when it expires, instead of "There is no running game in this channel."."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        lobby = await open_lobby(world)
+        await (await bob.click(lobby, label="Join")).response()
+        status = await (await bob.slash(world.games, "status")).response()
+        assert status.ephemeral and status.components == []
+        embed = status.embeds[0]
+        assert embed["fields"][0] == {"name": "Players (2, needs 2-10)",
+                                      "value": f"1. {alice.mention}\n2. {bob.mention}", "inline": False}
+        assert embed["description"] == lobby.embeds[0]["description"]
+        assert embed["description"].startswith("Press **Join** to play. This lobby closes <t:")
+        assert embed["footer"]["text"] == "The host presses Start when everyone is in."
+
+
 async def test_config_needs_manage_server_and_is_saved(world: World) -> None:
     """/config refuses members without Manage Server; an admin sets the medium and language."""
     async with world.running():
