@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.cogs.lobby.newgame import newgame_group
 from bot.cogs.lobby.options import chosen_options
-from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_view
+from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_heading, lobby_view
 from bot.deadline import in_time
 from bot.errors import UserError, send_error
 from bot.i18n import t
@@ -230,7 +230,7 @@ class Lobby(commands.Cog):
                     await interaction.response.defer()
                 return True
             kwargs: dict[str, Any] = {"embed": lobby_embed(table, table.language, await self._expires_at(table)),
-                                      "view": lobby_view(table, table.language)}
+                                      "view": lobby_view(table, table.language), **lobby_heading(table)}
             if interaction.response.is_done():
                 await interaction.edit_original_response(**kwargs)
             else:
@@ -266,7 +266,7 @@ class Lobby(commands.Cog):
         try:
             await channel.get_partial_message(table.lobby_message_id).edit(  # type: ignore[attr-defined]
                 embed=lobby_embed(table, table.language, expires, expired=expired),
-                view=lobby_view(table, table.language))
+                view=lobby_view(table, table.language), **lobby_heading(table))
         except discord.HTTPException:
             pass
 

@@ -48,6 +48,12 @@ def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expir
     return embed
 
 
+def lobby_heading(table: Table) -> dict[str, None]:
+    """What an edit of the lobby message does to its text above the embed (a series' "Round 1 of 2"): a closed
+    lobby (expired or cancelled) drops it, ``{"content": None}``; an open one keeps it, ``{}``."""
+    return {} if table.status == "lobby" else {"content": None}
+
+
 async def lobby_expires_at(tables: TableService, table: Table) -> int | None:
     """When the lobby ``table`` expires (a Unix timestamp, seconds), from its pending ``lobby_expire`` timer;
     ``None`` when it has none (started, closed, or its timer already fired)."""
