@@ -188,15 +188,23 @@ def _check_id(value: str | None, limit: int = CUSTOM_ID, what: str = "custom_id"
 
 
 def fit_modal(modal: discord.ui.Modal) -> discord.ui.Modal:
-    """``modal`` with its title and text-input labels/placeholders clipped; more than 5 inputs raises ValueError."""
+    """``modal`` with its title, labels (a :class:`discord.ui.Label`'s text and description, or a bare text input's
+    legacy label) and placeholders clipped; more than 5 inputs raises ValueError."""
     modal.title = clip(modal.title, MODAL_TITLE)
     inputs = [c for c in modal.walk_children() if isinstance(c, discord.ui.TextInput)]
     if len(inputs) > MODAL_INPUTS:
         raise ValueError(f"a modal holds at most {MODAL_INPUTS} text inputs, not {len(inputs)}")
     _check_id(modal.custom_id)
+    labels = [c for c in modal.walk_children() if isinstance(c, discord.ui.Label)]
+    for label in labels:
+        label.text = clip(label.text, INPUT_LABEL)
+        if label.description:
+            label.description = clip(label.description, INPUT_PLACEHOLDER)
+    labelled = {id(label.component) for label in labels}
     for text_input in inputs:
         _check_id(text_input.custom_id)
-        text_input.label = clip(text_input.label, INPUT_LABEL)
+        if id(text_input) not in labelled:  # a bare input carries its own (legacy) label
+            text_input.label = clip(text_input.label, INPUT_LABEL)
         if text_input.placeholder:
             text_input.placeholder = clip(text_input.placeholder, INPUT_PLACEHOLDER)
     return modal

@@ -2,8 +2,8 @@
 (with the "My secrets" fallback when a DM is refused), medium events to the server's official medium channel.
 
 Everything public is rendered from public events and ``engine.view(state, None)`` only. A seat event the game's UI
-lists in ``echo_keys`` (one that only repeats the move its player just made) is not sent: DMs go out only when a
-seat's private information changed.
+calls an echo (:meth:`bot.ui.GameUI.echoes`: one that only repeats the move its player just made) is not sent: DMs
+go out only when a seat's private information changed.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class Delivery:
                                  fresh=ui.fresh_table(table, events))
             await self.live.after_step(table)
         if table.status == "finished":
-            self.live.forget(table.id)
+            await self.live.forget(table)
         refused = [seat for seat, outs in private.items()
                    if not all([await self.dm(table, seat, out) for out in merged(outs)])]
         if step is not None and step.kind == "start":  # every seat's DMs are tried when the game starts
@@ -152,7 +152,7 @@ class Delivery:
 
         await self.live.unping(table)
         await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
-        self.live.forget(table.id)
+        await self.live.forget(table)
         self._unreported.pop(table.id, None)
 
     # --- the table status -----------------------------------------------------------------------------------
@@ -220,13 +220,13 @@ def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes:
                  ) -> tuple[list[str], dict[int, list[Outgoing]], list[Outgoing]]:
     """One step's ``events`` rendered by ``ui`` for their audiences: the public lines of the table's "last moves"
     (a hidden event gives none), each seat's DMs and the official medium's posts, in event order. A seat event
-    listed in ``ui.echo_keys`` (it only repeats its player's own move) is left out unless ``echoes`` (a history,
-    where it shows the secret move)."""
+    ``ui`` calls an echo (:meth:`bot.ui.GameUI.echoes`: it only repeats its player's own move) is left out unless
+    ``echoes`` (a history, where it shows the secret move)."""
     lines: list[str] = []
     private: dict[int, list[Outgoing]] = {}
     medium: list[Outgoing] = []
     for event in events:
-        if event.key in ui.echo_keys and not echoes:
+        if not echoes and ui.echoes(event, events):
             continue
         if event.audience.kind == "public":
             line = ui.public_event(ctx, event)

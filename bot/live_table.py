@@ -13,20 +13,25 @@ it ends, edited in place.
 * The turn ping ("▶ your move, @player") is the only other message: sent by a persisted timer when the awaited
   player has not moved within ``turn_ping_seconds``, and deleted on the next step, so the channel holds at most one.
 
-The message counters, the "last moves" log and the ping's message id live in this process (after a restart the
-log starts empty, the count starts at zero and an old ping stays in the channel).
+Where the table is, how far the channel has scrolled past it, its "last moves" log and its ping live in the
+database (:class:`bot.db.models.LiveTableState`, one row per running game, each change one locked row update), so
+a restart keeps them and any bot process may count a channel's messages or show a game's step. The process keeps
+only a bounded cache of channels known to hold no game (their messages are not counted).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections import deque
 from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
+from cachetools import TTLCache
 
+from bot.db.repos import games, live
+from bot.tables.outbox import current_step
 from bot.ui import ANSWERING, Outgoing, RenderContext
 
 if TYPE_CHECKING:
@@ -38,6 +43,8 @@ log = logging.getLogger(__name__)
 LOG_STEPS = 4  # steps whose public lines stay in "Last moves"
 LOG_CHARS = 1000  # the log is a field value (Discord: 1024)
 PING_TIMER = "turn_ping"
+QUIET_CHANNELS = 10_000  # channels remembered as holding no game (the least recently seen are forgotten first)
+QUIET_FOR = timedelta(minutes=5)  # and for how long, should a game start there unseen by this process
 
 
 def edit_kwargs(out: Outgoing) -> dict[str, Any]:
@@ -46,84 +53,105 @@ def edit_kwargs(out: Outgoing) -> dict[str, Any]:
     return out.kwargs(edit=True)
 
 
+def appended(steps: list[Any], step: int | None, lines: list[str], *, anew: bool = False) -> list[Any]:
+    """The stored log (``[{"step": outbox id or None, "lines": [str]}]``, oldest first) after a step with public
+    ``lines`` (``anew``: the log of a new table message, which starts with this step). A step already in it (shown
+    again after a crash) is not added twice; only the last :data:`LOG_STEPS` steps are kept."""
+    kept = [] if anew else list(steps)
+    if lines and (step is None or all(entry.get("step") != step for entry in kept)):
+        kept.append({"step": step, "lines": list(lines)})
+    return kept[-LOG_STEPS:]
+
+
+def shown(steps: list[Any]) -> list[str]:
+    """The log's lines to show (oldest first) within :data:`LOG_CHARS`: older lines are dropped first and the cut
+    is shown as "…"; a single line too long for the field is cut with "…"."""
+    lines: list[str] = []
+    size = 0
+    for line in reversed([line for entry in steps for line in entry["lines"]]):
+        if size + len(line) + 1 > LOG_CHARS:
+            lines.append(line[: LOG_CHARS - 1] + "…" if not lines else "…")
+            break
+        lines.append(line)
+        size += len(line) + 1
+    return list(reversed(lines))
+
+
 class LiveTable:
-    """Where a game's table message is and how far it has scrolled; shows each step on it."""
+    """Shows each step on its game's table message and keeps, in the database, how far that message scrolled."""
 
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
-        self._log: dict[int, deque[list[str]]] = {}  # game id -> public lines of its last steps
-        self._watch: dict[int, int] = {}  # channel id -> the table message watched there
-        self._after: dict[int, int] = {}  # channel id -> messages posted after that table message
-        self._pings: dict[int, int] = {}  # game id -> its ping message
+        #: channel id -> True: no game there when last looked (bounded, and expiring on the bot's clock)
+        self._quiet: TTLCache[int, bool] = TTLCache(maxsize=QUIET_CHANNELS, ttl=QUIET_FOR.total_seconds(),
+                                                    timer=lambda: bot.clock.now().timestamp())
         bot.add_listener(self.on_message, "on_message")
 
     # --- counting what scrolls the table away -----------------------------------------------------------------
     async def on_message(self, message: discord.Message) -> None:
-        """MESSAGE_CREATE: one more message after the watched table of this channel (content is not read)."""
-        watched = self._watch.get(message.channel.id)
-        if watched is not None and message.id > watched:
-            self._after[message.channel.id] = self._after.get(message.channel.id, 0) + 1
-
-    def _watching(self, channel_id: int, message_id: int, *, fresh: bool) -> None:
-        if fresh or self._watch.get(channel_id) != message_id:
-            self._watch[channel_id] = message_id
-            self._after[channel_id] = 0
-
-    def scrolled(self, channel_id: int, limit: int) -> bool:
-        """Whether more than ``limit`` messages were posted in the channel after its table."""
-        return self._after.get(channel_id, 0) > limit
-
-    # --- the "last moves" log -------------------------------------------------------------------------------
-    def remember(self, game_id: int, lines: list[str], *, anew: bool = False) -> list[str]:
-        """Add a step's public ``lines`` (``anew``: to a new table message, whose log starts with this step);
-        returns the log to show (oldest first, older lines dropped first, a cut shown as "…")."""
-        if anew:
-            self._log.pop(game_id, None)
-        steps = self._log.setdefault(game_id, deque(maxlen=LOG_STEPS))
-        if lines:
-            steps.append(list(lines))
-        shown: list[str] = []
-        size = 0
-        for line in reversed([line for step in steps for line in step]):
-            if size + len(line) + 1 > LOG_CHARS:
-                shown.append(line[: LOG_CHARS - 1] + "…" if not shown else "…")
-                break
-            shown.append(line)
-            size += len(line) + 1
-        return list(reversed(shown))
-
-    def forget(self, game_id: int) -> None:
-        self._log.pop(game_id, None)
+        """MESSAGE_CREATE in a server channel: one more message after the tables of that channel (content is not
+        read). A channel found without a game is not looked at again for a while, unless the bot itself posts
+        there (a lobby, a table: a game may live there now)."""
+        if message.guild is None:
+            return
+        channel_id = message.channel.id
+        if self.bot.user is not None and message.author.id == self.bot.user.id:
+            self._quiet.pop(channel_id, None)
+        elif channel_id in self._quiet:
+            return
+        async with self.bot.sessions() as session, session.begin():
+            if not await live.count_message(session, channel_id, message.id) and (
+                    await games.active_game_in_channel(session, channel_id) is None):
+                self._quiet[channel_id] = True
 
     # --- showing --------------------------------------------------------------------------------------------
     async def show(self, table: Table, lines: list[str], render: Callable[[list[str]], Outgoing], *,
                    fresh: bool = False) -> None:
         """Show a step with public ``lines`` on the game's table message; ``render(log)`` draws the table around
         the "last moves" ``log``. The interaction's own edit or a PATCH; a new message (stripping the old one of
-        its buttons, its log starting with this step) when the table scrolled out of sight, was never shown, or
-        the step is ``fresh``."""
+        its buttons, its log starting with this step) when more than ``table_repost_after`` messages came after
+        the table, it was never shown or is gone, or the step is ``fresh``. The log is stored while the message
+        is edited, or once it is posted (only a read comes before the click's answer), keyed by the step, so a
+        step shown again after a crash is neither lost nor repeated (one deliverer per game at a time writes
+        it: :class:`bot.tables.outbox.Deliverer`)."""
         message_id = table.table_message_id or table.lobby_message_id
-        config = await self.bot.config(table.guild_id)
-        if message_id and not fresh and not self.scrolled(table.channel_id, config.table_repost_after):
-            out = render(self.remember(table.id, lines))
-            try:
-                await self._edit(table, message_id, out)
-            except discord.NotFound:
-                log.info("the table message of game %s is gone: posting a new one", table.id)
-            else:
-                self._watching(table.channel_id, message_id, fresh=False)
-                if table.table_message_id != message_id:
-                    await self.bot.tables.set_table_message(table.id, message_id)
-                return
-        out = render(self.remember(table.id, lines, anew=True))
+        step = current_step()
+        key = step.entry_id if step is not None else None
+        if message_id and not fresh:
+            config = await self.bot.config(table.guild_id)
+            async with self.bot.sessions() as session:
+                row = await live.get(session, table.id)
+            same = row is not None and row.message_id == message_id
+            if not (same and row is not None and row.messages_after > config.table_repost_after):
+                steps = appended(row.log if same and row is not None else [], key, lines)
+                record = asyncio.create_task(self._record(table, message_id, steps))  # while the edit goes out
+                try:
+                    await self._edit(table, message_id, render(shown(steps)))
+                except discord.NotFound:
+                    log.info("the table message of game %s is gone: posting a new one", table.id)
+                else:
+                    return
+                finally:
+                    await record
+        steps = appended([], key, lines, anew=True)
         channel = await self.bot.delivery.channel(table.channel_id)
-        message = await self.bot.delivery.send(channel, out, "t")  # a nonce while a step is shown
-        self._watching(table.channel_id, message.id, fresh=True)
-        if message.id == message_id:  # this step shown again after a crash: the nonce returned its table
-            return
-        await self.bot.tables.set_table_message(table.id, message.id)
-        if message_id:
+        message = await self.bot.delivery.send(channel, render(shown(steps)), "t")  # a nonce while a step is shown
+        await self._record(table, message.id, steps)
+        if message_id and message.id != message_id:  # (the same id: this step shown again, its nonce returned it)
             await self.strip(table.channel_id, message_id)
+
+    async def _record(self, table: Table, message_id: int, steps: list[Any]) -> None:
+        """Store what ``message_id`` now shows and take the turn ping away (it asked for the move just shown), in
+        one transaction."""
+        async with self.bot.sessions() as session, session.begin():
+            await live.show(session, table.id, table.channel_id, message_id, steps, self.bot.clock.now())
+            ping = await live.set_ping(session, table.id, None)
+        await self._delete(table, ping)
+
+    async def forget(self, table: Table) -> None:
+        """The game ended: its table message stays as the result; its row goes (no count, no ping left)."""
+        async with self.bot.sessions() as session, session.begin():
+            await live.forget(session, table.id)
 
     async def _edit(self, table: Table, message_id: int, out: Outgoing) -> None:
         interaction = ANSWERING.get()
@@ -150,35 +178,47 @@ class LiveTable:
 
     # --- the turn ping ----------------------------------------------------------------------------------------
     async def after_step(self, table: Table) -> None:
-        """A step was shown: the ping (it asked for the move just made) goes, and a new one is armed (a persisted
-        timer) for when the awaited players have not moved within the grace period."""
-        await self.unping(table)
+        """A step was shown (and its ping went with it, :meth:`show`): a new ping is armed (a persisted timer) for
+        when the awaited players have not moved within the grace period."""
         if table.status == "active" and awaited(table):
             config = await self.bot.config(table.guild_id)
             due = self.bot.clock.now() + timedelta(seconds=config.turn_ping_seconds)
             await self.bot.timers.schedule(table.id, PING_TIMER, due, {"version": table.version})
 
     async def unping(self, table: Table) -> None:
-        ping = self._pings.pop(table.id, None)
-        if ping is None:
+        """Delete the game's turn ping, if it has one (best effort: it may be gone)."""
+        async with self.bot.sessions() as session, session.begin():
+            ping = await live.set_ping(session, table.id, None)
+        await self._delete(table, ping)
+
+    async def _delete(self, table: Table, message_id: int | None) -> None:
+        if message_id is None:
             return
         channel = await self.bot.delivery.channel(table.channel_id)
         try:
-            await channel.get_partial_message(ping).delete()  # type: ignore[attr-defined]
+            await channel.get_partial_message(message_id).delete()  # type: ignore[attr-defined]
         except discord.HTTPException:
-            log.debug("could not delete the turn ping %s", ping)
+            log.debug("could not delete the turn ping %s", message_id)
 
     async def ping(self, table: Table, key: str = "turn.ping") -> None:
-        """Post the ping ``key`` (``{seats}``: mentions of the awaited players), replacing an earlier one."""
+        """Post the ping ``key`` (``{seats}``: mentions of the awaited players), replacing an earlier one; none for
+        a game whose table was never shown. Should the game move on while it is posted, it goes again."""
         seats = awaited(table)
         if not seats:
             return
-        await self.unping(table)
+        async with self.bot.sessions() as session:
+            if await live.get(session, table.id) is None:
+                return
+        await self.unping(table)  # first, so that the channel never holds two
         ctx = RenderContext(table, table.language)
         text = ctx.t(key, seats=", ".join(ctx.mention(s) for s in seats))
         channel = await self.bot.delivery.channel(table.channel_id)
         message = await channel.send(**Outgoing(content=text, mentions=True).kwargs())
-        self._pings[table.id] = message.id
+        async with self.bot.sessions() as session, session.begin():
+            replaced = await live.set_ping(session, table.id, message.id)
+        await self._delete(table, replaced)  # (one another process posted meanwhile)
+        if (await self.bot.tables.load(table.id)).version != table.version:  # a step came meanwhile
+            await self.unping(table)
 
     async def on_ping_timer(self, timer: Any) -> None:
         """The grace period ran out: ping unless the game moved on."""

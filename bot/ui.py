@@ -156,6 +156,11 @@ class GameUI:
         """How the game ended, in words (under the result's title)."""
         return ctx.t(outcome.reason, **self.words(ctx, outcome.params, outcome.seat_params))
 
+    def echoes(self, event: Event, events: list[Event]) -> bool:
+        """Whether the seat ``event`` only repeats the move its player just made (then it is not sent: DMs only on a
+        change); ``events`` are the whole step's. By default: its key is one of :attr:`echo_keys`."""
+        return event.key in self.echo_keys
+
     def fresh_table(self, table: Table, events: list[Event]) -> bool:
         """Whether this step is worth a new table message (e.g. a death reveal, a round end) rather than an edit
         of the living table; ``table`` is the table after the step. None by default."""

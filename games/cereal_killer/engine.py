@@ -396,7 +396,7 @@ class CerealKiller(Engine[CerealState]):
                   "objective_victims": objective and objective[1]}
         ev.append(Event(key="cereal_killer.day", params=params))
         ev.append(Event(key="cereal_killer.prompt.route", audience=Audience.to(KILLER),
-                        params=params | {"space": s.killer}))
+                        params=params | {"space": s.killer, "route": list(s.routes[-1]) if s.routes else []}))
 
     def _finish(self, s: CerealState, ev: list[Event], winner: str, reason: str, by: int | None,
                 **params: Any) -> None:

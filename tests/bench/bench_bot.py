@@ -4,15 +4,19 @@ scripted players through the real discord.py client and the loopback Discord dou
 Per mode it prints: accepted moves; REST calls per move outside interaction callbacks (the bot's real budget:
 Discord allows 50 a second in all, and callbacks and their webhook follow-ups do not count); callbacks per move;
 messages the bot left in the game channel; DMs per move; and p50/p99 latency from a move's first click to the
-table showing it. REST calls per move count the moves only; opening the lobby and dealing (the role DMs) are
-counted apart, per game. Nobody talks in the channel, so the table is never re-posted for scrolling.
+table showing it (moves that show nothing public, e.g. a social-mode night action, have none). REST calls per move
+count the moves only; opening the lobby and dealing (the role DMs) are counted apart, per game. Nobody talks in the
+channel, so the table is never re-posted for scrolling. Game ``n`` of every mode is dealt from seed ``1000 + n``
+and played from ``random.Random(n)``, so runs repeat (up to timing). The social mode plays three real-time days per
+game on the injected clock (:mod:`tests.bench.social`); its moves include the bot's day ends.
 
-Run: ``.venv/bin/python -m tests.bench.bench_bot`` (prints numbers; asserts nothing). The social mode plays over
-real-time days and is not measured here.
+Run: ``.venv/bin/python -m tests.bench.bench_bot`` (``--help``: games per mode, a subset of modes); it prints
+numbers and asserts nothing.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 import re
@@ -25,12 +29,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+
 from bot.bot import CoronerBot
 from bot.clock import FakeClock
+from bot.db.models import OutboxEntry
 from bot.db.session import create_engine, make_sessionmaker
 from bot.settings import Settings
-from bot.tables import Table
+from bot.tables import Table, TableService
 from games.core import register
+from tests.bench import social
 from tests.discord_double import DiscordDouble, StoredMessage, User
 from tests.discord_double.fixtures import pointed_at, running_bot
 from tests.e2e.conftest import World, mark
@@ -49,6 +57,7 @@ class Tally:
     callbacks: int = 0
     deal: int = 0
     dms: int = 0
+    days: int = 0
     left: list[int] = field(default_factory=list)
     kinds: Counter[str] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
@@ -81,6 +90,21 @@ async def open_game(world: World, game: str, mode: str, players: list[User], opt
             return table
         await asyncio.sleep(0.005)
     raise TimeoutError("the game did not start")
+
+
+async def shown(world: World, table: Table, title: str, before: tuple[int, int]) -> bool:
+    """Wait until the step that produced ``table`` was delivered; whether the table showed it (a secret move, e.g. a
+    social-mode night action, shows nothing public)."""
+    for _ in range(2000):
+        if mark(tables(world, title)) != before:
+            return True
+        async with world.sessions() as session:
+            delivered = await session.scalar(select(OutboxEntry.delivered_at).where(
+                OutboxEntry.game_id == table.id, OutboxEntry.version == table.version))
+        if delivered is not None:
+            return mark(tables(world, title)) != before
+        await asyncio.sleep(0.005)
+    raise TimeoutError(f"game {table.id}: version {table.version} was never delivered")
 
 
 async def version_after(world: World, table_id: int, version: int) -> Table:
@@ -147,14 +171,18 @@ MODES: list[tuple[str, str, str, int, dict[str, Any], str, Move]] = [
     ("asesino small", "asesino", "small", 3, {}, "Asesino en Serie", asesino_move),
     ("cereal killer, 2 players", "cereal_killer", "classic", 2, {}, "Cereal Killer — day", cereal_move),
     ("cereal killer, 3 players", "cereal_killer", "classic", 3, {}, "Cereal Killer — day", cereal_move),
+    ("asesino social, 3 days", "asesino", "social", social.PLAYERS, social.OPTIONS, social.TITLE, social.social_move),
 ]
+#: what a mode needs set up once before its games (e.g. the social mode's official medium)
+PREPARE: dict[str, Callable[[World], Awaitable[None]]] = {"social": social.prepare}
 
 
-async def bench_mode(world: World, label: str, game: str, mode: str, players: int, options: dict[str, Any], title: str,
-                     move: Move) -> Tally:
+async def bench_mode(world: World, games: int, label: str, game: str, mode: str, players: int,
+                     options: dict[str, Any], title: str, move: Move) -> Tally:
     tally = Tally()
-    for number in range(GAMES):
+    for number in range(games):
         rng = random.Random(number)
+        TableService.new_seed = staticmethod(lambda n=number: 1000 + n)  # type: ignore[method-assign] # same deals
         earlier = {m.id for m in world.double.messages(world.games)}
         seen = {u.id: len(u.dms()) for u in world.players}
         dms = sum(seen.values())
@@ -173,12 +201,11 @@ async def bench_mode(world: World, label: str, game: str, mode: str, players: in
             await move(world, table, rng, title)
             after = await version_after(world, table.id, table.version)
             moves += after.version - table.version
-            try:
-                await world.double.wait_for(lambda b=before: mark(tables(world, title)) != b, timeout=2.0)
+            if await shown(world, after, title, before):
                 tally.latencies.append((time.perf_counter() - began) * 1000)
-            except Exception:  # noqa: BLE001 - a step that changes nothing public (a secret move) shows nothing
-                pass
             table = after
+        if mode == "social":
+            tally.days += table.state.day
         await asyncio.sleep(0.05)  # let the last deliveries land
         requests = world.double.requests[start:]
         tally.moves += moves
@@ -193,14 +220,17 @@ async def bench_mode(world: World, label: str, game: str, mode: str, players: in
 
 
 def breakdown(tallies: dict[str, Tally]) -> None:
-    """Which REST calls outside callbacks each mode made, per move."""
+    """Which REST calls outside callbacks each mode made, per move (and per day, for the real-time modes)."""
     print("\nREST calls outside callbacks, per move:")
     for label, tally in tallies.items():
         calls = ", ".join(f"{kind} {n / max(tally.moves, 1):.2f}" for kind, n in tally.kinds.most_common(5))
         print(f"  {label}: {calls}")
+        if tally.days:
+            print(f"    per day: {tally.moves / tally.days:.1f} moves, {tally.rest / tally.days:.1f} REST calls "
+                  f"outside callbacks, {tally.callbacks / tally.days:.1f} callbacks, {tally.dms / tally.days:.1f} DMs")
 
 
-async def bench(db_url: str) -> None:
+async def bench(db_url: str, games_per_mode: int = GAMES, words: list[str] | None = None) -> None:
     register(ENGINE)
     potato_game.install()
     double = DiscordDouble()
@@ -209,13 +239,14 @@ async def bench(db_url: str) -> None:
     games = guild.add_text_channel("games")
     medium = guild.add_text_channel("medium")
     admin = double.add_user("admin")
-    players = [double.add_user(f"p{i}", display_name=f"P{i}") for i in range(5)]
-    for user in [admin, *players]:
+    players = [double.add_user(f"p{i}", display_name=f"P{i}") for i in range(max(m[3] for m in MODES))]
+    guild.add_member(admin, manage_guild=True)
+    for user in players:
         guild.add_member(user)
     engine = create_engine(db_url)
     world = World(double, guild, games, medium, admin, players, db_url, FakeClock(), make_sessionmaker(engine))
     settings = Settings(_env_file=None, discord_token="x", database_url=db_url, discord_api_base=double.api_base)
-    print(f"{GAMES} games per mode; per accepted move unless said otherwise\n")
+    print(f"{games_per_mode} games per mode; per accepted move unless said otherwise\n")
     print("| mode | moves | REST calls / move (not callbacks) | REST calls to open and deal a game | "
           "callbacks / move | channel messages left a game | DMs / move (the deal's included) | "
           "click -> table p50 / p99 |")
@@ -223,16 +254,24 @@ async def bench(db_url: str) -> None:
     with pointed_at(double):
         bot = CoronerBot(settings, clock=world.clock, guild_ready_timeout=0.05)
         async with running_bot(bot):
-            tallies = {label: await bench_mode(world, label, game, mode, count, options, title, move)
-                       for label, game, mode, count, options, title, move in MODES}
+            chosen = [m for m in MODES if not words or any(w in m[0] for w in words)]
+            for mode in {m[2] for m in chosen} & PREPARE.keys():
+                await PREPARE[mode](world)
+            tallies = {label: await bench_mode(world, games_per_mode, label, game, mode, count, options, title, move)
+                       for label, game, mode, count, options, title, move in chosen}
     breakdown(tallies)
     await engine.dispose()
     await double.stop()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.bench_bot", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=GAMES, help=f"games per mode (default {GAMES})")
+    parser.add_argument("--modes", nargs="*", metavar="WORD",
+                        help="only the modes whose label contains one of these words (e.g. cereal social)")
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(bench(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}"))
+        asyncio.run(bench(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}", args.games, args.modes))
 
 
 if __name__ == "__main__":

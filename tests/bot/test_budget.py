@@ -83,11 +83,14 @@ def test_fit_view_refuses_a_long_custom_id() -> None:
 
 
 def test_fit_modal_clips_title_and_labels() -> None:
-    """Modal title and text input labels to 45."""
+    """Modal title and a label's text to 45, its description and the input's placeholder to 100."""
     modal = discord.ui.Modal(title="m" * 60, custom_id="modal")
-    modal.add_item(discord.ui.TextInput(label="l" * 60, custom_id="t"))
+    text_input = discord.ui.TextInput(custom_id="t", placeholder="p" * 150)
+    label = discord.ui.Label(text="l" * 60, description="d" * 150, component=text_input)
+    modal.add_item(label)
     fit_modal(modal)
-    assert len(modal.title) == 45 and len(modal.children[0].label) == 45  # type: ignore[attr-defined]
+    assert (len(modal.title), len(label.text), len(label.description or "")) == (45, 45, 100)
+    assert len(text_input.placeholder or "") == 100
 
 
 def test_fit_message_budgets_content_and_embeds_together() -> None:

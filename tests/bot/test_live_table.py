@@ -1,44 +1,134 @@
-"""The living table's bookkeeping: the "last moves" log keeps the last steps and fits a field, a fresh message
-starts its own log, and the channel counts as scrolled only past the limit."""
+"""The living table's bookkeeping: the "last moves" log keeps the last steps, fits a field and never repeats a step
+shown again; its state lives in the database (one row per running game), where messages after the table are
+counted per channel, a new table message starts its count at zero, and the turn ping is swapped atomically."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from types import SimpleNamespace
+from typing import Any
 
-from bot.live_table import LOG_CHARS, LOG_STEPS, LiveTable
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.clock import FakeClock
+from bot.db.models import Game
+from bot.db.repos import live
+from bot.live_table import LOG_CHARS, LOG_STEPS, QUIET_FOR, LiveTable, appended, shown
+from tests.db.backends import db_url, engine, pg_database, sessions  # noqa: F401 - SQLite and PostgreSQL
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+BOT_ID = 1
+Sessions = async_sessionmaker[AsyncSession]
 
 
-def live() -> LiveTable:
-    return LiveTable(SimpleNamespace(add_listener=lambda *args: None))  # type: ignore[arg-type]
-
-
-def test_the_log_keeps_the_last_steps_oldest_first() -> None:
-    """Each step's lines stay together; only the last LOG_STEPS steps are shown."""
-    table = live()
+def test_the_log_keeps_the_last_steps_oldest_first_and_a_step_once() -> None:
+    """Each step's lines stay together; only the last LOG_STEPS steps are shown; a step shown again (after a
+    crash) is not added twice; a step with no public line keeps the log as it was."""
+    steps: list[Any] = []
     for step in range(LOG_STEPS + 2):
-        shown = table.remember(1, [f"step {step} a", f"step {step} b"])
-    assert shown == [f"step {s} {x}" for s in range(2, LOG_STEPS + 2) for x in "ab"]
-    assert table.remember(1, []) == shown  # a step with no public line keeps the log as it was
+        steps = appended(steps, step, [f"step {step} a", f"step {step} b"])
+    assert shown(steps) == [f"step {s} {x}" for s in range(2, LOG_STEPS + 2) for x in "ab"]
+    assert appended(steps, LOG_STEPS + 1, ["step again"]) == steps
+    assert appended(steps, None, []) == steps
+    assert shown(appended(steps, None, ["cancelled"]))[-1] == "cancelled"  # no step: always added
 
 
 def test_a_long_log_is_cut_at_the_oldest_end_and_a_fresh_message_starts_anew() -> None:
     """The log fits a field value: older lines go first, the cut is shown; a new table message starts with its
     own step only."""
-    table = live()
-    table.remember(7, ["x" * 600])
-    shown = table.remember(7, ["y" * 600])
-    assert shown == ["…", "y" * 600] and sum(len(line) + 1 for line in shown) <= LOG_CHARS
-    assert table.remember(7, ["z" * 2000])[0] == "z" * (LOG_CHARS - 1) + "…"
-    assert table.remember(7, ["new day"], anew=True) == ["new day"]
+    steps = appended(appended([], 1, ["x" * 600]), 2, ["y" * 600])
+    assert shown(steps) == ["…", "y" * 600] and sum(len(line) + 1 for line in shown(steps)) <= LOG_CHARS
+    assert shown(appended(steps, 3, ["z" * 2000]))[0] == "z" * (LOG_CHARS - 1) + "…"
+    assert shown(appended(steps, 4, ["new day"], anew=True)) == ["new day"]
 
 
-async def test_only_messages_after_the_table_count_and_only_past_the_limit() -> None:
-    """MESSAGE_CREATE events after the watched table count; the table scrolled once more than the limit passed."""
-    table = live()
-    table._watching(5, 100, fresh=True)
-    for message_id in (90, 101, 102):
-        await table.on_message(SimpleNamespace(id=message_id, channel=SimpleNamespace(id=5)))  # type: ignore[arg-type]
-    await table.on_message(SimpleNamespace(id=103, channel=SimpleNamespace(id=6)))  # type: ignore[arg-type]
-    assert not table.scrolled(5, 2) and table.scrolled(5, 1)
-    table._watching(5, 104, fresh=True)  # the table was posted again: the count starts over
-    assert not table.scrolled(5, 0)
+async def _game(sessions: Sessions, channel_id: int, status: str = "active") -> int:  # noqa: F811
+    async with sessions() as session, session.begin():
+        game = Game(game="potato", mode="classic", guild_id=10, channel_id=channel_id, host_id=1, status=status,
+                    options={}, language="en", created_at=NOW, updated_at=NOW)
+        session.add(game)
+        await session.flush()
+        return game.id
+
+
+async def _row(sessions: Sessions, game_id: int) -> Any:  # noqa: F811
+    async with sessions() as session:
+        return await live.get(session, game_id)
+
+
+async def test_messages_after_the_table_are_counted_per_channel_and_a_new_table_starts_at_zero(
+        sessions: Sessions) -> None:  # noqa: F811
+    """Only newer messages of the table's own channel count; posting the table anew resets the count and records
+    the message as the game's table; the same message keeps its count and takes the new log."""
+    game_id = await _game(sessions, channel_id=5)
+    async with sessions() as session, session.begin():
+        await live.show(session, game_id, 5, 100, [{"step": 1, "lines": ["a"]}], NOW)
+    async with sessions() as session, session.begin():
+        counted = [await live.count_message(session, channel, message) for channel, message in
+                   ((5, 90), (5, 101), (5, 102), (6, 103))]
+    assert counted == [0, 1, 1, 0]
+    async with sessions() as session, session.begin():
+        await live.show(session, game_id, 5, 100, [{"step": 2, "lines": ["b"]}], NOW)
+    row = await _row(sessions, game_id)
+    assert (row.message_id, row.messages_after, row.log) == (100, 2, [{"step": 2, "lines": ["b"]}])
+    async with sessions() as session, session.begin():
+        await live.show(session, game_id, 5, 104, [], NOW)
+    assert (await _row(sessions, game_id)).messages_after == 0
+    async with sessions() as session:
+        assert (await session.get(Game, game_id)).table_message_id == 104  # type: ignore[union-attr]
+
+
+async def test_the_ping_is_swapped_and_a_game_without_a_table_records_none(sessions: Sessions) -> None:  # noqa: F811
+    """Recording a ping returns the one it replaces (to delete); taking it returns it once; a game whose table
+    was never shown records nothing; the row goes with the game's end."""
+    game_id = await _game(sessions, channel_id=5)
+    async with sessions() as session, session.begin():
+        assert await live.set_ping(session, game_id, 7) is None  # no table row yet
+        await live.show(session, game_id, 5, 100, [], NOW)
+        assert await live.set_ping(session, game_id, 7) is None
+        assert await live.set_ping(session, game_id, 8) == 7
+        assert await live.set_ping(session, game_id, None) == 8
+        assert await live.set_ping(session, game_id, None) is None
+        await live.forget(session, game_id)
+    assert await _row(sessions, game_id) is None
+
+
+def _bot(sessions: Sessions, clock: FakeClock) -> Any:  # noqa: F811
+    return SimpleNamespace(sessions=sessions, clock=clock, user=SimpleNamespace(id=BOT_ID),
+                           add_listener=lambda *args: None)
+
+
+def _message(channel_id: int, message_id: int, author: int = 2) -> Any:
+    return SimpleNamespace(id=message_id, guild=SimpleNamespace(id=10), channel=SimpleNamespace(id=channel_id),
+                           author=SimpleNamespace(id=author))
+
+
+async def test_the_count_survives_a_restart_and_quiet_channels_are_skipped_until_the_bot_posts(
+        sessions: Sessions) -> None:  # noqa: F811
+    """A second process (a restart) goes on counting where the first stopped; a channel without a game is
+    remembered as quiet (bounded, expiring), until the bot posts there or the memory expires."""
+    clock = FakeClock(NOW)
+    game_id = await _game(sessions, channel_id=5)
+    async with sessions() as session, session.begin():
+        await live.show(session, game_id, 5, 100, [], NOW)
+    first = LiveTable(_bot(sessions, clock))
+    await first.on_message(_message(5, 101))
+    await LiveTable(_bot(sessions, clock)).on_message(_message(5, 102))
+    assert (await _row(sessions, game_id)).messages_after == 2
+    await first.on_message(SimpleNamespace(id=103, guild=None, channel=SimpleNamespace(id=5)))  # a DM: not counted
+    assert (await _row(sessions, game_id)).messages_after == 2
+
+    await first.on_message(_message(9, 200))
+    assert 9 in first._quiet
+    lobby = await _game(sessions, channel_id=9, status="lobby")
+    await first.on_message(_message(9, 201, author=BOT_ID))  # the bot posts (a lobby): the channel is looked at
+    assert 9 not in first._quiet
+    await first.on_message(_message(9, 202))
+    assert 9 not in first._quiet  # a lobby: its table will be counted once shown
+    async with sessions() as session, session.begin():
+        await live.show(session, lobby, 9, 201, [], NOW)
+        await session.delete(await session.get(Game, game_id))
+    await first.on_message(_message(5, 104))
+    assert 5 in first._quiet
+    clock.advance(QUIET_FOR)
+    assert 5 not in first._quiet  # forgotten after a while: a game that started unseen is counted again

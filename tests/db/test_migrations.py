@@ -19,7 +19,7 @@ from bot.db import Base
 from bot.db.migrate import alembic_config, downgrade_to, migrations_dir, upgrade_to_head
 
 TABLES = {"guild_settings", "games", "seats", "game_actions", "timers", "series", "scores", "farewell_letters",
-          "anonymous_posts", "achievements", "outbox", "delivery_leases"}
+          "anonymous_posts", "achievements", "outbox", "delivery_leases", "live_tables"}
 
 
 def _diff(connection: Connection) -> list[object]:
@@ -115,7 +115,21 @@ async def test_the_outbox_migration_is_reversible(engine: AsyncEngine) -> None:
     await upgrade_to_head(engine)
     await downgrade_to(engine, "0003")
     async with engine.connect() as conn:
-        assert await conn.run_sync(_tables) == (TABLES - {"outbox", "delivery_leases"}) | {"alembic_version"}
+        assert await conn.run_sync(_tables) == (TABLES - {"outbox", "delivery_leases", "live_tables"}) | {
+            "alembic_version"}
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_diff) == []
+
+
+async def test_the_live_tables_migration_is_reversible(engine: AsyncEngine) -> None:
+    """Downgrading below revision 0006 drops exactly the living tables' state; upgrading again restores it."""
+    before = ScriptDirectory.from_config(alembic_config()).get_revision("0006").down_revision
+    await upgrade_to_head(engine)
+    await downgrade_to(engine, str(before))
+    async with engine.connect() as conn:
+        assert "live_tables" not in await conn.run_sync(_tables)
+        assert "games" in await conn.run_sync(_tables)
     await upgrade_to_head(engine)
     async with engine.connect() as conn:
         assert await conn.run_sync(_diff) == []
@@ -130,7 +144,7 @@ async def test_the_leases_migration_is_reversible(engine: AsyncEngine) -> None:
     await upgrade_to_head(engine)
     await downgrade_to(engine, "0007")
     async with engine.connect() as conn:
-        assert await conn.run_sync(_tables) == (TABLES - {"delivery_leases"}) | {"alembic_version"}
+        assert await conn.run_sync(_tables) == (TABLES - {"delivery_leases", "live_tables"}) | {"alembic_version"}
         assert not {"claimed_by", "lease_until"} & await conn.run_sync(_timer_columns)
     await upgrade_to_head(engine)
     async with engine.connect() as conn:

@@ -76,13 +76,6 @@ async def start_all(double: DiscordDouble, tables: TableService, channels: list[
     return [g.id for g in games if g is not None]
 
 
-async def killer_dm(double: DiscordDouble, killer: User, text: str) -> StoredMessage:
-    """The Killer DMs ``text``; returns the bot's first DM after it (the answer)."""
-    sent = await killer.dm_bot(text)
-    return await double.wait_for(lambda: next((m for m in killer.dms() if m.id > sent.id), None), WAIT,
-                                 "the bot's DM answer")
-
-
 async def use(double: DiscordDouble, channel: Channel, user: User, name: str,
               values: list[str] | None = None) -> StoredMessage:
     """``user`` uses the table's component ``name`` (a select with ``values``); returns the next table."""

@@ -82,7 +82,7 @@ def assert_no_route_in_public(world: World, secrets: tuple[str, ...] = ROUTE_WOR
 
 
 async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> None:
-    """The Killer's illegal route is refused with its reason, the legal one confirmed with its board; the
+    """The Killer's illegal route is refused with its reason, the legal one acknowledged by the table alone; the
     Detective places, walks by modal and select, asks (the Killer answers by DM button) and arrests."""
     alice, bob = world.players[:2]
     async with world.running():
@@ -103,14 +103,15 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
         await world.double.wait_for(lambda: bob.dms() and "Only the Killer" in bob.dms()[-1].content)
 
         before = mark(statuses(world))
-        confirmed = await killer_dm(world, alice, ROUTE)
-        assert "3 → 8 → 13 → 12" in confirmed.text and confirmed.attachments
-        early = await killer_dm(world, alice, "13 14 9")
-        assert "not due yet" in early.content
-        table = await world.tables.table_in_channel(world.games.id)
-        assert table is not None and table.state.killer == 12
+        dms = len(alice.dms())
+        await alice.dm_bot(ROUTE)
         status = await next_status(world, before)
         assert "A victim was found in the House on 3" in status.text
+        early = await killer_dm(world, alice, "13 14 9")
+        assert "not due yet" in early.content
+        assert alice.dms()[dms:] == [early]  # the accepted route got no DM back: the edited table acknowledges it
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None and table.state.killer == 12
         public_png, public_text = render_board(ENGINE.view(table.state, None))
         assert status.attachments[0].data == public_png
         assert status.attachments[0].description == public_text[:1024]  # alt text for people who cannot see it
@@ -156,7 +157,7 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
         first = await start(world, [alice, bob, carol])
         assert "Carol is Lola" in first.text
         before = mark(statuses(world))
-        await killer_dm(world, alice, ROUTE)
+        await alice.dm_bot(ROUTE)
         status = await next_status(world, before)
         assert "Lola starts on the Food space 38" in status.text
         assert "not your turn" in await refusal(await bob.click(status, custom_id(status, "bark")))
@@ -170,11 +171,12 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
         status = await click(world, bob, status, "end")
         assert "Day 2 begins" in status.text
 
-        await day_prompt(world, alice, 2)
+        prompt = await day_prompt(world, alice, 2)  # yesterday's route comes with it, drawn on its board
+        assert "Day 1: 3 → 8 → 13 → 12" in prompt.text and prompt.attachments
         blocked = await killer_dm(world, alice, "13 14 19")
         assert blocked.content == "⛔ You cannot step onto 19: the Detective stands there."
         count = mark(statuses(world))
-        await killer_dm(world, alice, "13 14 9")
+        await alice.dm_bot("13 14 9")
         status = await next_status(world, count)
         assert "Day 2: Carol's turn (Lola)" in status.text
         await (await carol.select(status, custom_id(status, "sniff"), ["38"])).response()
@@ -238,7 +240,7 @@ async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answe
     async with world.running():
         await start(world, [alice, bob, carol])
         before = mark(statuses(world))
-        await killer_dm(world, alice, ROUTE)
+        await alice.dm_bot(ROUTE)
         status = await next_status(world, before)
         move = await bob.click(status, custom_id(status, "move"))
         assert "not your turn" in await refusal(move)
@@ -276,7 +278,7 @@ async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answe
 
         await day_prompt(world, alice, 2)
         count = mark(statuses(world))
-        await killer_dm(world, alice, day_two)
+        await alice.dm_bot(day_two)
         status = await next_status(world, count)
         status = await click(world, carol, status, "step", ["13"])
         status = await click(world, carol, status, "step", ["14"])

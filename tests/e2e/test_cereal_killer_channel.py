@@ -97,7 +97,7 @@ async def test_a_killer_with_closed_dms_plays_from_my_secrets_and_is_walked_when
         assert (await game(world)).version == started.version  # nothing changed
         accepted = await send_route(alice, panel, ROUTE)
         (confirmation, *_) = await accepted.wait_followups(1)
-        assert confirmation.ephemeral and "3 → 8 → 13 → 12" in confirmation.text
+        assert confirmation.ephemeral and "3 → 8 → 13 → 12" in confirmation.text and confirmation.attachments
         table = await game(world, started.version + 1)
         assert table.state.killer == 12
 

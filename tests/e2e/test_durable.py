@@ -131,12 +131,12 @@ async def test_a_timeout_racing_a_late_click_announces_only_what_counted(world: 
 
 async def open_move_modal(world: World) -> Any:
     """A two-player Cereal Killer game up to the Detective's first walk; the handle that opened the Move modal."""
-    from tests.e2e.test_cereal_killer import ROUTE, click, custom_id, killer_dm, next_status, start, statuses
+    from tests.e2e.test_cereal_killer import ROUTE, click, custom_id, next_status, start, statuses
 
     alice, bob = world.players[:2]
     await start(world, [alice, bob])
     before = mark(statuses(world))
-    await killer_dm(world, alice, ROUTE)
+    await alice.dm_bot(ROUTE)
     status = await next_status(world, before)
     status = await click(world, bob, status, "place", ["7"])
     move = await bob.click(status, custom_id(status, "move"))

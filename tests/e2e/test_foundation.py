@@ -225,39 +225,3 @@ async def test_rules_games_and_leaderboard_answer_from_the_catalogue(world: Worl
         board = await (await alice.slash(world.games, "leaderboard", game="cereal_killer")).response()
         assert "Cereal Killer" in board.embeds[0]["title"]
         assert board.embeds[0]["description"] == "No finished games yet."
-
-
-async def test_the_table_is_posted_again_only_once_it_scrolled_out_of_sight(world: World) -> None:
-    """Eight messages under the table leave it in place; the ninth (more than ``/config``'s 8) makes the next move
-    post the table anew, under the chat, and take the buttons off the old one; later moves edit the new one."""
-    alice, bob = world.players[:2]
-    bot = world.bot()
-    async with world.running(bot):
-        lobby = await open_lobby(world, passes=5)
-        await (await bob.click(lobby, label="Join")).response()
-        await (await alice.click(lobby, label="Start")).response()
-        await world.double.wait_for(lambda: bot.delivery.live._watch.get(world.games.id) == lobby.id,
-                                    what="the bot watching its table")
-
-        async def move() -> None:
-            table = await world.tables.table_in_channel(world.games.id)
-            assert table is not None
-            holder = alice if table.user_of(table.state.holder) == alice.id else bob
-            latest = status_messages(world)[-1]
-            before = mark(status_messages(world))
-            await (await holder.click(latest, custom_id=pass_button(latest))).response()
-            await world.double.wait_for(lambda: mark(status_messages(world)) != before, what="the table's step")
-
-        for n in range(8):
-            await bob.say(world.games, f"chat {n}")
-        await world.double.wait_for(lambda: bot.delivery.live._after.get(world.games.id) == 8, what="the count")
-        await move()
-        assert [m.id for m in status_messages(world)] == [lobby.id]  # 8 is not more than 8: edited in place
-        last_chat = await bob.say(world.games, "chat 8")
-        await world.double.wait_for(lambda: bot.delivery.live.scrolled(world.games.id, 8), what="the ninth")
-        await move()
-        old, new = status_messages(world)
-        await world.double.wait_for(lambda: not old.components, what="the old table's buttons to go")
-        assert old.id == lobby.id and new.id > last_chat.id and new.components
-        await move()
-        assert [m.id for m in status_messages(world)] == [old.id, new.id] and new.history

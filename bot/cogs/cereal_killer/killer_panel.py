@@ -20,7 +20,7 @@ from bot.cogs.cereal_killer import messages as msg
 from bot.components import game_button
 from bot.errors import UserError, send_error
 from bot.modals import GameModal
-from bot.ui import RenderContext
+from bot.ui import Outgoing, RenderContext
 from games.cereal_killer.models import KILLER
 from games.cereal_killer.route import ParseError, parse_route
 
@@ -91,14 +91,17 @@ async def submit_route(ui: GameUI, interaction: discord.Interaction, table: Tabl
         action = route_action(content)
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await ui.play(bot, table, interaction.user.id, action, version=version)
-        await interaction.followup.send(confirmation(result), ephemeral=True)
+        await interaction.followup.send(**confirmation(result).kwargs(), ephemeral=True)
     except Exception as exc:  # noqa: BLE001 - every refusal becomes an ephemeral reply; the Killer may retype
         await send_error(bot, interaction, exc, table)
 
 
-def confirmation(result: ActResult) -> str:
-    """The Killer's private confirmation of an accepted route (the engine's ``route_recorded`` event)."""
+def confirmation(result: ActResult) -> Outgoing:
+    """The Killer's private confirmation of an accepted route (the engine's ``route_recorded`` event) with its
+    board, as the modal's reply (a follow-up: nothing of the bot's REST budget; no DM repeats it)."""
     table = result.table
     ctx = RenderContext(table, table.language)
     recorded = next(e for e in result.events if e.key == "cereal_killer.route_recorded")
-    return msg.text_of(ctx, recorded)
+    out = msg.private_message(ctx, KILLER, recorded, table.engine.view(table.state, KILLER))
+    out.language = table.language
+    return out

@@ -50,6 +50,15 @@ def _space_options(ctx: RenderContext, geo: Geometry, spaces: Sequence[int]) -> 
 
 class CerealUI(GameUI):
     game = "cereal_killer"
+    #: the Killer's own route, shown back to it: the edited table acknowledges it, the route and its board come
+    #: with the next day's prompt (or the public result), a route sent from the modal is confirmed in its reply
+    echo_keys = frozenset({"cereal_killer.route_recorded"})
+
+    def echoes(self, event: Event, events: list[Event]) -> bool:
+        """The Killer's route is an echo unless the bot walked it (its turn timed out: ``turn.auto`` for the
+        Killer in the same step), when the Killer learns only by DM where it now stands."""
+        walked_for = any(e.key == "turn.auto" and e.params.get("seat") == KILLER for e in events)
+        return super().echoes(event, events) and not walked_for
 
     def step_timers(self, table: Table, timeout_at: datetime) -> list[TimerPlan]:
         """Armed with a step that leaves the Killer an answer due (a question or a Sniff): at the deadline

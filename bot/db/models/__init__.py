@@ -2,6 +2,7 @@
 
 from bot.db.models.game import ACTIVE_STATUSES, GAME_STATUSES, Game, GameAction, Seat, Timer
 from bot.db.models.guild import GuildSettings
+from bot.db.models.live import LiveTableState
 from bot.db.models.outbox import DeliveryLease, OutboxEntry
 from bot.db.models.social import AnonymousPost, FarewellLetter
 from bot.db.models.stats import SERIES_STATUSES, Achievement, Score, Series
@@ -17,6 +18,7 @@ __all__ = [
     "Game",
     "GameAction",
     "GuildSettings",
+    "LiveTableState",
     "OutboxEntry",
     "Score",
     "Seat",

@@ -11,13 +11,14 @@ import pytest
 
 from bot import ui as ui_module
 from bot.cogs.cereal_killer import messages as msg
+from bot.cogs.cereal_killer.render import render_board
 from bot.cogs.cereal_killer.ui import CerealUI, _action
 from bot.errors import UserError, error_text
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
 from games.cereal_killer import ENGINE
 from games.cereal_killer.models import Ask, KillerTurn, PlaceDetective
-from games.core import IllegalAction
+from games.core import Event, IllegalAction
 from tests.games.cereal_killer.helpers import new_game, play
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -129,6 +130,32 @@ def test_the_route_confirmation_carries_the_killers_board() -> None:
     assert [f.name for f in out.files] == [msg.PRIVATE_FILE]
     assert out.files[0].description  # the route described in words for people who cannot see the image
     assert "Your route: 3 → 8 → 13 → 12" in str(out.embeds[0].to_dict())
+
+
+def test_the_killers_own_route_is_not_sent_back_but_a_route_the_bot_walked_is() -> None:
+    """The route the Killer sent is an echo (the table acknowledges it); when its turn timed out and the bot walked
+    for it (``turn.auto`` for the Killer in the same step), the Killer is told by DM; other DMs are never echoes."""
+    step = ENGINE.apply(new_game(), 0, FIRST)
+    recorded = next(e for e in step.events if e.key == "cereal_killer.route_recorded")
+    assert UI.echoes(recorded, step.events)
+    walked = [Event(key="turn.auto", params={"seat": 0}), *step.events]
+    assert not UI.echoes(recorded, walked)
+    assert UI.echoes(recorded, [Event(key="turn.auto", params={"seat": 1}), *step.events])
+    assert not any(UI.echoes(e, step.events) for e in step.events if e is not recorded)
+
+
+def test_the_next_days_prompt_carries_yesterdays_route_and_its_board() -> None:
+    """The day 2 route prompt (a DM sent anyway) names the day 1 route and draws it on the Killer's board, so the
+    Killer loses nothing without a confirmation DM of its own."""
+    state = play(new_game(), (0, FIRST), (1, PlaceDetective(space=7)))
+    step = ENGINE.apply(state, 1, _parsed({"type": "end_turn"}))
+    prompt = next(e for e in step.events if e.key == "cereal_killer.prompt.route")
+    out = UI.private_event(ctx_of(step.state), 0, prompt)
+    embed = str(out.embeds[0].to_dict())
+    assert "Your route yesterday" in embed and "Day 1: 3 → 8 → 13 → 12" in embed
+    png, _ = render_board(ENGINE.view(step.state, 0), route=[3, 8, 13, 12])
+    assert [f.name for f in out.files] == [msg.PRIVATE_FILE] and out.files[0].data == png
+    assert "Tu ruta de ayer" in str(UI.private_event(ctx_of(step.state, language="es"), 0, prompt).embeds[0].to_dict())
 
 
 @pytest.mark.parametrize("route", [[8, 13, 12], [2, 1, 6]])

@@ -1,0 +1,64 @@
+"""The living table's state per running game (:class:`bot.db.models.LiveTableState`), written so that several
+bot processes can share it: every change is one row update inside the caller's transaction (the row is locked
+first where the backend can: PostgreSQL's ``SELECT ... FOR UPDATE``; SQLite serialises writers anyway)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import Game, LiveTableState
+
+
+async def get(session: AsyncSession, game_id: int, *, lock: bool = False) -> LiveTableState | None:
+    """The game's row (``lock``: locked until the transaction ends), None before its table was first shown."""
+    stmt = select(LiveTableState).where(LiveTableState.game_id == game_id)
+    return (await session.scalars(stmt.with_for_update() if lock else stmt)).first()
+
+
+async def show(session: AsyncSession, game_id: int, channel_id: int, message_id: int, log: list[Any],
+               at: datetime) -> LiveTableState:
+    """Record that ``message_id`` shows the game's table with ``log``; a message other than the recorded one starts
+    its count of messages after it at zero. Also sets ``games.table_message_id`` (the table's buttons answer by
+    editing that message). Call with the row locked (:func:`get`)."""
+    row = await get(session, game_id, lock=True)
+    if row is None:
+        row = LiveTableState(game_id=game_id, channel_id=channel_id, message_id=message_id, messages_after=0,
+                             log=log, updated_at=at)
+        session.add(row)
+    else:
+        if row.message_id != message_id:
+            row.message_id, row.messages_after = message_id, 0
+        row.channel_id, row.log, row.updated_at = channel_id, log, at
+    await session.execute(update(Game).where(Game.id == game_id, Game.table_message_id.is_distinct_from(message_id))
+                          .values(table_message_id=message_id).execution_options(synchronize_session=False))
+    await session.flush()
+    return row
+
+
+async def count_message(session: AsyncSession, channel_id: int, message_id: int) -> int:
+    """One more message (``message_id``) in ``channel_id``: counted after every table of the channel it is newer
+    than (one atomic ``UPDATE``, whichever process runs it). Returns how many tables counted it."""
+    stmt = (update(LiveTableState)
+            .where(LiveTableState.channel_id == channel_id, LiveTableState.message_id < message_id)
+            .values(messages_after=LiveTableState.messages_after + 1).execution_options(synchronize_session=False))
+    return int((await session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
+
+
+async def set_ping(session: AsyncSession, game_id: int, message_id: int | None) -> int | None:
+    """Record the game's turn ping (``None``: none); returns the ping it replaces (to delete), None also when the
+    game has no table row (then nothing is recorded)."""
+    row = await get(session, game_id, lock=True)
+    if row is None:
+        return None
+    old, row.ping_message_id = row.ping_message_id, message_id
+    await session.flush()
+    return old if old != message_id else None
+
+
+async def forget(session: AsyncSession, game_id: int) -> None:
+    """The game ended: its row goes (its table message stays as the result)."""
+    await session.execute(delete(LiveTableState).where(LiveTableState.game_id == game_id))
