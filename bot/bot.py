@@ -25,12 +25,14 @@ from bot.plugins import extensions
 from bot.settings import Settings, StartupError
 from bot.tables.outbox import RETRY_TIMER
 from bot.timers import TimerRunner
-from bot.turns import install_turn_timers
+from bot.turns import SUPERSEDED, install_turn_timers
 from bot.ui import ui_for
 
 log = logging.getLogger("coroner")
-#: names discord.py gives the tasks that run an interaction's handler (slash commands, components)
-INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-")
+#: names discord.py gives the tasks that run an interaction's handler (slash commands, components, and the
+#: ``on_interaction`` listeners, among them the modal router of :mod:`bot.modals`)
+INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-",
+                     "discord-ui-modal-dispatch-", "discord.py: on_interaction")
 SHUTDOWN_GRACE = 5.0
 #: a server's settings are read again after this long: a ``/config`` handled by another bot process reaches this
 #: one within it
@@ -92,7 +94,8 @@ class CoronerBot(commands.AutoShardedBot):
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=self.clock.poke,
-                                   owner=process_owner(self.settings.shard_ids or []))
+                                   owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED,
+                                   decision_opened=lambda table: ui_for(table.game, table.mode).decision_opened(table))
         self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
@@ -220,7 +223,7 @@ class CoronerBot(commands.AutoShardedBot):
             await send_error(self, interaction, exc, table)
 
     async def on_game_modal(self, interaction: discord.Interaction, game_id: int, version: int, name: str, arg: str,
-                            values: dict[str, str]) -> None:
+                            values: dict[str, Any]) -> None:
         """Route a game modal's submit (see :mod:`bot.modals`) to the game's UI; errors become ephemeral replies."""
         table = None
         try:

@@ -2,8 +2,9 @@
 it ends, edited in place.
 
 * A step edits the table: through the interaction that made the move when it came from the table message (a
-  component on it, or a modal one opened: ``interaction.response.edit_message``, callback type 7, or the deferred
-  response's edit; no cost to the bot's REST budget), else with one PATCH (moves made by DM, by a timer, or on a
+  component on it, or a modal one opened: ``interaction.response.edit_message``, callback type 7, or, when the
+  move was slow and :func:`bot.deadline.in_time` deferred it (type 6), the deferred response's edit; no cost to
+  the bot's REST budget), else with one PATCH (moves made by DM, by a timer, or on a
   private panel). :meth:`bot.ui.GameUI.play` sets the interaction (:data:`bot.ui.ANSWERING`).
 * The table is posted again (and the old one stripped of its buttons) only when it has scrolled out of sight:
   more than ``table_repost_after`` messages (a ``/config`` setting) arrived in the channel after it, counted from
@@ -31,6 +32,7 @@ import discord
 from cachetools import TTLCache
 
 from bot.db.repos import games, live
+from bot.deadline import answer_lock
 from bot.tables.outbox import current_step
 from bot.ui import ANSWERING, Outgoing, RenderContext
 
@@ -157,12 +159,16 @@ class LiveTable:
         interaction = ANSWERING.get()
         if interaction is not None and interaction.message is not None and interaction.message.id == message_id:
             ANSWERING.set(None)  # one answer per interaction
-            if not interaction.response.is_done():
-                await interaction.response.edit_message(**edit_kwargs(out))
-                return
-            if interaction.response.type == discord.InteractionResponseType.deferred_message_update:
-                await interaction.edit_original_response(**edit_kwargs(out))
-                return
+            try:
+                async with answer_lock(interaction):  # bot.deadline.in_time may be deferring it right now
+                    if not interaction.response.is_done():
+                        await interaction.response.edit_message(**edit_kwargs(out))
+                        return
+                    if interaction.response.type == discord.InteractionResponseType.deferred_message_update:
+                        await interaction.edit_original_response(**edit_kwargs(out))
+                        return
+            except discord.HTTPException:  # the interaction expired: the table is edited like any other message
+                log.warning("could not answer interaction %s with the table; editing it", interaction.id)
         channel = await self.bot.delivery.channel(table.channel_id)
         await channel.get_partial_message(message_id).edit(**edit_kwargs(out))  # type: ignore[attr-defined]
 

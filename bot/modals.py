@@ -34,12 +34,15 @@ class GameModal(discord.ui.Modal):
         """Nothing here: the router answers every submit (in this process or after a restart)."""
 
 
-def submitted_values(components: Iterable[dict[str, Any]]) -> dict[str, str]:
-    """``custom_id -> value`` of the text inputs in a modal submit's ``components`` (rows or labels, nested)."""
-    values: dict[str, str] = {}
+def submitted_values(components: Iterable[dict[str, Any]]) -> dict[str, str | list[str]]:
+    """``custom_id -> value`` of the fields in a modal submit's ``components`` (rows or labels, nested): a text
+    input's text, or the list of a select's picked values (empty when nothing was picked)."""
+    values: dict[str, str | list[str]] = {}
     for component in components:
         if "custom_id" in component and "value" in component:
             values[str(component["custom_id"])] = str(component["value"])
+        elif "custom_id" in component and isinstance(component.get("values"), list):
+            values[str(component["custom_id"])] = [str(v) for v in component["values"]]
         values |= submitted_values(component.get("components") or [])
         if isinstance(component.get("component"), dict):
             values |= submitted_values([component["component"]])

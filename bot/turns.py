@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from bot.bot import CoronerBot
 
 
+#: the turn timers: each does nothing once the decision it was armed for is over (``GameUI.decision_opened``
+#: moved past its version), so a step disarms the older ones (``TableService(superseded=...)``)
+SUPERSEDED = frozenset({PING_TIMER, "turn_warning", "turn_timeout"})
+
+
 def install_turn_timers(bot: CoronerBot) -> None:
     async def current(timer: Any) -> Any:
         table = await bot.tables.load(timer.game_id)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.budget import fit_message
+from bot.deadline import in_time
 from bot.i18n import catalog
 from games.core import Event, Outcome, seat_keys
 
@@ -74,6 +75,12 @@ class Outgoing:
         return out
 
 
+def text_name(name: str) -> str:
+    """A player's ``name`` for message text: markdown escaped (``*_~|`` and backticks anywhere, ``>`` at a line's
+    start), so it shows as typed and cannot format the message around it."""
+    return discord.utils.escape_markdown(name)
+
+
 @dataclass
 class RenderContext:
     """What a renderer knows: the table (ids, seats, version), the language and how to name a seat."""
@@ -88,12 +95,15 @@ class RenderContext:
         return catalog(self.language).has(key)
 
     def name(self, seat: int) -> str:
+        """``seat``'s name as typed, for places Discord shows without markdown (button and select option labels,
+        placeholders, modal titles, autocomplete choices); message text uses :meth:`shown_name`."""
         names = self.table.seat_names(seat)
         return names[0] if names else f"#{seat + 1}"
 
     def shown_name(self, seat: int) -> str:
-        """The seat's name for message text (markdown escaped); component labels use :meth:`name` as is."""
-        return discord.utils.escape_markdown(self.name(seat))
+        """``seat``'s name for message text (contents, embeds): markdown escaped (:func:`text_name`), so a name
+        full of ``*_~|>`` and backticks shows as typed."""
+        return text_name(self.name(seat))
 
     def mention(self, seat: int) -> str:
         user_id = self.table.user_of(seat)
@@ -178,18 +188,22 @@ class GameUI:
         ``interaction``: the click or modal that made the move. When it came from the table message (a component
         on it, or a modal one opened) and is not answered yet, the step's table is its answer
         (``response.edit_message``, callback type 7: the edited table is the acknowledgement, no "Done."); if the
-        step showed nothing public it is acknowledged without a change.
+        step showed nothing public it is acknowledged without a change. A move still running after
+        :data:`bot.deadline.DEFER_AFTER` is deferred first (type 6, :func:`bot.deadline.in_time`) and the table
+        edited after, so Discord's 3 seconds hold whatever the database does: a caller that answers the
+        interaction itself afterwards uses :func:`bot.deadline.edit_answer`.
 
         ``seat`` (with ``user_id`` None): the move of a computer player in that seat (:mod:`bot.ai_seats`), made
         through ``bot.tables.act_as_seat`` with the same checks."""
         with answering(interaction):
             if seat is not None:
-                result = await bot.tables.act_as_seat(table.id, seat, self.complete_action(bot, action),
-                                                      expected_version=version)
+                acting = bot.tables.act_as_seat(table.id, seat, self.complete_action(bot, action),
+                                                expected_version=version)
             else:
                 assert user_id is not None, "a person's move names its user"
-                result = await bot.tables.act(table.id, user_id, self.complete_action(bot, action),
-                                              expected_version=version)
+                acting = bot.tables.act(table.id, user_id, self.complete_action(bot, action),
+                                        expected_version=version)
+            result = await (acting if interaction is None else in_time(interaction, acting))
         if interaction is not None and not interaction.response.is_done() and on_table(interaction, table):
             await interaction.response.defer()
         await self.after_play(bot, result)
@@ -298,9 +312,10 @@ class GameUI:
         raise NotImplementedError(name)
 
     async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
-                       values: dict[str, str]) -> None:
+                       values: dict[str, Any]) -> None:
         """The submit of a :class:`bot.modals.GameModal` ``name`` (with ``arg``) opened at table ``version``;
-        ``values`` maps its text inputs' ids to what was typed. Also after a restart, however late. Raise
+        ``values`` maps its text inputs' ids to what was typed and its selects' ids to the picked values (a list),
+        see :func:`bot.modals.submitted_values`. Also after a restart, however late. Raise
         IllegalAction/TableError/UserError to refuse."""
         raise NotImplementedError(name)
 

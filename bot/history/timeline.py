@@ -45,7 +45,7 @@ def timeline(record: GameRecord, language: str) -> list[Entry]:
     ui = ui_for(table.game, table.mode)
     steps = replay_steps(record)
     ctx = RenderContext(steps[0].table, language)
-    names = ", ".join(ctx.name(s.seat) for s in table.seats)
+    names = ", ".join(ctx.shown_name(s.seat) for s in table.seats)
     entries = [Entry(None, [ctx.t("history.header", id=table.id, game=ctx.t(f"game.{table.game}"),
                                   mode=ctx.t(f"mode.{table.game}.{table.mode}"), seed=table.seed),
                             ctx.t("history.seats", names=names)])]
@@ -59,7 +59,7 @@ def timeline(record: GameRecord, language: str) -> list[Entry]:
     for seat in table.seats:
         view = final.engine.view(final.state, seat.seat)
         secrets = embed_text(ui.secrets_embed(ctx, seat.seat, view)).splitlines()
-        entries.append(Entry(None, [ctx.t("history.secrets_of", seat=ctx.name(seat.seat)),
+        entries.append(Entry(None, [ctx.t("history.secrets_of", seat=ctx.shown_name(seat.seat)),
                                     *(INDENT + line for line in secrets)]))
     entries.append(Entry(record.table.finished_at, embed_text(outcome_embed(ctx, final)).splitlines()))
     return entries

@@ -5,7 +5,8 @@ this module shows them afterwards, outside the game's lock, through the ``delive
 :class:`bot.delivery.Delivery`). Each step is rendered from the latest committed snapshot, marked delivered only
 once ``deliver`` returned, and retried after a crash (at start the bot drains every game first). ``deliver`` may
 be called twice for one step (a crash after sending, before marking): its sends must be idempotent, which
-:func:`current_step` makes possible (message nonces from the step's id).
+:func:`current_step` makes possible (message nonces from the step's id). Delivered steps are deleted after
+:data:`RETENTION` (7 days).
 
 Across processes (many bot processes on one PostgreSQL), a game's steps are shown by one process at a time: a
 drain works under the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, a ``delivery_leases`` row
@@ -50,6 +51,10 @@ RETRY_TIMER = "outbox_retry"
 #: how long a process's delivery lease of a game holds without renewal (it renews at half time while it works);
 #: a dead process's games are taken over this long after its last renewal
 LEASE = timedelta(seconds=30)
+#: a delivered step is kept this long (to look into what a game showed), then deleted: at start and then at most
+#: once every :data:`PRUNE_EVERY`, by the timer loop's :meth:`Deliverer.sweep`
+RETENTION = timedelta(days=7)
+PRUNE_EVERY = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
@@ -129,6 +134,7 @@ class Deliverer:
         self._on_timers = on_timers
         self.owner = owner
         self.locks = KeyedLocks()
+        self._pruned_at: datetime | None = None
 
     async def drain(self, game_id: int, lease: Lease | None = None) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
@@ -245,14 +251,29 @@ class Deliverer:
 
     async def catch_up(self) -> int:
         """Drain every game with undelivered steps (at start, before serving anything else; a game another
-        process is delivering is left to it)."""
+        process is delivering is left to it), then :meth:`prune`."""
         async with self._sessions() as session:
             pending = await outbox.pending_games(session)
-        return sum([await self.drain(game_id) for game_id in pending])
+        done = sum([await self.drain(game_id) for game_id in pending])
+        await self.prune()
+        return done
+
+    async def prune(self) -> int:
+        """Delete the steps delivered more than :data:`RETENTION` ago; returns how many were deleted."""
+        now = self._clock()
+        self._pruned_at = now
+        async with self._sessions() as session, session.begin():
+            deleted = await outbox.prune(session, now - RETENTION)
+        if deleted:
+            log.info("pruned %d delivered outbox steps", deleted)
+        return deleted
 
     async def sweep(self) -> int:
         """Drain the games whose steps nobody showed within :data:`LEASE` of their commit and nobody is showing
         now (their process died between commit and delivery); returns how many steps were shown."""
         async with self._sessions() as session:
             stranded = await outbox.pending_games(session, stranded_before=self._clock() - LEASE)
-        return sum([await self.drain(game_id) for game_id in stranded])
+        done = sum([await self.drain(game_id) for game_id in stranded])
+        if self._pruned_at is None or self._clock() - self._pruned_at >= PRUNE_EVERY:
+            await self.prune()
+        return done

@@ -116,15 +116,22 @@ class TableService(LobbyMixin):
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
-                 on_timers: Callable[[], None] | None = None, owner: str | None = None) -> None:
+                 on_timers: Callable[[], None] | None = None, owner: str | None = None,
+                 superseded: frozenset[str] = frozenset(),
+                 decision_opened: Callable[[Table], int] | None = None) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
         ``plan`` gives the timers a step arms; ``on_timers`` is called after each committed step (to wake the
         timer loop). ``owner`` names this process in timer claims and delivery leases (default: host, pid and
-        a random part)."""
+        a random part). ``superseded``: timer kinds that do nothing once the decision they were armed for is
+        over (turn warnings, timeouts, pings): each step disarms, in its transaction, the game's ones armed before
+        ``decision_opened(table)`` (the version the decision it waits on was first offered at; default: the
+        step's own version), so they never fire only to find the game moved on."""
         self._sessions = sessionmaker
         self.owner = owner or process_owner()
         self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner)
         self._plan = plan
+        self._superseded = superseded
+        self._decision_opened = decision_opened or (lambda table: table.version)
         self._on_timers = on_timers
         self._clock = clock
         self.locks = KeyedLocks()
@@ -152,6 +159,9 @@ class TableService(LobbyMixin):
         the timers ``plan`` arms for it (stamped with ``table.version``), in the caller's transaction; and take the
         game's delivery lease with it (None: another process is showing the game, or nothing is shown here)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
+        if self._superseded:
+            await timers.disarm_superseded(session, table.id, self._superseded, self._decision_opened(table),
+                                           self._clock())
         for plan in plans:
             await timers.schedule(session, table.id, plan.kind, plan.due_at, plan.payload, table.version)
         await outbox.add(session, table.id, table.version, kind, [e.model_dump(mode="json") for e in events],

@@ -190,9 +190,9 @@ async def test_every_command_is_what_discord_accepts_in_both_languages() -> None
 def test_more_games_than_discord_lists_fail_at_load(monkeypatch: pytest.MonkeyPatch) -> None:
     """Discord takes 25 subcommands: a 26th game is a clear error when the bot builds /newgame, not a sync
     refused later."""
-    from bot.cogs.lobby import newgame
-
-    monkeypatch.setattr(newgame, "all_games", lambda: [get_game("verdugo")] * 26)
+    # patched in the globals of the very function called: e2e tests reload the bot's extension modules, so
+    # ``bot.cogs.lobby.newgame`` in sys.modules may be a newer copy than the one imported above
+    monkeypatch.setitem(newgame_group.__globals__, "all_games", lambda: [get_game("verdugo")] * 26)
     with pytest.raises(ValueError, match="25 games"):
         newgame_group(never)
 

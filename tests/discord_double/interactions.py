@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tests.discord_double.clock import REAL_TIME_MARGIN, real_clock
 from tests.discord_double.messages import EPHEMERAL, StoredMessage
 from tests.discord_double.model import Channel, Member, Role, User
 from tests.discord_double.permissions import DEFAULT_EVERYONE
@@ -155,8 +156,14 @@ class InteractionHandle:
         self._answered.set()
 
     async def response(self, timeout: float | None = None) -> Response:
-        """The callback, waiting up to ``timeout`` (default: the double's 3 s interaction deadline)."""
-        limit = self._double.interaction_timeout if timeout is None else timeout
+        """The callback, waiting up to ``timeout`` seconds of real time. By default as long as the double accepts
+        it: its initial-response deadline on the real clock (Discord's 3 s plus the margin a loaded machine needs,
+        see :mod:`~tests.discord_double.clock`; a later callback is refused with 10062), and as long on a manual
+        clock, whose deadline the test moves itself. A test of the bot's speed lowers
+        ``double.initial_response_deadline``."""
+        limit = timeout if timeout is not None else (
+            self._double.initial_response_deadline if self._double.clock is real_clock
+            else self._double.interaction_timeout + REAL_TIME_MARGIN)
         try:
             await asyncio.wait_for(self._answered.wait(), timeout=limit)
         except TimeoutError:
@@ -172,12 +179,12 @@ class InteractionHandle:
         """The response message (for component updates: the clicked message), as it is now."""
         return self._double.message(self.original_id) if self.original_id else None
 
-    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[StoredMessage]:
+    async def wait_followups(self, count: int = 1, timeout: float | None = None) -> list[StoredMessage]:
         """Wait until at least ``count`` follow-ups were sent; returns them all."""
         await self._double.wait_for(lambda: len(self.followups) >= count, timeout, f"{count} follow-up(s)")
         return self.followups
 
-    async def wait_original(self, timeout: float = 5.0) -> StoredMessage:
+    async def wait_original(self, timeout: float | None = None) -> StoredMessage:
         """Wait until the response message exists and is no longer a deferred "thinking" placeholder."""
         await self._double.wait_for(lambda: self.original is not None and not self.original.loading, timeout,
                                     "the original response to be filled in")

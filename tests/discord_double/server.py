@@ -63,6 +63,9 @@ class DiscordDouble:
         self.followup_lifetime = 15 * 60.0
         self.token = token
         self.latency = env_latency() if latency is None else latency  # seconds added to every REST request
+        #: seconds a condition is waited for when the test names no timeout (:meth:`wait_for`); tests that inject
+        #: latency raise it, since a few steps then take seconds
+        self.wait_timeout = 5.0
         self.rate_limits = RateLimits()
         self.check_request_schema = True  # off only in tests of the double's own limit checks
         #: the largest file Discord takes in an upload here (bytes; a server without boosts: 10 MiB), also told to
@@ -215,8 +218,11 @@ class DiscordDouble:
         if problems:
             raise AssertionError("Discord double saw bad traffic:\n" + "\n".join(problems))
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0, what: str | None = None) -> Any:
-        """Wait (on the double's change notifications, never a fixed sleep) until ``predicate()`` is truthy."""
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float | None = None,
+                       what: str | None = None) -> Any:
+        """Wait (on the double's change notifications, never a fixed sleep) until ``predicate()`` is truthy, at most
+        ``timeout`` seconds (default :attr:`wait_timeout`)."""
+        timeout = self.wait_timeout if timeout is None else timeout
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:

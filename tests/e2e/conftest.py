@@ -11,10 +11,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 import pytest
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.bot import CoronerBot
+from bot.bot import INTERACTION_TASKS, CoronerBot
 from bot.clock import FakeClock
+from bot.db.models import OutboxEntry
 from bot.db.session import create_engine, make_sessionmaker
 from bot.settings import Settings
 from bot.tables import TableService
@@ -22,6 +24,7 @@ from games.core import register
 from tests.db.backends import db_url, pg_database  # noqa: F401 - every e2e test runs on SQLite and PostgreSQL
 from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, StoredMessage, User
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
+from tests.e2e.latency import env_sql_latency, slow_sql  # noqa: F401 - COR_SQL_LATENCY_MS slows every e2e test's SQL
 from tests.support import potato as potato_game
 from tests.support.newgame import older_shape
 from tests.support.tiny_game import ENGINE
@@ -52,7 +55,8 @@ class World:
         return CoronerBot(settings, clock=self.clock, guild_ready_timeout=0.05)
 
     def running(self, bot: CoronerBot | None = None) -> contextlib.AbstractAsyncContextManager[None]:
-        return running_bot(bot or self.bot())
+        """Run the bot until the block ends (its start upgrades a fresh database: slow with SQL latency)."""
+        return running_bot(bot or self.bot(), timeout=2 * self.double.wait_timeout)
 
     def bot_messages(self, channel: Channel | None = None) -> list:
         return [m for m in self.double.messages(channel or self.games) if m.author.id == self.double.bot_user.id]
@@ -84,6 +88,12 @@ async def world(double: DiscordDouble, db_url: str) -> AsyncIterator[World]:  # 
     players = [double.add_user(n, display_name=n.title()) for n in names]
     for user in players:
         guild.add_member(user)
+    # with injected latency (the README's latency command) a step costs dozens of slow statements and requests: the
+    # conditions are waited for longer, and Discord's 3 s for an interaction's answer hold exactly (no margin)
+    latency = env_sql_latency() + double.latency
+    if latency:
+        double.wait_timeout = 5.0 * (1 + 10 * latency)
+        double.initial_response_deadline = double.interaction_timeout
     double.slash_call_shape = older_shape  # tests written before typed /newgame options keep working
     url = db_url
     engine = create_engine(url)
@@ -94,15 +104,47 @@ async def world(double: DiscordDouble, db_url: str) -> AsyncIterator[World]:  # 
 WaitFor = Callable[..., object]
 
 
-async def stored(world: World, check: Callable[[], Awaitable[object]], what: str, timeout: float = 5.0) -> None:
+async def stored(world: World, check: Callable[[], Awaitable[object]], what: str, timeout: float | None = None) -> None:
     """Wait (polling, like ``double.wait_for``) until ``check()`` - a read of the bot's database - is truthy: what the
     bot stores after a REST answer can lag behind what the double shows, more so with ``COR_DOUBLE_LATENCY_MS``."""
+    timeout = world.double.wait_timeout if timeout is None else timeout
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not await check():
         if loop.time() > deadline:
             raise DoubleTimeout(f"timed out after {timeout}s waiting for {what}")
         await asyncio.sleep(0.02)
+
+
+async def until_version(world: World, game_id: int, version: int) -> None:
+    """Wait (polling the database) until the game reached ``version``."""
+
+    async def reached() -> bool:
+        return (await world.tables.load(game_id)).version >= version
+
+    await stored(world, reached, f"game {game_id} at version {version}")
+
+
+async def until_delivered(world: World) -> None:
+    """Wait (polling the database) until every committed step is marked shown."""
+
+    async def delivered() -> bool:
+        async with world.sessions() as session:
+            return await session.scalar(select(OutboxEntry.id).where(OutboxEntry.delivered_at.is_(None))) is None
+
+    await stored(world, delivered, "every committed step shown")
+
+
+def handling() -> list[asyncio.Task[object]]:
+    """The bot's tasks that run an interaction's handler (slash commands, components, modals) and are not done."""
+    return [task for task in asyncio.all_tasks() if not task.done() and task.get_name().startswith(INTERACTION_TASKS)]
+
+
+async def settled(world: World) -> None:
+    """Wait until the bot handles no interaction any more and every committed step is shown: what the channel
+    shows then stays so until the next move or timer (a condition, instead of giving pending edits some time)."""
+    await world.double.wait_for(lambda: not handling(), what="the bot's interaction handlers to finish")
+    await until_delivered(world)
 
 
 async def refusal(handle) -> str:  # type: ignore[no-untyped-def]

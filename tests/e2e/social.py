@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.tables import Table
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, shown_lines
+from tests.e2e.conftest import World, shown_lines, until_delivered
 from tests.support.newgame import newgame
 
 TITLE = "Asesino en Serie — social game"
@@ -35,7 +35,7 @@ async def six_players(world: World) -> list[User]:
 async def open_and_fill(world: World, players: list[User]) -> StoredMessage:
     handle = await newgame(players[0], world.games, "asesino", "social")
     await handle.response()
-    lobby = handle.original
+    lobby = await handle.wait_original()
     assert lobby is not None
     for user in players[1:]:
         await (await user.click(lobby, label="Join")).response()
@@ -47,6 +47,7 @@ async def start_game(world: World, players: list[User]) -> Table:
     lobby = await open_and_fill(world, players)
     await (await players[0].click(lobby, label="Start")).response()
     await world.double.wait_for(lambda: statuses(world) and all(u.dms() for u in players), what="start and role DMs")
+    await until_delivered(world)  # the start's delivery is over: what the channel shows now stays until a move
     table = await world.tables.table_in_channel(world.games.id)
     assert table is not None and table.status == "active"
     return table
@@ -56,7 +57,7 @@ async def pick(world: World, user: User, kind: str, target: int) -> str:
     """My actions -> the ``kind`` select -> ``target``; returns the ephemeral confirmation."""
     panel_handle = await user.click(statuses(world)[-1], label="My actions")
     assert (await panel_handle.response()).ephemeral
-    panel = panel_handle.original
+    panel = await panel_handle.wait_original()
     assert panel is not None
     select = next(s for s in panel.selects() if f":social_target:{kind}" in s["custom_id"])
     assert str(target) in [o["value"] for o in select["options"]]

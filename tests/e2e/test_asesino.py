@@ -15,7 +15,7 @@ from bot.tables import Table, TableService
 from games.asesino.common import card_key
 from games.core import Waiting
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, mark, refusal, table_log
+from tests.e2e.conftest import World, mark, refusal, table_log, until_delivered
 from tests.support.newgame import newgame
 
 TITLE = "Asesino en Serie"
@@ -38,12 +38,13 @@ async def open_and_start(world: World, mode: str, players: list[User], **options
     host, *others = players
     handle = await newgame(host, world.games, "asesino", mode, **options)
     await handle.response()
-    lobby = handle.original
+    lobby = await handle.wait_original()
     assert lobby is not None
     for user in others:
         await (await user.click(lobby, label="Join")).response()
     await (await host.click(lobby, label="Start")).response()
     await world.double.wait_for(lambda: status_messages(world), what="the first table status")
+    await until_delivered(world)  # the start is shown and its ping armed before a test moves the clock
     table = await world.tables.table_in_channel(world.games.id)
     assert table is not None and table.status == "active"
     return table
@@ -198,6 +199,28 @@ async def test_turn_button_refuses_other_players(world: World) -> None:
         assert "not your turn" in await refusal(await other.click(status, custom_id=custom_id(status, "turn")))
         again = await world.tables.load(table.id)
         assert again.version == table.version and again.state == table.state
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # the modal router does not depend on the backend
+async def test_a_move_modal_opened_before_a_restart_is_played_after_it(world: World) -> None:
+    """The waiting player opens the turn modal (selects under labels), the bot restarts, the player submits a
+    card: the move is played at the version the modal was opened at and the table shows it."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        table = await open_and_start(world, "small", [alice, bob])
+        seat = table.engine.waiting(table.state).seats[0]
+        status = status_messages(world)[-1]
+        handle = await user_of(world, table, seat).click(status, custom_id=custom_id(status, "turn"))
+        modal = (await handle.response()).modal
+        assert modal is not None and modal.custom_id.startswith(f"coroner:m:{table.id}:{table.version}:move:")
+    action = next(a for a in table.engine.legal_actions(table.state, seat) if a.type == "play_card")
+    async with world.running():
+        before = mark(status_messages(world))
+        await (await user_of(world, table, seat).submit_modal(handle, modal_answers(modal, action, alice))).response()
+        await world.double.wait_for(lambda: mark(status_messages(world)) != before, what="the table after the move")
+        after = await world.tables.load(table.id)
+        assert after.version == table.version + 1
+        assert after.state.columns[action.column].slots[-1].by == seat
 
 
 async def test_three_round_series_reopens_the_lobby_and_names_the_winner(world: World) -> None:

@@ -41,7 +41,7 @@ async def start(world: World, players: list[User]) -> StoredMessage:
     """The first player hosts (and becomes the Killer); the others join in order; the game starts."""
     handle = await newgame(players[0], world.games, "cereal_killer", "classic")
     await handle.response()
-    lobby = handle.original
+    lobby = await handle.wait_original()
     assert lobby is not None
     for user in players[1:]:
         await (await user.click(lobby, label="Join")).response()
@@ -219,7 +219,7 @@ async def test_lobby_says_who_will_be_who(world: World) -> None:
     async with world.running():
         handle = await newgame(alice, world.games, "cereal_killer", "classic")
         await handle.response()
-        lobby = handle.original
+        lobby = await handle.wait_original()
         assert lobby is not None
         assert f"<@{alice.id}> is the Killer" in lobby.text and "Detective" not in lobby.text
         for user in (bob, carol):

@@ -4,12 +4,11 @@ who sends no route is walked by the turn timer (a random legal turn, announced o
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from bot.tables import Table
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, refusal
+from tests.e2e.conftest import World, refusal, stored
 from tests.support.newgame import newgame
 
 ROUTE = "3 8 13 12 victim 3 witness 2"  # City A: House 3 -> 8 -> 13 -> Park 12; the Witness goes to Park 2
@@ -17,22 +16,25 @@ ROUTE = "3 8 13 12 victim 3 witness 2"  # City A: House 3 -> 8 -> 13 -> Park 12;
 
 async def game(world: World, version: int = 0) -> Table:
     """The channel's started game once its version reached ``version`` (the bot may commit after answering)."""
-    for _ in range(250):
+    found: list[Table] = []
+
+    async def reached() -> bool:
         table = await world.tables.table_in_channel(world.games.id)
-        if table is not None and table.state is not None and table.version >= version:
-            return table
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"the game never reached version {version}")
+        found[:] = [table] if table is not None and table.state is not None and table.version >= version else []
+        return bool(found)
+
+    await stored(world, reached, f"the game at version {version}")
+    return found[0]
 
 
 async def armed(world: World, table: Table) -> None:
     """Wait until the bot armed the turn timer of ``table``'s version (it does so after the commit)."""
-    for _ in range(250):
-        if any(t.kind == "turn_timeout" and t.payload.get("version") == table.version
-               for t in await world.tables.pending_timers(table.id)):
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"no turn timer for version {table.version}")
+
+    async def timer_armed() -> bool:
+        return any(t.kind == "turn_timeout" and t.payload.get("version") == table.version
+                   for t in await world.tables.pending_timers(table.id))
+
+    await stored(world, timer_armed, f"the turn timer of version {table.version}")
 
 
 def control(world: World, version: int, name: str) -> tuple[StoredMessage, str] | None:
@@ -84,7 +86,7 @@ async def test_a_killer_with_closed_dms_plays_from_my_secrets_and_is_walked_when
     async with world.running():
         handle = await newgame(alice, world.games, "cereal_killer", "classic")
         await handle.response()
-        lobby = handle.original
+        lobby = await handle.wait_original()
         assert lobby is not None
         await (await bob.click(lobby, label="Join")).response()
         await (await alice.click(lobby, label="Start")).response()

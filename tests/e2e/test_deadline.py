@@ -4,50 +4,20 @@ database, an interaction answer Discord refuses, and a late Join answer racing t
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from sqlalchemy import event
-from sqlalchemy.util import await_only
 
-import bot.db.session as session_module
 from bot.tables import TableService
 from tests.discord_double import StoredMessage
-from tests.e2e.conftest import World
-from tests.e2e.test_durable import until_version
+from tests.e2e.conftest import World, settled, stored, until_delivered, until_version
+from tests.e2e.latency import SlowSql
+from tests.e2e.test_durable import holder_of, start_three, versions_on
+from tests.e2e.test_foundation import pass_button
 from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.usefixtures("potato")
 CALLBACK = r"/interactions/\d+/[^/]+/callback"
-
-
-@dataclass
-class SlowSql:
-    """Seconds every SQL statement of the bot waits before it runs (0: no delay). The wait is an asyncio sleep
-    inside SQLAlchemy's greenlet, so the event loop (and the Discord double) keeps running meanwhile."""
-
-    delay: float = 0.0
-
-
-@pytest.fixture
-def slow_sql(monkeypatch: pytest.MonkeyPatch) -> SlowSql:
-    """Injects :class:`SlowSql` latency into every engine the bot creates from now on."""
-    latency = SlowSql()
-    real = session_module.create_engine
-
-    def slow_engine(url: str = session_module.DEFAULT_URL, **kwargs: Any) -> Any:
-        engine = real(url, **kwargs)
-
-        def wait(*_: Any) -> None:
-            if latency.delay:
-                await_only(asyncio.sleep(latency.delay))
-
-        event.listen(engine.sync_engine, "before_cursor_execute", wait)
-        return engine
-
-    monkeypatch.setattr(session_module, "create_engine", slow_engine)
-    return latency
 
 
 def lobbies(world: World) -> list[StoredMessage]:
@@ -55,12 +25,12 @@ def lobbies(world: World) -> list[StoredMessage]:
 
 
 async def test_newgame_and_join_answer_in_time_on_a_slow_database(world: World, slow_sql: SlowSql) -> None:
-    """With 150 ms per SQL statement (and Discord's 3 s scaled down to 1.5 s), /newgame and Join still answer in
-    time, and the lobby ends up showing every seat."""
+    """With 150 ms per SQL statement (and Discord's 3 s scaled down to 1.5 s, no margin), /newgame and Join still
+    answer in time, and the lobby ends up showing every seat."""
     alice, bob = world.players[:2]
     bot = world.bot()
     bot.defer_after = 0.3  # type: ignore[attr-defined]
-    world.double.interaction_timeout = 1.5
+    world.double.initial_response_deadline = 1.5  # refused (10062) after 1.5 s of real time
     async with world.running(bot):
         slow_sql.delay = 0.15
         handle = await newgame(alice, world.games, "potato", "classic")
@@ -70,7 +40,7 @@ async def test_newgame_and_join_answer_in_time_on_a_slow_database(world: World, 
         assert alice.mention in lobby.text
         await (await bob.click(lobby, label="Join")).response()
         await world.double.wait_for(lambda: bob.mention in lobby.text, what="bob in the lobby")
-        slow_sql.delay = 0.0
+        slow_sql.reset()
 
 
 async def test_a_refused_newgame_answer_still_shows_the_lobby(world: World) -> None:
@@ -80,8 +50,12 @@ async def test_a_refused_newgame_answer_still_shows_the_lobby(world: World) -> N
         world.double.fail_once("POST", CALLBACK, status=404)
         await newgame(world.players[0], world.games, "potato", "classic")
         lobby = await world.double.wait_for(lambda: lobbies(world) and lobbies(world)[-1], what="the lobby message")
-        table = await world.tables.table_in_channel(world.games.id)
-        assert table is not None and table.lobby_message_id == lobby.id
+
+        async def lobby_stored() -> bool:  # the bot stores the message's id after Discord created it
+            table = await world.tables.table_in_channel(world.games.id)
+            return table is not None and table.lobby_message_id == lobby.id
+
+        await stored(world, lobby_stored, "the lobby message's id stored")
         await (await world.players[1].click(lobby, label="Join")).response()
         assert world.players[1].mention in lobby.text
 
@@ -128,6 +102,28 @@ async def test_a_late_join_answer_never_reopens_a_started_game(world: World, mon
         release.set()
         await world.double.wait_for(lambda: any(":pass:" in b["custom_id"] for b in lobby.buttons()),
                                     what="the lobby become the table")
-        for _ in range(10):  # let every pending edit land
-            await asyncio.sleep(0.02)
+        await settled(world)  # bob's late answer, if any, has landed
         assert lobby.embeds[0]["title"] == "Hot Potato" and "Join" not in [b.get("label") for b in lobby.buttons()]
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # the latency is injected: one backend is enough
+async def test_a_slow_move_on_the_table_is_deferred_then_the_table_edited(world: World, slow_sql: SlowSql) -> None:
+    """With 100 ms per SQL statement (and Discord's 3 s scaled down to 1 s, no margin), a move made with the
+    table's button is acknowledged in time with a deferred update (callback type 6), and the table is edited after
+    to the new version (the deferred answer's edit, not a new message)."""
+    bot = world.bot()
+    bot.defer_after = 0.2  # type: ignore[attr-defined]
+    world.double.initial_response_deadline = 1.0  # refused (10062) after 1 s of real time
+    async with world.running(bot):
+        first = await start_three(world)
+        await until_delivered(world)
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        slow_sql.delay = 0.1
+        handle = await holder_of(world, table).click(first, custom_id=pass_button(first))
+        assert (await handle.response()).type == 6
+        await world.double.wait_for(lambda: versions_on(first) == {table.version + 1}, timeout=10,
+                                    what="the table's edit")
+        slow_sql.reset()
+        assert (await world.tables.load(table.id)).version == table.version + 1
+        assert [m.id for m in world.bot_messages() if versions_on(m)] == [first.id]

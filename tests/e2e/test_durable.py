@@ -12,7 +12,7 @@ from sqlalchemy import select
 from bot.db.models import Timer
 from bot.delivery import Delivery
 from tests.discord_double import StoredMessage
-from tests.e2e.conftest import World, mark, table_log
+from tests.e2e.conftest import World, mark, settled, table_log, until_delivered, until_version
 from tests.e2e.test_foundation import open_lobby, pass_button, status_messages
 
 pytestmark = pytest.mark.usefixtures("potato")
@@ -37,27 +37,6 @@ def holder_of(world: World, table) -> object:  # type: ignore[no-untyped-def]
 
 def versions_on(message: StoredMessage) -> set[int]:
     return {int(b["custom_id"].split(":")[3]) for b in message.buttons() if ":pass:" in b["custom_id"]}
-
-
-async def until_version(world: World, game_id: int, version: int) -> None:
-    """Wait (polling the database, at most 5 s) until the game reached ``version``."""
-    for _ in range(250):
-        if (await world.tables.load(game_id)).version >= version:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"game {game_id} never reached version {version}")
-
-
-async def until_delivered(world: World) -> None:
-    """Wait (polling the database, at most 5 s) until every committed step is marked shown."""
-    from bot.db.models import OutboxEntry
-
-    for _ in range(250):
-        async with world.sessions() as session:
-            if await session.scalar(select(OutboxEntry.id).where(OutboxEntry.delivered_at.is_(None))) is None:
-                return
-        await asyncio.sleep(0.02)
-    raise AssertionError("steps left undelivered")
 
 
 async def turn_timeouts(world: World, game_id: int) -> list[int]:
@@ -102,13 +81,16 @@ async def test_a_timeout_racing_a_late_click_announces_only_what_counted(world: 
     the bot's move is refused by the version check, and nobody is told "the bot moved for you"."""
     from bot.tables import TableService
 
-    reached, clicked = asyncio.Event(), asyncio.Event()
+    reached, clicked, refused = asyncio.Event(), asyncio.Event(), asyncio.Event()
     bots_move = TableService.act_as_seat
 
     async def held(self: TableService, *args: object, **kwargs: object) -> object:
         reached.set()
         await clicked.wait()
-        return await bots_move(self, *args, **kwargs)  # type: ignore[arg-type]
+        try:
+            return await bots_move(self, *args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            refused.set()
 
     monkeypatch.setattr(TableService, "act_as_seat", held)
     async with world.running():
@@ -121,8 +103,8 @@ async def test_a_timeout_racing_a_late_click_announces_only_what_counted(world: 
         await until_version(world, table.id, table.version + 1)
         clicked.set()
         await world.double.wait_for(lambda: versions_on(first) == {table.version + 1}, what="the click's step")
-        for _ in range(10):  # let the timer's refused move run to its end
-            await asyncio.sleep(0.02)
+        await asyncio.wait_for(refused.wait(), 5)  # the timer's move ran to its end (refused)
+        await settled(world)
         after = await world.tables.load(table.id)
         assert after.version == table.version + 1
         assert after.state.holder != table.state.holder

@@ -21,13 +21,12 @@ def status_messages(world: World) -> list[StoredMessage]:
 async def open_lobby(world: World, passes: int = 3) -> StoredMessage:
     alice = world.players[0]
     handle = await newgame(alice, world.games, "potato", "classic", passes=passes)
-    response = await handle.response()
-    assert not response.ephemeral
-    assert "Hot Potato" in response.embeds[0]["title"]
-    assert [[b["label"] for b in row["components"]] for row in response.components] == [
+    assert not (await handle.response()).ephemeral
+    lobby = await handle.wait_original()  # the answer itself, or its edit after a deferral ("thinking")
+    assert "Hot Potato" in lobby.embeds[0]["title"]
+    assert [[b["label"] for b in row["components"]] for row in lobby.components] == [
         ["Join", "Leave", "Start", "Cancel"], ["Add AI", "Remove AI"]]
-    assert handle.original is not None
-    return handle.original
+    return lobby
 
 
 async def test_lobby_start_dms_restart_and_finish(world: World) -> None:

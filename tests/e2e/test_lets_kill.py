@@ -12,7 +12,7 @@ import pytest
 from bot.tables import TableService
 from games.lets_kill.models import PlayCard, Pledge, Respond
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, table_log
+from tests.e2e.conftest import World, table_log, until_version
 from tests.support.newgame import newgame
 
 SEED = 13  # Bob starts with the Exploding Birthday Cake and a Gun; Carol holds Sirens and the Grenade Launcher
@@ -49,11 +49,8 @@ async def choose(world: World, user: User, table_id: int, action: Any) -> None:
 
 
 async def wait_version(world: World, table_id: int, version: int) -> None:
-    for _ in range(200):
-        if (await world.tables.load(table_id)).version > version:
-            return
-        await world.double.wait_for(lambda: True, timeout=0.05)
-    raise AssertionError("the move was not applied")
+    """Wait until the move made at ``version`` was applied (a condition on the database, not a number of reads)."""
+    await until_version(world, table_id, version + 1)
 
 
 async def pass_window(world: World, user: User, table_id: int) -> None:
@@ -68,7 +65,7 @@ async def start_three(world: World) -> None:
     alice, bob, carol = world.players[:3]
     handle = await newgame(alice, world.games, "lets_kill", "classic")
     await handle.response()
-    lobby = handle.original
+    lobby = await handle.wait_original()
     assert lobby is not None
     for user in (bob, carol):
         await (await user.click(lobby, label="Join")).response()

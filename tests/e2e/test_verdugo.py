@@ -111,7 +111,7 @@ async def test_five_players_shield_chain_saboteur_win_then_a_safe_round(world: W
     async with world.running():
         handle = await newgame(alice, world.games, "verdugo", "classic", match="open", first_executioner=0)
         await handle.response()
-        lobby = handle.original
+        lobby = await handle.wait_original()
         assert lobby is not None
         for user in (bob, carol, dave, erin):
             await (await user.click(lobby, label="Join")).response()
@@ -169,10 +169,10 @@ async def test_an_absent_table_never_stalls(world: World, verdugo_seed: None) ->
     async with world.running():
         handle = await newgame(alice, world.games, "verdugo", "classic", first_executioner=0)
         await handle.response()
-        assert handle.original is not None
+        lobby = await handle.wait_original()  # /newgame may answer after a deferral ("thinking")
         for user in (bob, carol, dave):
-            await (await user.click(handle.original, label="Join")).response()
-        await (await alice.click(handle.original, label="Start")).response()
+            await (await user.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
         await world.double.wait_for(lambda: controls(world), what="the table's first controls")
         for _ in range(3):
             version = (await current(world)).version

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -80,6 +81,26 @@ def random_step(engine: Any, state: Any, rng: random.Random, now: datetime) -> t
     return seat, action
 
 
+def random_game(engine: Any, state: Any, seed: int, steps: int = 400) -> Iterator[tuple[Any, list[Any]]]:
+    """A seeded random game from ``state``: yields each state with the events of the step that made it (none for
+    the first), until the game is over, nobody can act or ``steps`` steps were tried."""
+    rng, now, events = random.Random(seed), NOW, []
+    for _ in range(steps):
+        yield state, events
+        if engine.outcome(state) is not None:
+            return
+        now += timedelta(minutes=rng.randint(0, 90))
+        step = random_step(engine, state, rng, now)
+        if step is None:
+            return
+        try:
+            done = engine.apply(state, *step)
+        except IllegalAction:  # e.g. the moved clock closed a judgement that was open when the action was picked
+            events = []
+            continue
+        state, events = done.state, done.events
+
+
 def render_step(table: Table, events: list[Any], delivery: Delivery) -> None:
     """Every message a step produces, as Delivery would send it."""
     ctx = RenderContext(table, table.language)
@@ -115,23 +136,10 @@ def test_every_message_of_a_random_game_fits(game: str, mode: str, low: int, hig
     lobby = make_table(game, mode, names, language, None, "lobby")
     assert not message_problems({"embeds": [lobby_embed(lobby, language, 1_900_000_000).to_dict()]})
     state = engine.setup(options_for(engine, game, mode), [SeatInfo(names=(n,)) for n in names], seed)
-    rng, now, delivery = random.Random(seed), NOW, offline_delivery()
+    delivery = offline_delivery()
     events: list[Any] = []
-    for _ in range(400):
-        table = make_table(game, mode, names, language, state, "active")
-        render_step(table, events, delivery)
-        if engine.outcome(state) is not None:
-            break
-        now += timedelta(minutes=rng.randint(0, 90))
-        step = random_step(engine, state, rng, now)
-        if step is None:
-            break
-        try:
-            done = engine.apply(state, *step)
-        except IllegalAction:  # e.g. the moved clock closed a judgement that was open when the action was picked
-            events = []
-            continue
-        state, events = done.state, done.events
+    for state, events in random_game(engine, state, seed):
+        render_step(make_table(game, mode, names, language, state, "active"), events, delivery)
     render_step(make_table(game, mode, names, language, state, "finished"), events, delivery)
 
 

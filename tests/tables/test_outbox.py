@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import OutboxEntry, Timer
 from bot.tables import Table, TableError, TableService, TimerPlan, current_step
-from bot.tables.outbox import MAX_ATTEMPTS, RETRY_AFTER, RETRY_TIMER
+from bot.tables.outbox import MAX_ATTEMPTS, PRUNE_EVERY, RETENTION, RETRY_AFTER, RETRY_TIMER
 from games.core import Event
 from tests.tables.conftest import NOW, Outbox
 from tests.tables.helpers import pass_on, started
@@ -136,3 +136,50 @@ async def test_a_deliver_that_acts_on_its_own_game_does_not_wait_for_itself(sess
     table = await started(service, 3)
     assert (await service.load(table.id)).version == table.version + 2
     assert len(shown) == 3 and [r.delivered_at is not None for r in await entries(sessions)] == [True] * 3
+
+
+async def test_delivered_steps_are_pruned_after_the_retention_and_undelivered_ones_kept(sessions: Sessions) -> None:
+    """At start (``catch_up``) and then at most hourly (the timer loop's ``sweep``), steps delivered more than
+    RETENTION ago are deleted; younger and undelivered steps stay."""
+    now = [NOW]
+    service = TableService(sessions, deliver=Outbox(), clock=lambda: now[0])
+    table = await started(service, 3)  # step 1, delivered at NOW
+    now[0] = NOW + RETENTION / 2
+    user, action = pass_on(table)
+    table = (await service.act(table.id, user, action)).table  # step 2, delivered at NOW + RETENTION / 2
+    crashed = TableService(sessions, clock=lambda: now[0])  # commits step 3, never delivers it
+    user, action = pass_on(table)
+    await crashed.act(table.id, user, action)
+    now[0] = NOW + RETENTION + timedelta(seconds=1)
+    assert await crashed.deliverer.prune() == 1
+    assert [(r.id, r.delivered_at is None) for r in await entries(sessions)] == [(2, False), (3, True)]
+    now[0] = NOW + RETENTION * 2
+    restarted = TableService(sessions, deliver=Outbox(), clock=lambda: now[0])
+    assert await restarted.deliverer.catch_up() == 1  # step 3 shown, then step 2 pruned
+    assert [r.id for r in await entries(sessions)] == [3]
+    shown_at = now[0]
+    now[0] = pruned_at = shown_at + RETENTION + timedelta(seconds=1)
+    await restarted.deliverer.sweep()  # an hour after the start's prune: step 3 goes
+    assert await entries(sessions) == []
+    now[0] = shown_at
+    user, action = pass_on(await restarted.load(table.id))
+    await restarted.act(table.id, user, action)  # step 4, delivered at shown_at (past retention below)
+    now[0] = pruned_at + PRUNE_EVERY / 2
+    await restarted.deliverer.sweep()  # within the hour of the last prune: nothing pruned
+    assert [r.delivered_at for r in await entries(sessions)] == [shown_at]
+    now[0] = pruned_at + PRUNE_EVERY
+    await restarted.deliverer.sweep()
+    assert await entries(sessions) == []
+
+
+async def test_a_step_disarms_the_superseded_timers_of_older_versions(sessions: Sessions) -> None:
+    """Timers of a ``superseded`` kind armed at an older version are disarmed by the next step (they would only
+    find the game moved on); the step's own and other kinds stay armed."""
+    service = TableService(sessions, plan=turn_timers, clock=lambda: NOW, superseded=frozenset({"turn_timeout"}))
+    table = await started(service, 3)
+    await service.schedule_timer(table.id, "day_end", NOW + timedelta(days=1))
+    user, action = pass_on(table)
+    await service.act(table.id, user, action)
+    pending = await service.pending_timers(table.id)
+    assert sorted((t.kind, t.payload.get("version")) for t in pending) == [
+        ("day_end", None), ("turn_timeout", table.version + 1)]

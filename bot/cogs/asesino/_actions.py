@@ -1,17 +1,18 @@
 """Component plumbing shared by the Asesino UIs: who may click, the move modals opened from the table's button (a
-select per choice, under a label, and free text), and applying a move through ``bot.tables.act`` with the version
-the component was drawn at. A modal opened from the table message is answered by the table's own edit, so a move
+select per choice, under a label, and free text; persistent :class:`bot.modals.GameModal` forms, so a submit is
+played after a restart too), and applying a move through ``bot.tables.act`` with the version the component (or
+the modal) was drawn at. A modal opened from the table message is answered by the table's own edit, so a move
 costs one interaction callback and nothing of the bot's REST budget."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.budget import fit_modal
-from bot.errors import UserError, send_error
+from bot.errors import UserError
+from bot.modals import GameModal
 from bot.tables import TableService
 from bot.ui import GameUI, RenderContext
 from games.asesino.common import SPEECH_MAX, WORDS_MAX
@@ -20,46 +21,28 @@ if TYPE_CHECKING:
     from bot.tables import Table
 
 Answers = dict[str, Any]  # a modal's answers: field name -> picked values (a select) or text (a text field)
+SPEECH = frozenset({"statement", "last_words"})
 
 
-class SpeechModal(discord.ui.Modal):
-    """One free-text field; on submit the text completes ``action`` (``words`` or ``text``) and is played."""
-
-    def __init__(self, ui: ActionsMixin, table: Table, version: int, title: str, label: str, field: str,
-                 action: dict[str, Any], max_length: int) -> None:
-        super().__init__(title=title)
-        self.ui, self.table, self.version, self.field, self.action = ui, table, version, field, action
-        self.text: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label=label, custom_id=field, style=discord.TextStyle.paragraph, required=False,
-            max_length=max_length)
-        self.add_item(self.text)
-        fit_modal(self)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        try:
-            await self.ui.act(interaction, self.table, self.version, self.action | {self.field: self.text.value})
-        except Exception as exc:  # noqa: BLE001 - refusals become ephemeral replies
-            await send_error(interaction.client, interaction, exc, self.table)  # type: ignore[arg-type]
+def speech_modal(table: Table, version: int, kind: str, title: str, label: str) -> GameModal:
+    """One free-text field (``text``) for a ``statement`` or ``last_words`` prompt; its submit is played by
+    :meth:`ActionsMixin.on_modal` as ``{"type": kind, "text": ...}``, also after a restart."""
+    modal = GameModal(table.id, version, "speech", kind, title=title)
+    modal.add_item(discord.ui.TextInput(label=label[:45], custom_id="text", style=discord.TextStyle.paragraph,
+                                        required=False, max_length=SPEECH_MAX))
+    fit_modal(modal)
+    return modal
 
 
-class MoveModal(discord.ui.Modal):
-    """A move asked in one modal: ``fields`` are ``(name, label, component)``; on submit ``build(answers)`` makes
-    the engine action (raising :class:`UserError` for an incomplete answer), played at the table's ``version``."""
-
-    def __init__(self, ui: ActionsMixin, table: Table, version: int, title: str,
-                 fields: list[tuple[str, str, discord.ui.Select[Any] | discord.ui.TextInput[Any]]],
-                 build: Callable[[Answers], dict[str, Any]]) -> None:
-        super().__init__(title=title[:45])
-        self.ui, self.table, self.version, self.build, self.fields = ui, table, version, build, fields
-        for _, label, component in fields:
-            self.add_item(discord.ui.Label(text=label[:45], component=component))
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        answers = {name: list(c.values) if isinstance(c, discord.ui.Select) else c.value for name, _, c in self.fields}
-        try:
-            await self.ui.act(interaction, self.table, self.version, self.build(answers))
-        except Exception as exc:  # noqa: BLE001 - refusals become ephemeral replies
-            await send_error(interaction.client, interaction, exc, self.table)  # type: ignore[arg-type]
+def move_modal(table: Table, version: int, kind: str, title: str,
+               fields: list[tuple[str, discord.ui.Select[Any] | discord.ui.TextInput[Any]]]) -> GameModal:
+    """A move asked in one modal: ``fields`` are ``(label, component)`` (a select or a text field, the component's
+    ``custom_id`` naming the answer); its submit is played by :meth:`ActionsMixin.on_modal` through the UI's
+    :meth:`~ActionsMixin.build_move` for ``kind``, at the table ``version``, also after a restart."""
+    modal = GameModal(table.id, version, "move", kind, title=title)
+    for label, component in fields:
+        modal.add_item(discord.ui.Label(text=label[:45], component=component))
+    return modal
 
 
 class ActionsMixin(GameUI):
@@ -85,6 +68,26 @@ class ActionsMixin(GameUI):
         elif not await self.on_step(interaction, table, seat, name, arg, version, values):
             raise UserError("error.unexpected")
 
+    async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
+                       values: dict[str, Any]) -> None:
+        """A move modal's submit (also after a restart): ``speech`` (``arg``: ``statement`` or ``last_words``) or
+        ``move`` (``arg``: the prompt kind, made an action by :meth:`build_move`), played at ``version``."""
+        if name == "speech" and arg in SPEECH:
+            action = {"type": arg, "text": str(values.get("text", ""))}
+        elif name == "move":
+            try:
+                action = self.build_move(arg, values)
+            except (KeyError, IndexError, ValueError, AttributeError):  # a form that does not match the prompt
+                raise UserError("error.unexpected") from None
+        else:
+            raise UserError("error.unexpected")
+        await self.act(interaction, table, version, action)
+
+    def build_move(self, kind: str, answers: Answers) -> dict[str, Any]:
+        """The engine action (JSON) for the answers of the move modal of prompt ``kind`` (select ids -> picked
+        values, text ids -> text); raises :class:`UserError` for an incomplete answer."""
+        raise UserError("error.unexpected")
+
     # --- helpers -------------------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, table: Table, version: int, action: dict[str, Any]) -> None:
         """Play ``action`` through :meth:`bot.ui.GameUI.play`, answering ``interaction`` with the table's edit (every
@@ -106,15 +109,14 @@ class ActionsMixin(GameUI):
                                     max_length=WORDS_MAX, placeholder=ctx.t("asesino.ui.placeholder.words")[:100])
 
     def move_modal(self, ctx: RenderContext, kind: str,
-                   fields: list[tuple[str, discord.ui.Select[Any] | discord.ui.TextInput[Any]]],
-                   build: Callable[[Answers], dict[str, Any]]) -> MoveModal:
+                   fields: list[tuple[str, discord.ui.Select[Any] | discord.ui.TextInput[Any]]]) -> GameModal:
         """The modal of prompt ``kind`` (titled like the table's button), each field labelled
         ``asesino.ui.field.<name>``."""
         title = ctx.t("asesino.ui.take_turn" if kind in ("turn", "declare_all") else f"asesino.ui.control.{kind}")
-        return MoveModal(self, ctx.table, ctx.table.version, title,
-                         [(name, ctx.t(f"asesino.ui.field.{name}"), component) for name, component in fields], build)
+        return move_modal(ctx.table, ctx.table.version, kind, title,
+                          [(ctx.t(f"asesino.ui.field.{name}"), component) for name, component in fields])
 
-    def speech_modal(self, ctx: RenderContext, kind: str, action: dict[str, Any]) -> SpeechModal:
+    def speech_modal(self, ctx: RenderContext, kind: str) -> GameModal:
         """The modal of a ``statement`` or ``last_words`` prompt."""
-        return SpeechModal(self, ctx.table, ctx.table.version, ctx.t(f"asesino.ui.modal.{kind}"),
-                           ctx.t(f"asesino.ui.modal.{kind}.label"), "text", action, SPEECH_MAX)
+        return speech_modal(ctx.table, ctx.table.version, kind, ctx.t(f"asesino.ui.modal.{kind}"),
+                            ctx.t(f"asesino.ui.modal.{kind}.label"))

@@ -38,9 +38,9 @@ def _turn(answers: dict[str, Any]) -> dict[str, Any]:
 
 def _accomplice(answers: dict[str, Any]) -> dict[str, Any]:
     """Up to two cards given to one player; nothing picked skips the effect."""
-    if not answers["give"]:
+    if not answers.get("give"):
         return EMPTY_ACTIONS["accomplice"]
-    if not answers["gtarget"]:
+    if not answers.get("gtarget"):
         raise UserError("asesino.ui.give_to_whom")
     return {"type": "accomplice_swap", "target": int(answers["gtarget"][0]),
             "cards": [value.split(".", 1)[1] for value in answers["give"]]}
@@ -91,12 +91,11 @@ class SmallUI(AsesinoUI):
                        for t in sorted({a.target for a in legal if a.target is not None})]
             fields = [("give", self.pick(ctx, "give", cards, min_values=0, max_values=2)),
                       ("gtarget", self.pick(ctx, "gtarget", targets, min_values=0))]
-            modal = self.move_modal(ctx, kind, fields, _accomplice)
+            modal = self.move_modal(ctx, kind, fields)
         elif kind in ("prosecutor", "journalist"):
             refs = {(ref.column, ref.index): ref for action in legal for ref in action.slots}
             options = self._ref_options(ctx, list(refs.values()), table)
-            modal = self.move_modal(ctx, kind, [(kind, self.pick(ctx, kind, options, min_values=0, max_values=2))],
-                                    lambda answers: _effect(kind, answers[kind]))
+            modal = self.move_modal(ctx, kind, [(kind, self.pick(ctx, kind, options, min_values=0, max_values=2))])
         else:
             hand = table.engine.view(table.state, seat)["hand"]
             plays = [a for a in legal if a.type == "play_card"]
@@ -111,5 +110,13 @@ class SmallUI(AsesinoUI):
                       (("scard", cards), ("splay", where), ("reveal", reveals)) if options]
             if not fields:
                 raise IllegalAction("asesino.error.cannot_play")
-            modal = self.move_modal(ctx, kind, fields, _turn)
+            modal = self.move_modal(ctx, kind, fields)
         await interaction.response.send_modal(modal)
+
+    def build_move(self, kind: str, answers: dict[str, Any]) -> dict[str, Any]:
+        """The Accomplice's gift, the Prosecutor's swap, the Journalist's reveal or a turn, from the move modal."""
+        if kind == "accomplice":
+            return _accomplice(answers)
+        if kind in ("prosecutor", "journalist"):
+            return _effect(kind, answers.get(kind) or [])
+        return _turn(answers)

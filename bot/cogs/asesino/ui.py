@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.asesino import render
-from bot.cogs.asesino._actions import ActionsMixin
+from bot.cogs.asesino._actions import SPEECH, ActionsMixin
 from bot.components import game_button
 from bot.ui import COLOUR, Outgoing, RenderContext
 from games.asesino.series import standings
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 HAND_UPDATES = frozenset({"asesino.small.swap_mine", "asesino.small.swap_theirs"})  # DMs that change a hand
 INTROS = frozenset({"asesino.intro.role", "asesino.small.intro"})
-SPEECH = frozenset({"statement", "last_words"})
 
 
 class AsesinoUI(ActionsMixin):
@@ -108,18 +107,16 @@ class TabletopUI(AsesinoUI):
         ctx = RenderContext(table, table.language)
         legal = table.engine.legal_actions(table.state, seat)
         if kind in SPEECH:
-            await interaction.response.send_modal(self.speech_modal(ctx, kind, {"type": kind}))
+            await interaction.response.send_modal(self.speech_modal(ctx, kind))
             return
         if kind == "accuse":
             options = [discord.SelectOption(label=ctx.name(a.target)[:100], value=str(a.target)) for a in legal]
-            modal = self.move_modal(ctx, kind, [("accuse", self.pick(ctx, "accuse", options))], lambda answers: {
-                "type": "accuse", "target": int(answers["accuse"][0])})
+            modal = self.move_modal(ctx, kind, [("accuse", self.pick(ctx, "accuse", options))])
         elif kind == "order":  # the engine lists every order of the found effects
             orders = dict.fromkeys(tuple(a.order) for a in legal)
             options = [discord.SelectOption(label=render.card_list(ctx, list(order))[:100], value=",".join(order))
                        for order in orders]
-            modal = self.move_modal(ctx, kind, [("order", self.pick(ctx, "order", options))], lambda answers: {
-                "type": "order_effects", "order": answers["order"][0].split(",")})
+            modal = self.move_modal(ctx, kind, [("order", self.pick(ctx, "order", options))])
         else:
             declares = [a for a in legal if getattr(a, "type", "") == "declare"]
             hand = table.engine.view(table.state, seat)["hand"]
@@ -132,10 +129,17 @@ class TabletopUI(AsesinoUI):
                        for t in sorted({a.target for a in declares})]
             modal = self.move_modal(ctx, kind, [("card", self.pick(ctx, "card", cards)),
                                                 ("target", self.pick(ctx, "target", targets)),
-                                                ("words", self.words_field(ctx))], lambda answers: {
-                "type": "declare", "card": answers["card"][0], "target": int(answers["target"][0]),
-                "words": answers["words"]})
+                                                ("words", self.words_field(ctx))])
         await interaction.response.send_modal(modal)
+
+    def build_move(self, kind: str, answers: dict[str, Any]) -> dict[str, Any]:
+        """An accusation, an effect order or a declaration (card, target and words) from the move modal."""
+        if kind == "accuse":
+            return {"type": "accuse", "target": int(answers["accuse"][0])}
+        if kind == "order":
+            return {"type": "order_effects", "order": answers["order"][0].split(",")}
+        return {"type": "declare", "card": answers["card"][0], "target": int(answers["target"][0]),
+                "words": str(answers.get("words", ""))}
 
     async def on_step(self, interaction: discord.Interaction, table: Table, seat: int, name: str, arg: str,
                       version: int, values: list[str]) -> bool:

@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.cogs.asesino_social.days import is_social
 from bot.cogs.asesino_social.ui import SOCIAL, open_modal_checked, seat_or_refuse
 from bot.errors import UserError
+from bot.ui import text_name
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -40,7 +41,7 @@ class SocialCommands(commands.Cog):
         table, _seat = await self._game_here(interaction)
         accused = table.seat_of(player.id)
         if accused is None:
-            raise UserError("asesino_social.ui.not_in_game", name=player.display_name)
+            raise UserError("asesino_social.ui.not_in_game", name=text_name(player.display_name))
         await interaction.response.defer(ephemeral=True, thinking=True)
         await SOCIAL.play(self.bot, table, interaction.user.id, {"type": "open_judgement", "accused": accused})
         await interaction.followup.send(await self.bot.t(interaction.guild_id, "asesino_social.ui.done.open_judgement"),

@@ -36,7 +36,7 @@ from games.asesino.social import SocialOptions, day_end
 from games.asesino.social.actions import CLUE_LIMIT, TEXT_LIMIT
 from games.asesino.social.ai import ai_plays
 from games.asesino.social.engine import PLACEHOLDER
-from games.asesino.social.rules import interview_pair, may_send_clue, may_write_letter
+from games.asesino.social.rules import dead_reason, idle_reason, interview_pair, may_send_clue, may_write_letter
 from games.core import Event, IllegalAction
 
 if TYPE_CHECKING:
@@ -87,22 +87,6 @@ def seat_or_refuse(table: Table, user_id: int) -> int:
     return seat
 
 
-def situation_refusal(table: Table, seat: int) -> IllegalAction:
-    """Why ``seat`` has nothing to do, in the engine's words (what a dead or judged player may still do)."""
-    state = table.state
-    me = state.seats[seat]
-    if not me.alive:
-        return IllegalAction(dead_line(state, seat))
-    return IllegalAction("asesino_social.ui.nothing_today")
-
-
-def dead_line(state: Any, seat: int) -> str:
-    """What a dead player may still do today, as a catalogue key."""
-    if may_write_letter(state, seat):
-        return "asesino_social.dead_may_write_letter"
-    return "asesino_social.ui.dead_may_send_clue" if may_send_clue(state, seat) else "asesino_social.dead"
-
-
 class SocialUI(GameUI):
     game = "asesino"
     mode = "social"
@@ -140,7 +124,7 @@ class SocialUI(GameUI):
         await clear_dead(bot, table)
 
     async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
-                       values: dict[str, str]) -> None:
+                       values: dict[str, Any]) -> None:
         """A note, Farewell Letter or anonymous post (``arg``) typed in the text modal, played as the player's
         action whenever it is submitted (the game runs in real time: no version check)."""
         if name != "text":
@@ -234,7 +218,7 @@ class SocialUI(GameUI):
         buttons come with the first page."""
         legal = table.engine.legal_actions(table.state, seat)
         if not legal:
-            raise situation_refusal(table, seat)
+            raise IllegalAction(idle_reason(table.state, seat))
         kinds = {action.type for action in legal}
         pages = action_pages([k for k in TARGET_KINDS if k in kinds])
         page = min(max(page, 0), len(pages) - 1)
@@ -256,7 +240,7 @@ class SocialUI(GameUI):
         if me.judged_day is not None:
             lines.append(ctx.t("asesino_social.deprived"))
         if not me.alive:
-            lines.append(ctx.t(dead_line(table.state, seat)))
+            lines.append(ctx.t(dead_reason(table.state, seat)))
         await interaction.response.send_message("\n".join(lines), view=view_of(*items), ephemeral=True,
                                                 allowed_mentions=SILENT)
 

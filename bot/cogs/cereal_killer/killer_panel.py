@@ -80,14 +80,25 @@ class RouteModal(GameModal):
                                            max_length=ROUTE_MAX))
 
 
+def check_route_sender(table: Table, seat: int | None) -> None:
+    """Refuse a route (by DM or from My secrets) from ``seat`` when it may not send one now, saying why: not the
+    Killer (``cereal_killer.dm.not_killer``), the hunters' question is to be answered first
+    (``cereal_killer.dm.answer_buttons``), or not the Killer's phase (``cereal_killer.dm.not_now``)."""
+    if seat != KILLER:
+        raise UserError("cereal_killer.dm.not_killer", channel=f"<#{table.channel_id}>")
+    if table.state.pending is not None:
+        raise UserError("cereal_killer.dm.answer_buttons")
+    if table.state.phase != "killer":
+        raise UserError("cereal_killer.dm.not_now")
+
+
 async def submit_route(ui: GameUI, interaction: discord.Interaction, table: Table, version: int,
                        content: str) -> None:
     """Play the Killer's route typed in the modal; answer privately: the confirmation (the route and its place)
     or the exact refusal (the parser's or the engine's, in words). Nothing changes on a refusal."""
     bot: CoronerBot = interaction.client  # type: ignore[assignment]
     try:
-        if table.seat_of(interaction.user.id) != KILLER:
-            raise UserError("cereal_killer.dm.not_killer", channel=f"<#{table.channel_id}>")
+        check_route_sender(table, table.seat_of(interaction.user.id))
         action = route_action(content)
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await ui.play(bot, table, interaction.user.id, action, version=version)

@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.cereal_killer import messages as msg
-from bot.cogs.cereal_killer.killer_panel import ROUTE_INPUT, RouteModal, killer_items, route_action, submit_route
+from bot.cogs.cereal_killer.killer_panel import (ROUTE_INPUT, RouteModal, check_route_sender, killer_items,
+                                                  route_action, submit_route)
 from bot.cogs.cereal_killer.render import board_geometry, place_name
 from bot.components import GameSelect, game_button, view_of
+from bot.deadline import edit_answer
 from bot.errors import UserError
 from bot.modals import GameModal
 from bot.tables import TableService
@@ -158,10 +160,10 @@ class CerealUI(GameUI):
         await self.play(bot, table, interaction.user.id, action, version=version, interaction=interaction)
         if name == "answer":  # the Killer's DM prompt or My secrets: its buttons go with the answer (the table was
             # edited apart)
-            await interaction.response.edit_message(view=None)
+            await edit_answer(interaction, view=None)
 
     async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
-                       values: dict[str, str]) -> None:
+                       values: dict[str, Any]) -> None:
         """A :class:`bot.modals.GameModal` submit: ``move`` (the hunter's walk typed as space numbers, ``7 12 13``,
         at most 10 steps; the table's edit answers it) or ``route`` (the Killer's route typed under My secrets,
         :func:`.killer_panel.submit_route`)."""
@@ -185,13 +187,7 @@ class CerealUI(GameUI):
         """Parse and apply the Killer's turn; the route confirmation (with its board) arrives as the engine's
         private event. Refusals: ``cereal_killer.dm.*``, the parser's ``cereal_killer.parse.*`` and every
         engine code of :func:`games.cereal_killer.killer.check_killer_turn`, parameters in words."""
-        state = table.state
-        if seat != KILLER:
-            raise UserError("cereal_killer.dm.not_killer", channel=f"<#{table.channel_id}>")
-        if state.pending is not None:
-            raise UserError("cereal_killer.dm.answer_buttons")
-        if state.phase != "killer":
-            raise UserError("cereal_killer.dm.not_now")
+        check_route_sender(table, seat)
         await self.play(bot, table, message.author.id, route_action(content), version=table.version)
 
 

@@ -19,17 +19,17 @@ from bot.ui import COLOUR, Attachment, Outgoing, RenderContext
 PER_PAGE = 10
 
 
-def players(table: Table) -> str:
-    """The players' names in seat order."""
+def players(table: Table, *, plain: bool = False) -> str:
+    """The players' names in seat order (markdown escaped for message text; as typed when ``plain``)."""
     ctx = RenderContext(table, table.language)
-    return ", ".join(ctx.name(s.seat) for s in table.seats)
+    return ", ".join(ctx.name(s.seat) if plain else ctx.shown_name(s.seat) for s in table.seats)
 
 
 def winners(table: Table, language: str) -> str:
     """The winners' names, or "nobody"."""
     ctx = RenderContext(table, language)
     won = table.outcome.winners if table.outcome is not None else []
-    return ", ".join(ctx.name(s) for s in won) or t("outcome.nobody", language)
+    return ", ".join(ctx.shown_name(s) for s in won) or t("outcome.nobody", language)
 
 
 def game_words(table: Table, language: str) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def choice_label(table: Table, language: str) -> str:
     """An autocomplete choice for ``table`` (plain text: Discord shows no markup or time tags there)."""
     when = table.finished_at or table.updated_at
     return t("history.choice", language, **game_words(table, language), date=when.strftime("%Y-%m-%d"),
-             players=players(table))
+             players=players(table, plain=True))
 
 
 def _nav(what: str, game_id: int, page: int, pages: int, language: str) -> list[HistoryButton]:

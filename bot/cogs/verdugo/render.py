@@ -25,11 +25,6 @@ SEAT_PARAMS = ("seat", "by_seat", "a_seat", "b_seat", "left_seat", "right_seat",
 MAX_LINE = 1900
 
 
-def name(ctx: RenderContext, seat: int) -> str:
-    """A player's name for message text (markdown escaped); component labels use ``ctx.name`` as is."""
-    return ctx.shown_name(seat)
-
-
 def card_name(ctx: RenderContext, family: str, card: str | None) -> str:
     return ctx.t(f"{family}.{card}") if card else "?"
 
@@ -38,7 +33,7 @@ def position_name(ctx: RenderContext, position: Any, *, plain: bool = False) -> 
     """A seat's name (markdown escaped unless ``plain``, for labels) or "the centre card"."""
     if not isinstance(position, int):
         return ctx.t("verdugo.centre")
-    return ctx.name(position) if plain else name(ctx, position)
+    return ctx.name(position) if plain else ctx.shown_name(position)
 
 
 def cards_line(ctx: RenderContext, family: str, cards: list[str]) -> str:
@@ -51,7 +46,7 @@ def words(ctx: RenderContext, key: str, params: dict[str, Any]) -> dict[str, Any
     out: dict[str, Any] = {}
     for name_, value in params.items():
         if name_ in SEAT_PARAMS and isinstance(value, int):
-            out[name_] = name(ctx, value)
+            out[name_] = ctx.shown_name(value)
         elif name_ == "card" and key.startswith("verdugo.you."):
             out[name_] = card_name(ctx, "verdugo.role" if key == "verdugo.you.spy" else "verdugo.object", value)
         elif name_ in CARD_PARAMS and isinstance(value, str):
@@ -64,8 +59,8 @@ def words(ctx: RenderContext, key: str, params: dict[str, Any]) -> dict[str, Any
             out[name_] = ctx.t(f"verdugo.direction.{value}")
         elif name_ == "match":
             out[name_] = ctx.t(f"verdugo.match.{value}")
-        elif name_ == "winner_seats" and isinstance(value, list):
-            out[name_] = ", ".join(name(ctx, s) for s in value)
+        elif name_ in ("winner_seats", "seats") and isinstance(value, list):  # seats: the core's timeout line
+            out[name_] = ", ".join(ctx.shown_name(s) for s in value)
         else:
             out[name_] = value
     if key == "verdugo.scaffold.drawn":
@@ -93,9 +88,10 @@ def reveal_lines(ctx: RenderContext, params: dict[str, Any]) -> str:
     lines = []
     for seat, (role, obj, delta) in enumerate(zip(params["roles"], params["objects"], params["deltas"], strict=True)):
         if role is None:
-            lines.append(ctx.t("verdugo.reveal.executioner", seat=name(ctx, seat), delta=_signed(delta)))
+            lines.append(ctx.t("verdugo.reveal.executioner", seat=ctx.shown_name(seat), delta=_signed(delta)))
         else:
-            lines.append(ctx.t("verdugo.reveal.line", seat=name(ctx, seat), role=card_name(ctx, "verdugo.role", role),
+            lines.append(ctx.t("verdugo.reveal.line", seat=ctx.shown_name(seat),
+                               role=card_name(ctx, "verdugo.role", role),
                                object=card_name(ctx, "verdugo.object", obj), delta=_signed(delta)))
     return "\n" + "\n".join(lines)
 
@@ -103,7 +99,7 @@ def reveal_lines(ctx: RenderContext, params: dict[str, Any]) -> str:
 def seat_line(ctx: RenderContext, view: dict[str, Any], seat: int) -> str:
     """``1. 🪓 Ana · 5 👑 · acted · 💀 dead · Fancy Hat (Jester)`` from the public view: the object and role shown
     only once revealed (by an execution, a death, Open Trial or REVEAL ALL)."""
-    parts = [f"`{seat + 1}.` **{name(ctx, seat)}**", f"{view['crowns'][seat]} 👑"]
+    parts = [f"`{seat + 1}.` **{ctx.shown_name(seat)}**", f"{view['crowns'][seat]} 👑"]
     if seat == view["executioner"]:
         parts.insert(1, ctx.t("verdugo.ui.executioner_mark"))
     if seat in view["acted"]:

@@ -18,8 +18,9 @@ import discord
 
 from bot.cogs.verdugo import render
 from bot.components import GameSelect, game_button, view_of
+from bot.deadline import edit_answer
 from bot.errors import UserError
-from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
+from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext, on_table
 from games.core import SYSTEM_SEAT, Event, IllegalAction
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ class VerdugoUI(GameUI):
                 (render.card_name(ctx, "verdugo.object", view["active_objects"][a["index"]]), str(a["index"]))
                 for a in menu])]
         if "call" in kinds:
-            return [select("call", ctx.t("verdugo.ui.call"), [(ctx.name( a["seat"]), str(a["seat"]))
+            return [select("call", ctx.t("verdugo.ui.call"), [(ctx.name(a["seat"]), str(a["seat"]))
                                                              for a in menu])]
         if "peek" in kinds:
             return [button("act", ctx.t("verdugo.ui.act"), emoji="🔍")]
@@ -87,22 +88,22 @@ class VerdugoUI(GameUI):
         card = render.card_name(ctx, "verdugo.card", (view["pending"] or {}).get("card"))
         if "choose_prisoner" in kinds:
             return [select("choose", ctx.t("verdugo.ui.choose", card=card),
-                           [(ctx.name( a["seat"]), str(a["seat"])) for a in menu])]
+                           [(ctx.name(a["seat"]), str(a["seat"])) for a in menu])]
         if "choose_pair" in kinds:
             seats = sorted({a["a"] for a in menu} | {a["b"] for a in menu})
             return [select("choose", ctx.t("verdugo.ui.choose_pair", card=card),
-                           [(ctx.name( s), str(s)) for s in seats], count=2)]
+                           [(ctx.name(s), str(s)) for s in seats], count=2)]
         if "successor" in kinds:
             items = [select("successor", ctx.t("verdugo.ui.successor"),
-                            [(ctx.name( a["seat"]), str(a["seat"])) for a in menu])]
+                            [(ctx.name(a["seat"]), str(a["seat"])) for a in menu])]
             if view["match"] == "open":
                 items.append(button("end_match", ctx.t("verdugo.ui.end_match"), style=discord.ButtonStyle.danger))
             return items
         if view["round_phase"] == "shield":
-            return [button("chop", ctx.t("verdugo.ui.chop", seat=ctx.name( a["seat"])), str(a["seat"]),
+            return [button("chop", ctx.t("verdugo.ui.chop", seat=ctx.name(a["seat"])), str(a["seat"]),
                            style=discord.ButtonStyle.danger, emoji="🪓") for a in menu]
         items = [select("target", ctx.t("verdugo.ui.name_target"),
-                        [(ctx.name( a["seat"]), str(a["seat"])) for a in menu if a["type"] == "chop"])]
+                        [(ctx.name(a["seat"]), str(a["seat"])) for a in menu if a["type"] == "chop"])]
         if "stop" in kinds:
             items.append(button("stop", ctx.t("verdugo.ui.stop"), style=discord.ButtonStyle.secondary))
         return items
@@ -136,8 +137,8 @@ class VerdugoUI(GameUI):
             return
         await self.play(bot, table, interaction.user.id, _action(name, arg, values), version=version,
                         interaction=interaction)
-        if not interaction.response.is_done():  # a private menu (Swap/Peek, the Chop confirmation): it goes
-            await interaction.response.edit_message(view=None)
+        if not on_table(interaction, table):  # a private menu (Swap/Peek, the Chop confirmation): it goes
+            await edit_answer(interaction, view=None)
 
     async def _act_menu(self, interaction: discord.Interaction, ctx: RenderContext, version: int) -> None:
         """The prisoner's private menu: pick one position to Peek at, or two to Swap."""
@@ -154,10 +155,10 @@ class VerdugoUI(GameUI):
                             target: int) -> None:
         """The Executioner named ``target``: the chop happens only when the ephemeral Chop button is pressed
         (he may name someone else first). Labels show names as typed; message text escapes their markdown."""
-        label = ctx.t("verdugo.ui.chop", seat=ctx.name( target))
+        label = ctx.t("verdugo.ui.chop", seat=ctx.name(target))
         chop = game_button(ctx.table.id, version, "chop", str(target), label=label[:80],
                            style=discord.ButtonStyle.danger, emoji="🪓")
-        await interaction.response.send_message(ctx.t("verdugo.ui.chop_prompt", seat=render.name(ctx, target)),
+        await interaction.response.send_message(ctx.t("verdugo.ui.chop_prompt", seat=ctx.shown_name(target)),
                                                 view=view_of(chop), ephemeral=True, allowed_mentions=SILENT)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, literal, or_, select, update
+from sqlalchemy import delete, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -90,3 +90,11 @@ async def mark_failed(session: AsyncSession, entry_id: int) -> int:
     await session.execute(update(OutboxEntry).where(OutboxEntry.id == entry_id)
                           .values(attempts=OutboxEntry.attempts + 1).execution_options(synchronize_session=False))
     return int(await session.scalar(select(OutboxEntry.attempts).where(OutboxEntry.id == entry_id)) or 0)
+
+
+async def prune(session: AsyncSession, before: datetime) -> int:
+    """Delete the steps delivered before ``before`` (undelivered ones always stay); returns how many went."""
+    result = await session.execute(delete(OutboxEntry).where(OutboxEntry.delivered_at.is_not(None),
+                                                             OutboxEntry.delivered_at < before)
+                                   .execution_options(synchronize_session=False))
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]

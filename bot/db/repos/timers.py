@@ -16,7 +16,7 @@ The claim protocol (any number of processes on one database):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -92,6 +92,15 @@ async def mark_fired(session: AsyncSession, timer_id: int, now: datetime) -> boo
     stmt = (update(Timer).where(Timer.id == timer_id, Timer.fired_at.is_(None)).values(fired_at=now)
             .execution_options(synchronize_session=False))
     return (await session.execute(stmt)).rowcount == 1  # type: ignore[attr-defined]
+
+
+async def disarm_superseded(session: AsyncSession, game_id: int, kinds: Iterable[str], version: int,
+                            now: datetime) -> None:
+    """Mark fired the pending timers of ``kinds`` armed before the game reached ``version``."""
+    stmt = (update(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None), Timer.kind.in_(list(kinds)),
+                                Timer.version_at_schedule < version).values(fired_at=now)
+            .execution_options(synchronize_session=False))
+    await session.execute(stmt)
 
 
 async def disarm_game(session: AsyncSession, game_id: int, now: datetime) -> None:

@@ -115,6 +115,21 @@ def may_send_clue(state: SocialState, seat: int) -> bool:
     return not player.alive and player.died_day is not None and player.died_day < state.day
 
 
+def dead_reason(state: SocialState, seat: int) -> str:
+    """What dead ``seat`` may still do today, as a message code: write its Farewell Letter
+    (``asesino_social.dead_may_write_letter``), send a clue from beyond (``asesino_social.dead_may_send_clue``), or
+    nothing (``asesino_social.dead``)."""
+    if may_write_letter(state, seat):
+        return "asesino_social.dead_may_write_letter"
+    return "asesino_social.dead_may_send_clue" if may_send_clue(state, seat) else "asesino_social.dead"
+
+
+def idle_reason(state: SocialState, seat: int) -> str:
+    """Why ``seat`` has no action today, as a message code: :func:`dead_reason` for a dead player, else
+    ``asesino_social.nothing_today`` (its night action is spent or its role has none)."""
+    return dead_reason(state, seat) if not state.seats[seat].alive else "asesino_social.nothing_today"
+
+
 def drop_backer(state: SocialState, seat: int) -> None:
     """``seat`` died or was judged: it no longer counts toward any open judgement (ruling "Judgement": "a backer
     who dies or is judged before the judgement stands no longer counts toward its 3")."""

@@ -196,3 +196,17 @@ def test_a_refusal_fits_one_message_whatever_the_letter() -> None:
     text = " ".join(f"Roberto{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(150))
     error = murdered().refused(2, WriteLetter, text=text)
     assert error.params["words"].endswith(", …") and len(error.params["words"]) < 200
+
+
+def test_why_a_player_has_nothing_to_do_follows_letters_and_clues() -> None:
+    """``idle_reason``: the murdered player may write a letter on the day of death, send a clue after it; a living
+    player whose action is spent has nothing more today."""
+    from games.asesino.social.rules import idle_reason
+
+    game = murdered()
+    assert idle_reason(game.state, 2) == "asesino_social.dead_may_write_letter"
+    assert idle_reason(game.state, 0) == "asesino_social.nothing_today"
+    game.end_day()
+    assert idle_reason(game.state, 2) == "asesino_social.dead_may_send_clue"
+    game.act(2, SendClue, text="first")
+    assert idle_reason(game.state, 2) == "asesino_social.dead_may_send_clue"  # one clue a day, the last one counts
