@@ -197,6 +197,11 @@ class TableService(LobbyMixin):
             rows = await games.active_games_of_user(session, user_id)
         return await self._tables(rows)
 
+    async def latest_guild_of_user(self, user_id: int) -> int | None:
+        """The server of the newest game (of any status) ``user_id`` was seated in, ``None`` if none."""
+        async with self._sessions() as session:
+            return await games.latest_guild_of_user(session, user_id)
+
     async def running_with_ai(self) -> list[Table]:
         """Running games with at least one computer player."""
         async with self._sessions() as session:

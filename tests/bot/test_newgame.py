@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from bot.bot import CoronerBot
 from bot.cogs.asesino.small_ui import SmallUI
 from bot.cogs.asesino.ui import TabletopUI
+from bot.cogs.core.cog import _mode_rules
 from bot.cogs.lobby.newgame import game_command, newgame_group
 from bot.cogs.lobby.options import LobbyOption, chosen_options, field_option, game_options, mode_options
 from bot.errors import UserError, error_text
@@ -144,6 +145,20 @@ def test_a_modes_options_have_its_own_limits_not_the_widest() -> None:
         0, 3, ("small",))
     assert (tabletop["first_player"].maximum, tabletop["rounds"].maximum) == (9, 10) and "rounds" not in small
     assert small["first_player"].shown("es") == "`primer_jugador` (0-3)"
+
+
+@pytest.mark.parametrize(("game", "name", "expected"), [
+    ("verdugo", "match", "`modalidad` (Gira: todos son Verdugo una vez, Tesoro: hasta vaciar el Tesoro, "
+                         "Abierta: hasta que el anfitrión la termine)"),
+    ("cereal_killer", "difficulty", "`dificultad` (Novato (Ciudad B + Afueras B), Reincidente (Ciudad A + "
+                                    "Afueras A), Compulsivo (Ciudad B + Afueras A), Cereal (Ciudad A + Afueras B))"),
+])
+def test_rules_names_each_choice_as_newgame_does_not_by_its_raw_value(game: str, name: str, expected: str) -> None:
+    """``/rules`` in Spanish lists a choice option's choices by the names ``/newgame`` shows for them, never by
+    the raw values (``tour, treasury, open``)."""
+    option = {o.name: o for o in mode_options(get_game(game), "classic")}[name]
+    assert option.shown("es") == expected
+    assert expected in _mode_rules(get_game(game), "classic", "es")
 
 
 def test_accepted_options_split_into_the_engines_and_the_series() -> None:

@@ -118,6 +118,42 @@ def pass_button(message: StoredMessage | dict) -> str:
     return next(c["custom_id"] for c in components if c.get("type") == 2 and ":pass:" in c.get("custom_id", ""))
 
 
+async def test_status_in_a_lobby_shows_the_lobby_not_no_game(world: World) -> None:
+    """``/status`` while a lobby is open answers (ephemerally, without buttons) with who joined, the Start it
+    waits for and when it expires, instead of "There is no running game in this channel."."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        lobby = await open_lobby(world)
+        await (await bob.click(lobby, label="Join")).response()
+        status = await (await bob.slash(world.games, "status")).response()
+        assert status.ephemeral and status.components == []
+        embed = status.embeds[0]
+        assert embed["fields"][0] == {"name": "Players (2, needs 2-10)",
+                                      "value": f"1. {alice.mention}\n2. {bob.mention}", "inline": False}
+        assert embed["description"] == lobby.embeds[0]["description"]
+        assert embed["description"].startswith("Press **Join** to play. This lobby closes <t:")
+        assert embed["footer"]["text"] == "The host presses Start when everyone is in."
+
+
+async def test_a_dm_no_game_takes_names_the_missing_game_in_the_servers_language(world: World) -> None:
+    """A DM naming a game the sender is not in says there is no such game of theirs (not "none is waiting"); a
+    DM from someone in no running game is answered in the language of the server of their newest game, else in
+    English."""
+    alice = world.players[0]
+    async with world.running():
+        await alice.dm_bot("#99 3 8 13 12")
+        reply = await world.double.wait_for(lambda: alice.dms()[-1] if alice.dms() else None, what="the reply")
+        assert reply.content == ("You have no game #99 running. Check the number, or leave it out if you play only "
+                                 "one game.")
+        await open_lobby(world)
+        assert "cancelled" in await refusal(await alice.slash(world.games, "cancel"))  # no running game now
+        await (await world.admin.slash(world.games, "config language", language="es")).response()
+        await alice.dm_bot("8 3 2 1")
+        spanish = await world.double.wait_for(lambda: alice.dms()[-1] if len(alice.dms()) == 2 else None,
+                                              what="the second reply")
+        assert spanish.content.startswith("Ninguna de tus partidas espera un mensaje tuyo ahora mismo.")
+
+
 async def test_config_needs_manage_server_and_is_saved(world: World) -> None:
     """/config refuses members without Manage Server; an admin sets the medium and language."""
     async with world.running():

@@ -4,7 +4,7 @@ Discord's range, is refused in that language and opens nothing."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World, refusal
+from tests.e2e.conftest import World, refusal, stored
 from tests.support.newgame import newgame
 
 
@@ -48,3 +48,24 @@ async def test_a_first_player_not_seated_refuses_the_start_and_keeps_the_lobby(w
                        "llegada. Cancela y abre la partida de nuevo.")
     assert table is not None and table.status == "lobby" and table.state is None
     assert [b["label"] for b in lobby.components[0]["components"]] == ["Unirse", "Salir", "Empezar", "Cancelar"]
+
+
+async def test_an_expired_series_lobby_drops_its_round_heading(world: World) -> None:
+    """A ``rounds:2`` lobby opens under "Round 1 of 2"; once it expires only "This lobby expired." is left (the
+    heading above it used to stay), and its buttons go."""
+    alice = world.players[0]
+    async with world.running():
+        handle = await newgame(alice, world.games, "asesino", "tabletop", rounds=2)
+        await handle.response()
+        lobby = await handle.wait_original()
+        assert lobby.content == "A series of 2 rounds begins. Round 1 of 2."
+
+        async def lobby_message_stored() -> bool:
+            table = await world.tables.table_in_channel(world.games.id)
+            return table is not None and table.lobby_message_id == lobby.id
+
+        await stored(world, lobby_message_stored, "the lobby's message id")
+        world.clock.advance(minutes=31)
+        await world.double.wait_for(lambda: not lobby.components, what="the lobby to expire")
+    assert lobby.embeds[0]["description"] == "This lobby expired."
+    assert lobby.content == ""

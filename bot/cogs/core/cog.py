@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.budget import FIELD_VALUE
 from bot.cogs.lobby.options import mode_options
+from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.components import view_of
 from bot.errors import UserError
 from bot.i18n import t
@@ -68,8 +69,10 @@ class Core(commands.Cog):
     def __init__(self, bot: CoronerBot) -> None:
         self.bot = bot
 
-    async def _game_here(self, interaction: discord.Interaction) -> Table:
-        table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
+    async def _game_here(self, interaction: discord.Interaction, table: Table | None = None) -> Table:
+        """The channel's started game (``table``: the channel's table, already read). Raises
+        ``UserError("status.no_game_here")``."""
+        table = table or await self.bot.tables.table_in_channel(interaction.channel_id or 0)
         if table is None or table.state is None:
             raise UserError("status.no_game_here")
         return table
@@ -77,7 +80,14 @@ class Core(commands.Cog):
     @app_commands.command(name="status", description=_("Show the public state of this channel's game"))
     @app_commands.guild_only()
     async def status(self, interaction: discord.Interaction) -> None:
-        table = await self._game_here(interaction)
+        """The public view of the channel's game, or of its open lobby (who joined, the Start it waits for, its
+        expiry), ephemeral and without buttons. Raises ``UserError("status.no_game_here")`` when there is none."""
+        here = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
+        if here is not None and here.state is None and here.status == "lobby":
+            embed = lobby_embed(here, here.language, await lobby_expires_at(self.bot.tables, here))
+            await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=SILENT)
+            return
+        table = await self._game_here(interaction, here)
         out = self.bot.delivery.status_message(table, [])
         out.view = None
         await interaction.response.send_message(ephemeral=True, **out.kwargs())

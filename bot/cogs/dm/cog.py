@@ -1,7 +1,9 @@
 """Resolve which game a DM is for and hand it to that game's UI (:meth:`bot.ui.GameUI.on_dm`).
 
 A player in several games that take DMs starts the message with the game number, e.g. ``#12 8 3 2 1``; the bot
-asks for it when it is missing. Refusals are answered in the same DM and change nothing.
+asks for it when it is missing, and says so when the number names none of their running games. Refusals are
+answered in the same DM and change nothing. A DM that no game takes is answered in the language of the server of
+the sender's newest game (of any status, finished ones too), or in English when they never played.
 """
 
 from __future__ import annotations
@@ -34,19 +36,26 @@ class DirectMessages(commands.Cog):
         tables = await self.bot.tables.tables_of_user(user_id)
         return [x for x in tables if x.status == "active" and ui_for(x.game, x.mode).accepts_dm(x, x.seat_of(user_id))]
 
+    async def reply_language(self, user_id: int) -> str:
+        """The language of a DM no game takes: that of the server of ``user_id``'s newest game, else English."""
+        guild_id = await self.bot.tables.latest_guild_of_user(user_id)
+        return await self.bot.language(guild_id) if guild_id is not None else "en"
+
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         if message.guild is not None or message.author.bot:
             return
         tables = await self.candidates(message.author.id)
-        content = message.content
+        content, named = message.content, None
         if (match := GAME_PREFIX.match(content)) is not None:
-            tables = [x for x in tables if x.id == int(match["id"])]
+            named = int(match["id"])
+            tables = [x for x in tables if x.id == named]
             content = content[match.end():]
         if not tables:
             mine = await self.bot.tables.tables_of_user(message.author.id)
-            language = mine[-1].language if mine else "en"
-            await message.channel.send(t("dm.nothing_waiting", language), allowed_mentions=SILENT)
+            key = "dm.nothing_waiting" if named is None or any(x.id == named for x in mine) else "dm.no_such_game"
+            language = await self.reply_language(message.author.id)
+            await message.channel.send(t(key, language, id=named), allowed_mentions=SILENT)
             return
         language = tables[0].language
         if len(tables) > 1:

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.cogs.lobby.newgame import newgame_group
 from bot.cogs.lobby.options import chosen_options
-from bot.cogs.lobby.render import lobby_embed, lobby_view
+from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_heading, lobby_view
 from bot.deadline import in_time
 from bot.errors import UserError, send_error
 from bot.i18n import t
@@ -250,17 +250,15 @@ class Lobby(commands.Cog):
             await self.bot.tables.update_options(table.id, {**table.options, **extra})
 
     async def _expires_at(self, table: Table) -> int | None:
-        """When the lobby expires (a Unix timestamp), from its pending ``lobby_expire`` timer."""
-        due = next((t.due_at for t in await self.bot.tables.pending_timers(table.id) if t.kind == "lobby_expire"),
-                   None)
-        return int(due.timestamp()) if due is not None else None
+        """When the lobby expires (see :func:`~bot.cogs.lobby.render.lobby_expires_at`)."""
+        return await lobby_expires_at(self.bot.tables, table)
 
     async def _lobby_message(self, table: Table) -> dict[str, Any]:
         """The lobby message's embed and buttons for ``table`` (closed by its expiry: said so)."""
         expired = table.status == "cancelled" and await self.bot.tables.lobby_expired(table.id)
         expires = None if expired else await self._expires_at(table)
         return {"embed": lobby_embed(table, table.language, expires, expired=expired),
-                "view": lobby_view(table, table.language)}
+                "view": lobby_view(table, table.language), **lobby_heading(table)}
 
     async def _refresh_lobby(self, table: Table, *, locked: bool = False, shown: int | None = None) -> None:
         """Edit the lobby message to the latest committed lobby (``table`` only names it), unless it became the

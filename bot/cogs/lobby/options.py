@@ -79,8 +79,9 @@ class LobbyOption:
         return (cat.render(key) if cat.has(key) else str(value))[:DESCRIPTION_MAX]
 
     def shown(self, language: str) -> str:
-        """The option as /rules lists it: its name and what it accepts (``side`` (A, B); ``rounds`` (1-10))."""
-        accepts = ", ".join(str(v) for v in self.choices) or self.limits()
+        """The option as /rules lists it: its name and what it accepts, each choice by the name /newgame gives it
+        (``side`` (A, B); ``rounds`` (1-10); ``match`` (Tour: everyone is the Executioner once, ...))."""
+        accepts = ", ".join(self.choice_label(v, language) for v in self.choices) or self.limits()
         if self.kind is bool:
             accepts = catalog(language).render("option.yes_no")
         return f"`{self.label(language)}`" + (f" ({accepts})" if accepts else "")

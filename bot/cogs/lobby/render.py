@@ -13,7 +13,7 @@ from bot.ui import COLOUR, RenderContext, ui_for
 from games.core import get_engine, get_game
 
 if TYPE_CHECKING:
-    from bot.tables import Table
+    from bot.tables import Table, TableService
 
 
 def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expired: bool = False) -> discord.Embed:
@@ -46,6 +46,19 @@ def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expir
     elif table.status != "lobby":
         embed.description = cat.render("lobby.status.expired" if expired else f"lobby.status.{table.status}")
     return embed
+
+
+def lobby_heading(table: Table) -> dict[str, None]:
+    """What an edit of the lobby message does to its text above the embed (a series' "Round 1 of 2"): a closed
+    lobby (expired or cancelled) drops it, ``{"content": None}``; an open one keeps it, ``{}``."""
+    return {} if table.status == "lobby" else {"content": None}
+
+
+async def lobby_expires_at(tables: TableService, table: Table) -> int | None:
+    """When the lobby ``table`` expires (a Unix timestamp, seconds), from its pending ``lobby_expire`` timer;
+    ``None`` when it has none (started, closed, or its timer already fired)."""
+    due = next((t.due_at for t in await tables.pending_timers(table.id) if t.kind == "lobby_expire"), None)
+    return int(due.timestamp()) if due is not None else None
 
 
 def seat_line(table: Table, seat: int, language: str) -> str:

@@ -52,6 +52,14 @@ async def active_games_of_user(session: AsyncSession, user_id: int) -> Sequence[
     return (await session.scalars(stmt)).all()
 
 
+async def latest_guild_of_user(session: AsyncSession, user_id: int) -> int | None:
+    """The server (guild id) of the newest game, of any status, where ``user_id`` holds a seat; ``None`` if
+    they never held one."""
+    stmt = (select(Game.guild_id).join(Seat, Seat.game_id == Game.id).where(Seat.user_id == user_id)
+            .order_by(Game.id.desc()).limit(1))
+    return await session.scalar(stmt)
+
+
 async def seats_of(session: AsyncSession, game_id: int) -> Sequence[Seat]:
     """The seats of a game ordered by seat number."""
     return (await session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))).all()

@@ -5,8 +5,10 @@ but never both".
 * **Names.** A word names a player when, compared without case or accents, it is a word of one of their names
   (user name, display name, server nickname), shares its first four letters with such a word, is within one
   letter of such a word of five letters or more, or is a common pet form of it (``data/pet_forms.yaml``, per
-  language). A whole multi-word name counts too. A Discord mention (``<@id>``, ``<@!id>``, ``<@&id>``) or a raw
-  user id (a snowflake: 15-21 digits) is a name as well: Discord would show it as one.
+  language). A whole multi-word name counts too. A user mention (``<@id>``, ``<@!id>``) or a raw user id (a
+  snowflake: 15-21 digits) is a name as well: Discord would show it as one.
+* **Roles.** A role mention (``<@&id>``) is refused too (a role may stand for one player), as naming a role, not
+  a player. ``@everyone`` and ``@here`` are plain words here (posted without pinging anyone).
 * **Place and time.** The letter may refer to a place or to a time, never both; the expressions recognised are
   listed per language in ``data/letter_clues.yaml`` (clock times such as ``18:00`` or ``6 pm`` by pattern).
 
@@ -27,7 +29,8 @@ from pydantic import BaseModel, Field
 from games.asesino.social.roles import DATA
 
 WORD = re.compile(r"[^\W\d_]+")
-MENTION = re.compile(r"<@[!&]?\d+>|(?<!\d)\d{15,21}(?!\d)")
+MENTION = re.compile(r"<@!?\d+>|(?<!\d)\d{15,21}(?!\d)")
+ROLE_MENTION = re.compile(r"<@&\d+>")
 PREFIX = 4  # "shares its first four letters"
 NEAR_FROM = 5  # "within one letter of a name of five letters or more"
 
@@ -100,9 +103,14 @@ def _is_name_form(word: str, name: str) -> bool:
     return word in _pets_by_name().get(name, frozenset())
 
 
+def role_mentions(text: str) -> list[str]:
+    """The role mentions (``<@&id>``) in ``text``, in order, once each."""
+    return list(dict.fromkeys(match.group() for match in ROLE_MENTION.finditer(text)))
+
+
 def named_words(text: str, names: Iterable[str]) -> list[str]:
     """The words of ``text`` (as written) that name a player (see the module docstring), in order, once each;
-    mentions and raw user ids included."""
+    user mentions and raw user ids included (role mentions are :func:`role_mentions`)."""
     folded_names = [fold(name) for name in names if fold(name)]
     name_words = {w for name in folded_names for w in WORD.findall(name)}
     found: dict[str, None] = {}

@@ -9,7 +9,7 @@ state and raises; ``do_*`` mutates the copy in a :class:`Ctx`.
 from __future__ import annotations
 
 from games.asesino.social.actions import AnonymousPost, RequestReview, ReviewLetter, SendClue, WriteLetter
-from games.asesino.social.letters import named_words, time_and_place
+from games.asesino.social.letters import named_words, role_mentions, time_and_place
 from games.asesino.social.rules import Ctx, may_send_clue, may_write_letter, require_respected
 from games.asesino.social.state import Post, Review, SocialState
 from games.core import IllegalAction
@@ -20,12 +20,14 @@ WORD_SHOWN = 40
 
 
 def check_text(state: SocialState, text: str) -> None:
-    """The limits of a letter or a clue: no player named (names, their short and pet forms, mentions, raw user
-    ids), and not both a place and a time. Raises ``asesino_social.letter_names_player`` (``words``),
-    ``asesino_social.letter_time_and_place`` (``time``, ``place``) or ``asesino_social.letter_names_and_time_place``
-    (all three), each naming the words that broke the rule."""
-    found = named_words(text, [name for player in state.seats for name in player.names])
-    names = ", ".join([word[:WORD_SHOWN] for word in found[:WORDS_SHOWN]] + (["…"] if len(found) > WORDS_SHOWN else []))
+    """The limits of a letter or a clue: no role mentioned, no player named (names, their short and pet forms, user
+    mentions, raw user ids), and not both a place and a time. Raises ``asesino_social.letter_names_role``
+    (``words``) first, then ``asesino_social.letter_names_player`` (``words``), ``asesino_social.letter_time_and_place``
+    (``time``, ``place``) or ``asesino_social.letter_names_and_time_place`` (all three), each naming the words that
+    broke the rule."""
+    if roles := role_mentions(text):
+        raise IllegalAction("asesino_social.letter_names_role", words=_shown(roles))
+    names = _shown(named_words(text, [name for player in state.seats for name in player.names]))
     both = time_and_place(text)
     if names and both:
         raise IllegalAction("asesino_social.letter_names_and_time_place", words=names, time=both[0], place=both[1])
@@ -33,6 +35,11 @@ def check_text(state: SocialState, text: str) -> None:
         raise IllegalAction("asesino_social.letter_names_player", words=names)
     if both:
         raise IllegalAction("asesino_social.letter_time_and_place", time=both[0], place=both[1])
+
+
+def _shown(found: list[str]) -> str:
+    """The offending words as a refusal lists them: at most ``WORDS_SHOWN``, each cut to ``WORD_SHOWN``."""
+    return ", ".join([word[:WORD_SHOWN] for word in found[:WORDS_SHOWN]] + (["…"] if len(found) > WORDS_SHOWN else []))
 
 
 def _require_letter_day(state: SocialState, seat: int) -> None:

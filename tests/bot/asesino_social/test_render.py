@@ -9,10 +9,11 @@ import pytest
 
 from bot.cogs.asesino_social import render
 from bot.cogs.asesino_social.ui import SocialUI
+from bot.errors import error_text
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
 from games.asesino.social import ENGINE, SYSTEM_SEAT, Crime, EndDay, Interview, Recruit, SocialOptions, SocialRole
-from games.core import Event, SeatInfo
+from games.core import Event, IllegalAction, SeatInfo
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
@@ -113,3 +114,13 @@ def test_the_killers_victory_is_posted_to_the_official_medium() -> None:
     out = SocialUI().medium_event(ctx, event)
     text = str(out.embeds[0].to_dict())
     assert "Alice" in text and "Dave" in text and "criminals win" in text
+
+
+@pytest.mark.parametrize(("language", "start"), [
+    ("en", "⛔ Your text mentions a server role: <@&1>. Role mentions are not allowed"),
+    ("es", "⛔ Tu texto menciona un rol del servidor: <@&1>. No se permiten menciones de roles"),
+])
+def test_a_letter_refused_for_a_role_mention_says_it_names_a_role(language: str, start: str) -> None:
+    """The refusal of ``letter: <@&1> did it`` speaks of a role, not of "a player" as it used to."""
+    text = error_text(language, IllegalAction("asesino_social.letter_names_role", words="<@&1>"))
+    assert text.startswith(start)

@@ -19,7 +19,7 @@ from bot.i18n.catalog import load_language
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
 from games.core import Event, SeatInfo
-from games.lets_kill.cards import LETS_KILL_DECK, VICTIMS_DECK
+from games.lets_kill.cards import CARDS, LETS_KILL_DECK, VICTIMS_DECK
 from games.lets_kill.engine import ENGINE
 from games.lets_kill.models import Incident, LetsKillOptions, LetsKillState, Respond
 from tests.games.lets_kill.support import build
@@ -147,3 +147,46 @@ def test_a_response_window_lasts_15_seconds_by_default() -> None:
     config = SimpleNamespace(response_window_seconds=900, prompt_timeout_seconds=30, turn_timeout_seconds=300)
     table = replace(ctx_of(state).table, version=3, updated_at=START, options={})
     assert LetsKillUI().move_timeout(table, config) == 15
+
+
+def embed_text(embed: Any) -> str:
+    """What an embed shows: title, description, field names and values, footer."""
+    fields = [f"{field.name}\n{field.value}" for field in embed.fields]
+    return "\n".join(str(part) for part in (embed.title, embed.description, *fields, embed.footer.text) if part)
+
+
+def spanish_text_of_a_game(seed: int, players: int) -> str:
+    """Everything a Spanish game shows: each event, and every 10th state's table, each hand and move labels."""
+    parts: list[str] = []
+    for index, (state, events) in enumerate(played_events(seed, players)):
+        ctx = ctx_of(state, "es")
+        parts += [render.event_text(ctx, event) for event in events]
+        if index % 10:
+            continue
+        parts.append(embed_text(UI.table_embed(ctx, ENGINE.view(state, None))))
+        owners = {inc.id: inc.owner for inc in state.incidents}
+        for seat in range(players):
+            parts.append(embed_text(UI.secrets_embed(ctx, seat, ENGINE.view(state, seat))))
+            parts += [str(render.action_label(ctx, a, owners)) for a in ENGINE.legal_actions(state, seat)]
+    return "\n".join(parts)
+
+
+def test_a_spanish_game_is_spanish_but_for_the_printed_card_names() -> None:
+    """Ruling (games/lets_kill/README.md, "Card names"): card names stay as printed in the card edition, in every
+    language; the text around them is the game's language. So a Spanish game, once its card names are taken out,
+    has none of the words only the English catalogue uses (a message missing in Spanish would show them)."""
+    english, spanish = load_language("en"), load_language("es")
+
+    def words_of(messages: dict[str, str]) -> set[str]:
+        return {w.lower() for key, text in messages.items() if key.startswith("lets_kill.")
+                for w in re.findall(r"[^\W\d_]{3,}", re.sub(r"\{[^}]*\}", " ", text))}
+
+    printed = {w.lower() for card in CARDS.values() for w in re.findall(r"[^\W\d_]{3,}", card.name)}
+    english_only = words_of(english) - words_of(spanish) - printed
+    assert {"hand", "weapon", "turn"} <= english_only  # the check has English words to find
+    text = spanish_text_of_a_game(3, 4)
+    for name in sorted((card.name for card in CARDS.values()), key=len, reverse=True):
+        text = text.replace(name, " ")
+    shown = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", text)}
+    assert sorted(shown & english_only) == []
+    assert "Pocket Derringer" in render.card_line(ctx_of(build(hands=[[], [], []], start=False), "es"), "W01")

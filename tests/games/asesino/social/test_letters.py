@@ -20,6 +20,7 @@ from games.asesino.social import (
     WriteLetter,
 )
 from games.asesino.social.letters import letter_clues, pet_forms
+from games.asesino.social.writing import check_text
 from games.core import Audience, SeatInfo
 
 from .helpers import Game, find, keys
@@ -58,14 +59,25 @@ def test_letter_naming_a_player_or_a_short_or_pet_form_is_refused_naming_the_wor
 @pytest.mark.parametrize(("text", "words"), [
     ("It was <@123456789012345678>, I saw them", "<@123456789012345678>"),
     ("Ask <@!123456789012345678>", "<@!123456789012345678>"),
-    ("The <@&223456789012345678> people did it", "<@&223456789012345678>"),
     ("Look up 123456789012345678", "123456789012345678"),
 ])
 def test_a_mention_or_a_raw_user_id_is_refused_like_a_name(text: str, words: str) -> None:
-    """Issue: "A letter with a mention of a player (user or role mention, or a player's raw user id) is refused
-    like a name": Discord would show the mention as the player's name in the medium."""
+    """Issue: "A letter with a mention of a player (user mention, or a player's raw user id) is refused like a
+    name": Discord would show the mention as the player's name in the medium."""
     error = murdered().refused(2, WriteLetter, text=text)
     assert error.code == "asesino_social.letter_names_player" and error.params == {"words": words}
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("The <@&1> people did it", "<@&1>"),
+    ("<@&223456789012345678> and <@&2>, ask Fran", "<@&223456789012345678>, <@&2>"),
+])
+def test_a_role_mention_is_refused_as_naming_a_role_not_a_player(text: str, words: str) -> None:
+    """A role mention is refused (a role may stand for one player) saying it names a role: it used to say "Your
+    text names a player", naming no player. ``@everyone`` and ``@here`` are not refused (posted without a ping)."""
+    error = murdered().refused(2, WriteLetter, text=text)
+    assert error.code == "asesino_social.letter_names_role" and error.params == {"words": words}
+    assert check_text(murdered().state, "Tell @everyone and @here: look closer.") is None
 
 
 @pytest.mark.parametrize(("text", "time", "place"), [

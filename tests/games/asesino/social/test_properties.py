@@ -53,7 +53,8 @@ NAMES = ["Roberto", "Mercedes", "José", "William", "Francisca", "Pablo", "Jorge
 TEXTS = ["Red was their colour.", "They prefer vanilla.", "Robertito did it", "Ask Pepe", "Bill knows",
          "at seven in the evening, in the kitchen", "around 18:00 hours, before dusk", "in the alley by the garden",
          "It was <@123456789012345678>", "Merche, at 9 pm, in the garden", "Lola and Paco, always together"]
-LETTER_CODES = {"asesino_social.letter_names_player", "asesino_social.letter_time_and_place",
+LETTER_CODES = {"asesino_social.letter_names_player", "asesino_social.letter_names_role",
+                "asesino_social.letter_time_and_place",
                 "asesino_social.letter_names_and_time_place"}
 WRITING = (WriteLetter, SendClue, RequestReview)
 
