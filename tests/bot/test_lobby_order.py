@@ -35,7 +35,7 @@ class Message:
         self.held: asyncio.Event | None = None
         self.in_flight = asyncio.Event()
 
-    async def edit(self, *, embed: discord.Embed, view: discord.ui.View | None) -> None:
+    async def edit(self, *, embed: discord.Embed, view: discord.ui.View | None, **_heading: str | None) -> None:
         if self.held is not None:
             held, self.held = self.held, None
             self.in_flight.set()
