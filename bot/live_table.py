@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from cachetools import TTLCache
 
+from bot.budget import clip, size
 from bot.db.repos import games, live
 from bot.deadline import answer_lock
 from bot.tables.outbox import current_step
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOG_STEPS = 4  # steps whose public lines stay in "Last moves"
-LOG_CHARS = 1000  # the log is a field value (Discord: 1024)
+LOG_CHARS = 1000  # UTF-16 units: the log is a field value (Discord: 1024)
 PING_TIMER = "turn_ping"
 QUIET_CHANNELS = 10_000  # channels remembered as holding no game (the least recently seen are forgotten first)
 QUIET_FOR = timedelta(minutes=5)  # and for how long, should a game start there unseen by this process
@@ -66,16 +67,17 @@ def appended(steps: list[Any], step: int | None, lines: list[str], *, anew: bool
 
 
 def shown(steps: list[Any]) -> list[str]:
-    """The log's lines to show (oldest first) within :data:`LOG_CHARS`: older lines are dropped first and the cut
-    is shown as "…"; a single line too long for the field is cut with "…"."""
+    """The log's lines to show (oldest first) within :data:`LOG_CHARS` UTF-16 units (as Discord and
+    :mod:`bot.budget` count them): older lines are dropped first and the cut is shown as "…"; a single line too
+    long for the field is cut with "…"."""
     lines: list[str] = []
-    size = 0
+    used = 0
     for line in reversed([line for entry in steps for line in entry["lines"]]):
-        if size + len(line) + 1 > LOG_CHARS:
-            lines.append(line[: LOG_CHARS - 1] + "…" if not lines else "…")
+        if used + size(line) + 1 > LOG_CHARS:
+            lines.append(clip(line, LOG_CHARS) if not lines else "…")
             break
         lines.append(line)
-        size += len(line) + 1
+        used += size(line) + 1
     return list(reversed(lines))
 
 
