@@ -8,7 +8,8 @@ it ends, edited in place.
   private panel). :meth:`bot.ui.GameUI.play` sets the interaction (:data:`bot.ui.ANSWERING`).
 * The table is posted again (and the old one stripped of its buttons) only when it has scrolled out of sight:
   more than ``table_repost_after`` messages (a ``/config`` setting) arrived in the channel after it, counted from
-  the gateway's MESSAGE_CREATE events (no message content needed), or when the game declares a step worth a new
+  the gateway's MESSAGE_CREATE events (no message content needed; those posted while the bot was stopped are
+  read from the channel's history the first time a process shows a table it did not show itself), or when the game declares a step worth a new
   message (:meth:`bot.ui.GameUI.fresh_table`).
 * The public lines of the last few steps live in the table embed ("Last moves"), not in new messages.
 * The turn ping ("▶ your move, @player") is the only other message: sent by a persisted timer when the awaited
@@ -89,6 +90,8 @@ class LiveTable:
         #: channel id -> True: no game there when last looked (bounded, and expiring on the bot's clock)
         self._quiet: TTLCache[int, bool] = TTLCache(maxsize=QUIET_CHANNELS, ttl=QUIET_FOR.total_seconds(),
                                                     timer=lambda: bot.clock.now().timestamp())
+        #: games whose table this process has counted the channel's messages under (see :meth:`_catch_up`)
+        self._caught_up: set[int] = set()
         bot.add_listener(self.on_message, "on_message")
 
     # --- counting what scrolls the table away -----------------------------------------------------------------
@@ -126,7 +129,10 @@ class LiveTable:
             async with self.bot.sessions() as session:
                 row = await live.get(session, table.id)
             same = row is not None and row.message_id == message_id
-            if not (same and row is not None and row.messages_after > config.table_repost_after):
+            after = row.messages_after if same and row is not None else 0
+            if same and table.id not in self._caught_up:
+                after = await self._catch_up(table, message_id, after, config.table_repost_after)
+            if not (same and after > config.table_repost_after):
                 steps = appended(row.log if same and row is not None else [], key, lines)
                 record = asyncio.create_task(self._record(table, message_id, steps))  # while the edit goes out
                 try:
@@ -144,9 +150,32 @@ class LiveTable:
         if message_id and message.id != message_id:  # (the same id: this step shown again, its nonce returned it)
             await self.strip(table.channel_id, message_id)
 
+    async def _catch_up(self, table: Table, message_id: int, counted: int, repost_after: int) -> int:
+        """How many messages are under the table message ``message_id``, at least ``counted``: the first time this
+        process shows a game another process (or this bot before a restart) showed last, the channel's history
+        after the table is read (up to one more than ``repost_after``, one request) and stored, so messages posted
+        while no process watched the gateway (the bot was stopped) count too. Unreadable history leaves
+        ``counted``."""
+        self._caught_up.add(table.id)
+        if counted > repost_after:
+            return counted
+        channel = await self.bot.delivery.channel(table.channel_id)
+        try:
+            seen = [m async for m in channel.history(  # type: ignore[attr-defined]
+                limit=repost_after + 1, after=discord.Object(id=message_id))]
+        except discord.HTTPException:
+            log.debug("could not read the messages under the table of game %s", table.id)
+            return counted
+        if len(seen) <= counted:
+            return counted
+        async with self.bot.sessions() as session, session.begin():
+            await live.count_at_least(session, table.id, message_id, len(seen))
+        return len(seen)
+
     async def _record(self, table: Table, message_id: int, steps: list[Any]) -> None:
         """Store what ``message_id`` now shows and take the turn ping away (it asked for the move just shown), in
-        one transaction."""
+        one transaction. From now on this process's gateway counts the messages under it (no :meth:`_catch_up`)."""
+        self._caught_up.add(table.id)
         async with self.bot.sessions() as session, session.begin():
             await live.show(session, table.id, table.channel_id, message_id, steps, self.bot.clock.now())
             ping = await live.set_ping(session, table.id, None)
@@ -154,6 +183,7 @@ class LiveTable:
 
     async def forget(self, table: Table) -> None:
         """The game ended: its table message stays as the result; its row goes (no count, no ping left)."""
+        self._caught_up.discard(table.id)
         async with self.bot.sessions() as session, session.begin():
             await live.forget(session, table.id)
 

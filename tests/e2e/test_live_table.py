@@ -113,3 +113,18 @@ async def test_a_restart_keeps_the_last_moves_and_deletes_the_ping_the_next_move
         await world.double.wait_for(lambda: [m for m in world.bot_messages() if "Your move" in m.content
                                              and not m.deleted], what="the next ping")
         assert len([m for m in world.bot_messages() if not m.embeds and not m.deleted]) == 1
+
+
+async def test_chat_while_the_bot_was_down_counts_under_the_table(world: World) -> None:
+    """Nine messages posted while the bot was stopped (no gateway saw them) still scrolled the table out of sight:
+    the first move after the restart posts the table anew, under the chat."""
+    bob = world.players[1]
+    async with world.running():
+        lobby_id = await _started(world)
+    for n in range(9):
+        await bob.say(world.games, f"chat {n}")
+    async with world.running():
+        await _move(world)
+        old, new = status_messages(world)
+        assert old.id == lobby_id and new.id > lobby_id and new.components
+        await world.double.wait_for(lambda: not old.components, what="the old table's buttons to go")
