@@ -9,8 +9,8 @@ it ends, edited in place.
 * The table is posted again (and the old one stripped of its buttons) only when it has scrolled out of sight:
   more than ``table_repost_after`` messages (a ``/config`` setting) arrived in the channel after it, counted from
   the gateway's MESSAGE_CREATE events (no message content needed; those posted while the bot was stopped are
-  read from the channel's history the first time a process shows a table it did not show itself), or when the game declares a step worth a new
-  message (:meth:`bot.ui.GameUI.fresh_table`).
+  read from the channel's history the first time a process shows a table it did not show itself), or when the
+  game declares a step worth a new message (:meth:`bot.ui.GameUI.fresh_table`).
 * The public lines of the last few steps live in the table embed ("Last moves"), not in new messages.
 * The turn ping ("▶ your move, @player") is the only other message: sent by a persisted timer when the awaited
   player has not moved within ``turn_ping_seconds``, and deleted on the next step, so the channel holds at most one.
