@@ -77,6 +77,23 @@ async def test_the_last_person_leaving_takes_the_computer_players_along(service:
     assert table.seats == () and table.host_id == HOST + 1
 
 
+async def test_a_person_joining_a_lobby_its_host_left_hosts_it(service: TableService) -> None:
+    """The host alone with computer players leaves (they go too); the next person to join hosts the lobby, so it
+    can be filled and started rather than waiting for its expiry; a later joiner does not take it over."""
+    table = await lobby(service, 1)
+    await service.add_ai(table.id, HOST)
+    table = await service.leave(table.id, HOST)
+    assert table.seats == ()
+    table = await service.join(table.id, HOST + 1, ["p1"])
+    assert table.host_id == HOST + 1
+    with pytest.raises(TableError, match="table.host_only"):
+        await service.add_ai(table.id, HOST)
+    table = await service.add_ai(table.id, HOST + 1)
+    table = await service.join(table.id, HOST + 2, ["p2"])
+    assert table.host_id == HOST + 1 and [s.user_id for s in table.seats] == [HOST + 1, None, HOST + 2]
+    assert (await service.start(table.id, HOST + 1, seed=7)).status == "active"
+
+
 async def test_computer_players_move_through_the_gate_and_are_never_scored(service: TableService,
                                                                           sessions: async_sessionmaker[AsyncSession]
                                                                           ) -> None:
