@@ -192,6 +192,24 @@ async def test_a_move_that_loses_the_race_is_dropped(planned: TableService, monk
     assert after.version == table.version + 1 and after.state.holder == 1 and bot.scheduled == []
 
 
+async def test_a_move_into_a_game_cancelled_meanwhile_is_dropped(planned: TableService,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host cancels the game between the handler's read and its move: nothing is played and no further
+    ai_move is planned for the closed game."""
+    table = await ai_holding(planned)
+    bot = fake_bot(planned)
+    act_as_seat = TableService.act_as_seat
+
+    async def cancelled(self: TableService, game_id: int, *args: Any, **kwargs: Any) -> Any:
+        await self.cancel(game_id, HOST, is_manager=False)
+        return await act_as_seat(self, game_id, *args, **kwargs)
+
+    monkeypatch.setattr(TableService, "act_as_seat", cancelled)
+    await on_ai_move(bot, SimpleNamespace(game_id=table.id, payload={"version": table.version, "attempt": 0}))
+    after = await planned.load(table.id)
+    assert after.status == "cancelled" and after.state.holder == 1 and bot.scheduled == []
+
+
 async def test_a_spent_move_is_planned_again_at_start(planned: TableService) -> None:
     """At start, a game waiting on a computer player whose ai_move was spent without a move (its handler failed)
     gets a new one; a game whose ai_move is still pending gets none."""
