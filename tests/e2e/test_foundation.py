@@ -224,3 +224,7 @@ async def test_rules_games_and_leaderboard_answer_from_the_catalogue(world: Worl
         board = await (await alice.slash(world.games, "leaderboard", game="cereal_killer")).response()
         assert "Cereal Killer" in board.embeds[0]["title"]
         assert board.embeds[0]["description"] == "No finished games yet."
+        # a series number past what the database holds is a series with no games, not a failure
+        board = await (await alice.slash(world.games, "leaderboard", game="cereal_killer",
+                                         series=9_999_999_999)).response()
+        assert board.embeds[0]["description"] == "No finished games yet."
