@@ -185,6 +185,7 @@ async def test_cancelling_a_running_game_is_announced_and_disables_its_buttons(w
         await world.double.wait_for(lambda: not status[0].components, what="the status buttons to go")
         assert status[0].id == lobby.id
         assert f"was cancelled by {alice.mention}" in lobby.text
+        assert "Waiting on" not in lobby.content  # nobody is awaited in a cancelled game
         assert [m.id for m in world.bot_messages()] == [lobby.id]
         assert (await world.tables.load(1)).status == "cancelled"  # the only game of this fresh database
 
