@@ -3,9 +3,9 @@
 policy (:func:`games.core.ai.choose_action`, from the seat's own view and legal actions) through the same path as a
 person's click (:meth:`bot.ui.GameUI.play`: the table service's legality, version check, timers and persistence).
 
-A move that lost a race (``table.stale``) is dropped: the step that won armed its own ``ai_move``. A move the rules
-refuse is re-planned with a fresh draw, up to :data:`MAX_TRIES` times; after that the turn's own time limit moves for
-the seat, as for a silent person. Timers survive a restart (a missed one fires once at start; one whose process died
+A move that lost a race (``table.stale``) is dropped: the step that won armed its own ``ai_move``; so is one into a
+game cancelled meanwhile (``table.not_active``). A move the rules refuse is re-planned with a fresh draw, up to
+:data:`MAX_TRIES` times; after that the turn's own time limit moves for the seat, as for a silent person. Timers survive a restart (a missed one fires once at start; one whose process died
 in the middle of its move is taken over), and a move whose timer was spent without a move (its handler failed) is
 planned again at start (:func:`resume_ai_moves`).
 """
@@ -74,8 +74,8 @@ async def on_ai_move(bot: CoronerBot, timer: Any) -> None:
         try:
             await ui.play(bot, table, None, table.engine.dump_action(action), version=table.version, seat=seat)
         except (TableError, IllegalAction) as exc:
-            if isinstance(exc, TableError) and exc.code == "table.stale":
-                return  # another move won: its step armed the next ai_move
+            if isinstance(exc, TableError) and exc.code in ("table.stale", "table.not_active"):
+                return  # another move won (its step armed the next ai_move), or the game was closed meanwhile
             log.warning("game %s: the computer player in seat %s was refused (%s)", table.id, seat, exc.code)
             if attempt + 1 < MAX_TRIES:
                 for plan in ai_timers(table, bot.clock.now(), attempt + 1):

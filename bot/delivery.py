@@ -177,7 +177,7 @@ class Delivery:
             embeds.append(outcome_embed(ctx, table))
             items = [HistoryButton("game", table.id, 0, label=ctx.t("history.button"), emoji="📜")]
         else:
-            waiting = table.engine.waiting(table.state)
+            waiting = table.engine.waiting(table.state) if table.status == "active" else None  # (not cancelled)
             if waiting is not None and waiting.pings and not waiting.hidden:
                 content = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True

@@ -8,8 +8,10 @@ it ends, edited in place.
   private panel). :meth:`bot.ui.GameUI.play` sets the interaction (:data:`bot.ui.ANSWERING`).
 * The table is posted again (and the old one stripped of its buttons) only when it has scrolled out of sight:
   more than ``table_repost_after`` messages (a ``/config`` setting) arrived in the channel after it, counted from
-  the gateway's MESSAGE_CREATE events (no message content needed), or when the game declares a step worth a new
-  message (:meth:`bot.ui.GameUI.fresh_table`).
+  the gateway's MESSAGE_CREATE events (no message content needed; those posted while the bot was stopped, or
+  under the lobby before the start, are read from the channel's history the first time a process shows a table
+  it did not show itself: a lobby the chat scrolled away starts its table at the bottom), or when the game
+  declares a step worth a new message (:meth:`bot.ui.GameUI.fresh_table`).
 * The public lines of the last few steps live in the table embed ("Last moves"), not in new messages.
 * The turn ping ("▶ your move, @player") is the only other message: sent by a persisted timer when the awaited
   player has not moved within ``turn_ping_seconds``, and deleted on the next step, so the channel holds at most one.
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from cachetools import TTLCache
 
+from bot.budget import clip, size
 from bot.db.repos import games, live
 from bot.deadline import answer_lock
 from bot.tables.outbox import current_step
@@ -43,7 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOG_STEPS = 4  # steps whose public lines stay in "Last moves"
-LOG_CHARS = 1000  # the log is a field value (Discord: 1024)
+LOG_CHARS = 1000  # UTF-16 units: the log is a field value (Discord: 1024)
 PING_TIMER = "turn_ping"
 QUIET_CHANNELS = 10_000  # channels remembered as holding no game (the least recently seen are forgotten first)
 QUIET_FOR = timedelta(minutes=5)  # and for how long, should a game start there unseen by this process
@@ -66,16 +69,17 @@ def appended(steps: list[Any], step: int | None, lines: list[str], *, anew: bool
 
 
 def shown(steps: list[Any]) -> list[str]:
-    """The log's lines to show (oldest first) within :data:`LOG_CHARS`: older lines are dropped first and the cut
-    is shown as "…"; a single line too long for the field is cut with "…"."""
+    """The log's lines to show (oldest first) within :data:`LOG_CHARS` UTF-16 units (as Discord and
+    :mod:`bot.budget` count them): older lines are dropped first and the cut is shown as "…"; a single line too
+    long for the field is cut with "…"."""
     lines: list[str] = []
-    size = 0
+    used = 0
     for line in reversed([line for entry in steps for line in entry["lines"]]):
-        if size + len(line) + 1 > LOG_CHARS:
-            lines.append(line[: LOG_CHARS - 1] + "…" if not lines else "…")
+        if used + size(line) + 1 > LOG_CHARS:
+            lines.append(clip(line, LOG_CHARS) if not lines else "…")
             break
         lines.append(line)
-        size += len(line) + 1
+        used += size(line) + 1
     return list(reversed(lines))
 
 
@@ -87,6 +91,8 @@ class LiveTable:
         #: channel id -> True: no game there when last looked (bounded, and expiring on the bot's clock)
         self._quiet: TTLCache[int, bool] = TTLCache(maxsize=QUIET_CHANNELS, ttl=QUIET_FOR.total_seconds(),
                                                     timer=lambda: bot.clock.now().timestamp())
+        #: games whose table this process has counted the channel's messages under (see :meth:`_catch_up`)
+        self._caught_up: set[int] = set()
         bot.add_listener(self.on_message, "on_message")
 
     # --- counting what scrolls the table away -----------------------------------------------------------------
@@ -119,12 +125,17 @@ class LiveTable:
         message_id = table.table_message_id or table.lobby_message_id
         step = current_step()
         key = step.entry_id if step is not None else None
+        lobby = False  # the lobby message is about to become the table (it never showed it)
         if message_id and not fresh:
             config = await self.bot.config(table.guild_id)
             async with self.bot.sessions() as session:
                 row = await live.get(session, table.id)
             same = row is not None and row.message_id == message_id
-            if not (same and row is not None and row.messages_after > config.table_repost_after):
+            after = row.messages_after if same and row is not None else 0
+            lobby = row is None and message_id == table.lobby_message_id
+            if (same or lobby) and table.id not in self._caught_up:
+                after = await self._catch_up(table, message_id, after, config.table_repost_after)
+            if after <= config.table_repost_after:
                 steps = appended(row.log if same and row is not None else [], key, lines)
                 record = asyncio.create_task(self._record(table, message_id, steps))  # while the edit goes out
                 try:
@@ -132,6 +143,10 @@ class LiveTable:
                 except discord.NotFound:
                     log.info("the table message of game %s is gone: posting a new one", table.id)
                 else:
+                    if lobby and after:  # the chat under the lobby counts under the table it became
+                        await record
+                        async with self.bot.sessions() as session, session.begin():
+                            await live.count_at_least(session, table.id, message_id, after)
                     return
                 finally:
                     await record
@@ -140,11 +155,34 @@ class LiveTable:
         message = await self.bot.delivery.send(channel, render(shown(steps)), "t")  # a nonce while a step is shown
         await self._record(table, message.id, steps)
         if message_id and message.id != message_id:  # (the same id: this step shown again, its nonce returned it)
-            await self.strip(table.channel_id, message_id)
+            await self.strip(table.channel_id, message_id, render(shown(steps)) if lobby else None)
+
+    async def _catch_up(self, table: Table, message_id: int, counted: int, repost_after: int) -> int:
+        """How many messages are under the table message ``message_id``, at least ``counted``: the first time this
+        process shows a game another process (or this bot before a restart) showed last, or the lobby message that
+        becomes the table at the start (the chat while players gathered), the channel's history after it is read
+        (up to one more than ``repost_after``, one request) and stored, so messages no process counted (posted
+        while the bot was stopped, or under a lobby) count too. Unreadable history leaves ``counted``."""
+        self._caught_up.add(table.id)
+        if counted > repost_after:
+            return counted
+        channel = await self.bot.delivery.channel(table.channel_id)
+        try:
+            seen = [m async for m in channel.history(  # type: ignore[attr-defined]
+                limit=repost_after + 1, after=discord.Object(id=message_id))]
+        except discord.HTTPException:
+            log.debug("could not read the messages under the table of game %s", table.id)
+            return counted
+        if len(seen) <= counted:
+            return counted
+        async with self.bot.sessions() as session, session.begin():
+            await live.count_at_least(session, table.id, message_id, len(seen))
+        return len(seen)
 
     async def _record(self, table: Table, message_id: int, steps: list[Any]) -> None:
         """Store what ``message_id`` now shows and take the turn ping away (it asked for the move just shown), in
-        one transaction."""
+        one transaction. From now on this process's gateway counts the messages under it (no :meth:`_catch_up`)."""
+        self._caught_up.add(table.id)
         async with self.bot.sessions() as session, session.begin():
             await live.show(session, table.id, table.channel_id, message_id, steps, self.bot.clock.now())
             ping = await live.set_ping(session, table.id, None)
@@ -152,6 +190,7 @@ class LiveTable:
 
     async def forget(self, table: Table) -> None:
         """The game ended: its table message stays as the result; its row goes (no count, no ping left)."""
+        self._caught_up.discard(table.id)
         async with self.bot.sessions() as session, session.begin():
             await live.forget(session, table.id)
 
@@ -172,13 +211,17 @@ class LiveTable:
         channel = await self.bot.delivery.channel(table.channel_id)
         await channel.get_partial_message(message_id).edit(**edit_kwargs(out))  # type: ignore[attr-defined]
 
-    async def strip(self, channel_id: int, message_id: int | None) -> None:
-        """Take the buttons off an earlier table message (best effort: it may be gone)."""
+    async def strip(self, channel_id: int, message_id: int | None, table: Outgoing | None = None) -> None:
+        """Take the buttons off an earlier table message (best effort: it may be gone); ``table``: draw that table
+        there instead, without its buttons (the lobby message, which never showed the table)."""
         if not message_id:
             return
         channel = await self.bot.delivery.channel(channel_id)
+        if table is not None:
+            table.view = None
         try:
-            await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
+            await channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
+                **(edit_kwargs(table) if table is not None else {"view": None}))
         except discord.HTTPException:
             log.debug("could not clear the components of %s", message_id)
 

@@ -16,6 +16,10 @@ from sqlalchemy import JSON, DateTime, Dialect, MetaData
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
+#: the largest id an ``Integer`` primary key holds (32 bits on PostgreSQL): a number a player types past it names no
+#: row, and must be refused before a query (PostgreSQL rejects it as out of range)
+MAX_ROW_ID = 2**31 - 1
+
 NAMING_CONVENTION: dict[str, str] = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",

@@ -79,7 +79,8 @@ class LobbyMixin:
             return series.id
 
     async def join(self, game_id: int, user_id: int, names: list[str]) -> Table:
-        """Seat ``user_id`` last. Raises ``TableError``: ``table.already_started``, ``table.not_active``
+        """Seat ``user_id`` last; the first person seated in a lobby with none (its host left) hosts it, so the
+        lobby can still start. Raises ``TableError``: ``table.already_started``, ``table.not_active``
         (finished/cancelled), ``table.already_joined``, ``table.full``, ``table.stale``."""
         async with self.lock(game_id), self._sessions() as session, session.begin():
             _, table = await self._read(session, game_id)
@@ -89,7 +90,7 @@ class LobbyMixin:
             limit = table.engine.mode.max_players
             if len(table.seats) >= limit:
                 raise TableError("table.full", max=limit)
-            await self._commit_guarded(session, table)
+            await self._commit_guarded(session, table, host_id=table.host_id if table.user_ids() else user_id)
             await games.add_seat(session, game_id, user_id, names, self._clock())
         return await self.load(game_id)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.budget import fit_embeds, size
 from bot.clock import FakeClock
 from bot.db.models import Game
 from bot.db.repos import live
@@ -40,6 +41,19 @@ def test_a_long_log_is_cut_at_the_oldest_end_and_a_fresh_message_starts_anew() -
     assert shown(steps) == ["…", "y" * 600] and sum(len(line) + 1 for line in shown(steps)) <= LOG_CHARS
     assert shown(appended(steps, 3, ["z" * 2000]))[0] == "z" * (LOG_CHARS - 1) + "…"
     assert shown(appended(steps, 4, ["new day"], anew=True)) == ["new day"]
+
+
+def test_a_log_of_emoji_names_keeps_its_newest_moves_within_the_field() -> None:
+    """The log is measured as Discord measures it (UTF-16 units: an emoji counts 2), so the one budget never cuts
+    the newest moves off the end of a log of emoji-heavy names; the oldest are dropped instead."""
+    steps: list[Any] = []
+    for n in range(LOG_STEPS):
+        steps = appended(steps, n, [f"{'🎲' * 150} step {n}"])  # 300 units, 157 characters
+    lines = shown(steps)
+    assert lines[-1].endswith(f"step {LOG_STEPS - 1}") and lines[0] == "…"
+    assert size("\n".join(lines)) <= LOG_CHARS
+    assert fit_embeds([{"fields": [{"name": "Last moves", "value": "\n".join(lines)}]}], "en")[0][
+        "fields"][0]["value"] == "\n".join(lines)
 
 
 async def _game(sessions: Sessions, channel_id: int, status: str = "active") -> int:  # noqa: F811

@@ -185,6 +185,7 @@ async def test_cancelling_a_running_game_is_announced_and_disables_its_buttons(w
         await world.double.wait_for(lambda: not status[0].components, what="the status buttons to go")
         assert status[0].id == lobby.id
         assert f"was cancelled by {alice.mention}" in lobby.text
+        assert "Waiting on" not in lobby.content  # nobody is awaited in a cancelled game
         assert [m.id for m in world.bot_messages()] == [lobby.id]
         assert (await world.tables.load(1)).status == "cancelled"  # the only game of this fresh database
 
@@ -223,4 +224,8 @@ async def test_rules_games_and_leaderboard_answer_from_the_catalogue(world: Worl
         assert games.ephemeral and games.embeds[0]["description"] == "No games right now. Open one with /newgame."
         board = await (await alice.slash(world.games, "leaderboard", game="cereal_killer")).response()
         assert "Cereal Killer" in board.embeds[0]["title"]
+        assert board.embeds[0]["description"] == "No finished games yet."
+        # a series number past what the database holds is a series with no games, not a failure
+        board = await (await alice.slash(world.games, "leaderboard", game="cereal_killer",
+                                         series=9_999_999_999)).response()
         assert board.embeds[0]["description"] == "No finished games yet."

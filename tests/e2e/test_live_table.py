@@ -113,3 +113,51 @@ async def test_a_restart_keeps_the_last_moves_and_deletes_the_ping_the_next_move
         await world.double.wait_for(lambda: [m for m in world.bot_messages() if "Your move" in m.content
                                              and not m.deleted], what="the next ping")
         assert len([m for m in world.bot_messages() if not m.embeds and not m.deleted]) == 1
+
+
+async def test_chat_while_the_bot_was_down_counts_under_the_table(world: World) -> None:
+    """Nine messages posted while the bot was stopped (no gateway saw them) still scrolled the table out of sight:
+    the first move after the restart posts the table anew, under the chat."""
+    bob = world.players[1]
+    async with world.running():
+        lobby_id = await _started(world)
+    for n in range(9):
+        await bob.say(world.games, f"chat {n}")
+    async with world.running():
+        await _move(world)
+        old, new = status_messages(world)
+        assert old.id == lobby_id and new.id > lobby_id and new.components
+        await world.double.wait_for(lambda: not old.components, what="the old table's buttons to go")
+
+
+async def test_chat_under_the_lobby_counts_under_the_table_it_becomes(world: World) -> None:
+    """Three messages under the lobby: the table starts in the lobby message, three messages after it already."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        lobby = await open_lobby(world, passes=6)
+        await (await bob.click(lobby, label="Join")).response()
+        for n in range(3):
+            await bob.say(world.games, f"chat {n}")
+        await (await alice.click(lobby, label="Start")).response()
+        await stored(world, lambda: _has_row(world, lobby.id), "the table's row")
+        await stored(world, lambda: _counted(world, 3), "the chat under the lobby counted")
+        assert [m.id for m in status_messages(world)] == [lobby.id]
+
+
+async def test_a_lobby_the_chat_scrolled_away_starts_its_table_under_the_chat(world: World) -> None:
+    """Nine messages under the lobby while players gathered: the start posts the table at the bottom, and the lobby
+    message shows the table too, without buttons (it no longer invites anyone to join)."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        lobby = await open_lobby(world, passes=6)
+        await (await bob.click(lobby, label="Join")).response()
+        for n in range(9):
+            last_chat = await bob.say(world.games, f"chat {n}")
+        await (await alice.click(lobby, label="Start")).response()
+        await world.double.wait_for(lambda: len(status_messages(world)) == 2 or None, what="the table posted anew")
+        old, new = status_messages(world)
+        assert old.id == lobby.id and new.id > last_chat.id and new.components
+        await world.double.wait_for(lambda: not old.components, what="the lobby's buttons to go")
+        assert "Join" not in old.text and old.embeds[0]["title"] == new.embeds[0]["title"]
+        await _move(world)
+        assert [m.id for m in status_messages(world)] == [old.id, new.id] and new.history

@@ -77,6 +77,23 @@ async def test_the_last_person_leaving_takes_the_computer_players_along(service:
     assert table.seats == () and table.host_id == HOST + 1
 
 
+async def test_a_person_joining_a_lobby_its_host_left_hosts_it(service: TableService) -> None:
+    """The host alone with computer players leaves (they go too); the next person to join hosts the lobby, so it
+    can be filled and started rather than waiting for its expiry; a later joiner does not take it over."""
+    table = await lobby(service, 1)
+    await service.add_ai(table.id, HOST)
+    table = await service.leave(table.id, HOST)
+    assert table.seats == ()
+    table = await service.join(table.id, HOST + 1, ["p1"])
+    assert table.host_id == HOST + 1
+    with pytest.raises(TableError, match="table.host_only"):
+        await service.add_ai(table.id, HOST)
+    table = await service.add_ai(table.id, HOST + 1)
+    table = await service.join(table.id, HOST + 2, ["p2"])
+    assert table.host_id == HOST + 1 and [s.user_id for s in table.seats] == [HOST + 1, None, HOST + 2]
+    assert (await service.start(table.id, HOST + 1, seed=7)).status == "active"
+
+
 async def test_computer_players_move_through_the_gate_and_are_never_scored(service: TableService,
                                                                           sessions: async_sessionmaker[AsyncSession]
                                                                           ) -> None:
@@ -173,6 +190,24 @@ async def test_a_move_that_loses_the_race_is_dropped(planned: TableService, monk
     await on_ai_move(bot, SimpleNamespace(game_id=table.id, payload={"version": table.version, "attempt": 0}))
     after = await planned.load(table.id)
     assert after.version == table.version + 1 and after.state.holder == 1 and bot.scheduled == []
+
+
+async def test_a_move_into_a_game_cancelled_meanwhile_is_dropped(planned: TableService,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host cancels the game between the handler's read and its move: nothing is played and no further
+    ai_move is planned for the closed game."""
+    table = await ai_holding(planned)
+    bot = fake_bot(planned)
+    act_as_seat = TableService.act_as_seat
+
+    async def cancelled(self: TableService, game_id: int, *args: Any, **kwargs: Any) -> Any:
+        await self.cancel(game_id, HOST, is_manager=False)
+        return await act_as_seat(self, game_id, *args, **kwargs)
+
+    monkeypatch.setattr(TableService, "act_as_seat", cancelled)
+    await on_ai_move(bot, SimpleNamespace(game_id=table.id, payload={"version": table.version, "attempt": 0}))
+    after = await planned.load(table.id)
+    assert after.status == "cancelled" and after.state.holder == 1 and bot.scheduled == []
 
 
 async def test_a_spent_move_is_planned_again_at_start(planned: TableService) -> None:

@@ -14,6 +14,7 @@ from bot.budget import FIELD_VALUE
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.components import view_of
+from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError
 from bot.i18n import t
 from bot.i18n.catalog import plain_number
@@ -132,11 +133,14 @@ class Core(commands.Cog):
     @app_commands.describe(game=_("The game"), series=_("A series number (leave empty for all time)"))
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: str, series: int | None = None) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, game: str,
+                          series: app_commands.Range[int, 1, MAX_ROW_ID] | None = None) -> None:
         assert interaction.guild_id is not None
         language = await self.bot.language(interaction.guild_id)
         game = known_game(game).id
-        rows = await self.bot.tables.leaderboard(interaction.guild_id, game, series_id=series)
+        no_such_series = series is not None and not 1 <= series <= MAX_ROW_ID  # (past what the column holds)
+        rows = [] if no_such_series else await self.bot.tables.leaderboard(interaction.guild_id, game,
+                                                                          series_id=series)
         lines = [t("leaderboard.line", language, rank=i + 1, user=f"<@{row.user_id}>",
                    points=t("leaderboard.points", language, count=plain_number(row.points)),
                    wins=t("leaderboard.wins", language, count=row.wins),

@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.budget import EMBED_DESCRIPTION, clip, size
 from bot.components import HistoryButton, view_of
 from bot.history.record import GameRecord
 from bot.history.timeline import Entry, export_text
@@ -55,16 +56,24 @@ def _nav(what: str, game_id: int, page: int, pages: int, language: str) -> list[
     return buttons
 
 
+def list_line(table: Table, language: str, room: int) -> str:
+    """``table``'s line in the list in at most ``room`` UTF-16 units: the players' and winners' names are shortened
+    when long (a full page of 12-seat games of 32-character names would not fit the embed otherwise)."""
+    words = {**game_words(table, language), "date": f"<t:{int((table.finished_at or table.updated_at).timestamp())}:d>"}
+    names = room - size(t("history.line", language, **words, players="", winners=""))
+    won = clip(winners(table, language), max(names // 3, 1))
+    return t("history.line", language, **words, players=clip(players(table), max(names - size(won), 1)), winners=won)
+
+
 def list_message(tables: list[Table], total: int, page: int, language: str) -> Outgoing:
     """Page ``page`` (from 0) of the server's finished games, newest first: number, game, mode, date, players and
-    winners each."""
+    winners each (every game of the page within the embed's description: :func:`list_line`)."""
     pages = max(1, -(-total // PER_PAGE))
-    lines = [t("history.line", language, **game_words(x, language),
-               date=f"<t:{int((x.finished_at or x.updated_at).timestamp())}:d>", players=players(x),
-               winners=winners(x, language)) for x in tables]
+    hint = t("history.open_hint", language)
+    room = (EMBED_DESCRIPTION - size(hint) - 2) // PER_PAGE - 1  # a newline after each line
+    lines = [list_line(x, language, room) for x in tables]
     embed = discord.Embed(title=t("history.title", language), colour=COLOUR,
-                          description="\n".join(lines) + "\n\n" + t("history.open_hint", language)
-                          if lines else t("history.none", language))
+                          description="\n".join(lines) + "\n\n" + hint if lines else t("history.none", language))
     if pages > 1:
         embed.set_footer(text=t("history.page", language, page=page + 1, pages=pages))
     buttons = _nav("list", 0, page, pages, language)

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from bot.budget import OPTION_TEXT, clip
 from bot.cogs.history._render import PER_PAGE, choice_label, export_files, list_message, timeline_message
+from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError, send_error
 from bot.history.record import GameRecord
 from bot.history.store import load_record, recent
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 #: timelines kept for page clicks, by (game id, language)
 CACHED = 16
 #: the largest game number (``games.id`` is a 32-bit integer column)
-MAX_GAME_ID = 2**31 - 1
+MAX_GAME_ID = MAX_ROW_ID
 
 Timeline = tuple[GameRecord, list[Entry], list[str]]
 

@@ -48,6 +48,15 @@ async def count_message(session: AsyncSession, channel_id: int, message_id: int)
     return int((await session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
 
 
+async def count_at_least(session: AsyncSession, game_id: int, message_id: int, count: int) -> None:
+    """At least ``count`` messages are under the game's table message ``message_id`` (read from the channel's
+    history: those posted while no process counted them); no change once the table moved to another message."""
+    await session.execute(update(LiveTableState)
+                          .where(LiveTableState.game_id == game_id, LiveTableState.message_id == message_id,
+                                 LiveTableState.messages_after < count)
+                          .values(messages_after=count).execution_options(synchronize_session=False))
+
+
 async def set_ping(session: AsyncSession, game_id: int, message_id: int | None) -> int | None:
     """Record the game's turn ping (``None``: none); returns the ping it replaces (to delete), None also when the
     game has no table row (then nothing is recorded)."""
