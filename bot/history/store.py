@@ -1,16 +1,18 @@
-"""Reading finished games back from the store: a server's recent games (newest first) and one game's record."""
+"""Reading finished games back from the store: a server's recent games (newest first), a search of them, and one
+game's record."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import ColumnElement, Select, String, cast, false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import defer
 
 from bot.db.models import Game
 from bot.db.repos import games
 from bot.history.record import GameRecord, LoggedAction
+from bot.i18n import t
 from bot.tables import Table, TableError, to_table
 from games.core import all_games
 
@@ -33,6 +35,25 @@ async def recent(sessions: async_sessionmaker[AsyncSession], guild_id: int, *, o
                 .order_by(Game.finished_at.desc(), Game.id.desc()).offset(offset).limit(limit))
         rows = (await session.scalars(stmt)).all()
         return [to_table(row, await games.seats_of(session, row.id), with_state=False) for row in rows], int(total or 0)
+
+
+async def search(sessions: async_sessionmaker[AsyncSession], guild_id: int, text: str, language: str, *,
+                 limit: int = 25) -> list[Table]:
+    """The finished games of ``guild_id`` matching ``text`` (case and a leading ``#`` ignored), newest first (by
+    end, then id), at most ``limit``, without state: digits match the start of a game's number, other text a part of
+    its game's name in ``language`` (or its id); empty text matches every game."""
+    needle = text.strip().lstrip("#").strip().lower()
+    stmt = _finished_of(guild_id)
+    if needle:
+        match: ColumnElement[bool] = false()
+        if needle.isascii() and needle.isdigit():
+            match = cast(Game.id, String).like(f"{needle}%")
+        named = [g.id for g in all_games() if needle in g.id or needle in t(f"game.{g.id}", language).lower()]
+        stmt = stmt.where(or_(match, Game.game.in_(named)))
+    async with sessions() as session:
+        rows = (await session.scalars(stmt.options(defer(Game.state, raiseload=True))
+                                      .order_by(Game.finished_at.desc(), Game.id.desc()).limit(limit))).all()
+        return [to_table(row, await games.seats_of(session, row.id), with_state=False) for row in rows]
 
 
 async def finished_ids(sessions: async_sessionmaker[AsyncSession]) -> Sequence[int]:

@@ -23,7 +23,7 @@ from bot.cogs.history._render import PER_PAGE, choice_label, export_files, list_
 from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError, send_error
 from bot.history.record import GameRecord
-from bot.history.store import load_record, recent
+from bot.history.store import load_record, recent, search
 from bot.history.timeline import Entry, discord_stamp, pages, stamped, timeline
 from bot.i18n import t
 from bot.tables import TableError
@@ -96,15 +96,13 @@ class History(commands.Cog):
 
     async def game_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[int]]:
-        """The server's 25 most recent finished games whose number, game, date or players contain ``current``."""
+        """At most 25 of the server's finished games, newest first, whose number starts with ``current`` or whose
+        game's name contains it (searched in the database: :func:`bot.history.store.search`)."""
         if interaction.guild_id is None:
             return []
         language = await self.bot.language(interaction.guild_id)
-        tables, _ = await recent(self.bot.sessions, interaction.guild_id, limit=25)
-        needle = current.strip().lstrip("#").lower()
-        labels = [(x.id, choice_label(x, language)) for x in tables]
-        return [app_commands.Choice(name=clip(label, OPTION_TEXT), value=game_id) for game_id, label in labels
-                if needle in label.lower()]
+        tables = await search(self.bot.sessions, interaction.guild_id, current, language, limit=25)
+        return [app_commands.Choice(name=clip(choice_label(x, language), OPTION_TEXT), value=x.id) for x in tables]
 
     @app_commands.command(name="history",
                           description=_("Finished games of this server, or one game's timeline with every secret "
