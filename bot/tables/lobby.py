@@ -22,7 +22,6 @@ from bot.tables.options import validate_options, validate_rounds
 from games.core import Event, SeatInfo
 
 if TYPE_CHECKING:
-    from bot.db.models import Series
     from bot.tables.outbox import Lease
 
 
@@ -44,17 +43,24 @@ class LobbyMixin:
 
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, game: str, mode: str,
                          options: dict[str, Any] | None = None, language: str = "en", *,
-                         series_id: int | None = None, host_names: list[str] | None = None,
-                         expires_at: datetime | None = None) -> Table:
+                         series_id: int | None = None, rounds: int | None = None,
+                         host_names: list[str] | None = None, expires_at: datetime | None = None) -> Table:
         """Open a lobby, in one transaction with the host's seat (when ``host_names`` is given; otherwise nobody
-        is seated yet) and its ``lobby_expire`` timer (when ``expires_at`` is given). ``options`` are validated
-        with the engine's ``Options``. Raises ``TableError``: ``table.unknown_game``, ``table.bad_options``,
-        ``table.channel_busy`` (the channel already has a lobby or a running game)."""
+        is seated yet), its ``lobby_expire`` timer (when ``expires_at`` is given) and, with ``rounds``, a new
+        points series of that many games whose first round it is (a later round passes its ``series_id``
+        instead), so a refused lobby leaves no series behind. ``options`` are validated with the engine's
+        ``Options``, ``rounds`` with :class:`~bot.tables.options.SeriesOptions`. Raises ``TableError``:
+        ``table.unknown_game``, ``table.bad_options``, ``table.option.*``, ``table.channel_busy`` (the channel
+        already has a lobby or a running game)."""
+        assert rounds is None or series_id is None, "a lobby opens a new series or plays a round of one, not both"
         clean = validate_options(game, mode, options or {})
+        rounds = None if rounds is None else validate_rounds(rounds)
         now = self._clock()
         async with self._sessions() as session, session.begin():
             if await games.active_game_in_channel(session, channel_id) is not None:
                 raise TableError("table.channel_busy", channel_id=channel_id)
+            if rounds is not None:
+                series_id = (await scores.create_series(session, guild_id, channel_id, game, mode, rounds, now)).id
             row = Game(game=game, mode=mode, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                        status="lobby", options=clean, version=0, language=language, series_id=series_id,
                        created_at=now, updated_at=now)
@@ -68,15 +74,6 @@ class LobbyMixin:
             from bot.tables.service import to_table
 
             return to_table(row, await games.seats_of(session, game_id))
-
-    async def open_series(self, guild_id: int, channel_id: int, game: str, mode: str, rounds_total: int) -> int:
-        """Start a series of ``rounds_total`` games; pass its id to :meth:`open_lobby` for each round. Raises
-        ``TableError`` ``table.option.*`` for a length :class:`~bot.tables.options.SeriesOptions` refuses."""
-        rounds_total = validate_rounds(rounds_total)
-        async with self._sessions() as session, session.begin():
-            series: Series = await scores.create_series(session, guild_id, channel_id, game, mode, rounds_total,
-                                                        self._clock())
-            return series.id
 
     async def join(self, game_id: int, user_id: int, names: list[str]) -> Table:
         """Seat ``user_id`` last; the first person seated in a lobby with none (its host left) hosts it, so the

@@ -197,9 +197,13 @@ async def test_act_as_seat_logs_a_bot_move(service: TableService, sessions: Sess
 
 async def test_series_games_score_rounds(service: TableService, sessions: Sessions) -> None:
     """Games of a series write their round into the scores; standings are per series and all time."""
-    series_id = await service.open_series(GUILD, 1, "potato", "classic", 2)
-    for round_no in (1, 2):
-        await _play_out(service, await started(service, 2, passes=1, seed=round_no, series_id=series_id))
+    first = await service.open_lobby(GUILD, 1, HOST, "potato", "classic", {"passes": 1}, rounds=2)
+    series_id = first.series_id
+    assert series_id is not None
+    for n in range(2):
+        await service.join(first.id, HOST + n, [f"p{n}"])
+    await _play_out(service, await service.start(first.id, HOST, seed=1))
+    await _play_out(service, await started(service, 2, passes=1, seed=2, series_id=series_id))
     await _play_out(service, await started(service, 2, passes=1, seed=3))
     async with sessions() as session:
         rounds = (await session.scalars(select(Score.round).where(Score.series_id == series_id))).all()

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.db.models import Series
 from bot.tables import TableError, TableService
 from tests.tables.conftest import Outbox
 from tests.tables.helpers import CHANNEL, GUILD, HOST, lobby, started
@@ -66,6 +69,20 @@ async def test_lobby_refusals(service: TableService, players: int, step: str, co
         await actions[step]()
     assert err.value.code == code
     assert (await service.load(table.id)).version == table.version
+
+
+async def test_a_series_opens_with_its_lobby_or_not_at_all(service: TableService,
+                                                           sessions: async_sessionmaker[AsyncSession]) -> None:
+    """``rounds`` opens the series in the lobby's transaction: a busy channel or a bad length leaves no series."""
+    table = await service.open_lobby(GUILD, CHANNEL, HOST, "potato", "classic", rounds=3)
+    for channel, rounds, code in [(CHANNEL, 2, "table.channel_busy"), (CHANNEL + 1, 11,
+                                                                        "table.option.less_than_equal")]:
+        with pytest.raises(TableError) as err:
+            await service.open_lobby(GUILD, channel, HOST + 1, "potato", "classic", rounds=rounds)
+        assert err.value.code == code
+    async with sessions() as session:
+        series = (await session.scalars(select(Series))).all()
+    assert [(s.id, s.channel_id, s.game, s.rounds_total) for s in series] == [(table.series_id, CHANNEL, "potato", 3)]
 
 
 async def test_bad_count_names_the_limits(service: TableService) -> None:

@@ -70,8 +70,8 @@ class Lobby(commands.Cog):
 
     async def _open(self, interaction: discord.Interaction, game: str, mode: str,
                     given: dict[str, Any]) -> tuple[Table, datetime, int | None]:
-        """The options checked, then the lobby row, the host's seat and the expiry timer in one transaction (the
-        slow part of /newgame). Returns the lobby, its expiry and the series length (``None``: one game)."""
+        """The options checked, then the lobby row, the host's seat, the expiry timer and (with ``rounds``) the
+        series in one transaction (the slow part of /newgame). Returns the lobby, its expiry and the series length (``None``: one game)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config = await self.bot.config(interaction.guild_id)
         try:
@@ -82,15 +82,9 @@ class Lobby(commands.Cog):
         settings, rounds = chosen_options(info, mode, given, config.language)
         if not config.allows_channel(interaction.channel_id):
             raise UserError("lobby.wrong_channel", channels=" ".join(f"<#{c}>" for c in config.game_channel_ids))
-        series_id = None
-        if rounds is not None:
-            if await self.bot.tables.table_in_channel(interaction.channel_id) is not None:
-                raise UserError("table.channel_busy", channel_id=interaction.channel_id)
-            series_id = await self.bot.tables.open_series(interaction.guild_id, interaction.channel_id, game, mode,
-                                                          rounds)
         expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
         table = await self.bot.tables.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
-                                                 game, mode, settings, language=config.language, series_id=series_id,
+                                                 game, mode, settings, language=config.language, rounds=rounds,
                                                  host_names=user_names(interaction.user), expires_at=expires)
         return table, expires, rounds
 
