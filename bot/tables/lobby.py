@@ -111,13 +111,12 @@ class LobbyMixin:
 
     async def add_ai(self, game_id: int, by_user_id: int) -> Table:
         """Seat a computer player last, named in the lobby's language and numbered (``lobby.ai_name``: "AI 1",
-        "AI 2"...). Host only, up to the mode's maximum. Raises ``TableError``: ``table.host_only``,
+        "AI 2"...). Host only (see :meth:`_check_host`), up to the mode's maximum. Raises ``TableError``: ``table.host_only``,
         ``table.already_started``, ``table.not_active``, ``table.full``, ``table.stale``."""
         async with self.lock(game_id), self._sessions() as session, session.begin():
             _, table = await self._read(session, game_id)
             self._check_lobby(table)
-            if by_user_id != table.host_id:
-                raise TableError("table.host_only")
+            self._check_host(table, by_user_id)
             limit = table.engine.mode.max_players
             if len(table.seats) >= limit:
                 raise TableError("table.full", max=limit)
@@ -127,14 +126,13 @@ class LobbyMixin:
         return await self.load(game_id)
 
     async def remove_ai(self, game_id: int, by_user_id: int) -> Table:
-        """Unseat the last computer player (later seats move up). Host only. Raises ``TableError``:
+        """Unseat the last computer player (later seats move up). Host only (see :meth:`_check_host`). Raises ``TableError``:
         ``table.host_only``, ``table.no_ai_seat``, ``table.already_started``, ``table.not_active``,
         ``table.stale``."""
         async with self.lock(game_id), self._sessions() as session, session.begin():
             _, table = await self._read(session, game_id)
             self._check_lobby(table)
-            if by_user_id != table.host_id:
-                raise TableError("table.host_only")
+            self._check_host(table, by_user_id)
             if not table.ai_seats():
                 raise TableError("table.no_ai_seat")
             await self._commit_guarded(session, table)
@@ -209,3 +207,11 @@ class LobbyMixin:
             raise TableError("table.already_started", game_id=table.id)
         if table.status != "lobby":
             raise TableError("table.not_active", game_id=table.id)
+
+    @staticmethod
+    def _check_host(table: Table, user_id: int) -> None:
+        """Refuse ``user_id`` unless they host ``table``: a lobby with no person seated has no host until someone
+        joins (who then hosts it, :meth:`join`), so a host who left cannot fill it with computer players. Raises
+        ``TableError("table.host_only")``."""
+        if user_id != table.host_id or not table.user_ids():
+            raise TableError("table.host_only")

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.ai_seats import AI_TIMER, MAX_TRIES, ai_delay, ai_movers, ai_timers, on_ai_move, resume_ai_moves
 from bot.clock import FakeClock
 from bot.db.models import Score
+from bot.db.repos import games
 from bot.history.store import load_record
 from bot.tables import TableError, TableService
 from games.core import ai
@@ -43,7 +44,8 @@ async def test_the_host_adds_numbered_computer_players_and_removes_the_last(serv
     assert (await service.add_ai(spanish.id, HOST)).seat_names(1) == ("🤖 IA 1",)
 
 
-async def test_ai_seat_refusals_change_nothing(service: TableService) -> None:
+async def test_ai_seat_refusals_change_nothing(service: TableService,
+                                               sessions: async_sessionmaker[AsyncSession]) -> None:
     """Host only, up to the mode's maximum, something to remove, and only in a lobby; a refusal leaves the lobby
     as it was. A lobby of computer players alone does not start."""
     cases = [("add_not_host", 2, "table.host_only"), ("remove_not_host", 2, "table.host_only"),
@@ -59,9 +61,12 @@ async def test_ai_seat_refusals_change_nothing(service: TableService) -> None:
         assert err.value.code == code, step
         after = await service.load(table.id)
         assert (after.version, after.seats) == (table.version, table.seats)
-    table = await service.open_lobby(GUILD, 22, HOST, "potato", "classic", {})  # a game needs a person:
-    await service.add_ai(table.id, HOST)  # the host, not seated, adds two computer players and starts
-    table = await service.add_ai(table.id, HOST)
+    # a game needs a person: two computer players seated alone (stored directly, as no command leaves a lobby so:
+    # only a seated host adds them, and the last person leaving takes them along) do not start
+    table = await service.open_lobby(GUILD, 22, HOST, "potato", "classic", {})
+    async with sessions() as session, session.begin():
+        for _ in range(2):
+            await games.add_seat(session, table.id, None, ["🤖 AI"], NOW)
     with pytest.raises(TableError, match="table.needs_person"):
         await service.start(table.id, HOST)
     assert (await service.load(table.id)).status == "lobby"
@@ -83,7 +88,11 @@ async def test_a_person_joining_a_lobby_its_host_left_hosts_it(service: TableSer
     table = await lobby(service, 1)
     await service.add_ai(table.id, HOST)
     table = await service.leave(table.id, HOST)
-    assert table.seats == ()
+    assert table.seats == () and table.host_id == HOST
+    for add_or_remove in (service.add_ai, service.remove_ai):  # nobody seated: no host until someone joins
+        with pytest.raises(TableError, match="table.host_only"):
+            await add_or_remove(table.id, HOST)
+    assert (await service.load(table.id)).version == table.version
     table = await service.join(table.id, HOST + 1, ["p1"])
     assert table.host_id == HOST + 1
     with pytest.raises(TableError, match="table.host_only"):
