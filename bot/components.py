@@ -4,21 +4,48 @@ they keep working after a restart and a click on an outdated message is recognis
 Templates: ``coroner:lobby:<game>:<action>`` for lobby buttons, ``coroner:g:<game>:<version>:<name>:<arg>`` for
 game buttons, ``coroner:s:<game>:<version>:<name>:<arg>`` for game selects (the picked values reach the
 handler) and ``coroner:h:<what>:<game>:<page>`` for the history's buttons. ``version`` 0 means "any version" (e.g.
-the My secrets button).
+the My secrets button). Every number is bounded by :data:`~bot.db.base.MAX_ROW_ID` as it is parsed (see
+:class:`_Bounded`): a crafted id past what the columns hold is refused as stale before it reaches a query.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
+
+from bot.db.base import MAX_ROW_ID
+from bot.errors import send_error
+from bot.tables.model import TableError
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
 
+Item = TypeVar("Item", bound="_Bounded")
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
+
+class _Bounded:
+    """What every persistent component shares: a click on one whose custom_id carries a number past
+    :data:`~bot.db.base.MAX_ROW_ID` (no game id, version or page is that large: a crafted id; PostgreSQL's integer
+    columns would refuse it) is answered with ``table.stale`` and goes no further."""
+
+    stale = False
+
+    @staticmethod
+    def parsed(item: Item, *numbers: int) -> Item:
+        """``item`` as parsed from a custom_id with ``numbers`` in it, marked stale when one is out of range."""
+        item.stale = any(n > MAX_ROW_ID for n in numbers)
+        return item
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """False (after an ephemeral ``table.stale`` reply) for a stale item; discord.py then skips its callback."""
+        if self.stale:
+            await send_error(cast("CoronerBot", interaction.client), interaction, TableError("table.stale"))
+        return not self.stale
+
+
+class LobbyButton(_Bounded, discord.ui.DynamicItem[discord.ui.Button],
                   template=r"coroner:lobby:(?P<game_id>\d+):(?P<action>[a-z_]+)"):
     """Join / Leave / Start / Cancel on a lobby message, and the host's Add AI / Remove AI on a second row."""
 
@@ -35,14 +62,15 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> LobbyButton:
         button = cast(discord.ui.Button, item)
-        return cls(int(match["game_id"]), match["action"], label=button.label or "", style=button.style)
+        game_id = int(match["game_id"])
+        return cls.parsed(cls(game_id, match["action"], label=button.label or "", style=button.style), game_id)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = cast("CoronerBot", interaction.client)
         await bot.get_cog("Lobby").on_lobby_button(interaction, self.game_id, self.action)  # type: ignore[union-attr]
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button],
+class GameButton(_Bounded, discord.ui.DynamicItem[discord.ui.Button],
                  template=r"coroner:g:(?P<game_id>\d+):(?P<version>\d+):(?P<name>[a-z_]+):(?P<arg>[^:]*)"):
     """A button of a running game, routed to the game's :class:`~bot.ui.GameUI.on_component`."""
 
@@ -57,15 +85,16 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> GameButton:
         button = cast(discord.ui.Button, item)
-        return cls(int(match["game_id"]), int(match["version"]), match["name"], match["arg"],
-                   label=button.label or "", style=button.style)
+        game_id, version = int(match["game_id"]), int(match["version"])
+        return cls.parsed(cls(game_id, version, match["name"], match["arg"], label=button.label or "",
+                              style=button.style), game_id, version)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = cast("CoronerBot", interaction.client)
         await bot.on_game_component(interaction, self.game_id, self.version, self.name, self.arg, [])
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select],
+class GameSelect(_Bounded, discord.ui.DynamicItem[discord.ui.Select],
                  template=r"coroner:s:(?P<game_id>\d+):(?P<version>\d+):(?P<name>[a-z_]+):(?P<arg>[^:]*)"):
     """A select menu of a running game; the picked values are passed to the game's handler."""
 
@@ -82,9 +111,10 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select],
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> GameSelect:
         select = cast(discord.ui.Select, item)
-        return cls(int(match["game_id"]), int(match["version"]), match["name"], match["arg"],
-                   options=list(select.options) or None, placeholder=select.placeholder,
-                   min_values=select.min_values, max_values=select.max_values)
+        game_id, version = int(match["game_id"]), int(match["version"])
+        return cls.parsed(cls(game_id, version, match["name"], match["arg"], options=list(select.options) or None,
+                              placeholder=select.placeholder, min_values=select.min_values,
+                              max_values=select.max_values), game_id, version)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = cast("CoronerBot", interaction.client)
@@ -92,7 +122,7 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select],
                                     list(self.item.values))
 
 
-class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
+class HistoryButton(_Bounded, discord.ui.DynamicItem[discord.ui.Button],
                     template=r"coroner:h:(?P<what>list|game|file):(?P<game_id>\d+):(?P<page>\d+)"):
     """A button of ``/history`` (:mod:`bot.cogs.history`): a page of the server's finished games (``list``, game
     0), a page of one game's timeline (``game``; the finished table's History button opens page 0) or its export
@@ -107,7 +137,8 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> HistoryButton:
-        return cls(match["what"], int(match["game_id"]), int(match["page"]))
+        game_id, page = int(match["game_id"]), int(match["page"])
+        return cls.parsed(cls(match["what"], game_id, page), game_id, page)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = cast("CoronerBot", interaction.client)
