@@ -13,6 +13,7 @@ from discord import app_commands
 from pydantic import BaseModel, Field
 
 from bot.bot import CoronerBot
+from bot.budget import FIELD_VALUE, size
 from bot.cogs.asesino.small_ui import SmallUI
 from bot.cogs.asesino.ui import TabletopUI
 from bot.cogs.core.cog import _mode_rules
@@ -205,3 +206,20 @@ def test_the_shape_from_before_typed_options_is_translated_or_refused_by_name() 
     assert older_shape("config days", {"timezone": "UTC"}) == ("config days", {"timezone": "UTC"})
     with pytest.raises(ValueError, match="tests.support.newgame.newgame"):
         older_shape("newgame", {"game": "verdugo", "mode": "classic", "options": "match=open"})
+
+
+def test_rules_cuts_a_long_summary_to_the_field_in_utf16_units(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mode's ``/rules`` field fits an embed field (1024 UTF-16 units) when the summary is long and made of
+    characters outside the BMP (two units each): the summary is cut, its player counts and options are kept."""
+    import bot.cogs.core.cog as core
+
+    real = core.t
+    monkeypatch.setattr(core, "t", lambda key, language, **kw: "😀" * 1000 if key == "rules.verdugo.classic"
+                        else real(key, language, **kw))
+    text = _mode_rules(get_game("verdugo"), "classic", "en")
+    players, summary, options = text.split("\n")
+    assert FIELD_VALUE - 1 <= size(text) <= FIELD_VALUE and summary.endswith("😀…")  # a 😀 is 2 units
+    assert players == real("rules.players", "en", min=get_game("verdugo").mode("classic").min_players,
+                           max=get_game("verdugo").mode("classic").max_players)
+    shown = ", ".join(o.shown("en") for o in mode_options(get_game("verdugo"), "classic"))
+    assert options == real("rules.options", "en", options=shown)

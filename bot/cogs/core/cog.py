@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.budget import FIELD_VALUE
+from bot.budget import FIELD_VALUE, clip, size
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.components import view_of
@@ -53,14 +53,12 @@ async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table:
 
 def _mode_rules(info: GameInfo, mode: str, language: str) -> str:
     """A mode's /rules field: its player counts, our summary and the /newgame options it accepts (at most the
-    1024 characters of an embed field; the summary is cut first)."""
+    1024 UTF-16 units of an embed field, :data:`bot.budget.FIELD_VALUE`; the summary is cut first)."""
     limits = info.mode(mode)
     players = t("rules.players", language, min=limits.min_players, max=limits.max_players)
     shown = [option.shown(language) for option in mode_options(info, mode)]
-    options = t("rules.options", language, options=", ".join(shown))[:300] if shown else ""
-    room = FIELD_VALUE - len(players) - len(options) - 2
-    summary = t(f"rules.{info.id}.{mode}", language)
-    summary = summary if len(summary) <= room else summary[:room - 1] + "…"
+    options = clip(t("rules.options", language, options=", ".join(shown)), 300) if shown else ""
+    summary = clip(t(f"rules.{info.id}.{mode}", language), FIELD_VALUE - size(players) - size(options) - 2)
     return "\n".join(part for part in (players, summary, options) if part)
 
 
