@@ -25,6 +25,12 @@ if TYPE_CHECKING:
 Item = TypeVar("Item", bound="_Bounded")
 
 
+def out_of_range(*numbers: int) -> bool:
+    """Whether a number parsed from a custom_id (a component's here, a modal's in :mod:`bot.modals`) is past
+    :data:`~bot.db.base.MAX_ROW_ID`: no game id, version or page is that large, so the id was crafted."""
+    return any(n > MAX_ROW_ID for n in numbers)
+
+
 class _Bounded:
     """What every persistent component shares: a click on one whose custom_id carries a number past
     :data:`~bot.db.base.MAX_ROW_ID` (no game id, version or page is that large: a crafted id; PostgreSQL's integer
@@ -35,7 +41,7 @@ class _Bounded:
     @staticmethod
     def parsed(item: Item, *numbers: int) -> Item:
         """``item`` as parsed from a custom_id with ``numbers`` in it, marked stale when one is out of range."""
-        item.stale = any(n > MAX_ROW_ID for n in numbers)
+        item.stale = out_of_range(*numbers)
         return item
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:

@@ -1,8 +1,8 @@
 """Modals as persistent as buttons: a game modal's ``custom_id`` carries the game, the table version it was opened
 at, a handler name and an argument (``coroner:m:<game>:<version>:<name>:<arg>``), and every submit is handled
 from that id by :func:`install_modal_router` (routed to the game's :meth:`bot.ui.GameUI.on_modal`), never by the
-Python object that opened it. So a submit is answered after a restart and however late it comes; the object only
-renders the form."""
+Python object that opened it (a crafted id past what the columns hold is refused as stale, as components' are).
+So a submit is answered after a restart and however late it comes; the object only renders the form."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
+
+from bot.components import out_of_range
+from bot.errors import send_error
+from bot.tables.model import TableError
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -59,7 +63,11 @@ def install_modal_router(bot: CoronerBot) -> None:
         match = TEMPLATE.fullmatch(str(data.get("custom_id", "")))
         if match is None:
             return
-        await bot.on_game_modal(interaction, int(match["game_id"]), int(match["version"]), match["name"],
-                                match["arg"], submitted_values(data.get("components") or []))
+        game_id, version = int(match["game_id"]), int(match["version"])
+        if out_of_range(game_id, version):  # a crafted id: refused before it reaches a query
+            await send_error(bot, interaction, TableError("table.stale"))
+            return
+        await bot.on_game_modal(interaction, game_id, version, match["name"], match["arg"],
+                                submitted_values(data.get("components") or []))
 
     bot.add_listener(on_interaction, "on_interaction")

@@ -12,6 +12,7 @@ import pytest
 from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton
 from bot.db.base import MAX_ROW_ID
 from bot.i18n import t
+from bot.modals import install_modal_router
 
 
 class Response:
@@ -52,3 +53,25 @@ async def test_a_number_past_the_columns_is_refused_as_stale(factory: Any, custo
     item = await factory.from_custom_id(interaction, base, match)
     assert await item.interaction_check(interaction) is not past
     assert response.sent == ([("⛔ " + t("table.stale", "en"), True)] if past else [])
+
+
+@pytest.mark.parametrize("past", [True, False])
+async def test_a_modal_submit_past_the_columns_is_refused_as_stale(past: bool) -> None:
+    """The modal router bounds a submitted ``coroner:m:`` id the same way before it routes the submit."""
+    routed: list[tuple[int, int]] = []
+
+    async def on_game_modal(interaction: Any, game_id: int, version: int, *_: Any) -> None:
+        routed.append((game_id, version))
+
+    listeners: list[Any] = []
+    bot: Any = SimpleNamespace(language=language, on_game_modal=on_game_modal,
+                               add_listener=lambda listener, name: listeners.append(listener))
+    install_modal_router(bot)
+    number = BIG if past else MAX_ROW_ID
+    response = Response()
+    interaction: Any = SimpleNamespace(client=bot, guild_id=1, response=response,
+                                       type=discord.InteractionType.modal_submit,
+                                       data={"custom_id": f"coroner:m:{number}:1:move:", "components": []})
+    await listeners[0](interaction)
+    assert (routed, response.sent) == (([], [("⛔ " + t("table.stale", "en"), True)]) if past
+                                       else ([(MAX_ROW_ID, 1)], []))
