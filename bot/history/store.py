@@ -25,16 +25,21 @@ def _finished_of(guild_id: int) -> Select[tuple[Game]]:
                               Game.game.in_([g.id for g in all_games()]))
 
 
+async def _newest(session: AsyncSession, stmt: Select[tuple[Game]]) -> list[Table]:
+    """The games ``stmt`` selects, newest first (by end, then id), as tables without state (a list does not need
+    it, and states are large)."""
+    stmt = stmt.options(defer(Game.state, raiseload=True)).order_by(Game.finished_at.desc(), Game.id.desc())
+    return [to_table(row, await games.seats_of(session, row.id), with_state=False)
+            for row in (await session.scalars(stmt)).all()]
+
+
 async def recent(sessions: async_sessionmaker[AsyncSession], guild_id: int, *, offset: int = 0,
                  limit: int = 10) -> tuple[list[Table], int]:
     """The finished games of ``guild_id`` from ``offset``, newest first (by end, then id), at most ``limit``, and
-    how many there are in all. Their tables carry no state (a list does not need it, and states are large)."""
+    how many there are in all. Their tables carry no state (:func:`_newest`)."""
     async with sessions() as session:
         total = await session.scalar(select(func.count()).select_from(_finished_of(guild_id).subquery()))
-        stmt = (_finished_of(guild_id).options(defer(Game.state, raiseload=True))
-                .order_by(Game.finished_at.desc(), Game.id.desc()).offset(offset).limit(limit))
-        rows = (await session.scalars(stmt)).all()
-        return [to_table(row, await games.seats_of(session, row.id), with_state=False) for row in rows], int(total or 0)
+        return await _newest(session, _finished_of(guild_id).offset(offset).limit(limit)), int(total or 0)
 
 
 async def search(sessions: async_sessionmaker[AsyncSession], guild_id: int, text: str, language: str, *,
@@ -51,9 +56,7 @@ async def search(sessions: async_sessionmaker[AsyncSession], guild_id: int, text
         named = [g.id for g in all_games() if needle in g.id or needle in t(f"game.{g.id}", language).lower()]
         stmt = stmt.where(or_(match, Game.game.in_(named)))
     async with sessions() as session:
-        rows = (await session.scalars(stmt.options(defer(Game.state, raiseload=True))
-                                      .order_by(Game.finished_at.desc(), Game.id.desc()).limit(limit))).all()
-        return [to_table(row, await games.seats_of(session, row.id), with_state=False) for row in rows]
+        return await _newest(session, stmt.limit(limit))
 
 
 async def finished_ids(sessions: async_sessionmaker[AsyncSession]) -> Sequence[int]:
