@@ -20,7 +20,7 @@ from bot.tables import Table, TableError
 from bot.tables.model import TimerPlan
 from bot.ui import ui_for
 from games.core import IllegalAction, rng_for
-from games.core.ai import choose_action
+from games.core.ai import choose_action, plays_at_table
 
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
@@ -69,7 +69,7 @@ async def on_ai_move(bot: CoronerBot, timer: Any) -> None:
     for seat in ai_movers(table):
         rng = rng_for(table.seed, "ai", seat, table.version, *((attempt,) if attempt else ()))
         action = choose_action(table.engine, table.state, seat, rng)
-        if action is None or not ui.ai_plays(action):  # the seat passes (a real-time mode: GameUI.ai_plays)
+        if action is None or not plays_at_table(table.game, table.mode, action):  # the seat passes
             continue
         try:
             await ui.play(bot, table, None, table.engine.dump_action(action), version=table.version, seat=seat)

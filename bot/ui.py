@@ -209,12 +209,6 @@ class GameUI:
         await self.after_play(bot, result)
         return result
 
-    def ai_plays(self, action: Any) -> bool:
-        """Whether a computer player makes ``action`` (the engine action its policy chose, :mod:`bot.ai_seats`);
-        False: it passes until the game changes. Only a real-time mode may pass (elsewhere the game waits on the
-        move); every move by default."""
-        return True
-
     def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
         """``action`` with what the bot adds to every move of this game (e.g. the time, for real-time games)."""
         return action

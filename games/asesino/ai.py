@@ -17,6 +17,7 @@ from typing import Any
 
 from games.asesino.common import BAD_CARDS, side_of
 from games.asesino.small.models import PlayCard, ProsecutorSwap, Reveal
+from games.asesino.social.ai import ai_plays
 from games.asesino.tabletop.models import Accuse, Declare
 from games.core.ai import register_policy
 
@@ -194,6 +195,10 @@ class SmallPolicy:
 class SocialPolicy:
     """Killers strike and recruit and never judge each other; the others inspect, protect, and open or back
     judgements against whoever they have found or suspect. Free text is :data:`WORDS`."""
+
+    def at_table(self, action: Any) -> bool:
+        """Ruling 30 (games/asesino/README.md): at a real table a computer player makes only quiet moves."""
+        return ai_plays(action)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
         me = view["me"]

@@ -26,6 +26,14 @@ class Policy(Protocol):
         action may be filled in (the engine still validates the result)."""
 
 
+def plays_at_table(game: str, mode: str, action: Any) -> bool:
+    """Whether a computer player seated at a real table makes ``action`` (its policy's choice), or passes until the
+    game changes: the policy's own ``at_table(action)`` when it has one (only a real-time mode may pass, elsewhere
+    the game waits on the move), else every move. ``coroner simulate`` plays every choice."""
+    at_table = getattr(policy_for(game, mode), "at_table", None)
+    return True if at_table is None else bool(at_table(action))
+
+
 class RandomPolicy:
     """Any legal move, uniformly: the fallback for every mode without its own policy."""
 

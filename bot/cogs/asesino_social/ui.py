@@ -35,7 +35,6 @@ from bot.modals import GameModal
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
 from games.asesino.social import SocialOptions, day_end
 from games.asesino.social.actions import CLUE_LIMIT, TEXT_LIMIT
-from games.asesino.social.ai import ai_plays
 from games.asesino.social.engine import PLACEHOLDER
 from games.asesino.social.rules import dead_reason, idle_reason, interview_pair, may_send_clue, may_write_letter
 from games.core import Event, IllegalAction
@@ -99,10 +98,6 @@ class SocialUI(GameUI):
         :meth:`GameUI.play` with the same arguments."""
         await catch_up(bot, table.id)
         return await super().play(bot, table, user_id, action, **kwargs)
-
-    def ai_plays(self, action: Any) -> bool:
-        """Ruling 30: a computer player makes only quiet moves (its power, judgements) and never writes."""
-        return ai_plays(action)
 
     def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
         """Real time: every move carries ``at = bot.clock.now()``."""

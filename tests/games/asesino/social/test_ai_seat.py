@@ -26,7 +26,7 @@ from games.asesino.social import (
     WriteLetter,
 )
 from games.asesino.social.ai import ai_plays
-from games.core.ai import choose_action
+from games.core.ai import choose_action, plays_at_table
 from tests.games.asesino.social.helpers import START, Game
 
 
@@ -40,6 +40,12 @@ from tests.games.asesino.social.helpers import START, Game
 ])
 def test_which_moves_a_computer_player_makes(action: object, plays: bool) -> None:
     assert ai_plays(action) is plays
+    assert plays_at_table("asesino", "social", action) is plays  # what the bot's AI seats ask (the policy's rule)
+
+
+def test_a_turn_based_mode_makes_every_move_its_policy_chooses() -> None:
+    assert plays_at_table("asesino", "tabletop", WriteLetter(at=START, text="x")) is True
+    assert plays_at_table("verdugo", "classic", object()) is True
 
 
 def test_a_day_of_computer_players_uses_powers_and_judgements_then_passes() -> None:
