@@ -129,7 +129,7 @@ class CerealKiller(Engine[CerealState]):
             raise IllegalAction("core.game_over")
         if seat not in self.to_act(state):
             raise IllegalAction("core.not_your_turn")
-        new = state.model_copy(deep=True)
+        new = self.copy_state(state)
         new.actions += 1
         events: list[Event] = []
         handler = self._handler(new, action)

@@ -23,6 +23,8 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from games.core.copying import deep_copy
+
 #: The seat of the game's own clock: actions such as "the day ends" that only the bot's timers send.
 SYSTEM_SEAT = -1
 
@@ -254,6 +256,13 @@ class Engine(ABC, Generic[StateT]):
 
     def dump_state(self, state: StateT) -> dict[str, Any]:
         return state.model_dump(mode="json")
+
+    def copy_state(self, state: StateT) -> StateT:
+        """A copy of ``state`` that the game's step may change freely: it shares no mutable object with ``state``
+        (so :meth:`apply` never mutates its input). The default is :func:`games.core.copying.deep_copy`, a deep
+        copy planned from the state's field declarations (several times quicker than ``copy.deepcopy``); an engine
+        whose step changes only some parts may override it to copy those and share the rest."""
+        return deep_copy(state)
 
     @abstractmethod
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> StateT:

@@ -164,7 +164,7 @@ class LetsKill(Engine[LetsKillState]):
         pending = state.pending
         if pending is None:
             raise IllegalAction("lets_kill.not_now")
-        flow = Flow(LetsKillState.model_validate_json(state.model_dump_json()))  # a deep copy, done by pydantic-core
+        flow = Flow(self.copy_state(state))
         self._decide(flow, seat, action)
         pipeline.run(flow)
         changed = [s for s, hand in enumerate(flow.state.hands) if hand != state.hands[s]]

@@ -90,7 +90,7 @@ class Verdugo(Engine[VerdugoState]):
             "cheese_variant": state.options.cheese_variant})]
         if state.rounds_played == 0 and state.round.number == 1:
             # the first round's opening events, made again from the seed (setup has no event list to return)
-            setup.start_round(state.model_copy(deep=True), state.round.executioner, events)
+            setup.start_round(self.copy_state(state), state.round.executioner, events)
         return events
 
     def waiting(self, state: VerdugoState) -> Waiting | None:
@@ -162,7 +162,7 @@ class Verdugo(Engine[VerdugoState]):
         awaited = self.awaited(state)
         if seat != awaited:
             raise IllegalAction("core.not_your_turn", seat=awaited)
-        s = state.model_copy(deep=True)
+        s = self.copy_state(state)
         s.actions += 1
         ev: list[Event] = []
         try:
@@ -282,7 +282,7 @@ class Verdugo(Engine[VerdugoState]):
             raise IllegalAction("verdugo.host_only")
         if state.options.match != "open" or state.phase != "successor":
             raise IllegalAction("verdugo.not_open")
-        s = state.model_copy(deep=True)
+        s = self.copy_state(state)
         s.actions += 1
         ev: list[Event] = []
         self._finish(s, "host_ended", ev)

@@ -107,7 +107,7 @@ class SmallEngine(Engine[SmallState]):
         if (expected is not None and not isinstance(action, expected)) or (
                 expected is None and not isinstance(action, PlayCard | Reveal | Pass)):
             raise IllegalAction("asesino.error.prompt_pending", prompt=waiting[1])
-        new = state.model_copy(deep=True)
+        new = self.copy_state(state)
         new.counter += 1
         events: list[Event] = []
         if expected is not None:

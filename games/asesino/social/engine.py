@@ -153,7 +153,7 @@ class SocialEngine(Engine[SocialState]):
         if state.result is not None:
             raise IllegalAction("core.game_over")
         _check(state, seat, action)
-        new = state.model_copy(deep=True)
+        new = self.copy_state(state)
         if new.day_started_at is None:
             _start_clock(new, action.at)
         ctx = Ctx(state=new, seat=seat, at=utc(action.at))

@@ -115,7 +115,7 @@ class TabletopEngine(Engine[TabletopState]):
         if (expected is not None and not isinstance(action, expected)) or (
                 expected is None and not isinstance(action, Declare | Pass)):
             raise IllegalAction("asesino.error.prompt_pending", prompt=kind)
-        new = state.model_copy(deep=True)
+        new = self.copy_state(state)
         new.counter += 1
         events: list[Event] = []
         if kind not in ("turn", "declare_all"):
