@@ -143,9 +143,11 @@ def main() -> None:
     if args.profile:
         game, mode = args.profile.split("/")
         players = next(p for g, m, p in MODES if (g, m) == (game, mode))
+        get_engine(game, mode)  # the imports, outside the profile
         profiler = cProfile.Profile()
         profiler.runcall(rate, game, mode, players, args.seconds)
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(35)
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
         return
     print("| game | mode | players | random legal moves/s | with the public view | target |")
     print("|---|---|---|---|---|---|")
