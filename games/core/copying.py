@@ -181,3 +181,16 @@ def _model(cls: type[BaseModel]) -> Copier:
     exec(compile(source, f"<copy of {cls.__qualname__}>", "exec"), namespace)  # noqa: S102 - our own source
     _PLANS[cls] = namespace["copy_model"]
     return _PLANS[cls]
+
+
+def replace(model: BaseModel, **changes: Any) -> Any:
+    """A shallow copy of ``model`` with ``changes`` to its fields, without validation: ``model_copy(update=...)``
+    at a fraction of its cost, for values the caller has already checked (e.g. legal actions built by the rules).
+    The new model shares every unchanged field's value with ``model``."""
+    new = _NEW(model.__class__)
+    _SETATTR(new, "__dict__", {**model.__dict__, **changes})
+    _SETATTR(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
+    extra = model.__pydantic_extra__
+    _SETATTR(new, "__pydantic_extra__", None if extra is None else dict(extra))
+    _SETATTR(new, "__pydantic_private__", getattr(model, "__pydantic_private__", None))
+    return new
