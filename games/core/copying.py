@@ -28,11 +28,15 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+import pydantic
 from pydantic import BaseModel
 
-#: types whose values never change in place: shared between a state and its copy
+#: types whose values never change in place: shared between a state and its copy (pydantic's date and time
+#: markers such as ``AwareDatetime`` declare a ``datetime``)
 IMMUTABLE: frozenset[type] = frozenset({int, str, bool, float, complex, bytes, type(None), Decimal, dt.datetime,
-                                        dt.date, dt.time, dt.timedelta, dt.timezone, frozenset, range})
+                                        dt.date, dt.time, dt.timedelta, dt.timezone, frozenset, range,
+                                        pydantic.AwareDatetime, pydantic.NaiveDatetime, pydantic.PastDatetime,
+                                        pydantic.FutureDatetime, pydantic.PastDate, pydantic.FutureDate})
 
 Copier = Callable[[Any], Any]
 _BY_TYPE: dict[type, Copier] = {}  # copiers chosen by a value's own type
