@@ -96,9 +96,9 @@ class RenderContext:
 
     def name(self, seat: int) -> str:
         """``seat``'s name as typed, for places Discord shows without markdown (button and select option labels,
-        placeholders, modal titles, autocomplete choices); message text uses :meth:`shown_name`."""
-        names = self.table.seat_names(seat)
-        return names[0] if names else f"#{seat + 1}"
+        placeholders, modal titles, autocomplete choices); message text uses :meth:`shown_name`. Seats whose
+        display names collide get a suffix telling them apart (:meth:`bot.tables.Table.shown_name`)."""
+        return self.table.shown_name(seat)
 
     def shown_name(self, seat: int) -> str:
         """``seat``'s name for message text (contents, embeds): markdown escaped (:func:`text_name`), so a name
