@@ -13,7 +13,9 @@ from bot.errors import error_text
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
 from games.asesino.social import ENGINE, SYSTEM_SEAT, Crime, EndDay, Interview, Recruit, SocialOptions, SocialRole
+from games.asesino.social import ManiacKill
 from games.core import Event, IllegalAction, SeatInfo
+from tests.games.asesino.social.helpers import DOC, MAN, Game, K, V
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
@@ -124,3 +126,25 @@ def test_a_letter_refused_for_a_role_mention_says_it_names_a_role(language: str,
     """The refusal of ``letter: <@&1> did it`` speaks of a role, not of "a player" as it used to."""
     text = error_text(language, IllegalAction("asesino_social.letter_names_role", words="<@&1>"))
     assert text.startswith(start)
+
+
+@pytest.mark.parametrize(("language", "death", "why"), [
+    ("en", "Murders: 3 of 3", "whatever the murder count"),
+    ("es", "Asesinatos: 3 de 3", "sea cual sea la cuenta de asesinatos")])
+def test_the_maniac_killing_the_killer_as_the_last_murder_says_why_the_good_side_still_wins(
+        language: str, death: str, why: str) -> None:
+    """Issue 21: 2 crimes, then the Maniac kills the Killer: the death line says "Murders: 3 of 3" (the
+    criminals' tally), so the result must say what ended it: the Killer's death, whatever the count."""
+    game = Game([K, V, V, V, MAN, DOC])
+    game.act(0, Recruit, target=1)
+    game.act(0, Crime, victim=2)
+    game.end_day()
+    game.act(0, Crime, victim=3)
+    events = game.act(4, ManiacKill, target=0)
+    ctx = RenderContext(make_table(game.state), language)
+    ui = SocialUI()
+    lines = [ui.public_event(ctx, e) or "" for e in events if e.audience.kind == "public"]
+    assert any(death in line for line in lines)
+    outcome = ENGINE.outcome(game.state)
+    assert outcome is not None and outcome.reason == "asesino_social.end.maniac_killed_killer"
+    assert why in ui.outcome_text(ctx, outcome)
