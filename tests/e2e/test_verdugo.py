@@ -159,7 +159,7 @@ async def test_five_players_shield_chain_saboteur_win_then_a_safe_round(world: W
         assert "Carol: 9 Crowns" in final
 
         board = await (await alice.slash(world.games, "leaderboard", {"game": "verdugo"})).response()
-        assert "9" in str(board.embeds) or "9" in board.content
+        assert "9 Crowns" in board.embeds[0]["description"] and "point" not in board.embeds[0]["description"]
 
 
 async def test_an_absent_table_never_stalls(world: World, verdugo_seed: None) -> None:

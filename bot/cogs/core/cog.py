@@ -154,8 +154,9 @@ class Core(commands.Cog):
         no_such_series = series is not None and not 1 <= series <= MAX_ROW_ID  # (past what the column holds)
         rows = [] if no_such_series else await self.bot.tables.leaderboard(interaction.guild_id, game,
                                                                           series_id=series)
+        unit = ui_for(game).score_key  # the game's own unit (Verdugo: Crowns), as its results say
         lines = [t("leaderboard.line", language, rank=i + 1, user=f"<@{row.user_id}>",
-                   points=t("leaderboard.points", language, count=plain_number(row.points)),
+                   points=t(unit, language, count=plain_number(row.points)),
                    wins=t("leaderboard.wins", language, count=row.wins),
                    games=t("leaderboard.games", language, count=row.games)) for i, row in enumerate(rows[:20])]
         title = t("leaderboard.series" if series else "leaderboard.all_time", language,
