@@ -63,8 +63,8 @@ def _mode_rules(info: GameInfo, mode: str, language: str) -> list[str]:
     options = clip(t("rules.options", language, options=", ".join(shown)), 300) if shown else ""
     sentences = [players, *SENTENCE_END.split(t(f"rules.{info.id}.{mode}", language).strip()), options]
     values: list[str] = []
-    for sentence in (clip(s, FIELD_VALUE) for s in sentences if s):
-        joiner = "\n" if sentence in (players, options) or not values else " "
+    for n, sentence in ((n, clip(s, FIELD_VALUE)) for n, s in enumerate(sentences) if s):
+        joiner = "\n" if n in (1, len(sentences) - 1) else " "  # players, summary and options on lines of their own
         if values and size(values[-1]) + size(joiner) + size(sentence) <= FIELD_VALUE:
             values[-1] += joiner + sentence
         else:
