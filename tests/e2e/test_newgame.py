@@ -69,3 +69,19 @@ async def test_an_expired_series_lobby_drops_its_round_heading(world: World) -> 
         await world.double.wait_for(lambda: not lobby.components, what="the lobby to expire")
     assert lobby.embeds[0]["description"] == "This lobby expired."
     assert lobby.content == ""
+
+
+async def test_a_lobby_its_host_left_empty_names_no_host_until_someone_joins(world: World) -> None:
+    """Issue 21: the host leaves the lobby nobody else joined: its Host field no longer names them but says the
+    next to join hosts; bob joins and is named."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        handle = await newgame(alice, world.games, "verdugo", "classic")
+        await handle.response()
+        lobby = await handle.wait_original()
+        assert lobby is not None
+        await (await alice.click(lobby, label="Leave")).response()
+        host = {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}["Host"]
+        assert host == "Nobody: whoever joins next hosts the game." and alice.mention not in host
+        await (await bob.click(lobby, label="Join")).response()
+        assert {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}["Host"] == bob.mention

@@ -29,7 +29,9 @@ def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expir
         or cat.render("lobby.empty")
     embed.add_field(name=cat.render("lobby.players", count=len(table.seats), min=mode.min_players,
                                     max=mode.max_players), value=players, inline=False)
-    embed.add_field(name=cat.render("lobby.host"), value=f"<@{table.host_id}>")
+    # a lobby nobody sits at has no host: whoever joins next hosts it (:meth:`bot.tables.TableService.join`)
+    host = f"<@{table.host_id}>" if table.user_ids() or table.status != "lobby" else cat.render("lobby.no_host")
+    embed.add_field(name=cat.render("lobby.host"), value=host)
     extra = ui_for(table.game, table.mode).lobby_lines(table, language)
     if extra:
         embed.add_field(name="\u200b", value="\n".join(extra)[:1024], inline=False)
