@@ -294,6 +294,13 @@ class GameUI:
         """Whether a DM from ``seat`` is for this game now (e.g. the Killer while its route is due)."""
         return False
 
+    def claims_dm(self, table: Table, seat: int | None, content: str) -> bool:
+        """Whether the DM ``content`` from ``seat`` is plainly meant for this game although it takes none from
+        them now (:meth:`accepts_dm` is False: e.g. a ``letter:`` on a day with no letter to write). It then goes
+        to :meth:`on_dm` all the same, whose refusal (the rules' own) says when such a message is taken, instead of
+        "none of your games is waiting for a message". None by default."""
+        return False
+
     async def on_dm(self, bot: Any, message: discord.Message, table: Table, seat: int, content: str) -> None:
         """A DM from ``seat`` (``content`` without any ``#game`` prefix). Raise IllegalAction/UserError to
         refuse: the refusal is answered in the DM."""

@@ -13,7 +13,7 @@ from bot.errors import error_text
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
 from games.asesino.social import ENGINE, SYSTEM_SEAT, Crime, EndDay, Interview, Recruit, SocialOptions, SocialRole
-from games.asesino.social import ManiacKill
+from games.asesino.social import ManiacKill, WriteLetter
 from games.core import Event, IllegalAction, SeatInfo
 from tests.games.asesino.social.helpers import DOC, MAN, Game, K, V
 
@@ -148,3 +148,20 @@ def test_the_maniac_killing_the_killer_as_the_last_murder_says_why_the_good_side
     outcome = ENGINE.outcome(game.state)
     assert outcome is not None and outcome.reason == "asesino_social.end.maniac_killed_killer"
     assert why in ui.outcome_text(ctx, outcome)
+
+
+@pytest.mark.parametrize(("language", "text", "expected"), [
+    ("en", "letter: the rain was loud", "on the day you die, are judged or are saved by the Doctor"),
+    ("es", "carta: llovía mucho", "el día en que mueres, eres juzgado o te salva el Doctor")])
+def test_a_letter_command_on_a_day_without_a_letter_is_claimed_and_refused_saying_when(
+        language: str, text: str, expected: str) -> None:
+    """Issue 21: the game takes no DM from a living player on day 1, yet ``letter:`` / ``carta:`` is plainly
+    meant for it: the DM goes to the game, whose refusal says when a letter is taken; other text is not claimed."""
+    state = new_state()
+    table = make_table(state)
+    ui = SocialUI()
+    assert not ui.accepts_dm(table, 2) and ui.claims_dm(table, 2, text)
+    assert not ui.claims_dm(table, 2, "hello there") and not ui.claims_dm(table, None, text)
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(state, 2, WriteLetter(text="x", at=START))
+    assert expected in error_text(language, refused.value, table)
