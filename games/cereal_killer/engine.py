@@ -46,7 +46,7 @@ from games.cereal_killer.models import (
     waiting_of,
 )
 from games.cereal_killer.views import build_outcome, build_view
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
+from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
 
 _PUBLIC = Audience.public()
 
@@ -63,6 +63,7 @@ class CerealKiller(Engine[CerealState]):
     State = CerealState
     Options = CerealOptions
     Action: ClassVar[Any] = CerealAction
+    features: ClassVar[Features] = Features(timeouts=True, ai=True)
 
     # ------------------------------------------------------------ contract
 
@@ -122,14 +123,9 @@ class CerealKiller(Engine[CerealState]):
                 out += [Bite(space=s) for s in hunters.reach(geo, here)]
         return out
 
-    def apply(self, state: CerealState, seat: int, action: Any) -> Step:
-        """Raises ``core.game_over``, ``core.not_your_turn``, ``cereal_killer.wrong_action`` (action) and the
-        rule codes documented on each handler."""
-        if state.result is not None:
-            raise IllegalAction("core.game_over")
-        if seat not in self.to_act(state):
-            raise IllegalAction("core.not_your_turn")
-        new = state.model_copy(deep=True)
+    def _apply(self, new: CerealState, seat: int, action: Any) -> Step:
+        """Raises ``cereal_killer.wrong_action`` (action) and the rule codes documented on each handler (game over
+        and the turn are the contract's, :meth:`Engine.apply`)."""
         new.actions += 1
         events: list[Event] = []
         handler = self._handler(new, action)

@@ -156,4 +156,10 @@ SocialAction = Annotated[
     Field(discriminator="type"),
 ]
 
-SYSTEM_ACTIONS = (EndDay, ExpireJudgements, ReviewLetter)
+#: what only the game's own clock sends (as ``SYSTEM_SEAT``, see :meth:`~games.asesino.social.engine.SocialEngine.due`)
+CLOCK_ACTIONS = (EndDay, ExpireJudgements)
+#: what only the game's host sends (as ``HOST_SEAT``): the review of a refused Farewell Letter (ruling "Farewell
+#: Letters")
+HOST_ACTIONS = (ReviewLetter,)
+#: every action no player sends
+SYSTEM_ACTIONS = (*CLOCK_ACTIONS, *HOST_ACTIONS)
