@@ -33,7 +33,7 @@ from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.modals import GameModal
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
-from games.asesino.social import SocialOptions, day_end
+from games.asesino.social import SYSTEM_SEAT, SocialOptions, day_end
 from games.asesino.social.actions import CLUE_LIMIT, TEXT_LIMIT
 from games.asesino.social.engine import PLACEHOLDER
 from games.asesino.social.rules import dead_reason, idle_reason, interview_pair, may_send_clue, may_write_letter
@@ -95,8 +95,10 @@ class SocialUI(GameUI):
                    **kwargs: Any) -> ActResult:
         """Every overdue day is ended first (ruling "Time": an action counts for the day its timestamp falls in,
         and after downtime the bot ends every overdue day, in order, before it applies anything else); then
-        :meth:`GameUI.play` with the same arguments."""
-        await catch_up(bot, table.id)
+        :meth:`GameUI.play` with the same arguments. The clock's own moves (``seat=SYSTEM_SEAT``, from
+        :func:`~bot.cogs.asesino_social.days.catch_up`) are applied as they are."""
+        if kwargs.get("seat") != SYSTEM_SEAT:
+            await catch_up(bot, table.id)
         return await super().play(bot, table, user_id, action, **kwargs)
 
     def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
