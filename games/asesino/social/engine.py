@@ -26,6 +26,7 @@ from games.asesino.social.actions import (
     ExpireJudgements,
     Inspect,
     Interview,
+    InterviewSay,
     ManiacKill,
     OpenJudgement,
     Protect,
@@ -71,6 +72,7 @@ RULES: dict[type[BaseModel], tuple[Check, Do]] = {
     Inspect: (night.check_inspect, night.do_inspect),
     Interview: (night.check_interview, night.do_interview),
     PublishNote: (night.check_note, night.do_note),
+    InterviewSay: (night.check_say, night.do_say),
     ManiacKill: (night.check_maniac, night.do_maniac),
     OpenJudgement: (public.check_open, public.do_open),
     BackJudgement: (public.check_back, public.do_back),
@@ -164,8 +166,8 @@ class SocialEngine(Engine[SocialState]):
             *(Crime(at=now, victim=t) for t in targets),
             *(OpenJudgement(at=now, accused=t) for t in targets),
             *(BackJudgement(at=now, judgement=j.id) for j in state.judgements if j.status == "open"),
-            *(kind(at=now, text=PLACEHOLDER) for kind in (PublishNote, WriteLetter, RequestReview, SendClue,
-                                                          AnonymousPost)),
+            *(kind(at=now, text=PLACEHOLDER) for kind in (PublishNote, InterviewSay, WriteLetter, RequestReview,
+                                                          SendClue, AnonymousPost)),
         ]
         return [action for action in candidates if _allowed(state, seat, action)]
 
