@@ -94,8 +94,7 @@ class CoronerBot(commands.AutoShardedBot):
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=self.clock.poke,
-                                   owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED,
-                                   decision_opened=lambda table: ui_for(table.game, table.mode).decision_opened(table))
+                                   owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED)
         self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)

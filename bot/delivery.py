@@ -219,7 +219,7 @@ class Delivery:
         warning at half the turn time and the bot's move at the time limit, both carrying the version they were
         armed at (they do nothing once the game moved on), and the UI's ``step_timers(table, timeout_at)`` if it
         has any; none when the step leaves open a decision whose timers were armed before
-        (:meth:`bot.ui.GameUI.decision_opened`); the ``ai_move`` of a computer player whenever the step waits on one
+        (:attr:`bot.tables.Table.decision_opened`, from the engine's ``Waiting.open_for``); the ``ai_move`` of a computer player whenever the step waits on one
         (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
         if table.status == "finished":
             return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
@@ -227,9 +227,9 @@ class Delivery:
         ai = ai_timers(table, now)  # a computer player's move, at every step that waits on one
         waiting = table.engine.waiting(table.state)
         ui = ui_for(table.game, table.mode)
-        if not hasattr(table.engine, "timeout_action") or waiting is None or not waiting.pings:
+        if not table.engine.features.timeouts or waiting is None or not waiting.pings:
             return ai
-        if ui.decision_opened(table) != table.version:
+        if table.decision_opened != table.version:
             return ai
         config = await self.bot.config(table.guild_id)
         timeout = timedelta(seconds=ui.move_timeout(table, config))

@@ -104,6 +104,24 @@ class Table:
         return f"{base} ({own})" if own else f"{base} (#{seat + 1})"
 
     @property
+    def decision_opened(self) -> int:
+        """The version at which the decision the game waits on now was first offered (the engine's
+        :attr:`~games.core.Waiting.open_for` steps ago): its time limit, armed then, holds at every later version
+        until it is made, and a control drawn for it at any version since still stands (:meth:`stands`). The table's
+        own version when nothing is awaited (a lobby, a finished game)."""
+        if self.status != "active" or self.state is None:
+            return self.version
+        waiting = self.engine.waiting(self.state)
+        return self.version if waiting is None else self.version - waiting.open_for
+
+    def stands(self, version: int) -> bool:
+        """Whether a control drawn at ``version`` is for the decision the game waits on now: the same version, or
+        one since that decision opened (a simultaneous decision, such as a Let's Kill! response window, stays open
+        while its answers come in: each is an answer to the same decision, whichever arrived first, LK-19). Only a
+        control for a decision that has closed is stale."""
+        return self.decision_opened <= version <= self.version
+
+    @property
     def is_open(self) -> bool:
         """Lobby or running: the table still occupies its channel."""
         return self.status in ("lobby", "active")
