@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.budget import FIELD_VALUE, clip, size
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
+from bot.cogs.reference._render import cards_page
 from bot.components import view_of
 from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError
@@ -102,11 +103,15 @@ class Core(commands.Cog):
         return game_choices(await self.bot.language(interaction.guild_id), current)
 
     @app_commands.command(name="rules", description=_("A short summary of a game's rules"))
-    @app_commands.describe(game=_("The game"))
+    @app_commands.describe(game=_("The game"), cards=_("Show what each card, role or question does instead"))
     @app_commands.autocomplete(game=game_autocomplete)
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def rules(self, interaction: discord.Interaction, game: str, cards: bool = False) -> None:
         language = await self.bot.language(interaction.guild_id)
         info = known_game(game)
+        if cards:
+            out = Outgoing(embeds=[cards_page(info.id, language)], language=language)
+            await interaction.response.send_message(ephemeral=True, **out.kwargs())
+            return
         embed = discord.Embed(title=t(f"game.{info.id}", language), description=t(f"rules.{info.id}", language),
                               colour=COLOUR)
         for mode in info.modes:
