@@ -14,6 +14,8 @@ from discord.ext import commands
 from bot.budget import FIELD_VALUE, clip, size
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
+from bot.cogs.reference._render import cards_page
+from bot.cogs.reference.held import held, held_embed
 from bot.components import view_of
 from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError
@@ -37,8 +39,9 @@ def known_game(game: str) -> GameInfo:
 
 
 async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table: Table) -> None:
-    """Reply ephemerally with the clicker's private view (only ever their own) and the controls the game offers
-    there (:meth:`bot.ui.GameUI.secrets_items`)."""
+    """Reply ephemerally with the clicker's private view (only ever their own), what each card it holds does (the
+    card reference, from that same view) and the controls the game offers there
+    (:meth:`bot.ui.GameUI.secrets_items`)."""
     seat = table.seat_of(interaction.user.id)
     if seat is None:
         raise UserError("secrets.not_a_player")
@@ -47,8 +50,9 @@ async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table:
     ctx = RenderContext(table, table.language)
     ui, view = ui_for(table.game, table.mode), table.engine.view(table.state, seat)
     items = ui.secrets_items(ctx, seat, view) if table.status == "active" else []
-    out = Outgoing(embeds=[ui.secrets_embed(ctx, seat, view)], view=view_of(*items) if items else None,
-                   language=ctx.language)
+    explained = held_embed(held(table.game, seat, view), ctx.language)  # what the seat's own cards do
+    embeds = [ui.secrets_embed(ctx, seat, view), *([explained] if explained else [])]
+    out = Outgoing(embeds=embeds, view=view_of(*items) if items else None, language=ctx.language)
     await interaction.response.send_message(ephemeral=True, **out.kwargs())
 
 
@@ -116,11 +120,15 @@ class Core(commands.Cog):
         return game_choices(await self.bot.language(interaction.guild_id), current)
 
     @app_commands.command(name="rules", description=_("A short summary of a game's rules"))
-    @app_commands.describe(game=_("The game"))
+    @app_commands.describe(game=_("The game"), cards=_("Show what each card, role or question does instead"))
     @app_commands.autocomplete(game=game_autocomplete)
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def rules(self, interaction: discord.Interaction, game: str, cards: bool = False) -> None:
         language = await self.bot.language(interaction.guild_id)
         info = known_game(game)
+        if cards:
+            out = Outgoing(embeds=[cards_page(info.id, language)], language=language)
+            await interaction.response.send_message(ephemeral=True, **out.kwargs())
+            return
         embed = discord.Embed(title=t(f"game.{info.id}", language), description=t(f"rules.{info.id}", language),
                               colour=COLOUR)
         for mode in info.modes:
