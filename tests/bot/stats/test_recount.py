@@ -40,10 +40,10 @@ async def _nothing(*_: object) -> None:
 
 
 async def _play(service: TableService, clock: Clock, channel: int, game: str, mode: str, users: tuple[int, ...], seed: int,
-                *, ai: int = 0, cancel_after: int | None = None) -> int:
+                *, ai: int = 0, cancel_after: int | None = None, guild: int = GUILD) -> int:
     """Open, fill, start and play one game with random legal moves (AI seats moved by seat); with
     ``cancel_after`` the host cancels it after that many moves. Returns the game id."""
-    table = await service.open_lobby(GUILD, channel, users[0], game, mode, {})
+    table = await service.open_lobby(guild, channel, users[0], game, mode, {})
     for user in users:
         table = await service.join(table.id, user, [f"u{user}"])
     for _ in range(ai):
