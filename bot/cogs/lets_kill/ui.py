@@ -60,13 +60,6 @@ class LetsKillUI(GameUI):
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
         return render.secrets_embed(ctx, view)
 
-    def decision_opened(self, table: Table) -> int:
-        """In a response window, the version that opened it: everyone answers at once and each sealed answer is a
-        new version, but the window's timers (armed when it opened, persisted) stand until it closes (LK-19:
-        answers do not extend it)."""
-        window = _open_window(table)
-        return table.version - len(window.answers) if window is not None else table.version
-
     def move_timeout(self, table: Table, config: Any) -> int:
         """A response window lasts the table's ``window_seconds`` option from its opening (LK-19, default 15 s),
         a shootout pledge the prompt time, and every other decision the turn time (``/config timeouts``)."""
@@ -89,7 +82,7 @@ class LetsKillUI(GameUI):
                            version: int, values: list[str]) -> None:
         bot: CoronerBot = interaction.client  # type: ignore[assignment]
         ctx = RenderContext(table, table.language)
-        version = _same_window(table, version)
+        # a control drawn earlier in the same open response window still stands (Table.stands, LK-19)
         seat, _ = TableService.check_turn(table, interaction.user.id, version)
         legal = table.engine.legal_actions(table.state, seat)
         if name == "pass":  # on the table: the table's edit answers the click
@@ -173,12 +166,3 @@ def _open_window(table: Table) -> Any:
         return None
     return state.window
 
-
-def _same_window(table: Table, version: int) -> int:
-    """The version a control drawn at ``version`` stands for: the table's own when both lie in the same open
-    response window. Everyone answers a window at once and each answer is a new version, but the others' sealed
-    answers change none of a player's choices, so a Pass or a select drawn before them still holds (LK-19)."""
-    window = _open_window(table)
-    if window is None:
-        return version
-    return table.version if table.version - len(window.answers) <= version <= table.version else version
