@@ -14,6 +14,10 @@ import asyncio
 import sys
 from collections.abc import Callable
 
+from bot.bot import run_bot
+from bot.db.check import inspect_database, open_database, safe_url
+from bot.history.command import report, report_files
+from bot.logs import configure_logging
 from bot.settings import Settings, StartupError, default_text, load_settings
 from bot.simulate import command as simulate
 from bot.startup import coroner_version
@@ -44,8 +48,6 @@ def _shown(settings: Settings, name: str) -> str:
     if name == "discord_token":
         return "set" if _has_token(settings) else "NOT SET"
     if name == "database_url":
-        from bot.db.check import safe_url
-
         return safe_url(value)
     if value is None:
         return default_text(name)
@@ -55,8 +57,6 @@ def _shown(settings: Settings, name: str) -> str:
 
 
 def run(settings: Settings) -> int:
-    from bot.bot import run_bot
-
     _require_token(settings)
     try:
         asyncio.run(run_bot(settings))
@@ -66,8 +66,6 @@ def run(settings: Settings) -> int:
 
 
 def migrate(settings: Settings) -> int:
-    from bot.db.check import open_database, safe_url
-
     async def upgrade() -> None:
         engine = await open_database(settings.database_url)
         await engine.dispose()
@@ -79,8 +77,6 @@ def migrate(settings: Settings) -> int:
 
 def check(settings: Settings) -> int:
     """Print what the settings and the database are; fail (exit 2) as ``run`` would, minus Discord itself."""
-    from bot.db.check import inspect_database
-
     print(f"coroner {coroner_version()}: settings valid")
     for name in Settings.model_fields:
         print(f"  {name.upper():<18} {_shown(settings, name)}")
@@ -91,8 +87,6 @@ def check(settings: Settings) -> int:
 
 def replay(settings: Settings) -> int:
     """Replay every finished game of the database and compare it with its stored outcome (exit 1 on a mismatch)."""
-    from bot.history.command import report
-
     return asyncio.run(report(settings.database_url))
 
 
@@ -119,14 +113,10 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bot.logs import configure_logging
-
     args = parser().parse_args(argv)
     if args.command == "simulate":
         return simulate.run(args)
     if args.command == "replay" and args.files:  # exported records: no settings, no database
-        from bot.history.command import report_files
-
         return report_files(args.files)
     try:
         settings = load_settings()

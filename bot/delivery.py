@@ -25,7 +25,7 @@ from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, ui_for
 from games.core import Event
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ DM_CLOSED = 50007
 class Delivery:
     """The table service's ``deliver`` callback (called after each commit)."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
         self.live = LiveTable(bot)
 

@@ -6,20 +6,21 @@ Every setting is declared once here, with its default and a one-line ``descripti
 
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
+from bot.db.check import check_url
 from bot.db.session import DEFAULT_URL
-from bot.timers import POLL
+from bot.startup_error import StartupError
 
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
-
-
-class StartupError(Exception):
-    """Something the operator must fix before the bot can run; the message is one line naming what to fix and
-    never contains a password."""
+#: the timer loop looks at the database at least this often (``TIMER_POLL_SECONDS``' default), for timers other
+#: processes scheduled, claims of dead processes and steps they left unshown
+#: (:meth:`bot.tables.outbox.Deliverer.sweep`)
+POLL = timedelta(seconds=15)
 
 
 class Settings(BaseSettings):
@@ -81,8 +82,6 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _async_driver(cls, value: str) -> str:
-        from bot.db.check import check_url
-
         check_url(value)
         return value
 

@@ -18,16 +18,15 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from bot.settings import POLL
+
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 log = logging.getLogger(__name__)
 Handler = Callable[[Any], Awaitable[None]]
 #: how long a claimed timer's handler may run before another process may take the timer over
 LEASE = timedelta(seconds=60)
-#: the timer loop looks at the database at least this often, for timers other processes scheduled, claims of
-#: dead processes and steps they left unshown (:meth:`bot.tables.outbox.Deliverer.sweep`)
-POLL = timedelta(seconds=15)
 #: timers claimed at once (a stopping process gives back those it has not run)
 BATCH = 20
 
@@ -36,7 +35,7 @@ class TimerRunner:
     """Runs due timers through the handler registered for their ``kind``; each timer fires once across
     processes."""
 
-    def __init__(self, bot: CoronerBot, *, lease: timedelta = LEASE, poll: timedelta = POLL) -> None:
+    def __init__(self, bot: Coroner, *, lease: timedelta = LEASE, poll: timedelta = POLL) -> None:
         self.bot = bot
         self.handlers: dict[str, Handler] = {}
         self.lease = lease

@@ -2,7 +2,7 @@
 
 :func:`check_url` validates ``DATABASE_URL`` without connecting (a SQLAlchemy URL whose driver is async and
 installed); :func:`open_database` connects and upgrades; :func:`inspect_database` connects read-only and reports the
-schema revision (for ``coroner check``). Every failure is a :class:`~bot.settings.StartupError` (or a
+schema revision (for ``coroner check``). Every failure is a :class:`~bot.startup_error.StartupError` (or a
 ``ValueError`` from :func:`check_url`, which pydantic turns into a settings error).
 """
 
@@ -12,9 +12,15 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.db.migrate import alembic_config, upgrade_to_head
+from bot.db.session import create_engine
+from bot.startup_error import StartupError
 
 ASYNC_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
 
@@ -67,9 +73,7 @@ def describe(exc: BaseException, url: str) -> str:
 def _sqlite_folder(url: str) -> Path | None:
     """The file of a SQLite ``url`` (``None`` for other databases and in-memory SQLite), after checking that the
     bot may write there. Checked before connecting: aiosqlite's failed connect leaves a thread that outlives the
-    event loop and prints a traceback. Raises :class:`~bot.settings.StartupError`."""
-    from bot.settings import StartupError
-
+    event loop and prints a traceback. Raises :class:`~bot.startup_error.StartupError`."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
@@ -89,11 +93,7 @@ def _sqlite_folder(url: str) -> Path | None:
 async def open_database(url: str) -> AsyncEngine:
     """An engine for ``url`` with the schema upgraded to the newest revision.
 
-    Raises :class:`~bot.settings.StartupError` when the database cannot be reached or upgraded."""
-    from bot.db.migrate import upgrade_to_head
-    from bot.db.session import create_engine
-    from bot.settings import StartupError
-
+    Raises :class:`~bot.startup_error.StartupError` when the database cannot be reached or upgraded."""
     _sqlite_folder(url)
     engine = None
     try:
@@ -128,14 +128,7 @@ class DatabaseReport:
 
 async def inspect_database(url: str) -> DatabaseReport:
     """Connect to ``url`` without writing and report its schema revision. A SQLite file that does not exist yet is
-    reported as such (its folder must exist). Raises :class:`~bot.settings.StartupError`."""
-    from alembic.runtime.migration import MigrationContext
-    from alembic.script import ScriptDirectory
-
-    from bot.db.migrate import alembic_config
-    from bot.db.session import create_engine
-    from bot.settings import StartupError
-
+    reported as such (its folder must exist). Raises :class:`~bot.startup_error.StartupError`."""
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     path = _sqlite_folder(url)
     if path is not None and not path.exists():

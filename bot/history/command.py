@@ -14,6 +14,8 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.db.check import open_database
+from bot.db.session import make_sessionmaker
 from bot.history.record import check
 from bot.history.store import finished_ids, load_record
 from games.core import IllegalAction, SeatInfo, get_engine
@@ -48,9 +50,6 @@ async def report(url: str) -> int:
     """Run :func:`replay_all` on the database at ``url`` (upgraded first), print one line per game and a
     summary; 0 when every game replays, 1 otherwise. Raises :class:`~bot.settings.StartupError` when the database
     cannot be opened."""
-    from bot.db.check import open_database
-    from bot.db.session import make_sessionmaker
-
     engine = await open_database(url)
     try:
         results = await replay_all(make_sessionmaker(engine))

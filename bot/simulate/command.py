@@ -8,6 +8,11 @@ import random
 import sys
 from typing import Any
 
+from bot.simulate.driver import Stalled, play
+from bot.simulate.record import record, replays
+from bot.simulate.transcript import transcript
+from games.core import IllegalAction, all_games
+
 
 def add_parser(sub: Any) -> None:
     """Add the ``simulate`` command to the ``coroner`` subparsers ``sub``."""
@@ -23,12 +28,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``coroner simulate``: 0 on success, 2 with one line on stderr for bad input, 1 if the replay check
-    fails. (The games and the bot's renderers are imported only here: the other commands do not load them.)"""
-    from bot.simulate.driver import Stalled, play
-    from bot.simulate.record import record, replays
-    from bot.simulate.transcript import transcript
-    from games.core import IllegalAction, all_games
-
+    fails."""
     found = {g.id: g for g in all_games()}
     if args.game not in found:
         return _fail(f"unknown game {args.game!r}; one of: {', '.join(found)}")

@@ -33,13 +33,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.base import utcnow
-from bot.db.models import Game, Seat, Timer
+from bot.db.models import Game, Timer
 from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
 from bot.tables.lobby import LobbyMixin
-from bot.tables.model import ActResult, Table, TableError, TableSeat, TimerInfo, TimerPlan
+from bot.tables.model import ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
 from bot.tables.outbox import Deliver, Deliverer, Lease
-from games.core import SYSTEM_SEAT, Engine, Event, IllegalAction, Outcome, SeatInfo, Waiting, get_engine
+from games.core import SYSTEM_SEAT, Engine, Event, IllegalAction, SeatInfo, Waiting
 from games.core.replay import replay
 
 log = logging.getLogger(__name__)
@@ -47,21 +47,6 @@ log = logging.getLogger(__name__)
 #: the timers a committed step arms, from the table after it (e.g. turn time limits); read inside the step's
 #: transaction, so keep it to cached settings and arithmetic
 Plan = Callable[[Table], Awaitable[list[TimerPlan]]]
-
-
-def to_table(row: Game, seats: Sequence[Seat], *, with_state: bool = True) -> Table:
-    """A :class:`Table` snapshot of a game row and its seats (state parsed by the game's engine; without
-    ``with_state`` the state is left out, e.g. for a list of games, and ``row.state`` is never read)."""
-    engine = get_engine(row.game, row.mode)
-    return Table(
-        id=row.id, game=row.game, mode=row.mode, guild_id=row.guild_id, channel_id=row.channel_id,
-        host_id=row.host_id, status=row.status, seed=row.seed, options=dict(row.options), version=row.version,
-        language=row.language, series_id=row.series_id, lobby_message_id=row.lobby_message_id,
-        table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
-        finished_at=row.finished_at, outcome=Outcome.model_validate(row.outcome) if row.outcome else None,
-        seats=tuple(TableSeat(seat=s.seat, user_id=s.user_id, names=tuple(s.names), dm_ok=s.dm_ok) for s in seats),
-        state=engine.parse_state(row.state) if with_state and row.state is not None else None, engine=engine,
-    )
 
 
 def timeout_announcement(engine: Engine, state: Any, seat: int) -> list[Event]:

@@ -26,7 +26,7 @@ from games.asesino.social.writing import check_text
 from games.core import IllegalAction
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import ActResult, Table
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ def review_message(table: Table, review_id: int) -> Outgoing:
     return Outgoing(embeds=[embed], view=view)
 
 
-async def offer(bot: CoronerBot, result: ActResult) -> None:
+async def offer(bot: Coroner, result: ActResult) -> None:
     """DM the host every review the action sent (best effort: a closed DM is logged; the review stays pending)."""
     table = result.table
     for event in result.events:
@@ -71,7 +71,7 @@ async def offer(bot: CoronerBot, result: ActResult) -> None:
                         exc_info=True)
 
 
-async def decide(bot: CoronerBot, interaction: discord.Interaction, table: Table, arg: Any) -> None:
+async def decide(bot: Coroner, interaction: discord.Interaction, table: Table, arg: Any) -> None:
     """The host pressed approve or reject on review ``arg`` (``<id>-yes`` / ``<id>-no``). Raises ``UserError``
     (``asesino_social.ui.review_host_only``, ``asesino_social.ui.unknown``) or the engine's refusal (a review
     already decided) — answered privately by the caller's error handler."""

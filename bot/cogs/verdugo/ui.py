@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.app import Coroner
 from bot.cogs.verdugo import render
 from bot.components import GameSelect, game_button, view_of
 from bot.deadline import edit_answer
 from bot.errors import UserError
+from bot.tables import TableService
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext, on_table
 from games.core import SYSTEM_SEAT, Event, IllegalAction
 
@@ -113,11 +115,8 @@ class VerdugoUI(GameUI):
                            version: int, values: list[str]) -> None:
         """Refusals (ephemeral): ``verdugo.host_only``, ``verdugo.dead`` (first, so a dead player hears why),
         then the table service's gate (``table.*``, ``core.not_your_turn``) and every engine code."""
-        from bot.bot import CoronerBot
-        from bot.tables import TableService
-
         bot = interaction.client
-        assert isinstance(bot, CoronerBot)
+        assert isinstance(bot, Coroner)
         if name == "end_match":
             if interaction.user.id != table.host_id:
                 raise UserError("verdugo.host_only")
