@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.clock import Clock
 from bot.guild_config import GuildConfig, get_config
 from bot.i18n import catalog
+from bot.metrics import Metrics
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -93,13 +94,17 @@ class Coroner(commands.AutoShardedBot):
     tables: TableService
     delivery: Deliveries
     timers: Timers
+    #: counted from the start; served at ``/metrics`` when ``METRICS_PORT`` is set
+    metrics: Metrics
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
         intents.dm_messages = True  # the Killer's route and Farewell Letters arrive by DM (content is sent in DMs)
+        metrics = Metrics(settings.shard_ids, settings.shard_count)
         super().__init__(
+            http_trace=metrics.http_trace(),
             command_prefix=commands.when_mentioned,
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
@@ -109,6 +114,7 @@ class Coroner(commands.AutoShardedBot):
             **{"guild_ready_timeout": settings.guild_ready_seconds, **options},
         )
         self.settings = settings
+        self.metrics = metrics
         self.clock = clock or Clock()
         self._configs: dict[int, tuple[GuildConfig, datetime]] = {}  # guild id -> its settings, when read
         self.synced_commands: int | None = None  # how many commands the last sync registered (None: no sync)

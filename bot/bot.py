@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
 from datetime import timedelta
 from typing import Any
 
@@ -39,7 +41,13 @@ log = logging.getLogger("coroner")
 #: ``on_interaction`` listeners, among them the modal router of :mod:`bot.modals`)
 INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-",
                      "discord-ui-modal-dispatch-", "discord.py: on_interaction")
-SHUTDOWN_GRACE = 5.0
+#: seconds a stop waits for the interactions being handled, and as long again for the timer handler running (a
+#: container's stop timeout is 10 s by default)
+SHUTDOWN_GRACE = 4.0
+#: the exit status after a second SIGTERM (128 + SIGTERM, as a shell reports a process it terminated)
+EXIT_AT_ONCE = 128 + signal.SIGTERM
+#: what discord.py raises when an endpoint answers 200 with something that is not Discord's JSON
+NOT_DISCORD = (TypeError, KeyError, ValueError, AttributeError)
 
 #: the cog packages found when this module was imported (:func:`bot.plugins.extensions` looks again at start)
 EXTENSIONS: tuple[str, ...] = extensions()
@@ -59,6 +67,28 @@ class CoronerBot(Coroner):
     the cogs and routes the game components and modals."""
 
     _announced = False
+    _setting_up = False  # setup_hook has begun (login's own requests are over)
+    _stopping: asyncio.Task[None] | None = None
+
+    def where(self) -> str:
+        """The endpoint as the startup errors name it."""
+        base = self.settings.discord_api_base
+        return f"DISCORD_API_BASE {base}" if base else "Discord"
+
+    def not_discord(self, request: str, exc: Exception) -> StartupError:
+        return StartupError(f"{self.where()} answered {request} with something that is not Discord's API "
+                            f"({type(exc).__name__}); check DISCORD_API_BASE (a Discord-compatible endpoint) or "
+                            "leave it unset")
+
+    async def login(self, token: str) -> None:
+        """discord.py's login (``GET /users/@me`` and the application), then :meth:`setup_hook`. Raises
+        :class:`StartupError` when the endpoint answered but not as Discord does (a web server answering 200)."""
+        try:
+            await super().login(token)
+        except NOT_DISCORD as exc:
+            if self._setting_up:  # our own setup failed: not the endpoint's fault
+                raise
+            raise self.not_discord("the login (GET /users/@me)", exc) from None
 
     async def open_database(self) -> None:
         """Connect and upgrade the database to the latest schema (before logging in, so a bad ``DATABASE_URL``
@@ -67,8 +97,11 @@ class CoronerBot(Coroner):
         self.sessions = make_sessionmaker(self.db_engine)
 
     async def setup_hook(self) -> None:
+        self._setting_up = True
         if not hasattr(self, "sessions"):
             await self.open_database()
+        if self.settings.metrics_port:
+            await self.metrics.serve(self.settings.metrics_port, self.sessions, self.clock.now)
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=self.clock.poke,
@@ -113,7 +146,10 @@ class CoronerBot(Coroner):
         when the shard count is automatic, and otherwise (a fixed ``SHARD_COUNT``, a non-resumable reconnect)
         connects to its default gateway. Raises :class:`discord.GatewayNotFound` when the base cannot answer."""
         if self.settings.discord_api_base:
-            _, url, _ = await self.http.get_bot_gateway()
+            try:
+                _, url, _ = await self.http.get_bot_gateway()
+            except NOT_DISCORD as exc:
+                raise self.not_discord("GET /gateway/bot", exc) from None
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         await super().connect(reconnect=reconnect)
 
@@ -142,15 +178,31 @@ class CoronerBot(Coroner):
         return await self.tree.sync()
 
     async def close(self) -> None:
-        """Stop the timers, let interactions already being handled finish (at most :data:`SHUTDOWN_GRACE`
-        seconds, so their replies and deliveries do not hit a closed HTTP session), then disconnect."""
+        """Stop gracefully (``docker stop``'s SIGTERM, see :func:`run_bot`): stop taking new interactions (the
+        gateway is disconnected), let the interactions being handled and the timer handler running finish (at most
+        :data:`SHUTDOWN_GRACE` seconds each, so their moves are applied once and shown), give back every timer claim
+        and delivery lease this process still holds (another process takes them at once, not when they run out),
+        then close the HTTP session and the database. Calling it again waits for the same stop."""
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self._stop(), name="coroner-stop")
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
+        for shard in self.shards.values():  # no new events: interactions, DMs
+            await shard.disconnect()
         if hasattr(self, "timers"):
-            await self.timers.stop()
+            await self.timers.stop(grace=SHUTDOWN_GRACE)
         current = asyncio.current_task()
         handling = [task for task in asyncio.all_tasks() if task is not current and not task.done()
                     and task.get_name().startswith(INTERACTION_TASKS)]
         if handling:
             await asyncio.wait(handling, timeout=SHUTDOWN_GRACE)
+        if hasattr(self, "tables"):
+            try:
+                await self.tables.hand_back()
+            except Exception:  # the database may be away: the leases then run out as after a crash
+                log.exception("giving back this process's timer claims and delivery leases failed")
+        await self.metrics.stop()
         await super().close()
         if hasattr(self, "db_engine"):
             await self.db_engine.dispose()
@@ -180,13 +232,33 @@ class CoronerBot(Coroner):
             await send_error(self, interaction, exc, table)
 
 
+def stop_on_sigterm(bot: CoronerBot) -> None:
+    """On SIGTERM, stop ``bot`` gracefully (:meth:`CoronerBot.close`; :func:`run_bot` then returns and the process
+    exits 0); a second SIGTERM exits at once with :data:`EXIT_AT_ONCE`."""
+    loop = asyncio.get_running_loop()
+
+    signals = 0
+
+    def on_sigterm() -> None:
+        nonlocal signals
+        signals += 1
+        if signals > 1:
+            log.warning("second SIGTERM: exiting at once")
+            os._exit(EXIT_AT_ONCE)
+        log.info("SIGTERM: finishing what is in flight, then stopping")
+        loop.create_task(bot.close(), name="coroner-sigterm")
+
+    loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+
+
 async def run_bot(settings: Settings) -> None:
-    """Run until interrupted. ``settings.discord_token`` must be set. Raises :class:`StartupError` when the
-    database cannot be opened, the token is refused, the API base is not a Discord endpoint or Discord cannot be
-    reached."""
+    """Run until interrupted or stopped by SIGTERM (gracefully: :meth:`CoronerBot.close`).
+    ``settings.discord_token`` must be set. Raises :class:`StartupError` when the database cannot be opened, the
+    token is refused, the API base is not a Discord endpoint or Discord cannot be reached."""
     bot = CoronerBot(settings)
     assert settings.discord_token is not None
-    where = f"DISCORD_API_BASE {settings.discord_api_base}" if settings.discord_api_base else "Discord"
+    where = bot.where()
+    stop_on_sigterm(bot)
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())

@@ -107,10 +107,12 @@ class Delivery:
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", user_id, exc)
+            self.bot.metrics.dm_failed(closed=True)
             await self.bot.tables.dm_refused(table.id, user_id, closed=True)
             return False
         except (discord.HTTPException, aiohttp.ClientError, OSError):  # one lost DM must not stop the table
             log.warning("DM to %s failed", user_id, exc_info=True)
+            self.bot.metrics.dm_failed(closed=False)
             await self.bot.tables.dm_refused(table.id, user_id, closed=False)
             return False
         return True

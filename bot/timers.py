@@ -41,6 +41,7 @@ class TimerRunner:
         self.lease = lease
         self.poll = poll
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self._running: set[int] = set()  # the timers this process is running now (a claim may come back to it)
 
     def on(self, kind: str, handler: Handler) -> None:
@@ -54,8 +55,14 @@ class TimerRunner:
         self._task = asyncio.create_task(self._run(), name="coroner-timers")
         self._task.add_done_callback(self._done)
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 0.0) -> None:
+        """Stop the loop: with ``grace`` (seconds), the handler running finishes first (its move applied and shown)
+        and the claims not run yet are given back, then it is cancelled if still running (giving back the rest)."""
         if self._task is not None:
+            self._stopping = True
+            if grace > 0:
+                self.bot.clock.poke()  # wake a loop waiting for the next due time
+                await asyncio.wait({self._task}, timeout=grace)
             self._task.cancel()
             try:
                 await self._task
@@ -79,6 +86,9 @@ class TimerRunner:
         fired = 0
         try:
             for index, timer in enumerate(claimed):
+                if self._stopping:  # stopping: the claims not run yet go back to the other processes at once
+                    await tables.release_timers([t.id for t in claimed[index:]])
+                    break
                 try:
                     await self._handle(timer)
                 except asyncio.CancelledError:
@@ -114,6 +124,10 @@ class TimerRunner:
                 log.warning("timers %s were taken over by another process while this one ran them", sorted(lost))
 
     async def _handle(self, timer: Any) -> None:
+        metrics = self.bot.metrics
+        metrics.timer_started((self.bot.clock.now() - timer.due_at).total_seconds())
+        if getattr(timer, "taken_from", None):
+            metrics.taken_over(timer.kind)
         # a timer acts on what players have seen: the game's committed steps are shown first (the drain already
         # running for it, if any, finishes before this one returns; another process's drain is left to it)
         await self.bot.tables.deliverer.drain(timer.game_id)
@@ -129,7 +143,7 @@ class TimerRunner:
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
         swept = self.bot.clock.now()
-        while True:
+        while not self._stopping:
             await self.run_due()
             now = self.bot.clock.now()
             if now - swept >= self.poll:

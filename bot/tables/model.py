@@ -121,6 +121,8 @@ class TimerInfo:
     payload: dict[str, Any]
     version_at_schedule: int
     fired_at: datetime | None
+    #: the process whose claim of it had run out when this one claimed it (a takeover; None: nobody's)
+    taken_from: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

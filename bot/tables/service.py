@@ -60,10 +60,10 @@ def timeout_announcement(engine: Engine, state: Any, seat: int) -> list[Event]:
     return [Event(key="turn.auto", params={"seat": seat})]
 
 
-def _timer_info(timer: Timer) -> TimerInfo:
+def _timer_info(timer: Timer, taken_from: str | None = None) -> TimerInfo:
     return TimerInfo(id=timer.id, game_id=timer.game_id, kind=timer.kind, due_at=timer.due_at,
                      payload=dict(timer.payload), version_at_schedule=timer.version_at_schedule,
-                     fired_at=timer.fired_at)
+                     fired_at=timer.fired_at, taken_from=taken_from)
 
 
 def process_owner(shard_ids: Sequence[int] | None = None) -> str:
@@ -360,7 +360,15 @@ class TableService(LobbyMixin):
         """Claim for this process the due timers nobody runs (see :func:`bot.db.repos.timers.claim_due`): run
         each one's handler within ``lease``, then :meth:`fire_timer` it."""
         async with self._sessions() as session, session.begin():
-            return [_timer_info(t) for t in await timers.claim_due(session, now, self.owner, lease, limit)]
+            return [_timer_info(t, taken_from) for t, taken_from in
+                    await timers.claim_due(session, now, self.owner, lease, limit)]
+
+    async def hand_back(self) -> None:
+        """Give back every timer claim and delivery lease this process still holds (it is stopping), in one
+        transaction: other processes take them at once instead of when they run out."""
+        async with self._sessions() as session, session.begin():
+            await timers.release_owner(session, self.owner)
+            await outbox.release_owner(session, self.owner, self._clock())
 
     async def release_timers(self, timer_ids: Sequence[int]) -> None:
         """Give back this process's claims it will not run (it is stopping)."""
