@@ -18,7 +18,8 @@ from bot.metrics import route_of
 from bot.settings import Settings
 from tests.discord_double.server import TOKEN
 from tests.e2e.conftest import World, mark, refusal, until_delivered
-from tests.e2e.test_foundation import open_lobby, pass_button, status_messages
+from tests.e2e.test_foundation import pass_button, status_messages
+from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.usefixtures("potato")
 PASSES = 2  # accepted moves: the game stays active (it ends after the lobby's 3 passes)
@@ -73,7 +74,9 @@ async def test_metrics_count_exactly_what_happened(world: World) -> None:
     before = listening_ports()
     async with world.running(bot):
         assert listening_ports() - before == {port}  # the metrics port, and no other
-        lobby = await open_lobby(world)
+        handle = await newgame(alice, world.games, "potato", "classic", passes=3)
+        await handle.response()
+        lobby = await handle.wait_original()
         for user in (bob, erin):
             await (await user.click(lobby, label="Join")).response()
         await (await alice.click(lobby, label="Start")).response()
