@@ -25,7 +25,7 @@ from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, ui_for
 from games.core import Event
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ DM_CLOSED = 50007
 class Delivery:
     """The table service's ``deliver`` callback (called after each commit)."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
         self.live = LiveTable(bot)
 
@@ -108,10 +108,12 @@ class Delivery:
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", user_id, exc)
+            self.bot.metrics.dm_failed(closed=True)
             await self.bot.tables.dm_refused(table.id, user_id, closed=True)
             return False
         except (discord.HTTPException, aiohttp.ClientError, OSError):  # one lost DM must not stop the table
             log.warning("DM to %s failed", user_id, exc_info=True)
+            self.bot.metrics.dm_failed(closed=False)
             await self.bot.tables.dm_refused(table.id, user_id, closed=False)
             return False
         return True

@@ -26,7 +26,7 @@ from games.lets_kill.models import LetsKillOptions, PlayCard, Respond
 from games.lets_kill.rules import victims_in_play, whackable
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 MAX_OPTIONS = 25
@@ -80,7 +80,7 @@ class LetsKillUI(GameUI):
 
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
-        bot: CoronerBot = interaction.client  # type: ignore[assignment]
+        bot: Coroner = interaction.client  # type: ignore[assignment]
         ctx = RenderContext(table, table.language)
         # a control drawn earlier in the same open response window still stands (Table.stands, LK-19)
         seat, _ = TableService.check_turn(table, interaction.user.id, version)
@@ -148,7 +148,7 @@ class LetsKillUI(GameUI):
         await interaction.response.defer()
         await interaction.delete_original_response()
 
-    async def _play(self, bot: CoronerBot, table: Table, interaction: discord.Interaction, action: Any,
+    async def _play(self, bot: Coroner, table: Table, interaction: discord.Interaction, action: Any,
                     version: int) -> None:
         await self.play(bot, table, interaction.user.id, table.engine.dump_action(action), version=version,
                         interaction=interaction)
