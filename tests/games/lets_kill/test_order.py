@@ -122,3 +122,27 @@ def test_a_first_player_not_seated_is_refused_not_replaced_by_a_draw() -> None:
         ENGINE.setup(LetsKillOptions(first_player=4), seats, 1)
     assert (err.value.code, err.value.params) == ("lets_kill.bad_first_player", {"seat": 4})
     assert ENGINE.setup(LetsKillOptions(first_player=2), seats, 1).first == 2
+
+
+def test_victims_running_out_at_a_turn_start_leave_a_pending_skip_unspent() -> None:
+    """LK-31, LK-08, §9.9: Li'l Lenny goes home at the start of his placer's turn and no Victim is left, so the game
+    ends before that turn happens: the skip owed by a lost shootout is not spent by it (a skipped turn is only
+    Step 3, which never comes)."""
+    state = build(hands=[["W11"], [], []], town=["V01"], start=False, placers={"V01": 0})
+    state.skips = [1, 0, 0]
+    state.victims_discard, state.victims_deck = list(state.victims_deck), []
+    state = begin(state)
+    assert state.ended == "victims" and state.skips == [1, 0, 0]
+    assert ENGINE.view(state, None)["skips"] == [1, 0, 0]
+
+
+def test_the_declarers_turn_with_an_empty_deck_ends_by_the_declaration() -> None:
+    """§9.11 (v1.2): when the declarer's next turn would begin and the Let's Kill deck is empty too, LK-32 and LK-30
+    both hold; the end checks run declaration first, so the reason recorded is the declaration."""
+    rival = Incident(id=1, owner=1, weapon="W11", victims=["V41"], media="E08-1")  # 12
+    state = build(hands=[[], [], []], town=["V05"], start=False, incidents=[rival], declared_by=0)
+    state.lk_discard, state.lk_deck = list(state.lk_deck), []
+    state = begin(state)
+    outcome = ENGINE.outcome(state)
+    assert state.ended == "declared" and outcome is not None
+    assert outcome.reason == "lets_kill.end.declared" and outcome.winners == [1]

@@ -216,6 +216,8 @@ def _check_hands(prev: Any, new: Any) -> str | None:
 
 
 def _check_turn_change(prev: Any, new: Any, offered: bool, placers: dict[str, int]) -> str | None:
+    if new.ended and new.turn != prev.turn and new.skips[new.active] < prev.skips[new.active]:
+        return f"seat {new.active}'s skip was spent by a turn the game's end kept from happening (LK-08, §9.9)"
     if new.turn == prev.turn or new.ended:
         return None
     if not new.lk_deck and len(new.hands[new.active]) <= len(prev.hands[new.active]):
@@ -244,6 +246,8 @@ def _check_outcome(state: Any) -> str | None:
         return f"outcome {outcome.scores} winners {outcome.winners} vs checker {mine} (LK-33)"
     if not (not state.lk_deck or (not state.victims_deck and not in_play(state)) or state.declared_by is not None):
         return f"game ended ({state.ended}) with no end condition met (LK-30..32)"
+    if state.declared_by is not None and state.active == state.declared_by and state.ended != "declared":
+        return f"the declarer's next turn would begin, the end recorded is {state.ended!r} (§9.11: LK-32 first)"
     return None
 
 
