@@ -66,9 +66,13 @@ class LetsKillUI(GameUI):
 
     def move_timeout(self, table: Table, config: Any) -> int:
         """A response window lasts the table's ``window_seconds`` option from its opening (LK-19, default 15 s),
-        a shootout pledge the prompt time, and every other decision the turn time (``/config timeouts``)."""
+        a shootout pledge the table's ``pledge_seconds`` (§7.7, default 20 s), and every other decision the turn
+        time (``/config timeouts``)."""
         if _open_window(table) is not None:
-            return _window_seconds(table)
+            return _option(table, "window_seconds")
+        state = table.state
+        if state is not None and state.pending is not None and state.pending.kind == "pledge" and not state.ended:
+            return _option(table, "pledge_seconds")
         return super().move_timeout(table, config)
 
     def turn_items(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
@@ -155,9 +159,9 @@ class LetsKillUI(GameUI):
                         interaction=interaction)
 
 
-def _window_seconds(table: Table) -> int:
-    """The table's response-window length in seconds (the ``window_seconds`` option, LK-19)."""
-    return int(table.options.get("window_seconds", LetsKillOptions.model_fields["window_seconds"].default))
+def _option(table: Table, name: str) -> int:
+    """A table timer option in seconds (``window_seconds``, LK-19; ``pledge_seconds``, §7.7), else its default."""
+    return int(table.options.get(name, LetsKillOptions.model_fields[name].default))
 
 
 def _open_window(table: Table) -> Any:

@@ -21,8 +21,8 @@ from bot.ui import RenderContext
 from games.core import Event, SeatInfo
 from games.lets_kill.cards import CARDS, LETS_KILL_DECK, VICTIMS_DECK
 from games.lets_kill.engine import ENGINE
-from games.lets_kill.models import Incident, LetsKillOptions, LetsKillState, Respond
-from tests.games.lets_kill.support import build
+from games.lets_kill.models import Incident, LetsKillOptions, LetsKillState, PlayCard, Respond
+from tests.games.lets_kill.support import answer_window, build, ready
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 UI = LetsKillUI()
@@ -147,6 +147,20 @@ def test_a_response_window_lasts_15_seconds_by_default() -> None:
     config = SimpleNamespace(response_window_seconds=900, prompt_timeout_seconds=30, turn_timeout_seconds=300)
     table = replace(ctx_of(state).table, version=3, updated_at=START, options={})
     assert LetsKillUI().move_timeout(table, config) == 15
+
+
+def test_a_shootout_pledge_waits_the_tables_pledge_seconds() -> None:
+    """§7.7: a pledge waits a table setting (default 20 s), not the server's prompt time (README ruling 12)."""
+    state = ready([["W11", "W01"], [], []], locations={"L08": ["V05", "V01"]})
+    state = answer_window(ENGINE.apply(state, 0, PlayCard(card="W11", victims=["V05"])).state)
+    assert state.pending is not None and state.pending.kind == "pledge"
+    config = SimpleNamespace(response_window_seconds=900, prompt_timeout_seconds=180, turn_timeout_seconds=300)
+    table = replace(ctx_of(state).table, options={})
+    assert LetsKillUI().move_timeout(table, config) == 20
+    assert LetsKillUI().move_timeout(replace(table, options={"pledge_seconds": 45}), config) == 45
+    assert LetsKillOptions.model_json_schema()["properties"]["pledge_seconds"]["maximum"] == 300
+    step2 = replace(table, state=ready([["W01"], [], []]), options={"pledge_seconds": 45})  # Step 2: turn time
+    assert LetsKillUI().move_timeout(step2, config) == 300
 
 
 def embed_text(embed: Any) -> str:
