@@ -244,6 +244,7 @@ class LetsKill(Engine[LetsKillState]):
                 surprise = state.surprises.pop(victim)
                 flow.forget(surprise)
                 state.lk_discard.append(surprise)
+                state.face_down.append(surprise)
                 flow.say("surprise_discarded", seat=seat, victim=victim)
         else:
             hand = list(state.hands[seat])

@@ -127,7 +127,8 @@ class LetsKillState(BaseModel):
     seed: int
     seats: list[str]
     lk_deck: list[str]
-    lk_discard: list[str] = Field(default_factory=list)
+    lk_discard: list[str] = Field(default_factory=list)  # bottom first
+    face_down: list[str] = Field(default_factory=list)  # cards of lk_discard discarded unseen (LK-26, ruling 6)
     victims_deck: list[str]
     victims_discard: list[str] = Field(default_factory=list)
     hands: list[list[str]]

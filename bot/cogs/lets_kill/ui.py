@@ -54,6 +54,9 @@ class LetsKillUI(GameUI):
     def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
         return render.table_embed(ctx, view)
 
+    def status_embeds(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.Embed]:
+        return render.status_embeds(ctx, view)
+
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
         return render.secrets_embed(ctx, view)
 

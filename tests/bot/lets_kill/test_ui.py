@@ -12,13 +12,16 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from discord import Embed
 
+from bot.budget import fit_message
 from bot.cogs.lets_kill import render
 from bot.cogs.lets_kill.ui import LetsKillUI
 from bot.i18n.catalog import load_language
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
 from games.core import Event, SeatInfo
+from games.lets_kill import rules
 from games.lets_kill.cards import CARDS, LETS_KILL_DECK, VICTIMS_DECK
 from games.lets_kill.engine import ENGINE
 from games.lets_kill.models import Incident, LetsKillOptions, LetsKillState, PlayCard, Respond
@@ -87,6 +90,39 @@ def test_public_table_fits_and_hides_secrets_in_a_crowded_game() -> None:
     shown = str(embed.to_dict())
     for secret in ("Anonymous Tip", "Block Party", "Killing Spree", "Stakeout", "Free Samples", "Secret Millionaire"):
         assert secret not in shown
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_victim_and_location_in_play_is_on_the_table(language: str) -> None:
+    """Issue 21: all 12 Locations and 35 Victims in play, five players with 32-character names and 8 Incidents:
+    every Location and every Victim (with its 🂠) is shown, after the message budget has added the living table's
+    full log and a result embed; the legend names the marks; nothing reads "…and N more" in the play area."""
+    locations = sorted(c for c in VICTIMS_DECK if c.startswith("L"))
+    victims = sorted(v for v in VICTIMS_DECK if v.startswith("V"))
+    in_play, elsewhere = victims[:35], victims[35:]
+    weapons = sorted(w for w in LETS_KILL_DECK if w.startswith("W"))
+    incidents = [Incident(id=i + 1, owner=i % 5, weapon=weapons[i], victims=[elsewhere[i]]) for i in range(8)]
+    placed = {loc: in_play[2 * i:2 * i + 2] for i, loc in enumerate(locations)}  # 24 on Locations
+    state = build(hands=[["E01"], ["E02"], ["E03"], ["E04"], ["E05"]], start=False, incidents=incidents,
+                  locations=placed, town=in_play[24:], surprises={in_play[0]: "S01", in_play[30]: "S02"})
+    ctx = ctx_of(state, language, name_length=32)
+    embed = UI.table_embed(ctx, ENGINE.view(state, None))
+    embed.add_field(name=ctx.t("table.last_moves"), value="\n".join(["x" * 60] * 16), inline=False)
+    result = Embed(description="r" * 900)
+    fitted = fit_message("x" * 100, [embed, result], None, language=language)
+    assert sum(len(e) for e in fitted.embeds) <= 6000
+    table = fitted.embeds[0]
+    area = [f for f in table.fields if not f.name.startswith(("p0", "p1", "p2", "p3", "p4"))][:-1]
+    shown = "\n".join(f"{f.name}\n{f.value}" for f in area)
+    for card_id in [*locations, *in_play]:
+        assert CARDS[card_id].name in shown, card_id
+    assert f"{CARDS[in_play[0]].name} · {CARDS[in_play[0]].points} 🂠" in shown
+    assert f"{CARDS[in_play[30]].name} · {CARDS[in_play[30]].points} 🂠" in shown
+    assert shown.count("🂠") == 2 and ctx.t("lets_kill.ui.more", count=1)[:4] not in shown
+    legend = table.footer.text or ""
+    assert "🂠" in legend and "(2/3)" in legend
+    assert all(ctx.t("lets_kill.ui.player_field", seat=ctx.shown_name(s), score=rules.score(state, s),
+                     hand=1) in [f.name for f in table.fields] for s in range(5))
 
 
 @pytest.mark.parametrize(("language", "hand"), [
