@@ -89,6 +89,7 @@ class LetsKill(Engine[LetsKillState]):
         flow = Flow(state)
         pipeline.run(flow)
         state.opening = [e.model_dump(mode="json") for e in [started, *flow.events] if e.audience.is_public]
+        state.hand_sent = [list(hand) for hand in state.hands]  # what intro deals
         return flow.state
 
     def intro(self, state: LetsKillState) -> list[Event]:
@@ -157,8 +158,10 @@ class LetsKill(Engine[LetsKillState]):
         return seat, default
 
     def apply(self, state: LetsKillState, seat: int, action: Any) -> Step:
-        """Raises :class:`IllegalAction` (``lets_kill.*``; ``core.game_over``) and then changes nothing. Each seat
-        whose hand changed gets one private ``lets_kill.hand`` event with the whole hand, last."""
+        """Raises :class:`IllegalAction` (``lets_kill.*``; ``core.game_over``) and then changes nothing. When the
+        turn changes, each seat whose hand is not the one it was last sent gets one private ``lets_kill.hand``
+        event with the whole hand, last (one "Your hand" DM per turn change at most; "My secrets" is always
+        current)."""
         if state.ended:
             raise IllegalAction("core.game_over")
         pending = state.pending
@@ -167,10 +170,7 @@ class LetsKill(Engine[LetsKillState]):
         flow = Flow(LetsKillState.model_validate_json(state.model_dump_json()))  # a deep copy, done by pydantic-core
         self._decide(flow, seat, action)
         pipeline.run(flow)
-        changed = [s for s, hand in enumerate(flow.state.hands) if hand != state.hands[s]]
-        return Step(state=flow.state, events=flow.events + [
-            Event(key="lets_kill.hand", params={"cards": list(flow.state.hands[s])}, audience=Audience.to(s))
-            for s in changed])
+        return Step(state=flow.state, events=flow.events + _hand_events(state, flow.state))
 
     def _decide(self, flow: Flow, seat: int, action: Any) -> None:
         state = flow.state
@@ -271,6 +271,21 @@ class LetsKill(Engine[LetsKillState]):
         best = max(scores.values())
         return Outcome(winners=[s for s, p in scores.items() if p == best], reason=f"lets_kill.end.{state.ended}",
                        params={"score": best}, scores={s: float(p) for s, p in scores.items()})
+
+
+def _hand_events(before: LetsKillState, after: LetsKillState) -> list[Event]:
+    """At a turn change, a ``lets_kill.hand`` event to each seat whose hand differs from the last one it was sent
+    (``hand_sent``; a hand-built state without it counts ``before``'s hands as sent), which is then recorded."""
+    if after.turn == before.turn or after.ended:
+        return []
+    if len(after.hand_sent) != len(after.hands):
+        after.hand_sent = [list(hand) for hand in before.hands]
+    events = []
+    for seat, hand in enumerate(after.hands):
+        if hand != after.hand_sent[seat]:
+            after.hand_sent[seat] = list(hand)
+            events.append(Event(key="lets_kill.hand", params={"cards": list(hand)}, audience=Audience.to(seat)))
+    return events
 
 
 def begin(state: LetsKillState) -> LetsKillState:

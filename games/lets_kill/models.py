@@ -132,6 +132,7 @@ class LetsKillState(BaseModel):
     victims_deck: list[str]
     victims_discard: list[str] = Field(default_factory=list)
     hands: list[list[str]]
+    hand_sent: list[list[str]] = Field(default_factory=list)  # per seat: the hand of its last hand DM
     locations: list[LocationInPlay] = Field(default_factory=list)
     town: list[str] = Field(default_factory=list)  # Victims out on the town
     surprises: dict[str, str] = Field(default_factory=dict)  # victim -> face-down Surprise

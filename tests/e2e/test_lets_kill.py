@@ -4,12 +4,15 @@ both sides, and the rest of the game played out by the turn timers to the announ
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 import pytest
 
 from bot.tables import TableService
+from games.core.ai import choose_action
+from games.lets_kill.cards import CARDS
 from games.lets_kill.models import PlayCard, Pledge, Respond
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, table_log, until_version
@@ -210,3 +213,38 @@ async def test_answers_keep_the_window_deadline_also_across_a_restart(world: Wor
         assert (await world.tables.load(1)).state.pending.kind != "window"
         await world.double.wait_for(lambda: "Time is up: the game goes on without Carol." in table_log(
             world.bot_messages()), what="the window's closing line")
+
+
+async def test_a_hand_dm_comes_at_most_once_per_turn_change(world: World, seed: None) -> None:
+    """Issue 21: three players play a whole game with the computer players' moves (whackings, windows, shootouts);
+    each gets the dealt hand, then one "Your hand" DM at each turn change after which the hand is not the one last
+    sent, listing the whole hand: 16 DMs in this game of 14 turns, where one per hand change sent 30 (10, 8, 12)."""
+    players = world.players[:3]
+    bot = world.bot()
+    async with world.running(bot):
+        await start_three(world)
+        table = await world.tables.load(1)
+        engine, rng = table.engine, random.Random(5)
+        sent = [list(hand) for hand in table.state.hands]
+        expected = [1, 1, 1]  # the dealt hand
+        for _ in range(3000):
+            if table.status != "active":
+                break
+            seat = engine.waiting(table.state).seats[0]
+            action = choose_action(engine, table.state, seat, rng)
+            before = table.state.turn
+            await bot.tables.act_as_seat(1, seat, engine.dump_action(action), expected_version=table.version)
+            table = await world.tables.load(1)
+            if table.state.turn != before and table.status == "active":
+                for s, hand in enumerate(table.state.hands):
+                    expected[s] += hand != sent[s]
+                    sent[s] = list(hand)
+        assert table.status == "finished"
+        await world.double.wait_for(lambda: any(m.embeds and m.embeds[-1].get("title") == "Game over"
+                                                for m in world.bot_messages()), what="the result")
+        for user in players:
+            seat = next(s for s in range(3) if table.user_of(s) == user.id)
+            hands = [m for m in user.dms() if "Your hand" in m.text]
+            assert len(hands) == expected[seat], (user.username, len(hands), expected)
+            assert all(CARDS[c].name in hands[-1].text for c in sent[seat])
+        assert sum(expected) == 16 and table.state.turn == 14

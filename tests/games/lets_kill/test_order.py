@@ -3,9 +3,10 @@ test at resolution, one shootout per whacking, and the three endgames with ties.
 
 from __future__ import annotations
 
+from games.core import SYSTEM_SEAT, Event
 from games.lets_kill import rules
 from games.lets_kill.engine import ENGINE, begin
-from games.lets_kill.models import Declare, DiscardHand, Incident, PlayCard, Pledge, Respond
+from games.lets_kill.models import CloseWindow, Declare, DiscardHand, Incident, PlayCard, Pledge, Respond
 
 from .support import act, answer_window, build, ready
 
@@ -146,3 +147,18 @@ def test_the_declarers_turn_with_an_empty_deck_ends_by_the_declaration() -> None
     outcome = ENGINE.outcome(state)
     assert state.ended == "declared" and outcome is not None
     assert outcome.reason == "lets_kill.end.declared" and outcome.winners == [1]
+
+
+def test_a_hand_dm_comes_once_per_turn_change_with_the_whole_hand() -> None:
+    """Issue 21: a hand is sent when the turn changes, not at every change: Ada plays, refills at Step 3 and gets
+    one hand event (her whole new hand) as Ben's turn begins; Ben, whose hand did not change, gets none."""
+    state = ready([["W11", "E02"], ["W01"], []], town=["V05"])
+    events: list[Event] = []
+    step = ENGINE.apply(state, 0, PlayCard(card="W11", victims=["V05"]))
+    while step.state.turn == state.turn:
+        events += step.events
+        step = ENGINE.apply(step.state, SYSTEM_SEAT, CloseWindow())
+    events += step.events
+    hands = [(e.audience.seats, e.params["cards"]) for e in events if e.key == "lets_kill.hand"]
+    assert step.state.active == 1 and len(step.state.hands[0]) == 5
+    assert hands == [((0,), step.state.hands[0])]
