@@ -122,6 +122,11 @@ class LetsKill(Engine[LetsKillState]):
             return [ChooseCards(cards=list(c)) for c in dict.fromkeys(combinations(state.hands[seat], pending.n))]
         return [Declare(declare=True), Declare(declare=False)]
 
+    def free_order(self, action: Any) -> tuple[str, ...]:
+        """A play's ``victims`` are listed once, in play order, and their order is the player's: a Weapon's
+        declaration order (W1), Free Samples' arrival order (§9.10), Stakeout's peeks."""
+        return ("victims",) if isinstance(action, PlayCard) and len(action.victims) > 1 else ()
+
     def waiting(self, state: LetsKillState) -> Waiting | None:
         """The pending decision: ``kind`` is its kind (``place``, ``play``, ``window``, ``pledge``,
         ``peek_discard``, ``discard_choice``, ``declare``). A window waits on every player who has not answered; a

@@ -133,6 +133,19 @@ def _probe_other(state: Any, players: int, rng: random.Random, tally: Tally) -> 
     return None
 
 
+def _listed(listed: list[Any], probe: PlayCard) -> bool:
+    """Whether ``probe`` is among the listed plays up to the order of its Victims (the engine lists each set once,
+    every order legal: ``free_order``), ignoring the targets no listed play of that card uses (the engine does)."""
+    same = [a for a in listed if isinstance(a, PlayCard) and a.card == probe.card]
+    used = [f for f in ("victims", "location", "incident", "seat") if any(getattr(a, f) not in (None, []) for a in same)
+            and not (f == "location" and not probe.victims)]  # moving no Victim has no destination (§9.10)
+
+    def key(a: PlayCard) -> tuple[Any, ...]:
+        return tuple(frozenset(a.victims) if f == "victims" else getattr(a, f) for f in used)
+
+    return key(probe) in {key(a) for a in same}
+
+
 def _check_pending(state: Any, players: int, rng: random.Random, tally: Tally) -> str | None:
     pending = state.pending
     kind = pending.kind
@@ -167,6 +180,8 @@ def _check_pending(state: Any, players: int, rng: random.Random, tally: Tally) -
                 accepted = False
             tally.refusals += not accepted
             tally.accepted_probes += accepted
+            if accepted and not _listed(listed, action):
+                return f"engine accepts {action.model_dump(exclude_defaults=True)} but does not list it (in any order)"
             if accepted != mine:
                 where_ = {v: where(state, v) for v in action.victims if v in in_play(state)}
                 return (f"play {action.model_dump(exclude_defaults=True)} (bonus {pending.bonus}, positions "
