@@ -350,7 +350,8 @@ def finish_shootout(flow: Flow, *, target_wins: bool) -> None:
 
 
 OPS: dict[str, Op] = {
-    "turn_start": turn_start, "skip_turn": skip_turn, "check_victims": check_victims, "step1": step1, "place": place, "step2": step2,
+    "turn_start": turn_start, "skip_turn": skip_turn, "check_victims": check_victims, "step1": step1, "place": place,
+    "step2": step2,
     "extra_play": extra_play, "step3": step3, "end_turn": end_turn, "next_turn": next_turn, "effect": effect,
     "window": window, "resolve_response": resolve_response, "to_discard": to_discard, "attach_media": attach_media,
     "w3": w3_reveal, "reveal": reveal, "w4": w4_victims, "w5": w5_location, "w6": w6_shootout, "w7": w7_incident,
