@@ -184,8 +184,9 @@ def _field_panel(ctx: RenderContext, state: Any, partial: Partial, field: str, v
 def _victims_panel(ctx: RenderContext, state: Any, partial: Partial, sets: list[tuple[str, ...]]) -> Panel:
     """The Victim sets in one select when they fit; else the place first (when they lie in several places), then
     a multi-select of the Victims there (the engine checks the set)."""
-    title = ctx.t("lets_kill.ui.aim", weapon=render.card_name(partial.card))
     weapon = CARDS[partial.card].type == "weapon"  # a declaration is at one place (W1); other plays are not
+    title = ctx.t("lets_kill.ui.aim", weapon=render.card_name(partial.card)) if weapon else \
+        ctx.t("lets_kill.ui.pick_victims", card=render.card_name(partial.card))
     if weapon and partial.place != UNSET:
         sets = [s for s in sets if s and _place(state, s[0]) == partial.place]
     if len(sets) <= OPTIONS:
