@@ -336,3 +336,29 @@ async def test_a_weapon_declaration_is_made_in_the_chosen_order(world: World, cr
         await choose(world, alice, 1, move)
         table = await world.tables.load(1)
         assert table.state.whacking is not None and table.state.whacking.targets == move.victims
+
+
+async def test_the_discard_pile_is_on_the_table_and_whole_under_status(world: World, seed: None) -> None:
+    """README ruling 6: Bob throws his hand away (from the card panel); the table then shows the pile's top three
+    cards and `/status` the whole pile, top first."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        await start_three(world)
+        await pass_window(world, alice, 1)
+        await pass_window(world, carol, 1)
+        message, table = await table_message(world, 1)
+        thrown = list(reversed(table.state.hands[1]))
+        response = await (await bob.click(message, label="Act")).response()
+        assert response.message is not None
+        select = next(c for c in response.message.walk_components() if c.get("type") == 3)
+        away = next(o["value"] for o in select["options"] if o["value"].startswith("!"))
+        await (await bob.select(response.message, select["custom_id"], [away])).response()
+        await wait_version(world, 1, table.version)
+        table = await world.tables.load(1)
+        assert table.state.lk_discard[-5:] == thrown[::-1]
+        names = [CARDS[c].name for c in thrown]
+        top = f"Discard pile, top first: {', '.join(names[:3])}, …and 2 more"
+        await world.double.wait_for(lambda: any(top in m.text for m in act_buttons(world)), what="the pile's top")
+        status = await (await alice.slash(world.games, "status")).response()
+        assert status.ephemeral and len(status.embeds) == 2
+        assert status.embeds[1]["description"] == f"Discard pile, top first: {', '.join(names)}"

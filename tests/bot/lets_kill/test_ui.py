@@ -240,3 +240,25 @@ def test_a_spanish_game_is_spanish_but_for_the_printed_card_names() -> None:
     shown = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", text)}
     assert sorted(shown & english_only) == []
     assert "Pocket Derringer" in render.card_line(ctx_of(build(hands=[[], [], []], start=False), "es"), "W01")
+
+
+@pytest.mark.parametrize(("language", "top", "whole"), [
+    ("en", "Discard pile, top first: Secret Millionaire, Block Party, Pocket Derringer, …and 1 more",
+     "Discard pile, top first: Secret Millionaire, Block Party, Pocket Derringer, Sirens"),
+    ("es", "Pila de descartes, de arriba abajo: Secret Millionaire, Block Party, Pocket Derringer, …y 1 más",
+     "Pila de descartes, de arriba abajo: Secret Millionaire, Block Party, Pocket Derringer, Sirens"),
+])
+def test_the_discard_pile_is_public_top_cards_on_the_table_all_under_status(language: str, top: str,
+                                                                            whole: str) -> None:
+    """README ruling 6: the table shows the top three cards of the discard pile, /status the whole pile, never a
+    card discarded face down."""
+    state = build(hands=[[], [], []], start=False)
+    state.lk_deck = [c for c in state.lk_deck if c not in ("E13-1", "W01", "E02", "S01", "S05")]
+    state.lk_discard = ["E13-1", "S05", "W01", "E02", "S01"]
+    state.face_down = ["S05"]
+    ctx = ctx_of(state, language)
+    view = ENGINE.view(state, None)
+    embed = UI.table_embed(ctx, view)
+    assert top in (embed.description or "").split("\n") and "Pocketful of Coupons" not in str(embed.to_dict())
+    extra = UI.status_embeds(ctx, view)
+    assert [e.description for e in extra] == [whole]
