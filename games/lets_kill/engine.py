@@ -17,6 +17,7 @@ from games.core import (
     Audience,
     Engine,
     Event,
+    Features,
     IllegalAction,
     ModeInfo,
     Outcome,
@@ -51,6 +52,9 @@ class LetsKill(Engine[LetsKillState]):
     State = LetsKillState
     Options = LetsKillOptions
     Action: ClassVar[Any] = LetsKillAction
+    #: a response window closes on the game's own clock (its time limit, LK-19)
+    features: ClassVar[Features] = Features(timeouts=True, ai=True, clock_actions=frozenset({"close_window"}),
+                                            system_only="core.not_your_turn")
 
     # ------------------------------------------------------------ setup (RB "Set Up", LK-01, §9.7, §9.15)
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> LetsKillState:
@@ -137,7 +141,8 @@ class LetsKill(Engine[LetsKillState]):
         if pending.kind == "window":
             assert state.window is not None
             seats = tuple(s for s in state.window.eligible if s not in state.window.answers)
-            return Waiting(seats=seats, kind="window")
+            # one simultaneous decision: each sealed answer is a step, the window stands since it opened (LK-19)
+            return Waiting(seats=seats, kind="window", open_for=len(state.window.answers))
         if pending.kind == "pledge":
             return Waiting.prompt(pending.seat, "pledge")
         return Waiting.turn(pending.seat, pending.kind)
@@ -162,20 +167,27 @@ class LetsKill(Engine[LetsKillState]):
         }[pending.kind]()
         return seat, default
 
-    def apply(self, state: LetsKillState, seat: int, action: Any) -> Step:
-        """Raises :class:`IllegalAction` (``lets_kill.*``; ``core.game_over``) and then changes nothing. When the
-        turn changes, each seat whose hand is not the one it was last sent gets one private ``lets_kill.hand``
-        event with the whole hand, last (one "Your hand" DM per turn change at most; "My secrets" is always
-        current)."""
-        if state.ended:
-            raise IllegalAction("core.game_over")
-        pending = state.pending
-        if pending is None:
+    def refusal(self, state: LetsKillState, seat: int) -> IllegalAction:
+        """A seat that already answered the open window is told so (``lets_kill.already_answered``)."""
+        if state.window is not None and seat in state.window.answers:
+            return IllegalAction("lets_kill.already_answered")
+        return IllegalAction("core.not_your_turn")
+
+    def copy_state(self, state: LetsKillState) -> LetsKillState:
+        return LetsKillState.model_validate_json(state.model_dump_json())  # a deep copy, done by pydantic-core
+
+    def _apply(self, state: LetsKillState, seat: int, action: Any) -> Step:
+        """Raises :class:`IllegalAction` (``lets_kill.*``) and then changes nothing (game over and who may act are
+        the contract's, :meth:`Engine.apply`). When the turn changes, each seat whose hand is not the one it was
+        last sent gets one private ``lets_kill.hand`` event with the whole hand, last (one "Your hand" DM per turn
+        change at most; "My secrets" is always current)."""
+        if state.pending is None:
             raise IllegalAction("lets_kill.not_now")
-        flow = Flow(LetsKillState.model_validate_json(state.model_dump_json()))  # a deep copy, done by pydantic-core
+        turn, hands = state.turn, [list(hand) for hand in state.hands]
+        flow = Flow(state)
         self._decide(flow, seat, action)
         pipeline.run(flow)
-        return Step(state=flow.state, events=flow.events + _hand_events(state, flow.state))
+        return Step(state=flow.state, events=flow.events + _hand_events(turn, hands, flow.state))
 
     def _decide(self, flow: Flow, seat: int, action: Any) -> None:
         state = flow.state
@@ -221,12 +233,7 @@ class LetsKill(Engine[LetsKillState]):
         window = state.window
         if state.pending is None or state.pending.kind != "window" or window is None:
             raise IllegalAction("lets_kill.not_now")
-        if isinstance(action, CloseWindow):
-            if seat != SYSTEM_SEAT:
-                raise IllegalAction("core.not_your_turn")
-        else:
-            if seat not in window.eligible or seat in window.answers:
-                raise IllegalAction("lets_kill.already_answered" if seat in window.answers else "core.not_your_turn")
+        if not isinstance(action, CloseWindow):  # who may answer is the contract's (refusal)
             error = plays.response_error(state, seat, action)
             if error is not None:
                 raise error
@@ -278,13 +285,14 @@ class LetsKill(Engine[LetsKillState]):
                        params={"score": best}, scores={s: float(p) for s, p in scores.items()})
 
 
-def _hand_events(before: LetsKillState, after: LetsKillState) -> list[Event]:
-    """At a turn change, a ``lets_kill.hand`` event to each seat whose hand differs from the last one it was sent
-    (``hand_sent``; a hand-built state without it counts ``before``'s hands as sent), which is then recorded."""
-    if after.turn == before.turn or after.ended:
+def _hand_events(turn: int, hands: list[list[str]], after: LetsKillState) -> list[Event]:
+    """When the step left ``turn``, a ``lets_kill.hand`` event to each seat whose hand differs from the last one it
+    was sent (``hand_sent``; a hand-built state without it counts ``hands``, those before the step, as sent),
+    which is then recorded."""
+    if after.turn == turn or after.ended:
         return []
     if len(after.hand_sent) != len(after.hands):
-        after.hand_sent = [list(hand) for hand in before.hands]
+        after.hand_sent = [list(hand) for hand in hands]
     events = []
     for seat, hand in enumerate(after.hands):
         if hand != after.hand_sent[seat]:

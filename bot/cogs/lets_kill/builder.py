@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 from bot.cogs.lets_kill import render
+from bot.cogs.reference.held import card_effect
 from bot.errors import UserError
 from bot.ui import RenderContext
 from games.lets_kill.cards import CARDS
@@ -100,7 +101,8 @@ class Panel:
 def card_panel(ctx: RenderContext, legal: list[Any]) -> Panel:
     """Step one: the cards with a legal play, in hand order, and throwing away the hand when that is legal."""
     cards = list(dict.fromkeys(a.card for a in legal if isinstance(a, PlayCard)))
-    options = [discord.SelectOption(label=render.card_name(c)[:100], value=c) for c in cards]
+    options = [discord.SelectOption(label=render.card_name(c)[:100], value=c,
+                                    description=card_effect(c, ctx.language)) for c in cards]
     options += [discord.SelectOption(label=render.action_label(ctx, a, {}), value=f"!{i}")
                 for i, a in enumerate(legal) if not isinstance(a, PlayCard)]
     return Panel("card", "", options[:OPTIONS], ctx.t("lets_kill.ui.pick_card"))
@@ -168,15 +170,18 @@ def _field_panel(ctx: RenderContext, state: Any, partial: Partial, field: str, v
     owners = {inc.id: inc.owner for inc in state.incidents}
     options = []
     for value in values[:OPTIONS]:
+        description = None
         if value is None:  # the play without this target (Free Samples moving nobody)
             label = ctx.t("lets_kill.ui.no_target")
         elif field == "location":
             label = render.card_name(value)
+            description = card_effect(value, ctx.language)
         elif field == "incident":
             label = ctx.t("lets_kill.action.incident", incident=value, seat=ctx.name(owners.get(value, 0)))
         else:
             label = ctx.name(value)
-        options.append(discord.SelectOption(label=label[:100], value=f"{field}={'' if value is None else value}"))
+        options.append(discord.SelectOption(label=label[:100], value=f"{field}={'' if value is None else value}",
+                                            description=description))
     return Panel("tgt", partial.encode(), options, ctx.t("lets_kill.ui.pick_target",
                                                          card=render.card_name(partial.card)))
 
@@ -200,7 +205,8 @@ def _victims_panel(ctx: RenderContext, state: Any, partial: Partial, sets: list[
         return Panel("place", partial.encode(), options, ctx.t("lets_kill.ui.pick_place",
                                                                card=render.card_name(partial.card)))
     victims = list(dict.fromkeys(v for s in sets for v in s))[:OPTIONS]
-    options = [discord.SelectOption(label=render.card_name(v)[:100], value=v) for v in victims]
+    options = [discord.SelectOption(label=render.card_name(v)[:100], value=v, description=card_effect(v, ctx.language))
+               for v in victims]
     fewest, most = min(len(s) for s in sets), max(len(s) for s in sets)
     return Panel("vic", partial.encode(), options, title, min_values=fewest, max_values=min(most, len(options)))
 

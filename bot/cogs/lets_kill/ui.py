@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.lets_kill import builder, render
+from bot.cogs.reference.held import card_effect, held, held_embed
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.tables import TableService
@@ -47,8 +48,10 @@ class LetsKillUI(GameUI):
         """A hand (dealt, or changed) is listed card by card with what each card is; other DMs are one line."""
         if event.key in HAND_EVENTS:
             lines = [f"• {render.card_line(ctx, c)}" for c in event.params["cards"]]
+            explained = held_embed(held("lets_kill", seat, {"hand": event.params["cards"]}), ctx.language)
             return Outgoing(embeds=[discord.Embed(title=ctx.t("lets_kill.ui.hand"), colour=render.COLOUR,
-                                                  description=render.fit(ctx, lines, 4000))])
+                                                  description=render.fit(ctx, lines, 4000)),
+                                    *([explained] if explained else [])])
         return Outgoing(embeds=[discord.Embed(description=render.event_text(ctx, event)[:4000],
                                               colour=render.COLOUR)])
 
@@ -60,13 +63,6 @@ class LetsKillUI(GameUI):
 
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
         return render.secrets_embed(ctx, view)
-
-    def decision_opened(self, table: Table) -> int:
-        """In a response window, the version that opened it: everyone answers at once and each sealed answer is a
-        new version, but the window's timers (armed when it opened, persisted) stand until it closes (LK-19:
-        answers do not extend it)."""
-        window = _open_window(table)
-        return table.version - len(window.answers) if window is not None else table.version
 
     def move_timeout(self, table: Table, config: Any) -> int:
         """A response window lasts the table's ``window_seconds`` option from its opening (LK-19, default 15 s),
@@ -94,7 +90,7 @@ class LetsKillUI(GameUI):
                            version: int, values: list[str]) -> None:
         bot: CoronerBot = interaction.client  # type: ignore[assignment]
         ctx = RenderContext(table, table.language)
-        version = _same_window(table, version)
+        # a control drawn earlier in the same open response window still stands (Table.stands, LK-19)
         seat, _ = TableService.check_turn(table, interaction.user.id, version)
         legal = table.engine.legal_actions(table.state, seat)
         if name == "pass":  # on the table: the table's edit answers the click
@@ -114,7 +110,8 @@ class LetsKillUI(GameUI):
             return await self._build(bot, interaction, ctx, table, legal, name, arg, values, version)
         picks = list(enumerate(legal))
         owners = {inc.id: inc.owner for inc in table.state.incidents}
-        options = [discord.SelectOption(label=render.action_label(ctx, a, owners), value=str(i))
+        options = [discord.SelectOption(label=render.action_label(ctx, a, owners), value=str(i),
+                                        description=card_effect(getattr(a, "card", None) or "", ctx.language))
                    for i, a in picks[:MAX_OPTIONS]]
         items: list[discord.ui.Item[Any]] = []
         if len(picks) > MAX_OPTIONS and pending is not None and pending.kind in ("pledge", "discard_choice"):
@@ -168,7 +165,8 @@ class LetsKillUI(GameUI):
         cards = [c for c in table.state.hands[seat] if not pledge or CARDS[c].is_gun][:MAX_OPTIONS]
         low, high = (1, len(cards)) if pledge else (pending.n, pending.n)
         return GameSelect(table.id, table.version, "cards", "pledge" if pledge else "discard",
-                          options=[discord.SelectOption(label=render.card_name(c)[:100], value=c) for c in cards],
+                          options=[discord.SelectOption(label=render.card_name(c)[:100], value=c,
+                                                        description=card_effect(c, ctx.language)) for c in cards],
                           min_values=low, max_values=high,
                           placeholder=ctx.t("lets_kill.ui.pick_guns" if pledge else "lets_kill.ui.pick_discard"))
 
@@ -197,12 +195,3 @@ def _open_window(table: Table) -> Any:
         return None
     return state.window
 
-
-def _same_window(table: Table, version: int) -> int:
-    """The version a control drawn at ``version`` stands for: the table's own when both lie in the same open
-    response window. Everyone answers a window at once and each answer is a new version, but the others' sealed
-    answers change none of a player's choices, so a Pass or a select drawn before them still holds (LK-19)."""
-    window = _open_window(table)
-    if window is None:
-        return version
-    return table.version if table.version - len(window.answers) <= version <= table.version else version
