@@ -275,7 +275,7 @@ async def test_a_hand_dm_comes_at_most_once_per_turn_change(world: World, seed: 
             seat = engine.waiting(table.state).seats[0]
             action = choose_action(engine, table.state, seat, rng)
             before = table.state.turn
-            await bot.tables.act_as_seat(1, seat, engine.dump_action(action), expected_version=table.version)
+            await bot.tables.act(1, None, engine.dump_action(action), seat=seat, expected_version=table.version)
             table = await world.tables.load(1)
             if table.state.turn != before and table.status == "active":
                 for s, hand in enumerate(table.state.hands):
