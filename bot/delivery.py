@@ -182,10 +182,12 @@ class Delivery:
             log.debug("could not take the My secrets buttons off game %s's notices", table.id)
 
     # --- the table status -----------------------------------------------------------------------------------
-    def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:
+    def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None, *,
+                       full: bool = False) -> Outgoing:
         """The public table: the table embed with ``lines`` (the "last moves" log) as its last field, who the game
         waits on, and the components, all from ``public`` (``engine.view(state, None)``, computed here when not
-        given); once finished, the result with a History button (the timeline, see :mod:`bot.cogs.history`)."""
+        given); once finished, the result with a History button (the timeline, see :mod:`bot.cogs.history`).
+        ``full`` (``/status``): the UI's :meth:`~bot.ui.GameUI.status_embeds` follow the table."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
         if public is None:
@@ -195,7 +197,7 @@ class Delivery:
         if lines and len(embed.fields) < MAX_FIELDS:  # the budget cuts a long log with "…and N more"
             embed.add_field(name=ctx.t("table.last_moves"), value="\n".join(lines), inline=False)
         content = None
-        embeds = [embed]
+        embeds = [embed, *(ui.status_embeds(ctx, public) if full else [])]
         items: list[discord.ui.Item[Any]] = []
         mentions = False
         if table.status == "finished":

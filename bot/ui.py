@@ -251,6 +251,11 @@ class GameUI:
             embed.add_field(name=key.replace("_", " "), value=str(value))
         return embed
 
+    def status_embeds(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.Embed]:
+        """Embeds ``/status`` shows under the table, from the public ``view``: what the living table has no room
+        for (e.g. a whole discard pile). None by default."""
+        return []
+
     def table_files(self, ctx: RenderContext, view: dict[str, Any]) -> list[Attachment]:
         """Files (e.g. a board image) attached to the public status, from the public ``view``."""
         return []

@@ -90,7 +90,7 @@ class Core(commands.Cog):
             await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=SILENT)
             return
         table = await self._game_here(interaction, here)
-        out = self.bot.delivery.status_message(table, [])
+        out = self.bot.delivery.status_message(table, [], full=True)
         out.view = None
         await interaction.response.send_message(ephemeral=True, **out.kwargs())
 
