@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.util import await_only
 
+import bot.db.check as check_module
 import bot.db.session as session_module
 
 
@@ -53,4 +54,5 @@ def slow_sql(monkeypatch: pytest.MonkeyPatch) -> Iterator[SlowSql]:
         return engine
 
     monkeypatch.setattr(session_module, "create_engine", slow_engine)
+    monkeypatch.setattr(check_module, "create_engine", slow_engine)  # the bot's engine: bot.db.check.open_database
     yield latency
