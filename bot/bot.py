@@ -20,7 +20,7 @@ from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
-from bot.modals import install_modal_router
+from bot.modals import LOBBY_OPTIONS, install_modal_router
 from bot.plugins import extensions
 from bot.settings import Settings, StartupError
 from bot.tables.outbox import RETRY_TIMER
@@ -227,6 +227,9 @@ class CoronerBot(commands.AutoShardedBot):
         table = None
         try:
             table = await self.tables.load(game_id)
+            if name == LOBBY_OPTIONS:  # the host's Options form on a lobby
+                await self.get_cog("Lobby").on_options_form(interaction, table, values)  # type: ignore[union-attr]
+                return
             await ui_for(table.game, table.mode).on_modal(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
             await send_error(self, interaction, exc, table)

@@ -58,6 +58,7 @@ class Delivery:
             await self.live.after_step(table)
         if table.status == "finished":
             await self.live.forget(table)
+            await self.close_notices(table)
         for seat, outs in private.items():
             for out in merged(outs):
                 await self.dm(table, seat, out)
@@ -155,6 +156,28 @@ class Delivery:
         await self.live.unping(table)
         await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
         await self.live.forget(table)
+        await self.close_notices(table)
+
+    async def close_notices(self, table: Table) -> None:
+        """The game is over (finished or cancelled): its closed-DM notices (:meth:`dm_fallback`) lose their
+        "My secrets" button, which has nothing left to act on. Only for a game where some seat's DMs were closed;
+        the channel's messages since the game's first message are read once (at most 100, best effort)."""
+        if all(seat.dm_ok for seat in table.seats):
+            return
+        since = table.lobby_message_id or table.table_message_id
+        wanted = secrets_button(table.id, "").custom_id
+        channel = await self.channel(table.channel_id)
+        try:
+            async for message in channel.history(  # type: ignore[attr-defined]
+                    limit=100, after=discord.Object(id=since) if since else None):
+                if self.bot.user is not None and message.author.id != self.bot.user.id:
+                    continue
+                ids = {getattr(child, "custom_id", None) for row in message.components
+                       for child in getattr(row, "children", [])}
+                if wanted in ids:
+                    await message.edit(view=None)
+        except discord.HTTPException:
+            log.debug("could not take the My secrets buttons off game %s's notices", table.id)
 
     # --- the table status -----------------------------------------------------------------------------------
     def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:

@@ -96,9 +96,9 @@ class RenderContext:
 
     def name(self, seat: int) -> str:
         """``seat``'s name as typed, for places Discord shows without markdown (button and select option labels,
-        placeholders, modal titles, autocomplete choices); message text uses :meth:`shown_name`."""
-        names = self.table.seat_names(seat)
-        return names[0] if names else f"#{seat + 1}"
+        placeholders, modal titles, autocomplete choices); message text uses :meth:`shown_name`. Seats whose
+        display names collide get a suffix telling them apart (:meth:`bot.tables.Table.shown_name`)."""
+        return self.table.shown_name(seat)
 
     def shown_name(self, seat: int) -> str:
         """``seat``'s name for message text (contents, embeds): markdown escaped (:func:`text_name`), so a name
@@ -287,6 +287,13 @@ class GameUI:
 
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
         """Whether a DM from ``seat`` is for this game now (e.g. the Killer while its route is due)."""
+        return False
+
+    def claims_dm(self, table: Table, seat: int | None, content: str) -> bool:
+        """Whether the DM ``content`` from ``seat`` is plainly meant for this game although it takes none from
+        them now (:meth:`accepts_dm` is False: e.g. a ``letter:`` on a day with no letter to write). It then goes
+        to :meth:`on_dm` all the same, whose refusal (the rules' own) says when such a message is taken, instead of
+        "none of your games is waiting for a message". None by default."""
         return False
 
     async def on_dm(self, bot: Any, message: discord.Message, table: Table, seat: int, content: str) -> None:

@@ -249,6 +249,13 @@ class SocialUI(GameUI):
         state = table.state
         return may_write_letter(state, seat) or may_send_clue(state, seat) or seat in interview_pair(state)
 
+    def claims_dm(self, table: Table, seat: int | None, content: str) -> bool:
+        """A DM command of this game (``letter:``, ``clue:``, ``note:``, ``review:`` and their Spanish words) with
+        a text, from a seated player of a running game: the engine's refusal says when it is taken."""
+        head, colon, rest = content.strip().partition(":")
+        return (seat is not None and table.state is not None and table.state.result is None and bool(colon)
+                and head.strip().lower() in DM_COMMANDS and bool(rest.strip()))
+
     async def on_dm(self, bot: Any, message: discord.Message, table: Table, seat: int, content: str) -> None:
         text = content.strip()
         head, _, rest = text.partition(":")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.lets_kill import render
+from bot.cogs.reference.held import card_effect, held, held_embed
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.tables import TableService
@@ -46,8 +47,10 @@ class LetsKillUI(GameUI):
         """A hand (dealt, or changed) is listed card by card with what each card is; other DMs are one line."""
         if event.key in HAND_EVENTS:
             lines = [f"• {render.card_line(ctx, c)}" for c in event.params["cards"]]
+            explained = held_embed(held("lets_kill", seat, {"hand": event.params["cards"]}), ctx.language)
             return Outgoing(embeds=[discord.Embed(title=ctx.t("lets_kill.ui.hand"), colour=render.COLOUR,
-                                                  description=render.fit(ctx, lines, 4000))])
+                                                  description=render.fit(ctx, lines, 4000)),
+                                    *([explained] if explained else [])])
         return Outgoing(embeds=[discord.Embed(description=render.event_text(ctx, event)[:4000],
                                               colour=render.COLOUR)])
 
@@ -102,7 +105,8 @@ class LetsKillUI(GameUI):
         elif len(picks) > MAX_OPTIONS:
             return await self._cards_first(interaction, ctx, table, picks)
         owners = {inc.id: inc.owner for inc in table.state.incidents}
-        options = [discord.SelectOption(label=render.action_label(ctx, a, owners), value=str(i))
+        options = [discord.SelectOption(label=render.action_label(ctx, a, owners), value=str(i),
+                                        description=card_effect(getattr(a, "card", None) or "", ctx.language))
                    for i, a in picks[:MAX_OPTIONS]]
         placeholder = ctx.t("lets_kill.ui.pick")
         if len(picks) > MAX_OPTIONS:
@@ -115,7 +119,8 @@ class LetsKillUI(GameUI):
         """A Weapon with more declarations than one select holds: pick its targets in a multi-select (the engine
         checks the declaration)."""
         targets = [v for v in victims_in_play(table.state) if whackable(table.state, v, weapon)][:MAX_OPTIONS]
-        options = [discord.SelectOption(label=render.card_name(v)[:100], value=v) for v in targets]
+        options = [discord.SelectOption(label=render.card_name(v)[:100], value=v,
+                                        description=card_effect(v, ctx.language)) for v in targets]
         select = GameSelect(table.id, table.version, "aim", weapon, options=options, min_values=1,
                             max_values=len(options), placeholder=ctx.t("lets_kill.ui.aim", weapon=render.card_name(
                                 weapon))[:150])
@@ -125,7 +130,8 @@ class LetsKillUI(GameUI):
                            picks: list[tuple[int, Any]]) -> None:
         """Too many moves for one select: the cards first (plus the moves that are not a card play)."""
         cards = list(dict.fromkeys(a.card for _, a in picks if isinstance(a, PlayCard)))
-        options = [discord.SelectOption(label=render.card_name(c)[:100], value=c) for c in cards][:MAX_OPTIONS]
+        options = [discord.SelectOption(label=render.card_name(c)[:100], value=c,
+                                        description=card_effect(c, ctx.language)) for c in cards][:MAX_OPTIONS]
         items: list[discord.ui.Item[Any]] = [GameSelect(table.id, table.version, "card", options=options,
                                                         placeholder=ctx.t("lets_kill.ui.pick_card"))]
         others = [(i, a) for i, a in picks if not isinstance(a, PlayCard)]
