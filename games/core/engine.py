@@ -24,10 +24,13 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import permutations, product
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from games.core.copying import deep_copy
 
 #: The seat of the game's own clock: actions such as "the day ends" that only the bot's timers send.
 SYSTEM_SEAT = -1
@@ -297,6 +300,14 @@ class Engine(ABC, Generic[StateT]):
     def dump_state(self, state: StateT) -> dict[str, Any]:
         return state.model_dump(mode="json")
 
+    def copy_state(self, state: StateT) -> StateT:
+        """A copy of ``state`` that the game's step (:meth:`_apply`) may change freely: it shares no mutable
+        object with ``state`` (so :meth:`apply` never mutates its input). The default is
+        :func:`games.core.copying.deep_copy`, a deep copy planned from the state's field declarations (several
+        times quicker than ``copy.deepcopy``); an engine whose step changes only some parts may override it to copy
+        those and share the rest."""
+        return deep_copy(state)
+
     @abstractmethod
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> StateT:
         """Deal a new game for ``len(seats)`` players. Raises :class:`IllegalAction` for a bad player count."""
@@ -308,7 +319,23 @@ class Engine(ABC, Generic[StateT]):
     @abstractmethod
     def legal_actions(self, state: StateT, seat: int) -> list[Any]:
         """Every action ``seat`` may take now (empty when it is not their move). Free-text parts are filled
-        with placeholders; the adapter lets the player type them."""
+        with placeholders; the adapter lets the player type them. A list field that :meth:`free_order` names is
+        listed in one order only: each listed action stands for every ordering of it (all legal, all distinct)."""
+
+    def free_order(self, action: Any) -> tuple[str, ...]:
+        """The list fields of ``action`` whose order is the player's own choice (e.g. the order a Weapon's targets
+        are declared in): :meth:`legal_actions` lists such a move once, and every ordering of these fields is
+        legal too, so a move space too large to list (thousands of orders) is listed by its sets. None by
+        default; see :meth:`orderings`."""
+        return ()
+
+    def orderings(self, action: Any) -> Iterator[Any]:
+        """Every ordering of ``action``'s :meth:`free_order` fields (``action`` itself first): the legal moves a
+        listed action stands for."""
+        fields = self.free_order(action)
+        choices = [list(permutations(getattr(action, name))) for name in fields]
+        for picked in product(*choices):
+            yield action.model_copy(update={name: list(order) for name, order in zip(fields, picked, strict=True)})
 
     def apply(self, state: StateT, seat: int, action: Any) -> Step:
         """Apply ``action`` by ``seat``: :meth:`check_actor`, then the game's own step :meth:`_apply` on
@@ -323,10 +350,6 @@ class Engine(ABC, Generic[StateT]):
         """The game's own step: ``action`` by ``seat``, already known to be a move this actor may make now
         (:meth:`check_actor`). ``state`` is a fresh copy (:meth:`copy_state`) the step may change in place; it
         returns the new state and its events, or raises :class:`IllegalAction` (the copy is then dropped)."""
-
-    def copy_state(self, state: StateT) -> StateT:
-        """A copy of ``state`` that :meth:`_apply` may change without touching ``state``."""
-        return state.model_copy(deep=True)
 
     def check_actor(self, state: StateT, seat: int, action: Any = None) -> None:
         """Raise the refusal of ``seat`` making ``action`` now (``None``: any move of theirs, e.g. before a menu is

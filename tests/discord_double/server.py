@@ -24,7 +24,8 @@ from tests.discord_double.permissions import DEFAULT_EVERYONE, README_MINIMAL
 from tests.discord_double.ratelimits import INTERACTION_ROUTES, RateLimits
 
 API_PREFIX = "/api/v10"
-TOKEN = "double-token"
+#: shaped like a bot token (the bot checks the shape offline before it connects); valid only here
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.ZG91Ymw.ZG91YmxlLXRva2VuLW5vdC1hLXJlYWwtb25l"
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # Discord's upload limit in a server without boosts (bytes)
 BOT_ROLE_POSITION = 100
 

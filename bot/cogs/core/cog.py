@@ -1,33 +1,36 @@
-"""``/status`` (public view), ``/hand`` and the My secrets button (private view, ephemeral), ``/rules``,
-``/games`` and ``/leaderboard``."""
+"""``/status`` (public view), ``/hand`` (private view, ephemeral: :func:`bot.private_view.show_secrets`),
+``/rules``, ``/games`` and ``/leaderboard``."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.budget import FIELD_VALUE, clip, size
+from bot.budget import FIELD_VALUE, clip, more, size
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.cogs.reference._render import cards_page
-from bot.cogs.reference.held import held, held_embed
-from bot.components import view_of
 from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError
 from bot.i18n import t
 from bot.i18n.catalog import plain_number
 from bot.plugins import game_choices
-from bot.ui import COLOUR, SILENT, Outgoing, RenderContext, ui_for
+from bot.private_view import show_secrets
+from bot.ui import COLOUR, SILENT, Outgoing, ui_for
 from games.core import GameInfo, get_game
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
+
+
+#: players a /leaderboard lists by name (the rest are counted; the one asking is shown wherever they rank)
+LEADERBOARD_ROWS = 20
 
 
 def known_game(game: str) -> GameInfo:
@@ -36,24 +39,6 @@ def known_game(game: str) -> GameInfo:
         return get_game(game)
     except KeyError:
         raise UserError("rules.unknown_game", game=game) from None
-
-
-async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table: Table) -> None:
-    """Reply ephemerally with the clicker's private view (only ever their own), what each card it holds does (the
-    card reference, from that same view) and the controls the game offers there
-    (:meth:`bot.ui.GameUI.secrets_items`)."""
-    seat = table.seat_of(interaction.user.id)
-    if seat is None:
-        raise UserError("secrets.not_a_player")
-    if table.state is None:
-        raise UserError("secrets.not_started")
-    ctx = RenderContext(table, table.language)
-    ui, view = ui_for(table.game, table.mode), table.engine.view(table.state, seat)
-    items = ui.secrets_items(ctx, seat, view) if table.status == "active" else []
-    explained = held_embed(held(table.game, seat, view), ctx.language)  # what the seat's own cards do
-    embeds = [ui.secrets_embed(ctx, seat, view), *([explained] if explained else [])]
-    out = Outgoing(embeds=embeds, view=view_of(*items) if items else None, language=ctx.language)
-    await interaction.response.send_message(ephemeral=True, **out.kwargs())
 
 
 def _mode_rules(info: GameInfo, mode: str, language: str) -> list[str]:
@@ -83,7 +68,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 class Core(commands.Cog):
     """Status, secrets, rules, active games and the leaderboard."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
 
     async def _game_here(self, interaction: discord.Interaction, table: Table | None = None) -> Table:
@@ -105,14 +90,14 @@ class Core(commands.Cog):
             await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=SILENT)
             return
         table = await self._game_here(interaction, here)
-        out = self.bot.delivery.status_message(table, [])
+        out = self.bot.delivery.status_message(table, [], full=True)
         out.view = None
         await interaction.response.send_message(ephemeral=True, **out.kwargs())
 
     @app_commands.command(name="hand", description=_("Show your role, hand and private information (only to you)"))
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
-        await show_secrets(self.bot, interaction, await self._game_here(interaction))
+        await show_secrets(interaction, await self._game_here(interaction))
 
     async def game_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
@@ -163,10 +148,18 @@ class Core(commands.Cog):
         rows = [] if no_such_series else await self.bot.tables.leaderboard(interaction.guild_id, game,
                                                                           series_id=series)
         unit = ui_for(game).score_key  # the game's own unit (Verdugo: Crowns), as its results say
-        lines = [t("leaderboard.line", language, rank=i + 1, user=f"<@{row.user_id}>",
-                   points=t(unit, language, count=plain_number(row.points)),
-                   wins=t("leaderboard.wins", language, count=row.wins),
-                   games=t("leaderboard.games", language, count=row.games)) for i, row in enumerate(rows[:20])]
+
+        def line(rank: int, row: Any) -> str:
+            return t("leaderboard.line", language, rank=rank, user=f"<@{row.user_id}>",
+                     points=t(unit, language, count=plain_number(row.points)),
+                     wins=t("leaderboard.wins", language, count=row.wins),
+                     games=t("leaderboard.games", language, count=row.games))
+
+        lines = [line(i + 1, row) for i, row in enumerate(rows[:LEADERBOARD_ROWS])]
+        if len(rows) > LEADERBOARD_ROWS:  # the rest is counted, and whoever asked still sees their own place
+            lines.append(more(len(rows) - LEADERBOARD_ROWS, language))
+            lines += [line(i + 1, row) for i, row in enumerate(rows)
+                      if i >= LEADERBOARD_ROWS and row.user_id == interaction.user.id]
         title = t("leaderboard.series" if series else "leaderboard.all_time", language,
                   game=t(f"game.{game}", language), series=series)
         embed = discord.Embed(title=title, description="\n".join(lines) or t("leaderboard.empty", language),
