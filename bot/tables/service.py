@@ -295,6 +295,22 @@ class TableService(LobbyMixin):
         assert waiting is not None  # check_actor refuses a game that waits on nobody
         return seat, waiting
 
+    @staticmethod
+    def check_move(table: Table, user_id: int, action: dict[str, Any], expected_version: int | None) -> int:
+        """The seat ``user_id`` would make ``action`` (JSON) as (``HOST_SEAT`` for the host's host action), when
+        :meth:`act` would let them now: its table checks and the engine's refusal of that actor
+        (:meth:`games.core.Engine.check_actor`), without moving (e.g. before a slow move is acknowledged). Raises as
+        :meth:`check_turn` does, and ``table.bad_action`` for malformed JSON."""
+        engine = table.engine
+        seat = admit(table, user_id=user_id, seat=None, expected_version=expected_version,
+                     host_action=action.get("type") in engine.features.host_actions)
+        try:
+            parsed = engine.parse_action(action)
+        except ValidationError as exc:
+            raise TableError("table.bad_action", game_id=table.id) from exc
+        engine.check_actor(table.state, seat, parsed)
+        return seat
+
     async def replay_check(self, game_id: int) -> bool:
         """Whether re-applying the logged actions to the seed reproduces the stored snapshot (True for a
         lobby). Raises the engine's ``IllegalAction`` when a logged action no longer applies."""

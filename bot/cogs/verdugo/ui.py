@@ -116,6 +116,12 @@ class VerdugoUI(GameUI):
         (``verdugo.host_only`` for ending the match, which the host's click makes as ``HOST_SEAT``;
         ``verdugo.dead`` for a dead prisoner; ``core.not_your_turn``) and every rule of the move."""
         bot: Any = interaction.client
+        if name == "end_match":  # the match's end is shown as a new result: the click is acknowledged first
+            action = _action(name, arg, values)
+            TableService.check_move(table, interaction.user.id, action, version)
+            await interaction.response.defer()
+            await self.play(bot, table, interaction.user.id, action, version=version)
+            return
         if name in ("act", "target"):
             TableService.check_turn(table, interaction.user.id, version)
             ctx = RenderContext(table, table.language)
