@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.ai_seats import install_ai_seats, resume_ai_moves
 from bot.clock import Clock
 from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton
+from bot.deadline import acknowledge_if_slow
 from bot.delivery import Delivery
 from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
@@ -214,6 +215,8 @@ class CoronerBot(commands.AutoShardedBot):
 
         table = None
         try:
+            if name == "secrets":  # answered with a message: deferred before the load while the database is slow
+                await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
             table = await self.tables.load(game_id)
             if name == "secrets":
                 await show_secrets(self, interaction, table)

@@ -14,6 +14,7 @@ from bot.budget import FIELD_VALUE, clip, size
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.components import view_of
+from bot.deadline import acknowledge_if_slow, respond
 from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError
 from bot.i18n import t
@@ -37,7 +38,8 @@ def known_game(game: str) -> GameInfo:
 
 async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table: Table) -> None:
     """Reply ephemerally with the clicker's private view (only ever their own) and the controls the game offers
-    there (:meth:`bot.ui.GameUI.secrets_items`)."""
+    there (:meth:`bot.ui.GameUI.secrets_items`): the callback, or the follow-up of an interaction deferred while the
+    database was slow (:func:`bot.deadline.respond`)."""
     seat = table.seat_of(interaction.user.id)
     if seat is None:
         raise UserError("secrets.not_a_player")
@@ -48,7 +50,7 @@ async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table:
     items = ui.secrets_items(ctx, seat, view) if table.status == "active" else []
     out = Outgoing(embeds=[ui.secrets_embed(ctx, seat, view)], view=view_of(*items) if items else None,
                    language=ctx.language)
-    await interaction.response.send_message(ephemeral=True, **out.kwargs())
+    await respond(interaction, ephemeral=True, **out.kwargs())
 
 
 def _mode_rules(info: GameInfo, mode: str, language: str) -> str:
@@ -80,20 +82,23 @@ class Core(commands.Cog):
     @app_commands.guild_only()
     async def status(self, interaction: discord.Interaction) -> None:
         """The public view of the channel's game, or of its open lobby (who joined, the Start it waits for, its
-        expiry), ephemeral and without buttons. Raises ``UserError("status.no_game_here")`` when there is none."""
+        expiry), ephemeral and without buttons. Raises ``UserError("status.no_game_here")`` when there is none.
+        Deferred before its first query while the database is slow (:func:`bot.deadline.acknowledge_if_slow`)."""
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         here = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
         if here is not None and here.state is None and here.status == "lobby":
             embed = lobby_embed(here, here.language, await lobby_expires_at(self.bot.tables, here))
-            await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=SILENT)
+            await respond(interaction, embed=embed, ephemeral=True, allowed_mentions=SILENT)
             return
         table = await self._game_here(interaction, here)
         out = self.bot.delivery.status_message(table, [])
         out.view = None
-        await interaction.response.send_message(ephemeral=True, **out.kwargs())
+        await respond(interaction, ephemeral=True, **out.kwargs())
 
     @app_commands.command(name="hand", description=_("Show your role, hand and private information (only to you)"))
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         await show_secrets(self.bot, interaction, await self._game_here(interaction))
 
     async def game_autocomplete(self, interaction: discord.Interaction,
@@ -105,6 +110,7 @@ class Core(commands.Cog):
     @app_commands.describe(game=_("The game"))
     @app_commands.autocomplete(game=game_autocomplete)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         language = await self.bot.language(interaction.guild_id)
         info = known_game(game)
         embed = discord.Embed(title=t(f"game.{info.id}", language), description=t(f"rules.{info.id}", language),
@@ -112,12 +118,13 @@ class Core(commands.Cog):
         for mode in info.modes:
             embed.add_field(name=t(f"mode.{info.id}.{mode.id}", language),
                             value=_mode_rules(info, mode.id, language), inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await respond(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="games", description=_("List the games running in this server"))
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         language = await self.bot.language(interaction.guild_id)
         tables = await self.bot.tables.tables_in_guild(interaction.guild_id)
         lines = [t("games.line", language, game=t(f"game.{x.game}", language), mode=t(f"mode.{x.game}.{x.mode}",
@@ -125,7 +132,7 @@ class Core(commands.Cog):
                    players=len(x.seats), count=len(x.seats)) for x in tables]
         embed = discord.Embed(title=t("games.title", language), description="\n".join(lines) or t("games.none",
                               language), colour=COLOUR)
-        await interaction.response.send_message(ephemeral=True, **Outgoing(embeds=[embed], language=language).kwargs())
+        await respond(interaction, ephemeral=True, **Outgoing(embeds=[embed], language=language).kwargs())
 
     @app_commands.command(name="leaderboard", description=_("Points in this server: all time, or one series"))
     @app_commands.describe(game=_("The game"), series=_("A series number (leave empty for all time)"))
@@ -134,6 +141,7 @@ class Core(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: str,
                           series: app_commands.Range[int, 1, MAX_ROW_ID] | None = None) -> None:
         assert interaction.guild_id is not None
+        await acknowledge_if_slow(interaction, thinking=True)  # the leaderboard is public
         language = await self.bot.language(interaction.guild_id)
         game = known_game(game).id
         no_such_series = series is not None and not 1 <= series <= MAX_ROW_ID  # (past what the column holds)
@@ -147,4 +155,4 @@ class Core(commands.Cog):
                   game=t(f"game.{game}", language), series=series)
         embed = discord.Embed(title=title, description="\n".join(lines) or t("leaderboard.empty", language),
                               colour=COLOUR)
-        await interaction.response.send_message(embed=embed, allowed_mentions=SILENT)
+        await respond(interaction, embed=embed, ephemeral=False, allowed_mentions=SILENT)

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.cogs.lobby.newgame import newgame_group
 from bot.cogs.lobby.options import chosen_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_heading, lobby_view
-from bot.deadline import in_time
+from bot.deadline import acknowledge_if_slow, in_time
 from bot.errors import UserError, send_error
 from bot.i18n import t
 from bot.locks import KeyedLocks
@@ -127,6 +127,7 @@ class Lobby(commands.Cog):
             await self.bot.tables.set_lobby_message(table.id, message.id)
 
     async def _lobby_here(self, interaction: discord.Interaction) -> Table:
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # before the first query
         table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
         if table is None:
             raise UserError("lobby.no_game_here")
@@ -166,7 +167,8 @@ class Lobby(commands.Cog):
         tables = self.bot.tables
         user = interaction.user
         if action == "start":
-            await interaction.response.defer(ephemeral=not edit, thinking=not edit)
+            if not interaction.response.is_done():  # (the /start command may have deferred already)
+                await interaction.response.defer(ephemeral=not edit, thinking=not edit)
             table = await tables.load(game_id)
             if table.host_id != user.id:  # before the game's own checks, which may have side effects
                 raise TableError("table.host_only")
