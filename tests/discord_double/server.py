@@ -93,6 +93,7 @@ class DiscordDouble:
         self.unknown_requests: list[RequestRecord] = []
         self.schema_violations: list[schema.SchemaViolation] = []
         self.faults: list[Fault] = []
+        self.delays: list[Fault] = []  # :meth:`delay_once`
         self.strict = True
         self.gateway = Gateway(self)
         self._actions = Actions(self)
@@ -183,6 +184,14 @@ class DiscordDouble:
         """Answer the next ``times`` matching REST requests with ``status`` (429 carries ``retry_after``)."""
         fault = Fault(method.upper(), path_regex, status, retry_after=retry_after, remaining=times)
         self.faults.append(fault)
+        return fault
+
+    def delay_once(self, method: str, path_regex: str, seconds: float, *, times: int = 1) -> Fault:
+        """Hold the next ``times`` matching REST requests ``seconds`` of real time in the network before Discord
+        handles them (a slow route for one answer while the others are fast); returns the :class:`Fault`, whose
+        ``hits`` counts the requests it held."""
+        fault = Fault(method.upper(), path_regex, 0, remaining=times, delay=seconds)
+        self.delays.append(fault)
         return fault
 
     def drop_connection(self) -> int:
@@ -289,6 +298,11 @@ class DiscordDouble:
         method = request.method
         if self.latency:
             await asyncio.sleep(self.latency)  # a realistic network delay, only when asked for
+        held = next((f for f in self.delays if f.matches(method, path)), None)
+        if held is not None:
+            held.remaining -= 1
+            held.hits += 1
+            await asyncio.sleep(held.delay)
         body, files = await _parse_body(request)
         request[BODY], request[FILES] = body, files
         too_large = [f for f in files if len(f["data"]) > self.attachment_size_limit]

@@ -7,10 +7,10 @@ import pytest
 from sqlalchemy import select
 
 from bot.db.models.live import LiveTableState
-from tests.e2e.conftest import World, stored, until_delivered
+from tests.e2e.conftest import World, settled, stored, until_delivered, until_version
 from tests.e2e.latency import SlowSql
 from tests.e2e.test_cereal_killer import start
-from tests.e2e.test_durable import start_three
+from tests.e2e.test_durable import open_lobby, start_three
 
 
 async def test_a_refused_dm_route_the_killer_cannot_receive_falls_back_like_every_private_message(
@@ -84,3 +84,32 @@ async def test_a_command_on_a_slow_database_is_acknowledged_before_its_first_que
         answer = await handle.wait_original(timeout=60)
         slow_sql.reset()
         assert shows in answer.text and answer.ephemeral is ephemeral
+
+
+CALLBACK = r"/interactions/\d+/[^/]+/callback"
+
+
+@pytest.mark.usefixtures("potato")
+async def test_a_join_answered_late_never_puts_the_lobby_back_on_a_started_game(world: World) -> None:
+    """bob's Join is committed and answered, but its answer spends 1.5 s in the network; alice's Start, fast,
+    turns the lobby message into the table meanwhile. The late answer, drawn from the older lobby, must not land
+    over the table: the message ends as the started game's table (no Join/Leave/Start/Cancel/Add AI)."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        lobby = await open_lobby(world, passes=10)
+        await (await carol.click(lobby, label="Join")).response()
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        held = world.double.delay_once("POST", CALLBACK, 1.5)
+        join = await bob.click(lobby, label="Join")
+        await until_version(world, table.id, table.version + 1)  # bob seated; his answer is in the network
+        await world.double.wait_for(lambda: held.hits == 1, what="bob's answer sent")
+        start = await alice.click(lobby, label="Start")
+        await join.response()
+        await start.response()
+        await until_version(world, table.id, table.version + 2)  # started
+        await settled(world)
+        labels = [b.get("label") for b in lobby.buttons()]
+        assert not {"Join", "Leave", "Start", "Cancel", "Add AI"} & set(labels), labels
+        assert lobby.embeds[0]["title"] == "Hot Potato"
+        assert (await world.tables.load(table.id)).seat_of(bob.id) is not None

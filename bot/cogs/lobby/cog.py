@@ -173,19 +173,22 @@ class Lobby(commands.Cog):
             if table.host_id != user.id:  # before the game's own checks, which may have side effects
                 raise TableError("table.host_only")
             await self._prepare_start(table)
-            with answering(interaction):  # the lobby message becomes the table, answering the Start click
-                table = await tables.start(game_id, user.id)
-                if (await tables.load(game_id)).table_message_id is None:  # a game whose start said nothing
-                    await self.bot.delivery.show_table(table)
+            # after any lobby answer in flight has landed (each holds the lock until Discord took it), so that an
+            # answer drawn from the open lobby never lands over the table; a later one reads the started game
+            async with self._shown(game_id):
+                with answering(interaction):  # the lobby message becomes the table, answering the Start click
+                    table = await tables.start(game_id, user.id)
+                    if (await tables.load(game_id)).table_message_id is None:  # a game whose start said nothing
+                        await self.bot.delivery.show_table(table)
             if not edit:
                 await interaction.followup.send(await self.bot.t(interaction.guild_id, "lobby.started"),
                                                 ephemeral=True)
             return
         if action not in ("join", "leave", "cancel", "add_ai", "remove_ai"):
             raise UserError("lobby.unknown_action")
+        table = await in_time(interaction, self._change(interaction, game_id, action), ephemeral=not edit,
+                              thinking=not edit)
         async with self._shown(game_id):  # the answer renders the lobby as committed when it is sent
-            table = await in_time(interaction, self._change(interaction, game_id, action), ephemeral=not edit,
-                                  thinking=not edit)
             shown = await self._answer_with_lobby(interaction, game_id) if edit else None
             await self._refresh_lobby(table, locked=True, shown=shown)
             if shown is not None:
@@ -214,8 +217,10 @@ class Lobby(commands.Cog):
         return await tables.cancel(game_id, user.id, is_manager=manager)
 
     def _shown(self, game_id: int) -> asyncio.Lock:
-        """Serialises the edits of one lobby message, each rendering the latest committed lobby: a late answer
-        never puts an open lobby over a started game."""
+        """Serialises the edits of one lobby message, each rendering the latest committed lobby when it is sent and
+        holding the lock until Discord took it, and the start (which turns the message into the table): a late
+        answer never puts an open lobby over a started game. Held only around rendering and sending, never
+        around a change's own commit."""
         return self._lobby_locks(game_id)
 
     async def _answer_with_lobby(self, interaction: discord.Interaction, game_id: int) -> int | None:
