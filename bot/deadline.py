@@ -40,7 +40,7 @@ async def acknowledge_if_slow(interaction: discord.Interaction, *, ephemeral: bo
                               thinking: bool = False) -> None:
     """Defer ``interaction`` now (before any query) when the database :func:`may_be_slow`; answer it afterwards
     through :func:`respond` (or :func:`edit_answer`)."""
-    if may_be_slow(interaction.client):
+    if may_be_slow(getattr(interaction, "client", None)):
         await _defer(interaction, ephemeral=ephemeral, thinking=thinking)
 
 

@@ -7,6 +7,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.db.models.live import LiveTableState
+from bot.live_table import PING_TIMER
 from tests.e2e.conftest import World, settled, stored, until_delivered, until_version
 from tests.e2e.latency import SlowSql
 from tests.e2e.test_cereal_killer import start
@@ -113,3 +114,35 @@ async def test_a_join_answered_late_never_puts_the_lobby_back_on_a_started_game(
         assert not {"Join", "Leave", "Start", "Cancel", "Add AI"} & set(labels), labels
         assert lobby.embeds[0]["title"] == "Hot Potato"
         assert (await world.tables.load(table.id)).seat_of(bob.id) is not None
+
+
+@pytest.mark.usefixtures("potato")
+async def test_player_text_pings_nobody_and_a_turn_ping_pings_exactly_the_awaited_player(world: World) -> None:
+    """A player named like a mass mention (``@everyone``, another player's ``<@id>``) joins and plays: no message
+    of the bot in the channel pings anyone (Discord computes it from content and ``allowed_mentions``) except
+    the turn ping, which pings the awaited player and nobody else."""
+    alice = world.players[0]
+    mallory = world.double.add_user("mallory", display_name=f"@everyone {alice.mention} @here")
+    world.guild.add_member(mallory, nick=f"<@&{world.guild.id}> @everyone")
+    async with world.running():
+        lobby = await open_lobby(world, passes=10)
+        for user in (mallory, world.players[1]):
+            await (await user.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        await until_version(world, table.id, table.version + 1)
+        await until_delivered(world)
+
+        async def ping_armed() -> bool:
+            return any(t.kind == PING_TIMER for t in await world.tables.pending_timers(table.id))
+
+        await stored(world, ping_armed, "the ping's timer")
+        world.clock.advance(seconds=31)
+        ping = await world.double.wait_for(
+            lambda: next((m for m in world.bot_messages() if "Your move" in m.content), None), what="the ping")
+        started = await world.tables.load(table.id)
+        assert ping.pings == {started.user_of(started.state.holder)}
+        loud = [(m.text[:60], m.pings) for m in world.double.messages(world.games, include_ephemeral=True)
+                if m.author.bot and m.id != ping.id and m.pings]
+        assert loud == []
