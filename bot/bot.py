@@ -21,7 +21,7 @@ from bot.errors import install_error_handler, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
-from bot.modals import install_modal_router
+from bot.modals import LOBBY_OPTIONS, install_modal_router
 from bot.plugins import extensions
 from bot.settings import Settings, StartupError
 from bot.tables.outbox import RETRY_TIMER
@@ -95,8 +95,7 @@ class CoronerBot(commands.AutoShardedBot):
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=self.clock.poke,
-                                   owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED,
-                                   decision_opened=lambda table: ui_for(table.game, table.mode).decision_opened(table))
+                                   owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED)
         self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
@@ -231,6 +230,9 @@ class CoronerBot(commands.AutoShardedBot):
         table = None
         try:
             table = await self.tables.load(game_id)
+            if name == LOBBY_OPTIONS:  # the host's Options form on a lobby
+                await self.get_cog("Lobby").on_options_form(interaction, table, values)  # type: ignore[union-attr]
+                return
             await ui_for(table.game, table.mode).on_modal(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
             await send_error(self, interaction, exc, table)

@@ -53,14 +53,15 @@ class _Bounded:
 
 class LobbyButton(_Bounded, discord.ui.DynamicItem[discord.ui.Button],
                   template=r"coroner:lobby:(?P<game_id>\d+):(?P<action>[a-z_]+)"):
-    """Join / Leave / Start / Cancel on a lobby message, and the host's Add AI / Remove AI on a second row."""
+    """Join / Leave / Start / Cancel on a lobby message, and the host's Add AI / Remove AI / Options on a second
+    row."""
 
     def __init__(self, game_id: int, action: str, *, label: str = "", style: discord.ButtonStyle | None = None) -> None:
         styles = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary,
                   "cancel": discord.ButtonStyle.danger}
         super().__init__(discord.ui.Button(label=label or action, style=style or styles.get(action,
                          discord.ButtonStyle.secondary), custom_id=f"coroner:lobby:{game_id}:{action}"),
-                         row=1 if action.endswith("_ai") else 0)
+                         row=1 if action.endswith("_ai") or action == "options" else 0)
         self.game_id = game_id
         self.action = action
 

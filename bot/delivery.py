@@ -58,6 +58,7 @@ class Delivery:
             await self.live.after_step(table)
         if table.status == "finished":
             await self.live.forget(table)
+            await self.close_notices(table)
         for seat, outs in private.items():
             for out in merged(outs):
                 await self.dm(table, seat, out)
@@ -155,6 +156,28 @@ class Delivery:
         await self.live.unping(table)
         await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
         await self.live.forget(table)
+        await self.close_notices(table)
+
+    async def close_notices(self, table: Table) -> None:
+        """The game is over (finished or cancelled): its closed-DM notices (:meth:`dm_fallback`) lose their
+        "My secrets" button, which has nothing left to act on. Only for a game where some seat's DMs were closed;
+        the channel's messages since the game's first message are read once (at most 100, best effort)."""
+        if all(seat.dm_ok for seat in table.seats):
+            return
+        since = table.lobby_message_id or table.table_message_id
+        wanted = secrets_button(table.id, "").custom_id
+        channel = await self.channel(table.channel_id)
+        try:
+            async for message in channel.history(  # type: ignore[attr-defined]
+                    limit=100, after=discord.Object(id=since) if since else None):
+                if self.bot.user is not None and message.author.id != self.bot.user.id:
+                    continue
+                ids = {getattr(child, "custom_id", None) for row in message.components
+                       for child in getattr(row, "children", [])}
+                if wanted in ids:
+                    await message.edit(view=None)
+        except discord.HTTPException:
+            log.debug("could not take the My secrets buttons off game %s's notices", table.id)
 
     # --- the table status -----------------------------------------------------------------------------------
     def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:
@@ -196,7 +219,7 @@ class Delivery:
         warning at half the turn time and the bot's move at the time limit, both carrying the version they were
         armed at (they do nothing once the game moved on), and the UI's ``step_timers(table, timeout_at)`` if it
         has any; none when the step leaves open a decision whose timers were armed before
-        (:meth:`bot.ui.GameUI.decision_opened`); the ``ai_move`` of a computer player whenever the step waits on one
+        (:attr:`bot.tables.Table.decision_opened`, from the engine's ``Waiting.open_for``); the ``ai_move`` of a computer player whenever the step waits on one
         (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
         if table.status == "finished":
             return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
@@ -204,9 +227,9 @@ class Delivery:
         ai = ai_timers(table, now)  # a computer player's move, at every step that waits on one
         waiting = table.engine.waiting(table.state)
         ui = ui_for(table.game, table.mode)
-        if not hasattr(table.engine, "timeout_action") or waiting is None or not waiting.pings:
+        if not table.engine.features.timeouts or waiting is None or not waiting.pings:
             return ai
-        if ui.decision_opened(table) != table.version:
+        if table.decision_opened != table.version:
             return ai
         config = await self.bot.config(table.guild_id)
         timeout = timedelta(seconds=ui.move_timeout(table, config))

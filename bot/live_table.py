@@ -58,14 +58,23 @@ def edit_kwargs(out: Outgoing) -> dict[str, Any]:
     return out.kwargs(edit=True)
 
 
-def appended(steps: list[Any], step: int | None, lines: list[str], *, anew: bool = False) -> list[Any]:
-    """The stored log (``[{"step": outbox id or None, "lines": [str]}]``, oldest first) after a step with public
-    ``lines`` (``anew``: the log of a new table message, which starts with this step). A step already in it (shown
-    again after a crash) is not added twice; only the last :data:`LOG_STEPS` steps are kept."""
-    kept = [] if anew else list(steps)
-    if lines and (step is None or all(entry.get("step") != step for entry in kept)):
-        kept.append({"step": step, "lines": list(lines)})
-    return kept[-LOG_STEPS:]
+def appended(steps: list[Any], step: int | None, lines: list[str], *, anew: bool = False,
+             keep: bool = False) -> list[Any]:
+    """The stored log (``[{"step": outbox id or None, "lines": [str], "keep": bool}]``, oldest first) after a step
+    with public ``lines`` (``anew``: the log of a new table message, which starts with this step; ``keep``: that
+    step is a phase the game declared worth its own message, :meth:`bot.ui.GameUI.fresh_table`, so the message is
+    never edited into a later step, see :func:`kept`). A step already in it (shown again after a crash) is not added
+    twice; only the last :data:`LOG_STEPS` steps are kept."""
+    kept_steps = [] if anew else list(steps)
+    if (lines or keep) and (step is None or all(entry.get("step") != step for entry in kept_steps)):
+        kept_steps.append({"step": step, "lines": list(lines), **({"keep": True} if keep else {})})
+    return kept_steps[-LOG_STEPS:]
+
+
+def kept(steps: list[Any]) -> bool:
+    """Whether the table message with the stored log ``steps`` shows a phase worth its own message (a round's
+    reveal, a death): the next step goes into a new message and this one stays as it is (without its buttons)."""
+    return any(entry.get("keep") for entry in steps)
 
 
 def shown(steps: list[Any]) -> list[str]:
@@ -135,7 +144,7 @@ class LiveTable:
             lobby = row is None and message_id == table.lobby_message_id
             if (same or lobby) and table.id not in self._caught_up:
                 after = await self._catch_up(table, message_id, after, config.table_repost_after)
-            if after <= config.table_repost_after:
+            if after <= config.table_repost_after and not (same and row is not None and kept(row.log)):
                 steps = appended(row.log if same and row is not None else [], key, lines)
                 record = asyncio.create_task(self._record(table, message_id, steps))  # while the edit goes out
                 try:
@@ -150,7 +159,7 @@ class LiveTable:
                     return
                 finally:
                     await record
-        steps = appended([], key, lines, anew=True)
+        steps = appended([], key, lines, anew=True, keep=fresh)
         channel = await self.bot.delivery.channel(table.channel_id)
         message = await self.bot.delivery.send(channel, render(shown(steps)), "t")  # a nonce while a step is shown
         await self._record(table, message.id, steps)
@@ -212,8 +221,9 @@ class LiveTable:
         await channel.get_partial_message(message_id).edit(**edit_kwargs(out))  # type: ignore[attr-defined]
 
     async def strip(self, channel_id: int, message_id: int | None, table: Outgoing | None = None) -> None:
-        """Take the buttons off an earlier table message (best effort: it may be gone); ``table``: draw that table
-        there instead, without its buttons (the lobby message, which never showed the table)."""
+        """Take the buttons and the "Waiting on" line (the message's text) off an earlier table message: nothing
+        waits on it any more (best effort: it may be gone); ``table``: draw that table there instead, without its
+        buttons (the lobby message, which never showed the table)."""
         if not message_id:
             return
         channel = await self.bot.delivery.channel(channel_id)
@@ -221,7 +231,7 @@ class LiveTable:
             table.view = None
         try:
             await channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
-                **(edit_kwargs(table) if table is not None else {"view": None}))
+                **(edit_kwargs(table) if table is not None else {"view": None, "content": None}))
         except discord.HTTPException:
             log.debug("could not clear the components of %s", message_id)
 

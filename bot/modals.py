@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from bot.bot import CoronerBot
 
 TEMPLATE = re.compile(r"coroner:m:(?P<game_id>\d+):(?P<version>\d+):(?P<name>[a-z_]+):(?P<arg>[^:]*)")
+#: the name of the host's Options form on a lobby (routed to the lobby, not to a game's UI)
+LOBBY_OPTIONS = "lobby_options"
 #: seconds discord.py keeps the form object (memory only: submits are handled from the custom_id at any time)
 KEEP = 900
 

@@ -2,7 +2,8 @@
 slot: the channel holds at most one), then the engine's default move (``engine.timeout_action``), announced in the
 table's "last moves" by an event committed with the move. The timers carry the table version they were armed at
 and do nothing once the game has moved on to another decision (a step that leaves the same decision open, such as
-an answer in a Let's Kill! response window, keeps them: :meth:`bot.ui.GameUI.decision_opened`)."""
+an answer in a Let's Kill! response window, keeps them: :attr:`bot.tables.Table.decision_opened`, from the engine's
+``Waiting.open_for``). The default move enters by the one door every move takes (:meth:`bot.ui.GameUI.play`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from bot.bot import CoronerBot
 
 
-#: the turn timers: each does nothing once the decision it was armed for is over (``GameUI.decision_opened``
+#: the turn timers: each does nothing once the decision it was armed for is over (``Table.decision_opened``
 #: moved past its version), so a step disarms the older ones (``TableService(superseded=...)``)
 SUPERSEDED = frozenset({PING_TIMER, "turn_warning", "turn_timeout"})
 
@@ -26,7 +27,7 @@ def install_turn_timers(bot: CoronerBot) -> None:
         table = await bot.tables.load(timer.game_id)
         if table.status != "active":
             return None
-        if ui_for(table.game, table.mode).decision_opened(table) != timer.payload.get("version"):
+        if table.decision_opened != timer.payload.get("version"):
             return None
         return table
 
@@ -47,8 +48,8 @@ def install_turn_timers(bot: CoronerBot) -> None:
         # the announcement is committed with the move: if a player's own move won the race, the version check
         # refuses this one (table.stale) and nothing is said
         try:
-            await bot.tables.act_as_seat(table.id, seat, table.engine.dump_action(action),
-                                         expected_version=table.version, timed_out=True)
+            await ui_for(table.game, table.mode).play(bot, table, None, table.engine.dump_action(action), seat=seat,
+                                                      version=table.version, timed_out=True)
         except TableError as exc:
             if exc.code != "table.stale":
                 raise

@@ -22,7 +22,7 @@ import discord
 from bot.budget import fit_message
 from bot.deadline import in_time
 from bot.i18n import catalog
-from games.core import Event, Outcome, seat_keys
+from games.core import SYSTEM_SEAT, Event, Outcome, seat_keys
 
 if TYPE_CHECKING:
     from bot.tables import ActResult, Table
@@ -96,9 +96,9 @@ class RenderContext:
 
     def name(self, seat: int) -> str:
         """``seat``'s name as typed, for places Discord shows without markdown (button and select option labels,
-        placeholders, modal titles, autocomplete choices); message text uses :meth:`shown_name`."""
-        names = self.table.seat_names(seat)
-        return names[0] if names else f"#{seat + 1}"
+        placeholders, modal titles, autocomplete choices); message text uses :meth:`shown_name`. Seats whose
+        display names collide get a suffix telling them apart (:meth:`bot.tables.Table.shown_name`)."""
+        return self.table.shown_name(seat)
 
     def shown_name(self, seat: int) -> str:
         """``seat``'s name for message text (contents, embeds): markdown escaped (:func:`text_name`), so a name
@@ -179,8 +179,10 @@ class GameUI:
     # --- playing ---------------------------------------------------------------------------------------------
     async def play(self, bot: Any, table: Table, user_id: int | None, action: dict[str, Any], *,
                    version: int | None = None, interaction: discord.Interaction | None = None,
-                   seat: int | None = None) -> ActResult:
-        """The one path every control of every game plays a move through: :meth:`complete_action`, then
+                   seat: int | None = None, timed_out: bool = False) -> ActResult:
+        """The one path every move of every game is played through (a click, a modal, a DM, a computer player, a
+        time limit's default, the game's clock, a host's action): :meth:`complete_action` (not for the game's
+        clock), then
         ``bot.tables.act`` (the only gate for turn, staleness and game over; ``version``: the table version the
         control was drawn at, ``None`` for controls valid at any version), then :meth:`after_play`. Raises what
         :meth:`bot.tables.TableService.act` raises; :func:`bot.errors.error_text` renders it.
@@ -193,16 +195,15 @@ class GameUI:
         edited after, so Discord's 3 seconds hold whatever the database does: a caller that answers the
         interaction itself afterwards uses :func:`bot.deadline.edit_answer`.
 
-        ``seat`` (with ``user_id`` None): the move of a computer player in that seat (:mod:`bot.ai_seats`), made
-        through ``bot.tables.act_as_seat`` with the same checks."""
+        ``seat`` (with ``user_id`` None): the bot's move for that seat: a computer player (:mod:`bot.ai_seats`), the
+        default after a time limit (``timed_out``, :mod:`bot.turns`) or the game's own clock (``SYSTEM_SEAT``); the
+        same door, checks and follow-up (:meth:`after_play`) as a person's."""
+        assert (user_id is None) != (seat is None), "a move is a person's or the bot's for a seat"
+        if seat != SYSTEM_SEAT:  # the game's own clock stamps its moves itself (Engine.due)
+            action = self.complete_action(bot, action)
         with answering(interaction):
-            if seat is not None:
-                acting = bot.tables.act_as_seat(table.id, seat, self.complete_action(bot, action),
-                                                expected_version=version)
-            else:
-                assert user_id is not None, "a person's move names its user"
-                acting = bot.tables.act(table.id, user_id, self.complete_action(bot, action),
-                                        expected_version=version)
+            acting = bot.tables.act(table.id, user_id, action, expected_version=version, seat=seat,
+                                    timed_out=timed_out)
             result = await (acting if interaction is None else in_time(interaction, acting))
         if interaction is not None and not interaction.response.is_done() and on_table(interaction, table):
             await interaction.response.defer()
@@ -214,7 +215,8 @@ class GameUI:
         return action
 
     async def after_play(self, bot: Any, result: ActResult) -> None:
-        """Called after each accepted move of a player (e.g. arm the timers the new state needs)."""
+        """Called after each accepted move made through :meth:`play` (a person's, or the bot's for a seat: e.g. arm
+        the timers the new state needs)."""
 
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
         """Event, refusal or outcome ``params`` ready for the catalogue: seats (``declared`` and the
@@ -272,13 +274,6 @@ class GameUI:
         """Extra lines for the lobby embed (e.g. which role each joined player will get); none by default."""
         return []
 
-    def decision_opened(self, table: Table) -> int:
-        """The table version at which the decision the game waits on now was first offered: the timers armed then
-        (its turn time) still hold at every later version until it is made, and a step that leaves it open arms
-        none (e.g. Let's Kill!: the sealed answers in a response window do not extend it). The table's own version
-        by default: every step is a new decision."""
-        return table.version
-
     def move_timeout(self, table: Table, config: Any) -> int:
         """Seconds the awaited player has for the current move: the ``/config`` prompt time when the engine's
         :class:`~games.core.Waiting` is a prompt (last words, a Killer's answer...), else the turn time."""
@@ -292,6 +287,13 @@ class GameUI:
 
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
         """Whether a DM from ``seat`` is for this game now (e.g. the Killer while its route is due)."""
+        return False
+
+    def claims_dm(self, table: Table, seat: int | None, content: str) -> bool:
+        """Whether the DM ``content`` from ``seat`` is plainly meant for this game although it takes none from
+        them now (:meth:`accepts_dm` is False: e.g. a ``letter:`` on a day with no letter to write). It then goes
+        to :meth:`on_dm` all the same, whose refusal (the rules' own) says when such a message is taken, instead of
+        "none of your games is waiting for a message". None by default."""
         return False
 
     async def on_dm(self, bot: Any, message: discord.Message, table: Table, seat: int, content: str) -> None:

@@ -5,6 +5,9 @@ Layout: ``bot/i18n/locales/<lang>/LC_MESSAGES/<domain>.po``, plus the same layou
 Every ``msgid`` is a dotted message key (the
 ``key`` of a game :class:`~games.core.Event`, an :class:`~games.core.IllegalAction` code, or a UI string such as
 ``lobby.join``); every ``msgstr`` is the text, with ``{name}`` placeholders filled by :meth:`Catalog.render`.
+A slash command named in a text is the placeholder ``{/path}`` (``{/newgame}``, ``{/config days}``): it renders
+as the command's name in the reader's language (:meth:`Catalog.command`, e.g. ``/ajustes dias`` in Spanish), the
+same name Discord shows them, so a text never names a command the reader cannot find.
 Spanish falls back to English for a missing key; a key missing everywhere renders as the key itself, so a
 gap is visible but never crashes a game.
 
@@ -32,7 +35,16 @@ DEFAULT_LANGUAGE = "en"
 
 
 class _Lenient(dict[str, Any]):
+    """Parameters of one message: an unknown ``{name}`` stays as it is; ``{/path}`` is the command ``path`` named
+    in ``catalog``'s language."""
+
+    def __init__(self, params: dict[str, Any], catalog: Catalog) -> None:
+        super().__init__(params)
+        self.catalog = catalog
+
     def __missing__(self, key: str) -> str:
+        if key.startswith("/"):
+            return self.catalog.command(key[1:])
         return "{" + key + "}"
 
 
@@ -69,7 +81,16 @@ class Catalog:
         entry takes its form from the explicit ``params["count"]`` only (gettext's ``n``); without it, the "other"
         form. Every caller of a plural message passes ``count`` (``tests/i18n/test_plurals.py`` checks the
         catalogues)."""
-        return string.Formatter().vformat(self.template(key, params.get("count")), (), _Lenient(params))
+        return string.Formatter().vformat(self.template(key, params.get("count")), (), _Lenient(params, self))
+
+    def command(self, path: str) -> str:
+        """The slash command ``path`` (its English words, space-separated: ``"config days"``, ``"newgame"``) as
+        this language names it, with its slash: each word is its localisation ``cmd.<path so far>.name`` (the same
+        the app-command translator gives Discord, :mod:`bot.i18n.translator`), or the English word where there is
+        none. ``catalog("es").command("config days")`` -> ``"/ajustes dias"``."""
+        words = path.split()
+        shown = [self.messages.get(f"cmd.{'.'.join(words[:i + 1])}.name", word) for i, word in enumerate(words)]
+        return "/" + " ".join(shown)
 
 
 def locale_dirs() -> list[Path]:

@@ -4,8 +4,9 @@ plays its game's policy, :mod:`games.core.ai`), with no Discord, token or databa
 Moves come from the engine contract only: who must act from ``engine.waiting``, what they may do from
 ``engine.legal_actions``, which of them from the seat's policy reading the seat's own view. Like the bot's timers,
 a silent seat's turn sometimes runs out (``engine.timeout_action``, armed only for a :class:`~games.core.Waiting`
-that pings, see :mod:`bot.turns`), and a real-time game's own clock sends its system actions as the bot's timers
-would (:data:`SYSTEM_CLOCKS`). Every move goes through its UI's ``complete_action`` (e.g. the social mode stamps
+that pings, see :mod:`bot.turns`), a game with a clock (``features.clock``) applies what its ``engine.due`` gives
+as the bot's timers would (:mod:`bot.cogs.asesino_social.days`), and the host answers what waits on them (a random
+one of ``legal_actions(state, HOST_SEAT)``, e.g. a letter sent for review). Every player's move goes through its UI's ``complete_action`` (e.g. the social mode stamps
 ``at`` with the simulated clock), as :meth:`bot.ui.GameUI.play` does. Same ``(game, mode, players, seed)``, same
 game.
 """
@@ -13,7 +14,7 @@ game.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
@@ -21,11 +22,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bot.cogs.asesino_social.days import GRACE
 from bot.simulate.uis import load_uis
 from bot.ui import ui_for
-from games.asesino.social import next_boundary
-from games.core import SYSTEM_SEAT, Engine, Event, SeatInfo, get_engine, rng_for
+from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, get_engine, rng_for
 from games.core.ai import Policy, policy_for
 
 #: the seats' names, in seat order (12: the largest table of any mode today)
@@ -79,26 +78,6 @@ class Clock:
         return self.at
 
 
-def _social_clock(state: Any, now: datetime, rng: random.Random) -> dict[str, Any] | None:
-    """The social mode's timers (:mod:`bot.cogs.asesino_social.days`) and host: the day ends at its boundary
-    (stamped there), a judgement closes just after its window, a letter sent for review is approved or rejected."""
-    ends = next_boundary(state)
-    if ends is not None and now >= ends:
-        return {"type": "end_day", "day": state.day, "at": ends.isoformat()}
-    if any(j.status == "open" and j.expires_at + GRACE <= now for j in state.judgements):
-        return {"type": "expire_judgements", "at": now.isoformat()}
-    pending = [review for review in state.reviews if review.status == "pending"]
-    if pending:
-        return {"type": "review_letter", "at": now.isoformat(), "review": pending[0].id, "approve": rng.random() < 0.5}
-    return None
-
-
-#: per real-time mode, what the bot's own timers (and the host) send as the system seat at a given moment
-SYSTEM_CLOCKS: dict[tuple[str, str], Callable[[Any, datetime, random.Random], dict[str, Any] | None]] = {
-    ("asesino", "social"): _social_clock,
-}
-
-
 def seat_infos(players: int) -> list[SeatInfo]:
     """``players`` seats named from :data:`NAMES`. Raises ``ValueError`` past its length."""
     if not 1 <= players <= len(NAMES):
@@ -128,21 +107,25 @@ def play(game: str, mode: str, players: int, seed: int, *, policies: Mapping[int
     rng = rng_for(seed, "simulate")
     clock = Clock(getattr(options, "started_at", None) or START)
     bot = SimpleNamespace(clock=clock)
-    system = SYSTEM_CLOCKS.get((game, mode))
+    features = engine.features
     default = policy_for(game, mode)
     for _ in range(MAX_MOVES):
         waiting = engine.waiting(result.state)
         if waiting is None:
             return result
         clock.at += timedelta(minutes=rng.randint(1, MAX_PAUSE_MINUTES))
-        due = system(result.state, clock.at, rng) if system is not None else None
-        if due is not None:
-            _apply(result, SYSTEM_SEAT, engine.parse_action(due), timed_out=False)
+        due = engine.due(result.state, clock.at) if features.clock else []
+        if due:
+            _apply(result, SYSTEM_SEAT, due[0], timed_out=False)
+            continue
+        hosting = engine.legal_actions(result.state, HOST_SEAT) if features.host_actions else []
+        if hosting:
+            data = ui.complete_action(bot, engine.dump_action(rng.choice(hosting)))
+            _apply(result, HOST_SEAT, engine.parse_action(data), timed_out=False)
             continue
         seat, legal = _someone_able(engine, result.state, waiting.seats, rng)
-        timeout = getattr(engine, "timeout_action", None)
-        if timeout is not None and waiting.pings and (seat is None or rng.random() < timeout_rate):
-            move = timeout(result.state)
+        if features.timeouts and waiting.pings and (seat is None or rng.random() < timeout_rate):
+            move = engine.timeout_action(result.state)
             if move is not None:
                 _apply(result, move[0], move[1], timed_out=True)
                 continue

@@ -79,10 +79,16 @@ def transcript(game: Game, language: str, *, reveal: bool = False) -> list[str]:
 def step_lines(ctx: RenderContext, ui: Any, events: list[Event], reveal: bool, *, echoes: bool = False,
                files: bool = True) -> list[str]:
     """One step's lines in the order :class:`bot.delivery.Delivery` shows them (:func:`bot.delivery.split_events`):
-    the table's public lines, then the DMs (only with ``reveal``; ``echoes`` adds the echoes of a player's own move,
-    ``files`` the attachments' alt texts), then the official medium's posts."""
-    public, private, medium = split_events(ctx, ui, events, echoes=echoes)
+    the table's public lines, then the DMs (only with ``reveal``; ``echoes`` adds, before them, the echoes of a
+    player's own move, labelled as that player's secret move, not as a DM: none was sent; ``files`` the
+    attachments' alt texts), then the official medium's posts."""
+    public, private, medium = split_events(ctx, ui, events)
     lines = [line for text in public for line in _entry(None, text)]
+    if reveal and echoes:  # a player's own secret move: no DM was sent, so it is not shown as one
+        own = split_events(ctx, ui, [e for e in events if ui.echoes(e, events)], echoes=True)[1]
+        for seat, outs in own.items():
+            label = ctx.t("simulate.own_move", seat=ctx.name(seat))
+            lines += [line for out in outs for line in _entry(label, outgoing_text(out, files=files))]
     if reveal:
         for seat, outs in private.items():
             label = ctx.t("simulate.private", seat=ctx.name(seat))

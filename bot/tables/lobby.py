@@ -147,6 +147,18 @@ class LobbyMixin:
             await self._commit_guarded(session, table, options=validate_options(table.game, table.mode, options))
         return await self.load(game_id)
 
+    async def change_options(self, game_id: int, by_user_id: int, options: dict[str, Any]) -> Table:
+        """The host replaces the lobby's options (validated like :meth:`open_lobby`; the lobby's Options form).
+        Raises ``TableError``: ``table.host_only``, ``table.already_started``, ``table.not_active``,
+        ``table.option.*`` / ``table.unknown_options`` / ``table.bad_options`` (see
+        :func:`bot.tables.options.validate_options`)."""
+        async with self.lock(game_id), self._sessions() as session, session.begin():
+            _, table = await self._read(session, game_id)
+            self._check_lobby(table)
+            self._check_host(table, by_user_id)
+            await self._commit_guarded(session, table, options=validate_options(table.game, table.mode, options))
+        return await self.load(game_id)
+
     async def start(self, game_id: int, by_user_id: int, *, seed: int | None = None) -> Table:
         """Deal the game (``engine.setup``) and deliver ``engine.intro`` events. Host only; the seat count must
         be within the mode's limits, one of them a person. Raises ``TableError``: ``table.host_only``,

@@ -89,10 +89,46 @@ class Table:
         """The names ``seat`` goes by (display name first), empty for an unknown seat."""
         return next((s.names for s in self.seats if s.seat == seat), ())
 
+    def shown_name(self, seat: int) -> str:
+        """The one name ``seat`` is shown by everywhere (table, log, menus, DMs, results, history): its display name
+        (``#N`` for an unknown seat, N = seat + 1), and when another seat's display name is the same (compared
+        without case) a suffix that tells them apart: `` (username)`` when the seat has a second name of its own
+        no twin shares, else `` (#N)``. Two players called "Alex" are "Alex (alex_b)" and "Alex (#3)"."""
+        base = _first_name(self.seat_names(seat), seat)
+        twins = [s for s in self.seats if _first_name(s.names, s.seat).casefold() == base.casefold()]
+        if len(twins) < 2:
+            return base
+        taken = {name.casefold() for twin in twins if twin.seat != seat for name in twin.names}
+        own = next((name for name in self.seat_names(seat)[1:]
+                    if name.casefold() != base.casefold() and name.casefold() not in taken), None)
+        return f"{base} ({own})" if own else f"{base} (#{seat + 1})"
+
+    @property
+    def decision_opened(self) -> int:
+        """The version at which the decision the game waits on now was first offered (the engine's
+        :attr:`~games.core.Waiting.open_for` steps ago): its time limit, armed then, holds at every later version
+        until it is made, and a control drawn for it at any version since still stands (:meth:`stands`). The table's
+        own version when nothing is awaited (a lobby, a finished game)."""
+        if self.status != "active" or self.state is None:
+            return self.version
+        waiting = self.engine.waiting(self.state)
+        return self.version if waiting is None else self.version - waiting.open_for
+
+    def stands(self, version: int) -> bool:
+        """Whether a control drawn at ``version`` is for the decision the game waits on now: the same version, or
+        one since that decision opened (a simultaneous decision, such as a Let's Kill! response window, stays open
+        while its answers come in: each is an answer to the same decision, whichever arrived first, LK-19). Only a
+        control for a decision that has closed is stale."""
+        return self.decision_opened <= version <= self.version
+
     @property
     def is_open(self) -> bool:
         """Lobby or running: the table still occupies its channel."""
         return self.status in ("lobby", "active")
+
+
+def _first_name(names: tuple[str, ...], seat: int) -> str:
+    return names[0] if names else f"#{seat + 1}"
 
 
 @dataclass(frozen=True, slots=True)

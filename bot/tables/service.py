@@ -39,7 +39,7 @@ from bot.locks import KeyedLocks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ActResult, Table, TableError, TableSeat, TimerInfo, TimerPlan
 from bot.tables.outbox import Deliver, Deliverer, Lease
-from games.core import SYSTEM_SEAT, Engine, Event, IllegalAction, Outcome, SeatInfo, Waiting, get_engine
+from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, Outcome, SeatInfo, Waiting, get_engine
 from games.core.replay import replay
 
 log = logging.getLogger(__name__)
@@ -94,19 +94,26 @@ def process_owner(shard_ids: Sequence[int] | None = None) -> str:
     return f"{host}:shards {','.join(map(str, sorted(shard_ids))) or 'all'}"[:64]
 
 
-def admit(table: Table, *, user_id: int | None, seat: int | None, expected_version: int | None) -> int:
-    """The seat acting on ``table``: ``seat`` when the bot acts for it, else the seat of ``user_id``. Raises
-    ``TableError``: ``table.not_active``, ``table.not_a_player``, ``table.bad_seat``, ``table.stale`` (in that
-    order); the turn is the engine's to refuse."""
+def admit(table: Table, *, user_id: int | None, seat: int | None, expected_version: int | None,
+          host_action: bool = False) -> int:
+    """The seat acting on ``table`` (the table's facts only; who may move now is the engine's,
+    :meth:`games.core.Engine.check_actor`): ``seat`` when the bot acts for it (``SYSTEM_SEAT`` and ``HOST_SEAT``
+    included); else, for the person ``user_id``, ``HOST_SEAT`` when they host the table and the move is one of the
+    game's host actions (``host_action``), otherwise their seat. Raises ``TableError``: ``table.not_active``,
+    ``table.not_a_player``, ``table.bad_seat``, ``table.stale`` (in that order; stale: ``expected_version``, the
+    version a control was drawn at, is for a decision that has closed, :meth:`Table.stands`)."""
     if table.status != "active":
         raise TableError("table.not_active", game_id=table.id)
     if seat is None:
-        seat = table.seat_of(user_id) if user_id is not None else None
-        if seat is None:
-            raise TableError("table.not_a_player", game_id=table.id)
-    elif seat != SYSTEM_SEAT and not table.has_seat(seat):
+        if host_action and user_id is not None and user_id == table.host_id:
+            seat = HOST_SEAT
+        else:
+            seat = table.seat_of(user_id) if user_id is not None else None
+            if seat is None:
+                raise TableError("table.not_a_player", game_id=table.id)
+    elif seat not in (SYSTEM_SEAT, HOST_SEAT) and not table.has_seat(seat):
         raise TableError("table.bad_seat", seat=seat)
-    if expected_version is not None and expected_version != table.version:
+    if expected_version is not None and not table.stands(expected_version):
         raise TableError("table.stale", game_id=table.id)
     return seat
 
@@ -117,21 +124,19 @@ class TableService(LobbyMixin):
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
                  on_timers: Callable[[], None] | None = None, owner: str | None = None,
-                 superseded: frozenset[str] = frozenset(),
-                 decision_opened: Callable[[Table], int] | None = None) -> None:
+                 superseded: frozenset[str] = frozenset()) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
         ``plan`` gives the timers a step arms; ``on_timers`` is called after each committed step (to wake the
         timer loop). ``owner`` names this process in timer claims and delivery leases (default: host, pid and
         a random part). ``superseded``: timer kinds that do nothing once the decision they were armed for is
         over (turn warnings, timeouts, pings): each step disarms, in its transaction, the game's ones armed before
-        ``decision_opened(table)`` (the version the decision it waits on was first offered at; default: the
-        step's own version), so they never fire only to find the game moved on."""
+        :attr:`Table.decision_opened` (the version the decision it waits on was first offered at), so they never
+        fire only to find the game moved on."""
         self._sessions = sessionmaker
         self.owner = owner or process_owner()
         self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner)
         self._plan = plan
         self._superseded = superseded
-        self._decision_opened = decision_opened or (lambda table: table.version)
         self._on_timers = on_timers
         self._clock = clock
         self.locks = KeyedLocks()
@@ -160,7 +165,7 @@ class TableService(LobbyMixin):
         game's delivery lease with it (None: another process is showing the game, or nothing is shown here)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
         if self._superseded:
-            await timers.disarm_superseded(session, table.id, self._superseded, self._decision_opened(table),
+            await timers.disarm_superseded(session, table.id, self._superseded, table.decision_opened,
                                            self._clock())
         for plan in plans:
             await timers.schedule(session, table.id, plan.kind, plan.due_at, plan.payload, table.version)
@@ -231,25 +236,26 @@ class TableService(LobbyMixin):
             return await scores.series_rounds(session, series_id)
 
     # --- playing -------------------------------------------------------------------------------------------
-    async def act(self, game_id: int, user_id: int, action: dict[str, Any], *,
-                  expected_version: int | None = None) -> ActResult:
-        """Apply ``action`` (JSON, parsed by the engine) for the seat of ``user_id``.
+    async def act(self, game_id: int, user_id: int | None, action: dict[str, Any], *,
+                  expected_version: int | None = None, seat: int | None = None,
+                  timed_out: bool = False) -> ActResult:
+        """The one door every move enters by, with the same checks, persistence and delivery: apply ``action``
+        (JSON, parsed by the engine) to game ``game_id``.
+
+        Who moves: the person ``user_id`` (a click, a modal, a DM: their seat, or ``HOST_SEAT`` when they host the
+        table and the move is one of the game's host actions, e.g. ending a Verdugo match); or, with ``user_id``
+        None, the bot for ``seat`` (logged with no user): a computer player, the default after a time limit
+        (``timed_out``: logged as such and announced by :func:`timeout_announcement`'s events, shown before the
+        step's own and committed with it, so "the bot moved for you" is said exactly when that move counted), the
+        game's own clock (``SYSTEM_SEAT``). ``expected_version``: the table version the control was drawn at
+        (``None`` for moves valid at any version): refused as stale only when the decision it was drawn for has
+        closed (:meth:`Table.stands`), checked inside the game's lock.
 
         Raises ``TableError``: ``table.not_found``, ``table.not_active``, ``table.not_a_player``,
-        ``table.stale`` (``expected_version`` is not the current version, or another writer won the race),
-        ``table.bad_action`` (malformed JSON); and the engine's ``IllegalAction`` unchanged. Nothing is written
-        when it raises."""
-        return await self._act(game_id, action, expected_version, user_id=user_id, seat=None)
-
-    async def act_as_seat(self, game_id: int, seat: int, action: dict[str, Any], *,
-                          expected_version: int | None = None, timed_out: bool = False) -> ActResult:
-        """Like :meth:`act`, for a move the bot makes for ``seat`` (timeouts, auto-moves); logged with no user.
-        ``seat`` may be ``SYSTEM_SEAT`` (-1) for the game's own clock (e.g. the social mode's day end).
-        ``timed_out``: the move is the default after a time limit: logged as such, and announced by the events of
-        :func:`bot.turns.timeout_announcement` shown before the step's own, committed with it (so "the bot moved
-        for you" is said exactly when that move counted). Raises ``TableError("table.bad_seat")`` for any other
-        seat not at the table."""
-        return await self._act(game_id, action, expected_version, user_id=None, seat=seat, timed_out=timed_out)
+        ``table.bad_seat`` (a ``seat`` not at the table), ``table.stale`` (a closed decision, or another writer
+        won the race), ``table.bad_action`` (malformed JSON); and the engine's ``IllegalAction`` unchanged (game
+        over, not this actor's move, the game's rules). Nothing is written when it raises."""
+        return await self._act(game_id, action, expected_version, user_id=user_id, seat=seat, timed_out=timed_out)
 
     async def _act(self, game_id: int, action: dict[str, Any], expected_version: int | None, *,
                    user_id: int | None, seat: int | None, timed_out: bool = False) -> ActResult:
@@ -258,8 +264,9 @@ class TableService(LobbyMixin):
             try:
                 async with self._sessions() as session, session.begin():
                     row, table = await self._read(session, game_id)
-                    seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version)
                     engine = table.engine
+                    seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version,
+                                 host_action=action.get("type") in engine.features.host_actions)
                     try:
                         parsed = engine.parse_action(action)
                     except ValidationError as exc:
@@ -291,16 +298,16 @@ class TableService(LobbyMixin):
 
     @staticmethod
     def check_turn(table: Table, user_id: int, expected_version: int | None) -> tuple[int, Waiting]:
-        """The seat of ``user_id`` and what the game waits on, when it waits on them at ``expected_version``: the
-        gate a view passes before it shows a player the controls of their move (the checks and words of
-        :meth:`act`, then the engine's turn). Raises ``TableError`` (``table.not_active``, ``table.not_a_player``,
-        ``table.stale``) or ``IllegalAction`` (``core.game_over``, ``core.not_your_turn``)."""
+        """The seat of ``user_id`` and what the game waits on, when it waits on them for the decision a control
+        drawn at ``expected_version`` was for: the gate a view passes before it shows a player the controls of their
+        move (:meth:`act`'s table checks, then the engine's own refusal of the actor,
+        :meth:`games.core.Engine.check_actor`). Raises ``TableError`` (``table.not_active``,
+        ``table.not_a_player``, ``table.stale``) or ``IllegalAction`` (``core.game_over``, ``core.not_your_turn``,
+        or the game's own word, e.g. ``verdugo.dead``)."""
         seat = admit(table, user_id=user_id, seat=None, expected_version=expected_version)
+        table.engine.check_actor(table.state, seat)
         waiting = table.engine.waiting(table.state)
-        if waiting is None:
-            raise IllegalAction("core.game_over")
-        if seat not in waiting.seats:
-            raise IllegalAction("core.not_your_turn")
+        assert waiting is not None  # check_actor refuses a game that waits on nobody
         return seat, waiting
 
     async def replay_check(self, game_id: int) -> bool:

@@ -46,7 +46,7 @@ from games.cereal_killer.models import (
     waiting_of,
 )
 from games.cereal_killer.views import build_outcome, build_view
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
+from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
 
 _PUBLIC = Audience.public()
 
@@ -63,6 +63,7 @@ class CerealKiller(Engine[CerealState]):
     State = CerealState
     Options = CerealOptions
     Action: ClassVar[Any] = CerealAction
+    features: ClassVar[Features] = Features(timeouts=True, ai=True)
 
     # ------------------------------------------------------------ contract
 
@@ -122,14 +123,34 @@ class CerealKiller(Engine[CerealState]):
                 out += [Bite(space=s) for s in hunters.reach(geo, here)]
         return out
 
-    def apply(self, state: CerealState, seat: int, action: Any) -> Step:
-        """Raises ``core.game_over``, ``core.not_your_turn``, ``cereal_killer.wrong_action`` (action) and the
-        rule codes documented on each handler."""
+    def route_refusal(self, state: CerealState, seat: int) -> IllegalAction | None:
+        """Why ``seat`` may not send the Killer's route now, ``None`` when they may (rulebook "Turn": the Killer
+        moves first each day, in secret; a direction question or Sniff is answered before anything else):
+        ``core.game_over``, ``cereal_killer.route.not_killer`` (another seat), ``cereal_killer.answer_first`` (the
+        hunters' question waits for the Killer's answer), ``cereal_killer.route.not_now`` (the hunters are
+        playing). The adapter asks before it takes a route by DM or modal; :meth:`apply` refuses the same."""
         if state.result is not None:
-            raise IllegalAction("core.game_over")
-        if seat not in self.to_act(state):
-            raise IllegalAction("core.not_your_turn")
-        new = state.model_copy(deep=True)
+            return IllegalAction("core.game_over")
+        if seat != KILLER:
+            return IllegalAction("cereal_killer.route.not_killer")
+        if state.pending is not None:
+            return IllegalAction("cereal_killer.answer_first", action="killer_turn")
+        if state.phase != "killer":
+            return IllegalAction("cereal_killer.route.not_now")
+        return None
+
+    def check_actor(self, state: CerealState, seat: int, action: Any = None) -> None:
+        """The contract's check (:meth:`Engine.check_actor`); a route says why it cannot be sent now
+        (:meth:`route_refusal`)."""
+        if isinstance(action, KillerTurn):
+            refusal = self.route_refusal(state, seat)
+            if refusal is not None:
+                raise refusal
+        super().check_actor(state, seat, action)
+
+    def _apply(self, new: CerealState, seat: int, action: Any) -> Step:
+        """Raises ``cereal_killer.wrong_action`` (action) and the rule codes documented on each handler (game over
+        and the turn are the contract's, :meth:`Engine.apply`)."""
         new.actions += 1
         events: list[Event] = []
         handler = self._handler(new, action)

@@ -1,11 +1,13 @@
 """The engine contract shared by every game (see ``games/core/engine.py``)."""
 
 from games.core.engine import (
+    HOST_SEAT,
     SERVER_SETTING,
     SYSTEM_SEAT,
     Audience,
     Engine,
     Event,
+    Features,
     GameInfo,
     IllegalAction,
     ModeInfo,
@@ -22,7 +24,9 @@ __all__ = [
     "Audience",
     "Engine",
     "Event",
+    "Features",
     "GameInfo",
+    "HOST_SEAT",
     "IllegalAction",
     "ModeInfo",
     "Outcome",

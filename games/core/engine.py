@@ -4,7 +4,13 @@ An engine is the game's spec in the style of boardgame.io / OpenSpiel:
 
 * ``setup(options, seats, seed) -> State``
 * ``legal_actions(state, seat) -> list[Action]`` (feeds menus and the built-in random player)
-* ``apply(state, seat, action) -> Step(state, events)``; raises :class:`IllegalAction` and changes nothing
+* ``apply(state, seat, action) -> Step(state, events)``; raises :class:`IllegalAction` and changes nothing. It is a
+  checked wrapper (a template method, as OpenSpiel's ``apply_action`` over ``_apply_action``): it refuses a finished
+  game and the wrong actor for every game (:meth:`Engine.check_actor`), copies the state (:meth:`Engine.copy_state`)
+  and calls the game's own step, ``_apply``
+* ``features``: what the game has beyond that (a clock, host actions, time limits, an AI), declared once
+  (:class:`Features`)
+* ``due(state, now) -> list[Action]``: the game's own clock, for games whose ``features.clock`` is set
 * ``view(state, seat)``: what ``seat`` may see; ``seat=None`` is the public view
 * ``outcome(state) -> Outcome | None`` and ``is_over(state)``
 * ``waiting(state) -> Waiting | None``: who must act now and on what (``None`` once the game is over)
@@ -25,6 +31,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 #: The seat of the game's own clock: actions such as "the day ends" that only the bot's timers send.
 SYSTEM_SEAT = -1
+#: The seat of the table's host acting as host (not as a player): actions such as "end the match" that only the host
+#: sends (the adapter knows who hosts a table; the engine only sees this seat).
+HOST_SEAT = -2
 
 
 class Audience(BaseModel):
@@ -133,7 +142,12 @@ class Waiting(BaseModel):
     prompt time limit) or ``realtime`` (everyone acts freely while the game's own clock runs, e.g. a social-mode
     day: no per-move time limit and nobody is pinged; ``seats`` are those who may act). ``hidden``: who must act
     is a secret (e.g. the Prosecutor asked to accuse): the adapter names nobody in public (no mention, no public
-    warning) but still arms the move timers.
+    warning) but still arms the move timers. ``open_for``: since when this decision stands, counted in accepted
+    steps: how many steps ago it was first offered (0: the last step opened it). A simultaneous decision (a Let's
+    Kill! response window, say) stays open while its answers come in one step each: every answer to it is an answer
+    to the same decision, so a control drawn for it at any of those steps still holds, and the time limit armed when
+    it opened still runs (LK-19). The table the step made is at version ``v``: the decision opened at
+    ``v - open_for``.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -142,6 +156,7 @@ class Waiting(BaseModel):
     kind: str = "turn"
     pace: Literal["turn", "prompt", "realtime"] = "turn"
     hidden: bool = False
+    open_for: int = Field(default=0, ge=0)
 
     @classmethod
     def turn(cls, seat: int, kind: str = "turn") -> Waiting:
@@ -214,6 +229,32 @@ class GameInfo(BaseModel):
         raise KeyError(mode_id)
 
 
+class Features(BaseModel):
+    """What a game has beyond the contract every engine implements, declared once on the engine class
+    (``features: ClassVar[Features] = Features(...)``) so the adapter never probes for optional hooks.
+
+    * ``clock``: the game keeps its own time: :meth:`Engine.due` gives the actions it makes at a moment (the social
+      mode's day end), which the bot's timers and ``coroner simulate`` apply as ``SYSTEM_SEAT``.
+    * ``timeouts``: :meth:`Engine.timeout_action` gives the default move when a player's time runs out.
+    * ``clock_actions``: the action ``type`` s only the game itself sends (as ``SYSTEM_SEAT``: its clock, a time
+      limit's default); anyone else gets ``system_only``.
+    * ``host_actions``: the action ``type`` s only the table's host sends (as ``HOST_SEAT``; the game's own seat
+      may too); a player gets ``host_only``.
+    * ``ai``: the game has its own computer players (a policy registered in ``games/<game>/ai.py``), else they play
+      random legal moves.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    clock: bool = False
+    timeouts: bool = False
+    clock_actions: frozenset[str] = frozenset()
+    host_actions: frozenset[str] = frozenset()
+    system_only: str = "core.system_only"
+    host_only: str = "core.host_only"
+    ai: bool = False
+
+
 StateT = TypeVar("StateT", bound=BaseModel)
 
 
@@ -232,6 +273,7 @@ class Engine(ABC, Generic[StateT]):
     Options: ClassVar[type[BaseModel]]
     Action: ClassVar[Any]
     seat_params: ClassVar[tuple[str, ...]] = ()
+    features: ClassVar[Features] = Features()
 
     _action_adapter: ClassVar[TypeAdapter[Any] | None] = None
 
@@ -268,10 +310,62 @@ class Engine(ABC, Generic[StateT]):
         """Every action ``seat`` may take now (empty when it is not their move). Free-text parts are filled
         with placeholders; the adapter lets the player type them."""
 
-    @abstractmethod
     def apply(self, state: StateT, seat: int, action: Any) -> Step:
-        """Apply ``action`` by ``seat``. Returns a new state (the input is never mutated) and the events.
-        Raises :class:`IllegalAction` when the rules forbid it."""
+        """Apply ``action`` by ``seat``: :meth:`check_actor`, then the game's own step :meth:`_apply` on
+        :meth:`copy_state` of ``state``. Returns a new state (the input is never mutated) and the events. Raises
+        :class:`IllegalAction` when the rules forbid it (``core.game_over``, the wrong actor, then the game's own
+        codes). Games do not override it: they write :meth:`_apply`."""
+        self.check_actor(state, seat, action)
+        return self._apply(self.copy_state(state), seat, action)
+
+    @abstractmethod
+    def _apply(self, state: StateT, seat: int, action: Any) -> Step:
+        """The game's own step: ``action`` by ``seat``, already known to be a move this actor may make now
+        (:meth:`check_actor`). ``state`` is a fresh copy (:meth:`copy_state`) the step may change in place; it
+        returns the new state and its events, or raises :class:`IllegalAction` (the copy is then dropped)."""
+
+    def copy_state(self, state: StateT) -> StateT:
+        """A copy of ``state`` that :meth:`_apply` may change without touching ``state``."""
+        return state.model_copy(deep=True)
+
+    def check_actor(self, state: StateT, seat: int, action: Any = None) -> None:
+        """Raise the refusal of ``seat`` making ``action`` now (``None``: any move of theirs, e.g. before a menu is
+        shown), the same for every game: ``core.game_over`` once the game is over; a clock action (see
+        :class:`Features`) from anyone but ``SYSTEM_SEAT``: ``features.system_only``; a host action from anyone
+        but ``HOST_SEAT`` or ``SYSTEM_SEAT``: ``features.host_only``; any other move from a seat the game does not
+        wait on (:meth:`waiting`, ``SYSTEM_SEAT`` and ``HOST_SEAT`` included): :meth:`refusal`. The rules of the
+        move itself are the game's (:meth:`_apply`)."""
+        if self.is_over(state):
+            raise IllegalAction("core.game_over")
+        kind = getattr(action, "type", None)
+        features = self.features
+        if kind is not None and kind in features.clock_actions:
+            if seat != SYSTEM_SEAT:
+                raise IllegalAction(features.system_only)
+            return
+        if kind is not None and kind in features.host_actions:
+            if seat not in (HOST_SEAT, SYSTEM_SEAT):
+                raise IllegalAction(features.host_only)
+            return
+        waiting = self.waiting(state)
+        if seat < 0 or waiting is None or seat not in waiting.seats:
+            raise self.refusal(state, seat)
+
+    def refusal(self, state: StateT, seat: int) -> IllegalAction:
+        """Why ``seat`` may not move now, the game going on without waiting on them: ``core.not_your_turn`` by
+        default; games say more (a dead player, an answer already given)."""
+        return IllegalAction("core.not_your_turn")
+
+    def due(self, state: StateT, now: Any) -> list[Any]:
+        """The game's own clock (``features.clock``): the actions it makes at ``now`` (an aware ``datetime``), in
+        order, each applied as ``SYSTEM_SEAT`` before anything else happens at that moment; empty when nothing is
+        due. Apply the first and ask again: one may make the next one due. None by default."""
+        return []
+
+    def timeout_action(self, state: StateT) -> tuple[int, Any] | None:
+        """The default move when the awaited player's time runs out (``features.timeouts``): ``(seat, action)``,
+        the seat possibly ``SYSTEM_SEAT`` (e.g. a response window closing), or ``None``. None by default."""
+        return None
 
     @abstractmethod
     def view(self, state: StateT, seat: int | None) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from games.core import (
     Audience,
     Engine,
     Event,
+    Features,
     IllegalAction,
     ModeInfo,
     Outcome,
@@ -51,6 +52,9 @@ class LetsKill(Engine[LetsKillState]):
     State = LetsKillState
     Options = LetsKillOptions
     Action: ClassVar[Any] = LetsKillAction
+    #: a response window closes on the game's own clock (its time limit, LK-19)
+    features: ClassVar[Features] = Features(timeouts=True, ai=True, clock_actions=frozenset({"close_window"}),
+                                            system_only="core.not_your_turn")
 
     # ------------------------------------------------------------ setup (RB "Set Up", LK-01, §9.7, §9.15)
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> LetsKillState:
@@ -131,7 +135,8 @@ class LetsKill(Engine[LetsKillState]):
         if pending.kind == "window":
             assert state.window is not None
             seats = tuple(s for s in state.window.eligible if s not in state.window.answers)
-            return Waiting(seats=seats, kind="window")
+            # one simultaneous decision: each sealed answer is a step, the window stands since it opened (LK-19)
+            return Waiting(seats=seats, kind="window", open_for=len(state.window.answers))
         if pending.kind == "pledge":
             return Waiting.prompt(pending.seat, "pledge")
         return Waiting.turn(pending.seat, pending.kind)
@@ -156,18 +161,26 @@ class LetsKill(Engine[LetsKillState]):
         }[pending.kind]()
         return seat, default
 
-    def apply(self, state: LetsKillState, seat: int, action: Any) -> Step:
-        """Raises :class:`IllegalAction` (``lets_kill.*``; ``core.game_over``) and then changes nothing. Each seat
-        whose hand changed gets one private ``lets_kill.hand`` event with the whole hand, last."""
-        if state.ended:
-            raise IllegalAction("core.game_over")
-        pending = state.pending
-        if pending is None:
+    def refusal(self, state: LetsKillState, seat: int) -> IllegalAction:
+        """A seat that already answered the open window is told so (``lets_kill.already_answered``)."""
+        if state.window is not None and seat in state.window.answers:
+            return IllegalAction("lets_kill.already_answered")
+        return IllegalAction("core.not_your_turn")
+
+    def copy_state(self, state: LetsKillState) -> LetsKillState:
+        return LetsKillState.model_validate_json(state.model_dump_json())  # a deep copy, done by pydantic-core
+
+    def _apply(self, state: LetsKillState, seat: int, action: Any) -> Step:
+        """Raises :class:`IllegalAction` (``lets_kill.*``) and then changes nothing (game over and who may act are
+        the contract's, :meth:`Engine.apply`). Each seat whose hand changed gets one private ``lets_kill.hand``
+        event with the whole hand, last."""
+        if state.pending is None:
             raise IllegalAction("lets_kill.not_now")
-        flow = Flow(LetsKillState.model_validate_json(state.model_dump_json()))  # a deep copy, done by pydantic-core
+        before = [tuple(hand) for hand in state.hands]
+        flow = Flow(state)
         self._decide(flow, seat, action)
         pipeline.run(flow)
-        changed = [s for s, hand in enumerate(flow.state.hands) if hand != state.hands[s]]
+        changed = [s for s, hand in enumerate(flow.state.hands) if tuple(hand) != before[s]]
         return Step(state=flow.state, events=flow.events + [
             Event(key="lets_kill.hand", params={"cards": list(flow.state.hands[s])}, audience=Audience.to(s))
             for s in changed])
@@ -216,12 +229,7 @@ class LetsKill(Engine[LetsKillState]):
         window = state.window
         if state.pending is None or state.pending.kind != "window" or window is None:
             raise IllegalAction("lets_kill.not_now")
-        if isinstance(action, CloseWindow):
-            if seat != SYSTEM_SEAT:
-                raise IllegalAction("core.not_your_turn")
-        else:
-            if seat not in window.eligible or seat in window.answers:
-                raise IllegalAction("lets_kill.already_answered" if seat in window.answers else "core.not_your_turn")
+        if not isinstance(action, CloseWindow):  # who may answer is the contract's (refusal)
             error = plays.response_error(state, seat, action)
             if error is not None:
                 raise error

@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from games.core import (
-    SYSTEM_SEAT,
     Engine,
     Event,
+    Features,
     IllegalAction,
     ModeInfo,
     Outcome,
@@ -60,6 +60,9 @@ class Verdugo(Engine[VerdugoState]):
     State = VerdugoState
     Options = VerdugoOptions
     Action: ClassVar[Any] = VerdugoAction
+    #: §9.4: only the host ends an open match (as ``HOST_SEAT``; the dead and the waited-on are the contract's)
+    features: ClassVar[Features] = Features(timeouts=True, ai=True, host_actions=frozenset({"end_match"}),
+                                            host_only="verdugo.host_only")
 
     # ------------------------------------------------------------ contract
 
@@ -149,20 +152,19 @@ class Verdugo(Engine[VerdugoState]):
             out = [s for s in out if s not in state.served]
         return out
 
-    def apply(self, state: VerdugoState, seat: int, action: Any) -> Step:
-        """Raises ``core.game_over``, ``verdugo.host_only`` / ``verdugo.not_open`` (EndMatch), ``verdugo.dead``
-        (a dead player this round), ``core.not_your_turn``, ``verdugo.wrong_action`` and the codes of each
-        handler. Nothing changes when it raises."""
-        if state.phase == "over":
-            raise IllegalAction("core.game_over")
-        if isinstance(action, EndMatch):
-            return self._end_match(state, seat)
+    def refusal(self, state: VerdugoState, seat: int) -> IllegalAction:
+        """§7.1 (V-36): a dead prisoner is told so (``verdugo.dead``) until the round ends; anyone else not
+        awaited gets ``core.not_your_turn`` naming who is."""
         if state.phase == "round" and seat in state.round.dead:
-            raise IllegalAction("verdugo.dead")
-        awaited = self.awaited(state)
-        if seat != awaited:
-            raise IllegalAction("core.not_your_turn", seat=awaited)
-        s = state.model_copy(deep=True)
+            return IllegalAction("verdugo.dead")
+        return IllegalAction("core.not_your_turn", seat=self.awaited(state))
+
+    def _apply(self, s: VerdugoState, seat: int, action: Any) -> Step:
+        """Raises ``verdugo.not_open`` (EndMatch), ``verdugo.wrong_action`` and the codes of each handler (game
+        over, the host's action, the dead and the turn are the contract's, :meth:`Engine.apply`). Nothing changes
+        when it raises."""
+        if isinstance(action, EndMatch):
+            return self._end_match(s)
         s.actions += 1
         ev: list[Event] = []
         try:
@@ -276,13 +278,10 @@ class Verdugo(Engine[VerdugoState]):
         ev.append(Event(key="verdugo.successor.named", params={"seat": seat, "next_seat": action.seat}))
         setup.start_round(s, action.seat, ev)
 
-    def _end_match(self, state: VerdugoState, seat: int) -> Step:
-        """Codes: ``verdugo.host_only``, ``verdugo.not_open`` (only ``open`` matches, between rounds)."""
-        if seat != SYSTEM_SEAT:
-            raise IllegalAction("verdugo.host_only")
-        if state.options.match != "open" or state.phase != "successor":
+    def _end_match(self, s: VerdugoState) -> Step:
+        """Codes: ``verdugo.not_open`` (only ``open`` matches, between rounds)."""
+        if s.options.match != "open" or s.phase != "successor":
             raise IllegalAction("verdugo.not_open")
-        s = state.model_copy(deep=True)
         s.actions += 1
         ev: list[Event] = []
         self._finish(s, "host_ended", ev)

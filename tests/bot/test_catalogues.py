@@ -56,3 +56,31 @@ def test_every_mode_has_a_name_and_a_rules_summary(game: str, mode: str, languag
     messages = load_language(language)
     for key in (f"game.{game}", f"mode.{game}.{mode}", f"rules.{game}", f"rules.{game}.{mode}"):
         assert key in messages, key
+
+
+#: every slash command and group the catalogues localise: its English path ("config days") -> its Spanish name
+COMMANDS = {key[4:-5].replace(".", " "): name for key, name in ES.items()
+            if key.startswith("cmd.") and key.endswith(".name")}
+TOP_LEVEL = {word for path in COMMANDS if " " not in path for word in (path, COMMANDS[path])}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_text_names_a_command_only_through_the_command_placeholder(language: str) -> None:
+    """Issue 21: no text spells a slash command out (the Spanish ones said ``/config days`` and ``/newgame``
+    where Discord shows ``/ajustes dias`` and ``/nuevapartida``); each names it as ``{/path}``, a command that
+    exists."""
+    messages = load_language(language)
+    spelled = {key: text for key, text in messages.items() if not key.startswith("cmd.")
+               and any(f"/{word}" in text.replace("{/", "{") for word in TOP_LEVEL)}
+    assert spelled == {}
+    named = {name[1:] for text in messages.values() for name in placeholders(text) if name.startswith("/")}
+    assert named and named <= set(COMMANDS)
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("en", "No games right now. Open one with /newgame."),
+    ("es", "Ninguna partida ahora mismo. Abre una con /nuevapartida.")])
+def test_a_command_is_named_in_the_readers_language(language: str, expected: str) -> None:
+    """``{/newgame}`` renders as the name Discord shows the reader; a subcommand path takes each word's name."""
+    assert t("games.none", language) == expected
+    assert t("rules.asesino.social", "es").count("/ajustes dias") == 1

@@ -159,7 +159,7 @@ def test_rules_names_each_choice_as_newgame_does_not_by_its_raw_value(game: str,
     the raw values (``tour, treasury, open``)."""
     option = {o.name: o for o in mode_options(get_game(game), "classic")}[name]
     assert option.shown("es") == expected
-    assert expected in _mode_rules(get_game(game), "classic", "es")
+    assert expected in "\n".join(_mode_rules(get_game(game), "classic", "es"))
 
 
 def test_accepted_options_split_into_the_engines_and_the_series() -> None:
@@ -209,17 +209,31 @@ def test_the_shape_from_before_typed_options_is_translated_or_refused_by_name() 
 
 
 def test_rules_cuts_a_long_summary_to_the_field_in_utf16_units(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A mode's ``/rules`` field fits an embed field (1024 UTF-16 units) when the summary is long and made of
-    characters outside the BMP (two units each): the summary is cut, its player counts and options are kept."""
+    """A mode's ``/rules`` fields each fit an embed field (1024 UTF-16 units) when the summary is one sentence too
+    long for a field and made of characters outside the BMP (two units each): only that sentence is cut, its
+    player counts and options are kept (in fields of their own when they no longer fit beside it)."""
     import bot.cogs.core.cog as core
 
     real = core.t
     monkeypatch.setattr(core, "t", lambda key, language, **kw: "😀" * 1000 if key == "rules.verdugo.classic"
                         else real(key, language, **kw))
-    text = _mode_rules(get_game("verdugo"), "classic", "en")
-    players, summary, options = text.split("\n")
-    assert FIELD_VALUE - 1 <= size(text) <= FIELD_VALUE and summary.endswith("😀…")  # a 😀 is 2 units
+    values = _mode_rules(get_game("verdugo"), "classic", "en")
+    players, summary, options = values
+    assert all(size(v) <= FIELD_VALUE for v in values) and summary.endswith("😀…")  # a 😀 is 2 units
     assert players == real("rules.players", "en", min=get_game("verdugo").mode("classic").min_players,
                            max=get_game("verdugo").mode("classic").max_players)
     shown = ", ".join(o.shown("en") for o in mode_options(get_game("verdugo"), "classic"))
     assert options == real("rules.options", "en", options=shown)
+
+
+@pytest.mark.parametrize(("language", "ending"), [
+    ("en", "the criminals win when half the players are murdered."),
+    ("es", "los criminales, cuando han asesinado a la mitad de los jugadores.")])
+def test_rules_of_a_summary_longer_than_a_field_goes_on_in_the_next_field_between_sentences(
+        language: str, ending: str) -> None:
+    """Issue 21: the social mode's summary is longer than one field: it goes on in a second field, split between
+    two sentences, so the criminals' win condition is not cut off (nor, in Spanish, its whole sentence)."""
+    values = _mode_rules(get_game("asesino"), "social", language)
+    assert len(values) > 1 and all(size(v) <= FIELD_VALUE for v in values)
+    assert ending in "\n".join(values) and "…" not in "".join(values)
+    assert all(v.rstrip().endswith((".", ")")) for v in values)

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from datetime import UTC, datetime
+
 from bot.cogs.lobby.cog import user_names
+from bot.tables import Table
+from bot.tables.model import TableSeat
+from bot.ui import RenderContext
+from games.core import get_engine
+
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
 
 def test_the_server_nickname_comes_first_then_the_other_names() -> None:
@@ -22,10 +30,35 @@ def test_a_name_in_a_message_line_is_shown_as_typed_not_as_markdown() -> None:
     """A seat named ``**Bo**||b||`` (Discord allows markdown characters in names) is shown with its stars and bars
     escaped in the lines made from an event's seats, so it cannot bold, hide or strike the rest of the line; a
     mention is left as it is."""
-    from bot.ui import RenderContext
-
-    table = SimpleNamespace(seat_names=lambda seat: ["**Bo**||b||_x_"], user_of=lambda seat: 42, engine=None)
+    table = SimpleNamespace(shown_name=lambda seat: "**Bo**||b||_x_", user_of=lambda seat: 42, engine=None)
     ctx = RenderContext(table, "en")  # type: ignore[arg-type]
     assert ctx.seat_params({"seat": 0, "seats": [0, 0], "n": 3}) == {
         "seat": r"\*\*Bo\*\*\|\|b\|\|\_x\_", "seats": r"\*\*Bo\*\*\|\|b\|\|\_x\_, \*\*Bo\*\*\|\|b\|\|\_x\_", "n": 3}
     assert ctx.seat_params({"seat": 0}, mention=True) == {"seat": "<@42>"}
+
+
+def _table(*names: tuple[str, ...]) -> Table:
+    seats = tuple(TableSeat(seat=i, user_id=100 + i, names=n) for i, n in enumerate(names))
+    return Table(id=1, game="verdugo", mode="classic", guild_id=1, channel_id=2, host_id=100, status="active",
+                 seed=1, options={}, version=1, language="en", series_id=None, lobby_message_id=None,
+                 table_message_id=None, created_at=NOW, updated_at=NOW, finished_at=None, outcome=None, seats=seats,
+                 state=None, engine=get_engine("verdugo", "classic"))
+
+
+def test_twin_display_names_get_a_suffix_that_tells_them_apart_and_others_keep_theirs() -> None:
+    """Issue 21: two seats both shown as "Alex" (any case) are told apart by their own user name, or by seat
+    number when they have none of their own; a seat whose name nobody shares is shown as it is."""
+    table = _table(("Alex", "alex_b"), ("Bea", "bea"), ("alex", "alex_c"), ("Alex",), ("Alex", "alex_b"))
+    assert [table.shown_name(s) for s in range(5)] == [
+        "Alex (#1)", "Bea", "alex (alex_c)", "Alex (#4)", "Alex (#5)"]
+    assert len({table.shown_name(s).casefold() for s in range(5)}) == 5
+
+
+def test_every_renderer_gets_the_twin_suffix_through_the_render_context() -> None:
+    """Names in buttons and menus (``name``), message text (``shown_name``) and event lines (``seat_params``) are
+    the same distinguishing names, in both languages."""
+    table = _table(("Alex", "alex_b"), ("Alex", "alex_c"))
+    for language in ("en", "es"):
+        ctx = RenderContext(table, language)
+        assert (ctx.name(0), ctx.name(1)) == ("Alex (alex_b)", "Alex (alex_c)")
+        assert ctx.seat_params({"seats": [0, 1]})["seats"] == r"Alex (alex\_b), Alex (alex\_c)"

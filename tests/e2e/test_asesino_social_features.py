@@ -104,16 +104,16 @@ async def test_a_failed_day_end_is_retried_from_a_persisted_timer(world: World,
     a minute later, and that retry ends the day once and arms the next day's end."""
     players = await six_players(world)
     failures: list[dict[str, Any]] = []
-    act_as_seat = TableService.act_as_seat
+    act = TableService.act
 
-    async def fail_first_day_end(self: TableService, game_id: int, seat: int, action: dict[str, Any],
+    async def fail_first_day_end(self: TableService, game_id: int, user_id: int | None, action: dict[str, Any],
                                  **kwargs: Any) -> Any:
         if action["type"] == "end_day" and not failures:
             failures.append(action)
             raise RuntimeError("database unavailable")
-        return await act_as_seat(self, game_id, seat, action, **kwargs)
+        return await act(self, game_id, user_id, action, **kwargs)
 
-    monkeypatch.setattr(TableService, "act_as_seat", fail_first_day_end)
+    monkeypatch.setattr(TableService, "act", fail_first_day_end)
     bot = world.bot()
     async with world.running(bot):
         table = await start_game(world, players)

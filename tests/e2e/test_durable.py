@@ -82,17 +82,19 @@ async def test_a_timeout_racing_a_late_click_announces_only_what_counted(world: 
     from bot.tables import TableService
 
     reached, clicked, refused = asyncio.Event(), asyncio.Event(), asyncio.Event()
-    bots_move = TableService.act_as_seat
+    act = TableService.act
 
-    async def held(self: TableService, *args: object, **kwargs: object) -> object:
+    async def held(self: TableService, game_id: int, user_id: int | None, *args: object, **kwargs: object) -> object:
+        if user_id is not None:  # a person's click goes straight through
+            return await act(self, game_id, user_id, *args, **kwargs)  # type: ignore[arg-type]
         reached.set()
         await clicked.wait()
         try:
-            return await bots_move(self, *args, **kwargs)  # type: ignore[arg-type]
+            return await act(self, game_id, user_id, *args, **kwargs)  # type: ignore[arg-type]
         finally:
             refused.set()
 
-    monkeypatch.setattr(TableService, "act_as_seat", held)
+    monkeypatch.setattr(TableService, "act", held)
     async with world.running():
         first = await start_three(world)
         table = await world.tables.table_in_channel(world.games.id)

@@ -115,7 +115,7 @@ async def test_three_players_response_shootout_and_the_end(world: World, seed: N
             table = await world.tables.load(1)
             seat, action = engine.timeout_action(table.state)
             service = bot.tables if engine.outcome(engine.apply(table.state, seat, action).state) else world.tables
-            await service.act_as_seat(1, seat, engine.dump_action(action), expected_version=table.version)
+            await service.act(1, None, engine.dump_action(action), seat=seat, expected_version=table.version)
             if service is bot.tables:
                 break
         table = await world.tables.load(1)

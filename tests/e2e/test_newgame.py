@@ -45,9 +45,10 @@ async def test_a_first_player_not_seated_refuses_the_start_and_keeps_the_lobby(w
         refused = await refusal(await alice.slash(world.games, "start"))
         table = await world.tables.table_in_channel(world.games.id)
     assert refused == ("⛔ El asiento 4 no está en esta mesa: primer_jugador cuenta los asientos desde 0 en orden de "
-                       "llegada. Cancela y abre la partida de nuevo.")
+                       "llegada. El anfitrión puede cambiarla con el botón Opciones de la sala y volver a pulsar Empezar.")
     assert table is not None and table.status == "lobby" and table.state is None
     assert [b["label"] for b in lobby.components[0]["components"]] == ["Unirse", "Salir", "Empezar", "Cancelar"]
+    assert [b["label"] for b in lobby.components[1]["components"]] == ["Añadir IA", "Quitar IA", "Opciones"]
 
 
 async def test_an_expired_series_lobby_drops_its_round_heading(world: World) -> None:
@@ -69,3 +70,56 @@ async def test_an_expired_series_lobby_drops_its_round_heading(world: World) -> 
         await world.double.wait_for(lambda: not lobby.components, what="the lobby to expire")
     assert lobby.embeds[0]["description"] == "This lobby expired."
     assert lobby.content == ""
+
+
+async def test_a_lobby_its_host_left_empty_names_no_host_until_someone_joins(world: World) -> None:
+    """Issue 21: the host leaves the lobby nobody else joined: its Host field no longer names them but says the
+    next to join hosts; bob joins and is named."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        handle = await newgame(alice, world.games, "verdugo", "classic")
+        await handle.response()
+        lobby = await handle.wait_original()
+        assert lobby is not None
+        await (await alice.click(lobby, label="Leave")).response()
+        host = {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}["Host"]
+        assert host == "Nobody: whoever joins next hosts the game." and alice.mention not in host
+        await (await bob.click(lobby, label="Join")).response()
+        assert {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}["Host"] == bob.mention
+
+
+async def test_an_option_the_table_does_not_fit_is_flagged_in_the_lobby_and_the_host_changes_it_there(
+        world: World) -> None:
+    """Issue 21: ``/newgame verdugo first_executioner:7`` with 4 players seated: the lobby says Start would be
+    refused and why, Start refuses naming the option and the Options button; only the host may open the lobby's
+    Options form; the host sets ``first_executioner`` to 2 there (no cancelling), the warning goes and Start
+    deals the game with seat 2 as the Executioner."""
+    alice, bob, carol, dave = world.players[:4]
+    async with world.running():
+        handle = await newgame(alice, world.games, "verdugo", "classic", first_executioner=7)
+        await handle.response()
+        lobby = await handle.wait_original()
+        assert lobby is not None
+        for user in (bob, carol, dave):
+            await (await user.click(lobby, label="Join")).response()
+        fields = {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}
+        assert "first_executioner=7" in fields["⚠ Start would be refused now"]
+        refused = await refusal(await alice.click(lobby, label="Start"))
+        assert "first_executioner=7" in refused and "Options button" in refused
+        assert "Only the host" in await refusal(await bob.click(lobby, label="Options"))
+        form = await alice.click(lobby, label="Options")
+        modal = (await form.response()).modal
+        assert modal is not None
+        saved = await (await alice.submit_modal(form, {"first_executioner": "2"})).response()
+        assert saved.ephemeral and "Options saved" in saved.content
+        await world.double.wait_for(lambda: "⚠" not in lobby.text, what="the warning gone")
+        assert {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}["Options"] == "first_executioner: 2"
+        await (await alice.click(lobby, label="Start")).response()
+
+        async def started() -> bool:
+            table = await world.tables.table_in_channel(world.games.id)
+            return table is not None and table.status == "active"
+
+        await stored(world, started, "the game dealt")
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None and table.state.round.executioner == 2

@@ -159,7 +159,7 @@ async def test_five_players_shield_chain_saboteur_win_then_a_safe_round(world: W
         assert "Carol: 9 Crowns" in final
 
         board = await (await alice.slash(world.games, "leaderboard", {"game": "verdugo"})).response()
-        assert "9" in str(board.embeds) or "9" in board.content
+        assert "9 Crowns" in board.embeds[0]["description"] and "point" not in board.embeds[0]["description"]
 
 
 async def test_an_absent_table_never_stalls(world: World, verdugo_seed: None) -> None:
@@ -182,3 +182,56 @@ async def test_an_absent_table_never_stalls(world: World, verdugo_seed: None) ->
         assert table.state.round.drawn and table.state.round.acted
         texts = [m.text for m in world.bot_messages()]
         assert any("takes no action" in t for t in texts) and any("ran out of time" in t for t in texts)
+
+
+async def test_each_rounds_reveal_stays_in_its_own_message_and_old_tables_wait_on_nobody(
+        world: World, verdugo_seed: None) -> None:
+    """Issue 21: round 1's reveal is a message of its own that round 2's table does not overwrite (round 2 gets a
+    new message), and no table the game moved away from still says "Waiting on"."""
+    alice, bob, carol, dave, erin = world.players
+    async with world.running():
+        handle = await newgame(alice, world.games, "verdugo", "classic", match="open", first_executioner=0)
+        await handle.response()
+        lobby = await handle.wait_original()
+        assert lobby is not None
+        for user in (bob, carol, dave, erin):
+            await (await user.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        await world.double.wait_for(lambda: controls(world), what="the table's first controls")
+        await action_phase(world, alice, [BOB, CAROL, DAVE, ERIN])
+        await chop(world, alice, DAVE)
+        await use(world, dave, "chop", arg=str(ERIN))
+        reveal = await world.double.wait_for(lambda: next(
+            (m for m in world.bot_messages() if "Round 1 revealed" in m.text), None), what="round 1's reveal")
+        await use(world, alice, "successor", [str(BOB)])
+        await use(world, bob, "draw")
+        await world.double.wait_for(lambda: "Round 1 revealed" not in world.bot_messages()[-1].text,
+                                    what="round 2's own table message")
+        assert "Round 1 revealed" in reveal.text and not list(reveal.walk_components())  # (edits apply in place)
+        tables = [m for m in world.bot_messages() if m.embeds]
+        assert tables[-1].id != reveal.id
+        assert [m.id for m in tables if "Waiting on" in m.content] == [tables[-1].id]
+
+
+async def test_twin_display_names_are_told_apart_on_the_table_in_the_menus_and_the_log(
+        world: World, verdugo_seed: None) -> None:
+    """Issue 21: bob and carol both go by "Alex": the table, the Executioner's "call" menu, the chop confirmation
+    and the move log show "Alex (bob)" and "Alex (carol)", never a bare "Alex" twice."""
+    alice, bob, carol, dave, erin = world.players
+    bob.global_name = carol.global_name = "Alex"
+    async with world.running():
+        handle = await newgame(alice, world.games, "verdugo", "classic", match="open", first_executioner=0)
+        await handle.response()
+        lobby = await handle.wait_original()
+        assert lobby is not None
+        for user in (bob, carol, dave, erin):
+            await (await user.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        await world.double.wait_for(lambda: controls(world), what="the table's first controls")
+        await use(world, alice, "draw")
+        message, ident = await control(world, "call")
+        labels = [o["label"] for c in message.selects() for o in c.get("options", [])]
+        assert "Alex (bob)" in labels and "Alex (carol)" in labels and "Alex" not in labels
+        assert "Alex (bob)" in message.text and "Alex (carol)" in message.text
+        await use(world, alice, "call", [str(BOB)])
+        assert "Alex (bob)" in world.bot_messages()[-1].text

@@ -43,7 +43,7 @@ async def test_the_service_keeps_start_times_players_and_timeouts(sessions: asyn
     clock.at = START + timedelta(minutes=2)
     await service.act(table.id, table.user_of(first), {"type": "pass", "to": 1 - first})
     clock.at = START + timedelta(minutes=7)
-    await service.act_as_seat(table.id, 1 - first, {"type": "pass", "to": first}, timed_out=True)
+    await service.act(table.id, None, {"type": "pass", "to": first}, seat=1 - first, timed_out=True)
 
     record = await load_record(sessions, table.id)
     assert record.started_at == START + timedelta(minutes=1)

@@ -63,11 +63,13 @@ def assert_reveals_everything(record: GameRecord, language: str) -> None:
     text = "\n".join(line for entry in entries for line in entry.lines)
     for step in steps:
         ctx = RenderContext(step.table, language)
-        _, private, _ = split_events(ctx, ui, step.events, echoes=True)
-        for seat, outs in private.items():
-            for out in outs:
-                first = outgoing_text(out, files=False).splitlines()[0]
-                assert f"{ctx.t('simulate.private', seat=ctx.name(seat))} {first}" in text
+        _, private, _ = split_events(ctx, ui, step.events)
+        _, own, _ = split_events(ctx, ui, [e for e in step.events if ui.echoes(e, step.events)], echoes=True)
+        for key, shown in (("simulate.private", private), ("simulate.own_move", own)):  # no DM shown as sent
+            for seat, outs in shown.items():
+                for out in outs:
+                    first = outgoing_text(out, files=False).splitlines()[0]
+                    assert f"{ctx.t(key, seat=ctx.name(seat))} {first}" in text
     ctx = RenderContext(steps[-1].table, language)
     for seat in record.table.seats:
         assert ctx.t("history.secrets_of", seat=ctx.name(seat.seat)) in text

@@ -14,7 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, register, rng_for
+from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, register, rng_for
 
 
 class PotatoOptions(BaseModel):
@@ -60,6 +60,7 @@ class HotPotato(Engine[PotatoState]):
     State = PotatoState
     Options = PotatoOptions
     Action: ClassVar[Any] = PotatoAction
+    features: ClassVar[Features] = Features(timeouts=True)
 
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> PotatoState:
         assert isinstance(options, PotatoOptions)
@@ -82,16 +83,21 @@ class HotPotato(Engine[PotatoState]):
             return []
         return [Pass(to=other) for other in range(len(state.seats)) if other != seat]
 
-    def apply(self, state: PotatoState, seat: int, action: Any) -> Step:
-        if self.outcome(state) is not None:
-            raise IllegalAction("core.game_over")
+    def check_actor(self, state: PotatoState, seat: int, action: Any = None) -> None:
+        """Anyone seated may shout or whisper at any time (table talk); passing is the holder's turn."""
+        if isinstance(action, Shout | Whisper) and not self.is_over(state) and 0 <= seat < len(state.seats):
+            return
+        super().check_actor(state, seat, action)
+
+    def copy_state(self, state: PotatoState) -> PotatoState:
+        return state  # every step below builds a new state (model_copy with updates) or keeps this one
+
+    def _apply(self, state: PotatoState, seat: int, action: Any) -> Step:
         if isinstance(action, Shout):
             return Step(state=state, events=[Event(key="potato.shout", params={"seat": seat, "text": action.text})])
         if isinstance(action, Whisper):
             return Step(state=state, events=[Event(key="potato.whisper", params={"seat": seat, "text": action.text},
                                                    audience=Audience.to(action.to))])
-        if seat != state.holder:
-            raise IllegalAction("core.not_your_turn")
         if action.to == seat or not 0 <= action.to < len(state.seats):
             raise IllegalAction("potato.bad_target", to=action.to)
         new = state.model_copy(update={"holder": action.to, "passes_left": state.passes_left - 1,

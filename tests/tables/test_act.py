@@ -182,17 +182,17 @@ async def test_failing_deliver_does_not_undo_the_action(sessions: Sessions, capl
     assert "delivering 4 events of game" in caplog.text  # the intro, still first in line
 
 
-async def test_act_as_seat_logs_a_bot_move(service: TableService, sessions: Sessions) -> None:
+async def test_a_bot_move_for_a_seat_is_logged_without_a_user(service: TableService, sessions: Sessions) -> None:
     """The bot's move for a seat is applied like a player's and logged without a user."""
     table = await started(service, 3)
     holder = table.state.holder
-    result = await service.act_as_seat(table.id, holder, {"type": "pass", "to": (holder + 1) % 3},
+    result = await service.act(table.id, None, {"type": "pass", "to": (holder + 1) % 3}, seat=holder,
                                        expected_version=table.version)
     assert result.table.state.holder == (holder + 1) % 3
     async with sessions() as session:
         assert (await session.scalars(select(GameAction.user_id))).all() == [None]
     with pytest.raises(TableError, match="table.bad_seat"):
-        await service.act_as_seat(table.id, 7, {"type": "shout", "text": "?"})
+        await service.act(table.id, None, {"type": "shout", "text": "?"}, seat=7)
 
 
 async def test_series_games_score_rounds(service: TableService, sessions: Sessions) -> None:

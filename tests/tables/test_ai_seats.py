@@ -106,15 +106,15 @@ async def test_a_person_joining_a_lobby_its_host_left_hosts_it(service: TableSer
 async def test_computer_players_move_through_the_gate_and_are_never_scored(service: TableService,
                                                                           sessions: async_sessionmaker[AsyncSession]
                                                                           ) -> None:
-    """An AI seat's move is ``act_as_seat`` (logged without a user; the turn is the engine's); only people get
+    """An AI seat's move is ``act`` for its seat (logged without a user; the turn is the engine's); only people get
     score rows, so the leaderboard never lists a computer player; the history's export has no user for it."""
     table = await lobby(service, 1, passes=2)
     await service.add_ai(table.id, HOST)
     table = await service.start(table.id, HOST, seed=7)
     for _ in range(2):
         holder = table.state.holder
-        table = (await service.act_as_seat(table.id, holder, {"type": "pass", "to": 1 - holder},
-                                           expected_version=table.version)).table
+        table = (await service.act(table.id, None, {"type": "pass", "to": 1 - holder}, seat=holder,
+                                   expected_version=table.version)).table
     assert table.status == "finished"
     async with sessions() as session:
         scored = (await session.scalars(select(Score.user_id).where(Score.game_id == table.id))).all()
@@ -159,7 +159,7 @@ async def test_a_step_waiting_on_a_computer_player_arms_its_move(planned: TableS
     (timer,) = [t for t in await planned.pending_timers(table.id) if t.version_at_schedule == table.version]
     assert (timer.kind, timer.payload) == (AI_TIMER, {"version": table.version, "attempt": 0})
     assert timer.due_at == NOW + ai_delay(7, table.version)
-    table = (await planned.act_as_seat(table.id, 1, {"type": "pass", "to": 0})).table  # now the person holds it
+    table = (await planned.act(table.id, None, {"type": "pass", "to": 0}, seat=1)).table  # now the person holds it
     assert not [t for t in await planned.pending_timers(table.id) if t.version_at_schedule == table.version]
 
 
@@ -189,13 +189,14 @@ async def test_a_move_that_loses_the_race_is_dropped(planned: TableService, monk
     re-planned (the step that won armed the next ai_move) and nothing is raised."""
     table = await ai_holding(planned)
     bot = fake_bot(planned)
-    act_as_seat = TableService.act_as_seat
+    act = TableService.act
 
-    async def raced(self: TableService, game_id: int, *args: Any, **kwargs: Any) -> Any:
-        await self.act(game_id, HOST, {"type": "shout", "text": "first!"})  # any time: it bumps the version
-        return await act_as_seat(self, game_id, *args, **kwargs)
+    async def raced(self: TableService, game_id: int, user_id: int | None, *args: Any, **kwargs: Any) -> Any:
+        if user_id is None:  # the AI seat's move
+            await act(self, game_id, HOST, {"type": "shout", "text": "first!"})  # any time: it bumps the version
+        return await act(self, game_id, user_id, *args, **kwargs)
 
-    monkeypatch.setattr(TableService, "act_as_seat", raced)
+    monkeypatch.setattr(TableService, "act", raced)
     await on_ai_move(bot, SimpleNamespace(game_id=table.id, payload={"version": table.version, "attempt": 0}))
     after = await planned.load(table.id)
     assert after.version == table.version + 1 and after.state.holder == 1 and bot.scheduled == []
@@ -207,13 +208,14 @@ async def test_a_move_into_a_game_cancelled_meanwhile_is_dropped(planned: TableS
     ai_move is planned for the closed game."""
     table = await ai_holding(planned)
     bot = fake_bot(planned)
-    act_as_seat = TableService.act_as_seat
+    act = TableService.act
 
-    async def cancelled(self: TableService, game_id: int, *args: Any, **kwargs: Any) -> Any:
-        await self.cancel(game_id, HOST, is_manager=False)
-        return await act_as_seat(self, game_id, *args, **kwargs)
+    async def cancelled(self: TableService, game_id: int, user_id: int | None, *args: Any, **kwargs: Any) -> Any:
+        if user_id is None:  # the AI seat's move
+            await self.cancel(game_id, HOST, is_manager=False)
+        return await act(self, game_id, user_id, *args, **kwargs)
 
-    monkeypatch.setattr(TableService, "act_as_seat", cancelled)
+    monkeypatch.setattr(TableService, "act", cancelled)
     await on_ai_move(bot, SimpleNamespace(game_id=table.id, payload={"version": table.version, "attempt": 0}))
     after = await planned.load(table.id)
     assert after.status == "cancelled" and after.state.holder == 1 and bot.scheduled == []

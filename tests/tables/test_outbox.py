@@ -111,11 +111,12 @@ async def test_the_timeout_announcement_is_committed_with_its_move(service: Tabl
     user, action = pass_on(table)
     await service.act(table.id, user, action)  # the player's late click lands first
     with pytest.raises(TableError, match="table.stale"):
-        await service.act_as_seat(table.id, holder, action, expected_version=table.version, timed_out=True)
+        await service.act(table.id, None, action, seat=holder, expected_version=table.version, timed_out=True)
     assert "turn.auto" not in outbox.keys
     table = await service.load(table.id)
     holder = table.state.holder
-    await service.act_as_seat(table.id, holder, pass_on(table)[1], expected_version=table.version, timed_out=True)
+    await service.act(table.id, None, pass_on(table)[1], seat=holder, expected_version=table.version,
+                      timed_out=True)
     assert outbox.keys[-3:-1] == ["turn.auto", "potato.passed"]
 
 

@@ -143,8 +143,8 @@ async def test_a_timeout_run_again_after_a_takeover_is_refused_as_stale(sessions
     async def expire(timer: Any, service: TableService) -> None:
         seat, action = table.engine.timeout_action(table.state)
         try:
-            await service.act_as_seat(timer.game_id, seat, table.engine.dump_action(action),
-                                      expected_version=timer.payload["version"], timed_out=True)
+            await service.act(timer.game_id, None, table.engine.dump_action(action), seat=seat,
+                              expected_version=timer.payload["version"], timed_out=True)
         except TableError as exc:
             outcomes.append(exc.code)
         else:

@@ -9,6 +9,7 @@ import discord
 
 from bot.cogs.asesino import render
 from bot.cogs.asesino.ui import AsesinoUI
+from bot.cogs.reference.held import effect
 from bot.errors import UserError
 from bot.ui import RenderContext
 from games.core import IllegalAction
@@ -85,7 +86,8 @@ class SmallUI(AsesinoUI):
         legal = table.engine.legal_actions(table.state, seat)
         if kind == "accomplice":
             hand = table.engine.view(table.state, seat)["hand"]
-            cards = [discord.SelectOption(label=render.card_name(ctx, card), value=f"{i}.{card}")
+            cards = [discord.SelectOption(label=render.card_name(ctx, card), value=f"{i}.{card}",
+                                          description=effect(f"asesino:card:{card}", ctx.language))
                      for i, card in enumerate(hand)]
             targets = [discord.SelectOption(label=ctx.name(t)[:100], value=str(t))
                        for t in sorted({a.target for a in legal if a.target is not None})]
@@ -99,7 +101,8 @@ class SmallUI(AsesinoUI):
         else:
             hand = table.engine.view(table.state, seat)["hand"]
             plays = [a for a in legal if a.type == "play_card"]
-            cards = [discord.SelectOption(label=render.card_name(ctx, card), value=card)
+            cards = [discord.SelectOption(label=render.card_name(ctx, card), value=card,
+                                          description=effect(f"asesino:card:{card}", ctx.language))
                      for card in dict.fromkeys(hand) if card in {a.card for a in plays}]
             where = [discord.SelectOption(label=ctx.t(f"asesino.ui.play_as.{declared}", column=column + 1),
                                           value=f"{column}.{declared}")

@@ -22,6 +22,7 @@ import discord
 
 from bot.cogs.asesino import render
 from bot.cogs.asesino._actions import SPEECH, ActionsMixin
+from bot.cogs.reference.held import effect
 from bot.components import game_button
 from bot.ui import COLOUR, Outgoing, RenderContext
 from games.asesino.series import standings
@@ -121,7 +122,8 @@ class TabletopUI(AsesinoUI):
             declares = [a for a in legal if getattr(a, "type", "") == "declare"]
             hand = table.engine.view(table.state, seat)["hand"]
             playable = {a.card for a in declares}
-            cards = [discord.SelectOption(label=render.card_name(ctx, card), value=card)
+            cards = [discord.SelectOption(label=render.card_name(ctx, card), value=card,
+                                          description=effect(f"asesino:card:{card}", ctx.language))
                      for card in dict.fromkeys(hand) if card in playable]
             if not cards:
                 raise IllegalAction("asesino.error.cannot_play")

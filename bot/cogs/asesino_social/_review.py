@@ -3,9 +3,10 @@ to the host for review instead; the host approves (it is posted) or rejects it p
 
 When a player's action produced ``asesino_social.review.sent``, :func:`offer` DMs the game's host the letter (with
 mentions neutralised), its writer, why the checks refused it, and two persistent buttons
-``social_review:<review>-yes`` / ``-no``. :func:`decide` applies the host's click as the system action
-``review_letter`` (only the host may press; anyone else gets a private refusal that changes nothing) and turns the
-DM into the decision. The writer hears the decision from the engine's private event.
+``social_review:<review>-yes`` / ``-no``. :func:`decide` plays the click as the host action ``review_letter``
+through the one door every move takes (:meth:`bot.ui.GameUI.play`): the table service makes the host's click
+``HOST_SEAT`` and the engine refuses anyone else (``asesino_social.host_only``, privately, changing nothing); the
+DM becomes the decision. The writer hears the decision from the engine's private event.
 """
 
 from __future__ import annotations
@@ -16,12 +17,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.asesino.render import neutral
-from bot.cogs.asesino_social.days import catch_up
-from bot.cogs.asesino_social.dead import after_action
 from bot.components import game_button, view_of
+from bot.deadline import edit_answer
 from bot.errors import UserError
-from bot.ui import COLOUR, Outgoing, RenderContext
-from games.asesino.social import SYSTEM_SEAT
+from bot.ui import COLOUR, Outgoing, RenderContext, ui_for
 from games.asesino.social.writing import check_text
 from games.core import IllegalAction
 
@@ -72,21 +71,14 @@ async def offer(bot: CoronerBot, result: ActResult) -> None:
 
 
 async def decide(bot: CoronerBot, interaction: discord.Interaction, table: Table, arg: Any) -> None:
-    """The host pressed approve or reject on review ``arg`` (``<id>-yes`` / ``<id>-no``). Raises ``UserError``
-    (``asesino_social.ui.review_host_only``, ``asesino_social.ui.unknown``) or the engine's refusal (a review
-    already decided) — answered privately by the caller's error handler."""
-    if interaction.user.id != table.host_id:
-        raise UserError("asesino_social.ui.review_host_only")
+    """Approve or reject on review ``arg`` (``<id>-yes`` / ``<id>-no``) pressed. Raises ``UserError``
+    (``asesino_social.ui.unknown``), the table's refusal (``table.not_a_player``) or the engine's (not the host:
+    ``asesino_social.host_only``; a review already decided) — answered privately by the caller's error handler."""
     number, _, answer = str(arg).partition("-")
     if not number.isdigit() or answer not in ("yes", "no"):
         raise UserError("asesino_social.ui.unknown")
-    await interaction.response.defer()  # answered at once, whatever the database does
-    await catch_up(bot, table.id)
-    action = {"type": "review_letter", "review": int(number), "approve": answer == "yes",
-              "at": bot.clock.now().isoformat()}
-    result = await bot.tables.act_as_seat(table.id, SYSTEM_SEAT, action)
-    await after_action(bot, result)
+    action = {"type": "review_letter", "review": int(number), "approve": answer == "yes"}
+    await ui_for(table.game, table.mode).play(bot, table, interaction.user.id, action, interaction=interaction)
     ctx = RenderContext(table, table.language)
     decided = "approved" if answer == "yes" else "rejected"
-    await interaction.edit_original_response(content=ctx.t(f"asesino_social.ui.review_{decided}", review=number),
-                                             view=None)
+    await edit_answer(interaction, content=ctx.t(f"asesino_social.ui.review_{decided}", review=number), view=None)

@@ -1,18 +1,20 @@
-"""The real-time clock of a social game: persisted timers that end each day and close judgement windows.
+"""The persisted timers that run a social game's own clock (:meth:`games.asesino.social.engine.SocialEngine.due`:
+the engine decides what is due when; this module only wakes up at the right moments and applies it).
 
-* ``social_day_end`` (payload ``{"day": n}``), due at ``next_boundary(state)``: applies ``end_day{day, at}`` as
-  the system seat, stamped at the boundary, for that day and every later overdue one (:func:`catch_up`, also run
-  before any player's action), and schedules the current day's timer. A timer that no longer matches the game
+* ``social_day_end`` (payload ``{"day": n}``), due at ``next_boundary(state)``: applies what the game's clock has
+  due (:func:`catch_up`, also run before any player's action: every overdue day's end, in order, each stamped at its
+  boundary, and the judgements past their window), as the system seat through the one door every move takes
+  (:meth:`bot.ui.GameUI.play`), then schedules the current day's timer. A timer that no longer matches the game
   (another day, or fired before the boundary because the game was re-started with another clock) applies nothing,
   but makes sure the current day has a pending timer; a stale day refused by the engine is swallowed the same way.
   A boundary missed while the bot was down fires once at start (the timer runner fires missed timers once), and
   that one timer ends every overdue day in order.
 * Any other failure (the database, an unexpected refusal, a bug) is logged and the same timer is re-armed
   :data:`RETRY` later (persisted, so a restart keeps it): the game never stalls without a next day-end timer.
-* ``social_judgements`` (payload ``{"judgement": id}``), due just after a judgement's window: applies
-  ``expire_judgements{at}`` when an open judgement's window has ended.
+* ``social_judgements`` (payload ``{"judgement": id}``), due just after a judgement's window: applies what the
+  clock has due then (the judgement's expiry, after any overdue day).
 
-Every player action the adapter sends carries ``at = bot.clock.now()``; a day end carries its boundary.
+Every player action the adapter sends carries ``at = bot.clock.now()``; the clock's own actions carry their stamp.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from bot.cogs.asesino_social.dead import after_action
 from bot.tables import TableError
+from bot.ui import ui_for
 from games.asesino.social import SYSTEM_SEAT, next_boundary
 from games.core import IllegalAction
 
@@ -40,7 +42,7 @@ GRACE = timedelta(seconds=1)
 RETRY = timedelta(minutes=1)
 STALE_DAY = "asesino_social.stale_day"
 OVER = frozenset({"table.not_active", "table.not_found", "core.game_over"})
-#: the most days one catch-up ends (a game lasts at most 365 days)
+#: the most clock actions one catch-up applies (a game lasts at most 365 days)
 MAX_CATCH_UP = 400
 
 
@@ -54,17 +56,6 @@ async def schedule_day_end(bot: CoronerBot, game_id: int, day: int, due_at: date
 
 async def schedule_expiry(bot: CoronerBot, game_id: int, judgement: int, expires_at: datetime) -> None:
     await bot.timers.schedule(game_id, JUDGEMENTS, expires_at + GRACE, {"judgement": judgement})
-
-
-async def act_system(bot: CoronerBot, game_id: int, action: dict[str, Any]) -> Any:
-    """Apply a system action; ``None`` when the engine or the table refuses it (stale day, game over)."""
-    try:
-        result = await bot.tables.act_as_seat(game_id, SYSTEM_SEAT, action)
-    except (IllegalAction, TableError) as exc:
-        log.info("system action %s on game %s refused: %s", action["type"], game_id, exc)
-        return None
-    await after_action(bot, result)
-    return result
 
 
 async def on_day_end(bot: CoronerBot, timer: Any) -> None:
@@ -93,19 +84,21 @@ async def end_day(bot: CoronerBot, game_id: int, day: Any) -> None:
 
 
 async def catch_up(bot: CoronerBot, game_id: int) -> None:
-    """End every overdue day of a social game in order, each stamped at its own boundary (ruling "Time": "after
-    downtime the bot ends every overdue day, in order, before it applies anything else"). A day another writer
-    ended first is skipped; a finished game stops it. Raises on any other failure."""
+    """Apply, in order, everything the game's own clock has due now (:meth:`games.core.Engine.due`: ruling "Time":
+    "after downtime the bot ends every overdue day, in order, before it applies anything else"), each as
+    ``SYSTEM_SEAT`` through :meth:`bot.ui.GameUI.play`. A day another writer ended first is skipped; a finished
+    game stops it. Raises on any other failure."""
     for _ in range(MAX_CATCH_UP):
         table = await bot.tables.load(game_id)
-        if table.status != "active" or not is_social(table):
+        if table.status != "active" or not table.engine.features.clock:
             return
-        due = next_boundary(table.state)
-        if due is None or bot.clock.now() < due:
+        due = table.engine.due(table.state, bot.clock.now())
+        if not due:
             return
-        action = {"type": "end_day", "day": table.state.day, "at": due.isoformat()}
+        action = table.engine.dump_action(due[0])
         try:
-            result = await bot.tables.act_as_seat(game_id, SYSTEM_SEAT, action, expected_version=table.version)
+            await ui_for(table.game, table.mode).play(bot, table, None, action, seat=SYSTEM_SEAT,
+                                                      version=table.version)
         except IllegalAction as exc:
             if exc.code != STALE_DAY:
                 raise
@@ -116,8 +109,7 @@ async def catch_up(bot: CoronerBot, game_id: int) -> None:
             if exc.code != "table.stale":
                 raise
             continue
-        await after_action(bot, result)
-    log.warning("social game %s: more than %d overdue days", game_id, MAX_CATCH_UP)
+    log.warning("social game %s: more than %d overdue clock actions", game_id, MAX_CATCH_UP)
 
 
 async def ensure_day_timer(bot: CoronerBot, table: Table) -> None:
@@ -135,15 +127,9 @@ async def ensure_day_timer(bot: CoronerBot, table: Table) -> None:
 
 
 async def on_judgements(bot: CoronerBot, timer: Any) -> None:
-    """The ``social_judgements`` handler: close judgements whose window has ended (after ending any overdue
-    day: an action stamped past the boundary would be refused)."""
+    """The ``social_judgements`` handler: apply what the clock has due (judgements whose window has ended, after
+    any overdue day: an action stamped past the boundary would be refused)."""
     await catch_up(bot, timer.game_id)
-    table = await bot.tables.load(timer.game_id)
-    if table.status != "active" or not is_social(table):
-        return
-    now = bot.clock.now()
-    if any(j.status == "open" and j.expires_at < now for j in table.state.judgements):
-        await act_system(bot, table.id, {"type": "expire_judgements", "at": now.isoformat()})
 
 
 async def after_player_action(bot: CoronerBot, result: Any) -> None:

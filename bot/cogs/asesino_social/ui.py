@@ -14,7 +14,8 @@ version, decides what is still allowed):
 
 DM grammar (also told in the role DM): ``note: <text>`` saves the Journalist's note; ``letter: <text>`` (or any
 text from a player who may write a Farewell Letter today) saves the letter; other text from the Journalist or
-their interviewee during an open interview is relayed to the other side.
+their interviewee during an open interview is passed on to the other side as the action ``interview_say`` (so the
+history and a replay show the talk).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.budget import fit_modal
-from bot.cogs.asesino.render import neutral
 from bot.cogs.asesino_social import _review, render
 from bot.cogs.asesino_social.days import after_player_action, catch_up, schedule_day_end
 from bot.cogs.asesino_social.dead import after_action, clear_dead
@@ -33,7 +33,7 @@ from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.modals import GameModal
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
-from games.asesino.social import SocialOptions, day_end
+from games.asesino.social import SYSTEM_SEAT, SocialOptions, day_end
 from games.asesino.social.actions import CLUE_LIMIT, TEXT_LIMIT
 from games.asesino.social.engine import PLACEHOLDER
 from games.asesino.social.rules import dead_reason, idle_reason, interview_pair, may_send_clue, may_write_letter
@@ -95,8 +95,10 @@ class SocialUI(GameUI):
                    **kwargs: Any) -> ActResult:
         """Every overdue day is ended first (ruling "Time": an action counts for the day its timestamp falls in,
         and after downtime the bot ends every overdue day, in order, before it applies anything else); then
-        :meth:`GameUI.play` with the same arguments."""
-        await catch_up(bot, table.id)
+        :meth:`GameUI.play` with the same arguments. The clock's own moves (``seat=SYSTEM_SEAT``, from
+        :func:`~bot.cogs.asesino_social.days.catch_up`) are applied as they are."""
+        if kwargs.get("seat") != SYSTEM_SEAT:
+            await catch_up(bot, table.id)
         return await super().play(bot, table, user_id, action, **kwargs)
 
     def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
@@ -247,6 +249,13 @@ class SocialUI(GameUI):
         state = table.state
         return may_write_letter(state, seat) or may_send_clue(state, seat) or seat in interview_pair(state)
 
+    def claims_dm(self, table: Table, seat: int | None, content: str) -> bool:
+        """A DM command of this game (``letter:``, ``clue:``, ``note:``, ``review:`` and their Spanish words) with
+        a text, from a seated player of a running game: the engine's refusal says when it is taken."""
+        head, colon, rest = content.strip().partition(":")
+        return (seat is not None and table.state is not None and table.state.result is None and bool(colon)
+                and head.strip().lower() in DM_COMMANDS and bool(rest.strip()))
+
     async def on_dm(self, bot: Any, message: discord.Message, table: Table, seat: int, content: str) -> None:
         text = content.strip()
         head, _, rest = text.partition(":")
@@ -260,15 +269,9 @@ class SocialUI(GameUI):
             if allowed(table.state, seat):
                 await self.play(bot, table, message.author.id, _text_action(kind, text))
                 return
-        pair = interview_pair(table.state)
-        if seat in pair:
-            other = pair[1] if seat == pair[0] else pair[0]
-            ctx = RenderContext(table, table.language)
-            key = "asesino_social.ui." + ("relay_from_journalist" if seat == pair[0] else "relay_from_target")
-            out = Outgoing(embeds=[discord.Embed(description=ctx.t(key, seat=ctx.shown_name(seat),
-                                                                   text=neutral(text[:TEXT_LIMIT])), colour=COLOUR)])
-            sent = await bot.delivery.dm(table, other, out)
-            await message.channel.send(ctx.t("asesino_social.ui.relayed" if sent else "asesino_social.ui.relay_failed"),
+        if seat in interview_pair(table.state):  # the interview's talk: an action, so the history shows it
+            await self.play(bot, table, message.author.id, {"type": "interview_say", "text": text[:TEXT_LIMIT]})
+            await message.channel.send(RenderContext(table, table.language).t("asesino_social.ui.relayed"),
                                        allowed_mentions=SILENT)
             return
         raise UserError("asesino_social.ui.dm_help")

@@ -81,16 +81,24 @@ class RouteModal(GameModal):
         fit_modal(self)
 
 
+#: the engine's refusals of a route (:meth:`games.cereal_killer.engine.CerealKiller.route_refusal`) as a DM or the
+#: route modal words them: where the hunters play, which buttons answer the question, when the route is due
+DM_WORDS = {"cereal_killer.route.not_killer": "cereal_killer.dm.not_killer",
+            "cereal_killer.answer_first": "cereal_killer.dm.answer_buttons",
+            "cereal_killer.route.not_now": "cereal_killer.dm.not_now"}
+
+
 def check_route_sender(table: Table, seat: int | None) -> None:
-    """Refuse a route (by DM or from My secrets) from ``seat`` when it may not send one now, saying why: not the
+    """Refuse a route (by DM or from My secrets) from ``seat`` when the engine says it may not be sent now
+    (:meth:`~games.cereal_killer.engine.CerealKiller.route_refusal`), in the DM's words (:data:`DM_WORDS`): not the
     Killer (``cereal_killer.dm.not_killer``), the hunters' question is to be answered first
     (``cereal_killer.dm.answer_buttons``), or not the Killer's phase (``cereal_killer.dm.not_now``)."""
-    if seat != KILLER:
-        raise UserError("cereal_killer.dm.not_killer", channel=f"<#{table.channel_id}>")
-    if table.state.pending is not None:
-        raise UserError("cereal_killer.dm.answer_buttons")
-    if table.state.phase != "killer":
-        raise UserError("cereal_killer.dm.not_now")
+    refusal = table.engine.route_refusal(table.state, -1 if seat is None else seat)
+    if refusal is None:
+        return
+    if refusal.code not in DM_WORDS:
+        raise refusal
+    raise UserError(DM_WORDS[refusal.code], channel=f"<#{table.channel_id}>")
 
 
 async def submit_route(ui: GameUI, interaction: discord.Interaction, table: Table, version: int,

@@ -24,6 +24,7 @@ from bot.cogs.cereal_killer import messages as msg
 from bot.cogs.cereal_killer.killer_panel import (ROUTE_INPUT, RouteModal, check_route_sender, killer_items,
                                                   route_action, submit_route)
 from bot.cogs.cereal_killer.render import board_geometry, place_name
+from bot.cogs.reference.held import effect
 from bot.components import GameSelect, game_button, view_of
 from bot.deadline import edit_answer
 from bot.errors import UserError
@@ -142,7 +143,8 @@ class CerealUI(GameUI):
             items.append(select("step", "cereal_killer.ui.pick.step", _space_options(ctx, geo, options["step"])))
         if options["ask"]:
             items.append(select("ask", "cereal_killer.ui.pick.ask", [discord.SelectOption(
-                label=msg.word(ctx, "cereal_killer.question", q)[:100], value=q) for q in options["ask"]]))
+                label=msg.word(ctx, "cereal_killer.question", q)[:100], value=q,
+                description=effect(f"cereal_killer:question:{q}", ctx.language)) for q in options["ask"]]))
         for name in ("arrest", "sniff", "bite"):
             if options[name]:
                 items.append(select(name, f"cereal_killer.ui.pick.{name}", _space_options(ctx, geo, options[name])))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,6 +14,8 @@ from discord.ext import commands
 from bot.budget import FIELD_VALUE, clip, size
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
+from bot.cogs.reference._render import cards_page
+from bot.cogs.reference.held import held, held_embed
 from bot.components import view_of
 from bot.deadline import acknowledge_if_slow, respond
 from bot.db.base import MAX_ROW_ID
@@ -37,8 +40,9 @@ def known_game(game: str) -> GameInfo:
 
 
 async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table: Table) -> None:
-    """Reply ephemerally with the clicker's private view (only ever their own) and the controls the game offers
-    there (:meth:`bot.ui.GameUI.secrets_items`): the callback, or the follow-up of an interaction deferred while the
+    """Reply ephemerally with the clicker's private view (only ever their own), what each card it holds does (the
+    card reference, from that same view) and the controls the game offers there
+    (:meth:`bot.ui.GameUI.secrets_items`): the callback, or the follow-up of an interaction deferred while the
     database was slow (:func:`bot.deadline.respond`)."""
     seat = table.seat_of(interaction.user.id)
     if seat is None:
@@ -48,20 +52,34 @@ async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table:
     ctx = RenderContext(table, table.language)
     ui, view = ui_for(table.game, table.mode), table.engine.view(table.state, seat)
     items = ui.secrets_items(ctx, seat, view) if table.status == "active" else []
-    out = Outgoing(embeds=[ui.secrets_embed(ctx, seat, view)], view=view_of(*items) if items else None,
-                   language=ctx.language)
+    explained = held_embed(held(table.game, seat, view), ctx.language)  # what the seat's own cards do
+    embeds = [ui.secrets_embed(ctx, seat, view), *([explained] if explained else [])]
+    out = Outgoing(embeds=embeds, view=view_of(*items) if items else None, language=ctx.language)
     await respond(interaction, ephemeral=True, **out.kwargs())
 
 
-def _mode_rules(info: GameInfo, mode: str, language: str) -> str:
-    """A mode's /rules field: its player counts, our summary and the /newgame options it accepts (at most the
-    1024 UTF-16 units of an embed field, :data:`bot.budget.FIELD_VALUE`; the summary is cut first)."""
+def _mode_rules(info: GameInfo, mode: str, language: str) -> list[str]:
+    """A mode's /rules fields: its player counts, our summary and the /newgame options it accepts, as few field
+    values as fit (each at most the 1024 UTF-16 units of an embed field, :data:`bot.budget.FIELD_VALUE`), split
+    only between sentences, so no rule is cut off (a single sentence longer than a field, which no summary has,
+    would be clipped)."""
     limits = info.mode(mode)
     players = t("rules.players", language, min=limits.min_players, max=limits.max_players)
     shown = [option.shown(language) for option in mode_options(info, mode)]
     options = clip(t("rules.options", language, options=", ".join(shown)), 300) if shown else ""
-    summary = clip(t(f"rules.{info.id}.{mode}", language), FIELD_VALUE - size(players) - size(options) - 2)
-    return "\n".join(part for part in (players, summary, options) if part)
+    sentences = [players, *SENTENCE_END.split(t(f"rules.{info.id}.{mode}", language).strip()), options]
+    values: list[str] = []
+    for n, sentence in ((n, clip(s, FIELD_VALUE)) for n, s in enumerate(sentences) if s):
+        joiner = "\n" if n in (1, len(sentences) - 1) else " "  # players, summary and options on lines of their own
+        if values and size(values[-1]) + size(joiner) + size(sentence) <= FIELD_VALUE:
+            values[-1] += joiner + sentence
+        else:
+            values.append(sentence)
+    return values
+
+
+#: where a summary may be split between fields: after a sentence's full stop (or ! ?) and its space
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 class Core(commands.Cog):
@@ -107,17 +125,22 @@ class Core(commands.Cog):
         return game_choices(await self.bot.language(interaction.guild_id), current)
 
     @app_commands.command(name="rules", description=_("A short summary of a game's rules"))
-    @app_commands.describe(game=_("The game"))
+    @app_commands.describe(game=_("The game"), cards=_("Show what each card, role or question does instead"))
     @app_commands.autocomplete(game=game_autocomplete)
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def rules(self, interaction: discord.Interaction, game: str, cards: bool = False) -> None:
         await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         language = await self.bot.language(interaction.guild_id)
         info = known_game(game)
+        if cards:
+            out = Outgoing(embeds=[cards_page(info.id, language)], language=language)
+            await respond(interaction, ephemeral=True, **out.kwargs())
+            return
         embed = discord.Embed(title=t(f"game.{info.id}", language), description=t(f"rules.{info.id}", language),
                               colour=COLOUR)
         for mode in info.modes:
-            embed.add_field(name=t(f"mode.{info.id}.{mode.id}", language),
-                            value=_mode_rules(info, mode.id, language), inline=False)
+            for n, value in enumerate(_mode_rules(info, mode.id, language)):  # a long summary goes on below
+                embed.add_field(name=t(f"mode.{info.id}.{mode.id}", language) if n == 0 else "\u200b",
+                                value=value, inline=False)
         await respond(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="games", description=_("List the games running in this server"))
@@ -147,8 +170,9 @@ class Core(commands.Cog):
         no_such_series = series is not None and not 1 <= series <= MAX_ROW_ID  # (past what the column holds)
         rows = [] if no_such_series else await self.bot.tables.leaderboard(interaction.guild_id, game,
                                                                           series_id=series)
+        unit = ui_for(game).score_key  # the game's own unit (Verdugo: Crowns), as its results say
         lines = [t("leaderboard.line", language, rank=i + 1, user=f"<@{row.user_id}>",
-                   points=t("leaderboard.points", language, count=plain_number(row.points)),
+                   points=t(unit, language, count=plain_number(row.points)),
                    wins=t("leaderboard.wins", language, count=row.wins),
                    games=t("leaderboard.games", language, count=row.games)) for i, row in enumerate(rows[:20])]
         title = t("leaderboard.series" if series else "leaderboard.all_time", language,

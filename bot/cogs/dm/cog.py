@@ -1,10 +1,13 @@
 """Resolve which game a DM is for and hand it to that game's UI (:meth:`bot.ui.GameUI.on_dm`).
 
 A player in several games that take DMs starts the message with the game number, e.g. ``#12 8 3 2 1``; the bot
-asks for it when it is missing, and says so when the number names none of their running games. Refusals are
+asks for it when it is missing, and says so when the number names none of their running games. A DM no game
+waits for but one plainly meant for a game (:meth:`bot.ui.GameUI.claims_dm`, e.g. a ``letter:`` on a day without
+a letter) goes to that game, whose refusal says when it takes such a message. Refusals are
 answered in the same DM and change nothing; a refusal Discord does not deliver (the player's DMs are closed) falls
 back like every other private message: the channel names the player with the game's next public step and
-**My secrets** shows them their private information (:meth:`bot.delivery.Delivery.dm`). A DM that no game takes is answered in the language of the server of
+**My secrets** shows them their private information (:meth:`bot.delivery.Delivery.dm`). A DM that no game takes is
+answered in the language of the server of
 the sender's newest game (of any status, finished ones too), or in English when they never played.
 """
 
@@ -55,8 +58,11 @@ class DirectMessages(commands.Cog):
             named = int(match["id"])
             tables = [x for x in tables if x.id == named]
             content = content[match.end():]
-        if not tables:
+        if not tables:  # none waits for a DM: one the message is plainly written for refuses it in its own words
             mine = await self.bot.tables.tables_of_user(message.author.id)
+            tables = [x for x in mine if x.status == "active" and (named is None or x.id == named)
+                      and ui_for(x.game, x.mode).claims_dm(x, x.seat_of(message.author.id), content)]
+        if not tables:
             key = "dm.nothing_waiting" if named is None or any(x.id == named for x in mine) else "dm.no_such_game"
             language = await self.reply_language(message.author.id)
             await message.channel.send(t(key, language, id=named), allowed_mentions=SILENT)

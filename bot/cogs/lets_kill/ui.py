@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.lets_kill import render
+from bot.cogs.reference.held import card_effect, held, held_embed
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.tables import TableService
@@ -46,8 +47,10 @@ class LetsKillUI(GameUI):
         """A hand (dealt, or changed) is listed card by card with what each card is; other DMs are one line."""
         if event.key in HAND_EVENTS:
             lines = [f"• {render.card_line(ctx, c)}" for c in event.params["cards"]]
+            explained = held_embed(held("lets_kill", seat, {"hand": event.params["cards"]}), ctx.language)
             return Outgoing(embeds=[discord.Embed(title=ctx.t("lets_kill.ui.hand"), colour=render.COLOUR,
-                                                  description=render.fit(ctx, lines, 4000))])
+                                                  description=render.fit(ctx, lines, 4000)),
+                                    *([explained] if explained else [])])
         return Outgoing(embeds=[discord.Embed(description=render.event_text(ctx, event)[:4000],
                                               colour=render.COLOUR)])
 
@@ -56,13 +59,6 @@ class LetsKillUI(GameUI):
 
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
         return render.secrets_embed(ctx, view)
-
-    def decision_opened(self, table: Table) -> int:
-        """In a response window, the version that opened it: everyone answers at once and each sealed answer is a
-        new version, but the window's timers (armed when it opened, persisted) stand until it closes (LK-19:
-        answers do not extend it)."""
-        window = _open_window(table)
-        return table.version - len(window.answers) if window is not None else table.version
 
     def move_timeout(self, table: Table, config: Any) -> int:
         """A response window lasts the table's ``window_seconds`` option from its opening (LK-19, default 15 s),
@@ -86,7 +82,7 @@ class LetsKillUI(GameUI):
                            version: int, values: list[str]) -> None:
         bot: CoronerBot = interaction.client  # type: ignore[assignment]
         ctx = RenderContext(table, table.language)
-        version = _same_window(table, version)
+        # a control drawn earlier in the same open response window still stands (Table.stands, LK-19)
         seat, _ = TableService.check_turn(table, interaction.user.id, version)
         legal = table.engine.legal_actions(table.state, seat)
         if name == "pass":  # on the table: the table's edit answers the click
@@ -109,7 +105,8 @@ class LetsKillUI(GameUI):
         elif len(picks) > MAX_OPTIONS:
             return await self._cards_first(interaction, ctx, table, picks)
         owners = {inc.id: inc.owner for inc in table.state.incidents}
-        options = [discord.SelectOption(label=render.action_label(ctx, a, owners), value=str(i))
+        options = [discord.SelectOption(label=render.action_label(ctx, a, owners), value=str(i),
+                                        description=card_effect(getattr(a, "card", None) or "", ctx.language))
                    for i, a in picks[:MAX_OPTIONS]]
         placeholder = ctx.t("lets_kill.ui.pick")
         if len(picks) > MAX_OPTIONS:
@@ -122,7 +119,8 @@ class LetsKillUI(GameUI):
         """A Weapon with more declarations than one select holds: pick its targets in a multi-select (the engine
         checks the declaration)."""
         targets = [v for v in victims_in_play(table.state) if whackable(table.state, v, weapon)][:MAX_OPTIONS]
-        options = [discord.SelectOption(label=render.card_name(v)[:100], value=v) for v in targets]
+        options = [discord.SelectOption(label=render.card_name(v)[:100], value=v,
+                                        description=card_effect(v, ctx.language)) for v in targets]
         select = GameSelect(table.id, table.version, "aim", weapon, options=options, min_values=1,
                             max_values=len(options), placeholder=ctx.t("lets_kill.ui.aim", weapon=render.card_name(
                                 weapon))[:150])
@@ -132,7 +130,8 @@ class LetsKillUI(GameUI):
                            picks: list[tuple[int, Any]]) -> None:
         """Too many moves for one select: the cards first (plus the moves that are not a card play)."""
         cards = list(dict.fromkeys(a.card for _, a in picks if isinstance(a, PlayCard)))
-        options = [discord.SelectOption(label=render.card_name(c)[:100], value=c) for c in cards][:MAX_OPTIONS]
+        options = [discord.SelectOption(label=render.card_name(c)[:100], value=c,
+                                        description=card_effect(c, ctx.language)) for c in cards][:MAX_OPTIONS]
         items: list[discord.ui.Item[Any]] = [GameSelect(table.id, table.version, "card", options=options,
                                                         placeholder=ctx.t("lets_kill.ui.pick_card"))]
         others = [(i, a) for i, a in picks if not isinstance(a, PlayCard)]
@@ -167,12 +166,3 @@ def _open_window(table: Table) -> Any:
         return None
     return state.window
 
-
-def _same_window(table: Table, version: int) -> int:
-    """The version a control drawn at ``version`` stands for: the table's own when both lie in the same open
-    response window. Everyone answers a window at once and each answer is a new version, but the others' sealed
-    answers change none of a player's choices, so a Pass or a select drawn before them still holds (LK-19)."""
-    window = _open_window(table)
-    if window is None:
-        return version
-    return table.version if table.version - len(window.answers) <= version <= table.version else version

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.cogs.lobby.newgame import newgame_group
 from bot.cogs.lobby.options import chosen_options
+from bot.cogs.lobby.options_form import form_options, options_modal, submitted_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_heading, lobby_view
 from bot.deadline import acknowledge_if_slow, in_time
 from bot.errors import UserError, send_error
@@ -184,6 +185,14 @@ class Lobby(commands.Cog):
                 await interaction.followup.send(await self.bot.t(interaction.guild_id, "lobby.started"),
                                                 ephemeral=True)
             return
+        if action == "options":  # the host's form; its submit is :meth:`on_options_form`
+            table = await tables.load(game_id)
+            if table.status != "lobby":
+                raise TableError("table.already_started" if table.status == "active" else "table.not_active")
+            if table.host_id != user.id or not table.user_ids():
+                raise TableError("table.host_only")
+            await interaction.response.send_modal(options_modal(table, table.language))
+            return
         if action not in ("join", "leave", "cancel", "add_ai", "remove_ai"):
             raise UserError("lobby.unknown_action")
         table = await in_time(interaction, self._change(interaction, game_id, action), ephemeral=not edit,
@@ -202,6 +211,20 @@ class Lobby(commands.Cog):
                 await interaction.followup.send(text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
+
+    async def on_options_form(self, interaction: discord.Interaction, table: Table, values: dict[str, Any]) -> None:
+        """The host submitted the lobby's Options form: the options change (refused like ``/newgame``, naming the
+        option as Discord shows it), the lobby shows them and the host is told, privately."""
+        options = submitted_options(table, values, table.language)
+        offered = {o.name: o for o in form_options(table)}
+        try:
+            changed = await self.bot.tables.change_options(table.id, interaction.user.id, options)
+        except TableError as exc:
+            if (name := exc.params.get("name")) in offered:
+                exc.params["name"] = offered[str(name)].label(table.language)
+            raise
+        await interaction.response.send_message(t("lobby.options_saved", changed.language), ephemeral=True)
+        await self._refresh_lobby(changed)
 
     async def _change(self, interaction: discord.Interaction, game_id: int, action: str) -> Table:
         tables, user = self.bot.tables, interaction.user

@@ -5,12 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import discord
+from pydantic import ValidationError
 
 from bot.cogs.lobby.options import mode_options
+from bot.cogs.lobby.options_form import form_options
+from bot.budget import FIELD_VALUE, clip
 from bot.components import LobbyButton, view_of
+from bot.errors import error_text
 from bot.i18n import catalog
 from bot.ui import COLOUR, RenderContext, ui_for
-from games.core import get_engine, get_game
+from games.core import IllegalAction, SeatInfo, get_engine, get_game
 
 if TYPE_CHECKING:
     from bot.tables import Table, TableService
@@ -29,10 +33,15 @@ def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expir
         or cat.render("lobby.empty")
     embed.add_field(name=cat.render("lobby.players", count=len(table.seats), min=mode.min_players,
                                     max=mode.max_players), value=players, inline=False)
-    embed.add_field(name=cat.render("lobby.host"), value=f"<@{table.host_id}>")
+    # a lobby nobody sits at has no host: whoever joins next hosts it (:meth:`bot.tables.TableService.join`)
+    host = f"<@{table.host_id}>" if table.user_ids() or table.status != "lobby" else cat.render("lobby.no_host")
+    embed.add_field(name=cat.render("lobby.host"), value=host)
     extra = ui_for(table.game, table.mode).lobby_lines(table, language)
     if extra:
         embed.add_field(name="\u200b", value="\n".join(extra)[:1024], inline=False)
+    problem = seated_problem(table, language)
+    if problem:  # checked against the table as soon as it is known: the host can change the option before Start
+        embed.add_field(name=cat.render("lobby.options_problem"), value=clip(problem, FIELD_VALUE), inline=False)
     defaults = get_engine(table.game, table.mode).Options().model_dump(mode="json")
     chosen = {k: v for k, v in table.options.items() if defaults.get(k, object()) != v}
     if chosen and table.status == "lobby":
@@ -46,6 +55,24 @@ def lobby_embed(table: Table, language: str, expires_at_ts: int | None, *, expir
     elif table.status != "lobby":
         embed.description = cat.render("lobby.status.expired" if expired else f"lobby.status.{table.status}")
     return embed
+
+
+def seated_problem(table: Table, language: str) -> str | None:
+    """Why Start would be refused with the options and the players seated now (an option the table does not fit,
+    e.g. ``first_executioner:7`` with 4 players), in ``language``: the engine's own refusal from dealing the game
+    as it stands (``engine.setup``, pure). ``None`` when it would deal, when the seat count is not yet within the
+    mode's limits (Start says so itself) or when the options still need the server's settings."""
+    mode = table.engine.mode
+    if table.status != "lobby" or not mode.min_players <= len(table.seats) <= mode.max_players:
+        return None
+    try:
+        options = table.engine.Options.model_validate(table.options)
+        table.engine.setup(options, [SeatInfo(names=s.names) for s in table.seats], 0)
+    except IllegalAction as exc:
+        return error_text(language, exc, table).removeprefix("⛔ ")
+    except ValidationError:  # options filled in from the server's settings at Start (the social mode's clock)
+        return None
+    return None
 
 
 def lobby_heading(table: Table) -> dict[str, None]:
@@ -73,5 +100,5 @@ def lobby_view(table: Table, language: str) -> discord.ui.View | None:
     if table.status != "lobby":
         return None
     cat = catalog(language)
-    return view_of(*(LobbyButton(table.id, action, label=cat.render(f"lobby.button.{action}"))
-                     for action in ("join", "leave", "start", "cancel", "add_ai", "remove_ai")))
+    actions = ("join", "leave", "start", "cancel", "add_ai", "remove_ai", *(("options",) if form_options(table) else ()))
+    return view_of(*(LobbyButton(table.id, action, label=cat.render(f"lobby.button.{action}")) for action in actions))

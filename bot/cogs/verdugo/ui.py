@@ -20,8 +20,9 @@ from bot.cogs.verdugo import render
 from bot.components import GameSelect, game_button, view_of
 from bot.deadline import edit_answer
 from bot.errors import UserError
+from bot.tables import TableService
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext, on_table
-from games.core import SYSTEM_SEAT, Event, IllegalAction
+from games.core import Event
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -111,22 +112,10 @@ class VerdugoUI(GameUI):
     # --- clicks --------------------------------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
-        """Refusals (ephemeral): ``verdugo.host_only``, ``verdugo.dead`` (first, so a dead player hears why),
-        then the table service's gate (``table.*``, ``core.not_your_turn``) and every engine code."""
-        from bot.bot import CoronerBot
-        from bot.tables import TableService
-
-        bot = interaction.client
-        assert isinstance(bot, CoronerBot)
-        if name == "end_match":
-            if interaction.user.id != table.host_id:
-                raise UserError("verdugo.host_only")
-            await interaction.response.defer()
-            await bot.tables.act_as_seat(table.id, SYSTEM_SEAT, {"type": "end_match"}, expected_version=version)
-            return
-        seat, state = table.seat_of(interaction.user.id), table.state
-        if seat is not None and table.status == "active" and state.phase == "round" and seat in state.round.dead:
-            raise IllegalAction("verdugo.dead")
+        """Refusals (ephemeral): the table service's gate (``table.*``) and the engine's codes: who may act
+        (``verdugo.host_only`` for ending the match, which the host's click makes as ``HOST_SEAT``;
+        ``verdugo.dead`` for a dead prisoner; ``core.not_your_turn``) and every rule of the move."""
+        bot: Any = interaction.client
         if name in ("act", "target"):
             TableService.check_turn(table, interaction.user.id, version)
             ctx = RenderContext(table, table.language)
@@ -164,7 +153,7 @@ class VerdugoUI(GameUI):
 
 def _action(name: str, arg: str, values: list[str]) -> dict[str, Any]:
     """The engine action (JSON) a control stands for."""
-    if name in ("draw", "stop"):
+    if name in ("draw", "stop", "end_match"):
         return {"type": name}
     if name == "direction":
         return {"type": "choose_direction", "direction": arg}

@@ -29,7 +29,7 @@ from games.asesino.small.models import (
 )
 from games.asesino.small.setup import deal
 from games.asesino.small.views import private_view, public_view
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
+from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
 
 _ANSWERS: dict[str, type[BaseModel]] = {"accomplice": AccompliceSwap, "prosecutor": ProsecutorSwap,
                                         "journalist": JournalistReveal}
@@ -43,6 +43,7 @@ class SmallEngine(Engine[SmallState]):
     State = SmallState
     Options = SmallOptions
     Action: ClassVar[Any] = SmallAction
+    features: ClassVar[Features] = Features(timeouts=True, ai=True)
     seat_params: ClassVar[tuple[str, ...]] = SEAT_PARAMS
 
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> SmallState:
@@ -95,19 +96,18 @@ class SmallEngine(Engine[SmallState]):
         return [AccompliceSwap(target=target, cards=list(give)) for target, p in enumerate(state.seats)
                 if target != seat and p.hand for give in sorted(gives) if len(give) <= len(p.hand)]
 
-    def apply(self, state: SmallState, seat: int, action: Any) -> Step:
-        """Raises ``core.game_over``, ``core.not_your_turn``, ``asesino.error.prompt_pending`` and the
-        action-specific ``asesino.error.*`` codes."""
+    def _apply(self, state: SmallState, seat: int, action: Any) -> Step:
+        """Raises ``asesino.error.prompt_pending`` and the action-specific ``asesino.error.*`` codes (game over and
+        the turn are the contract's, :meth:`Engine.apply`)."""
         waiting = self._pending(state)
-        if waiting is None:
-            raise IllegalAction("core.game_over")
-        if waiting[0] != seat:
-            raise IllegalAction("core.not_your_turn")
+        assert waiting is not None
         expected = _ANSWERS.get(waiting[1])
         if (expected is not None and not isinstance(action, expected)) or (
                 expected is None and not isinstance(action, PlayCard | Reveal | Pass)):
             raise IllegalAction("asesino.error.prompt_pending", prompt=waiting[1])
-        new = state.model_copy(deep=True)
+        if isinstance(action, Pass) and self.legal_actions(state, seat) != [Pass()]:
+            raise IllegalAction("asesino.error.cannot_pass")
+        new = state  # the contract's copy (Engine.apply)
         new.counter += 1
         events: list[Event] = []
         if expected is not None:
@@ -121,8 +121,6 @@ class SmallEngine(Engine[SmallState]):
             self._next_turn(new, seat)
             effects.reveal(new, seat, action.column, events)
         elif isinstance(action, Pass):
-            if self.legal_actions(state, seat) != [Pass()]:
-                raise IllegalAction("asesino.error.cannot_pass")
             events.append(Event(key="asesino.passed", params={"seat": seat}))
             self._next_turn(new, seat)
         elif isinstance(action, AccompliceSwap):

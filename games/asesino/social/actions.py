@@ -1,9 +1,8 @@
 """Social-mode actions: a discriminated union on ``type``. Every action carries ``at`` (aware datetime, the
 moment the adapter received it); players' actions are private requests to the bot (DM or slash command).
 
-System actions (``end_day``, ``expire_judgements``, ``review_letter``) come from the bot (its timers, the host's
-decision) with seat ``-1``
-(:data:`~games.asesino.social.state.SYSTEM_SEAT`)."""
+The clock's actions (``end_day``, ``expire_judgements``) come from the game's own clock with seat ``-1``
+(:data:`~games.asesino.social.state.SYSTEM_SEAT`); the host's (``review_letter``) with ``HOST_SEAT``."""
 
 from __future__ import annotations
 
@@ -58,6 +57,14 @@ class PublishNote(_Timed):
     """The Journalist's note on today's interview, published at the day's end (a later note replaces it)."""
 
     type: Literal["publish_note"] = "publish_note"
+    text: str = Field(min_length=1, max_length=TEXT_LIMIT)
+
+
+class InterviewSay(_Timed):
+    """One message of today's open interview, from either side (the Journalist or the interviewee) to the other:
+    the bot passes it on, and the game keeps it as an action, so the history and a replay show the talk."""
+
+    type: Literal["interview_say"] = "interview_say"
     text: str = Field(min_length=1, max_length=TEXT_LIMIT)
 
 
@@ -143,6 +150,7 @@ SocialAction = Annotated[
     | Inspect
     | Interview
     | PublishNote
+    | InterviewSay
     | ManiacKill
     | OpenJudgement
     | BackJudgement
@@ -156,4 +164,10 @@ SocialAction = Annotated[
     Field(discriminator="type"),
 ]
 
-SYSTEM_ACTIONS = (EndDay, ExpireJudgements, ReviewLetter)
+#: what only the game's own clock sends (as ``SYSTEM_SEAT``, see :meth:`~games.asesino.social.engine.SocialEngine.due`)
+CLOCK_ACTIONS = (EndDay, ExpireJudgements)
+#: what only the game's host sends (as ``HOST_SEAT``): the review of a refused Farewell Letter (ruling "Farewell
+#: Letters")
+HOST_ACTIONS = (ReviewLetter,)
+#: every action no player sends
+SYSTEM_ACTIONS = (*CLOCK_ACTIONS, *HOST_ACTIONS)

@@ -1,8 +1,10 @@
 """The Asesino en Serie social-mode engine (real-time days, 6-12 players).
 
-Players act privately at any time of the (real) day; the bot's day timer sends :class:`EndDay` with seat
-``-1`` (:data:`SYSTEM_SEAT`) and its judgement timers may send :class:`ExpireJudgements`. Rules: the rulebook's
-"Social Game" part and ``editions/asesino-rulings.md`` ("Social mode").
+Players act privately at any time of the (real) day; the game's own clock (:meth:`SocialEngine.due`, which the
+bot's timers and ``coroner simulate`` apply with seat ``-1``, :data:`SYSTEM_SEAT`) ends each day with
+:class:`EndDay` and closes judgements past their window with :class:`ExpireJudgements`; the host (``HOST_SEAT``)
+decides on a letter sent for review (:class:`ReviewLetter`). Rules: the rulebook's "Social Game" part and
+``editions/asesino-rulings.md`` ("Social mode").
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from pydantic import BaseModel
 
 from games.asesino.social import night, public, writing
 from games.asesino.social.actions import (
-    SYSTEM_ACTIONS,
+    CLOCK_ACTIONS,
+    HOST_ACTIONS,
     AnonymousPost,
     BackJudgement,
     Crime,
@@ -23,6 +26,7 @@ from games.asesino.social.actions import (
     ExpireJudgements,
     Inspect,
     Interview,
+    InterviewSay,
     ManiacKill,
     OpenJudgement,
     Protect,
@@ -37,10 +41,23 @@ from games.asesino.social.actions import (
 from games.asesino.social.clock import SocialOptions, day_end, utc
 from games.asesino.social.ending import finish
 from games.asesino.social.roles import SocialRole, deal_characters, deal_roles
-from games.asesino.social.rules import Ctx, require_player
+from games.asesino.social.rules import Ctx
 from games.asesino.social.state import SYSTEM_SEAT, SocialSeat, SocialState, TimelineEntry
 from games.asesino.social.views import public_view, seat_view
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
+from games.core import (
+    HOST_SEAT,
+    Audience,
+    Engine,
+    Event,
+    Features,
+    IllegalAction,
+    ModeInfo,
+    Outcome,
+    SeatInfo,
+    Step,
+    Waiting,
+    rng_for,
+)
 
 PLACEHOLDER = "..."  # free-text placeholder in legal_actions; the adapter lets the player type the text
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # placeholder `at` before the clock has started
@@ -55,6 +72,7 @@ RULES: dict[type[BaseModel], tuple[Check, Do]] = {
     Inspect: (night.check_inspect, night.do_inspect),
     Interview: (night.check_interview, night.do_interview),
     PublishNote: (night.check_note, night.do_note),
+    InterviewSay: (night.check_say, night.do_say),
     ManiacKill: (night.check_maniac, night.do_maniac),
     OpenJudgement: (public.check_open, public.do_open),
     BackJudgement: (public.check_back, public.do_back),
@@ -84,6 +102,10 @@ class SocialEngine(Engine[SocialState]):
     State = SocialState
     Options = SocialOptions
     Action: ClassVar[Any] = SocialAction
+    features: ClassVar[Features] = Features(
+        clock=True, ai=True, clock_actions=frozenset(a.model_fields["type"].default for a in CLOCK_ACTIONS),
+        host_actions=frozenset(a.model_fields["type"].default for a in HOST_ACTIONS),
+        system_only="asesino_social.system_only", host_only="asesino_social.host_only")
 
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> SocialState:
         """Deal roles (role table per count) and a secret character name per seat; start day 1 at
@@ -129,31 +151,50 @@ class SocialEngine(Engine[SocialState]):
         if state.result is not None:
             return []
         now = state.last_at or state.day_started_at or EPOCH
+        reviews = [ReviewLetter(at=now, review=r.id, approve=approve) for r in state.reviews
+                   if r.status == "pending" for approve in (True, False)]
+        if seat == HOST_SEAT:
+            return reviews
         if seat == SYSTEM_SEAT:
             system: list[Any] = [EndDay(at=max(now, state.day_ends_at or now), day=state.day)]
             if any(j.status == "open" for j in state.judgements):
                 system.append(ExpireJudgements(at=now))
-            system += [ReviewLetter(at=now, review=r.id, approve=approve) for r in state.reviews
-                       if r.status == "pending" for approve in (True, False)]
-            return system
+            return system + reviews
         targets = range(state.players)
         candidates: list[Any] = [
             *(kind(at=now, target=t) for kind in (Recruit, Protect, Inspect, Interview, ManiacKill) for t in targets),
             *(Crime(at=now, victim=t) for t in targets),
             *(OpenJudgement(at=now, accused=t) for t in targets),
             *(BackJudgement(at=now, judgement=j.id) for j in state.judgements if j.status == "open"),
-            *(kind(at=now, text=PLACEHOLDER) for kind in (PublishNote, WriteLetter, RequestReview, SendClue,
-                                                          AnonymousPost)),
+            *(kind(at=now, text=PLACEHOLDER) for kind in (PublishNote, InterviewSay, WriteLetter, RequestReview,
+                                                          SendClue, AnonymousPost)),
         ]
         return [action for action in candidates if _allowed(state, seat, action)]
 
-    def apply(self, state: SocialState, seat: int, action: Any) -> Step:
-        """Check, then apply on a deep copy; record the action in the (secret) timeline. Raises
-        :class:`IllegalAction` (``core.game_over``, ``asesino_social.system_only``, ``asesino_social.*``)."""
+    def refusal(self, state: SocialState, seat: int) -> IllegalAction:
+        """Everyone seated may act during the day: only a seat that is not a player is refused here."""
+        return IllegalAction("asesino_social.not_a_player", seat=seat)
+
+    def due(self, state: SocialState, now: datetime) -> list[Any]:
+        """The social clock (ruling "Time"): at ``now`` (aware), the current day's end once its boundary has passed
+        (stamped at the boundary, :func:`next_boundary`), else the expiry of the judgements whose window has ended
+        (stamped ``now``); empty when nothing is due. Apply the first and ask again: after downtime every overdue day
+        ends in order, each at its own boundary, before anything else is applied."""
         if state.result is not None:
-            raise IllegalAction("core.game_over")
-        _check(state, seat, action)
-        new = state.model_copy(deep=True)
+            return []
+        now = utc(now)
+        ends = next_boundary(state)
+        if ends is not None and now >= ends:
+            return [EndDay(day=state.day, at=ends)]
+        if any(j.status == "open" and j.expires_at < now for j in state.judgements):
+            return [ExpireJudgements(at=now)]
+        return []
+
+    def _apply(self, new: SocialState, seat: int, action: Any) -> Step:
+        """Check the time and the action's rules, then apply; record the action in the (secret) timeline. Raises
+        :class:`IllegalAction` (``asesino_social.*``; game over and who may send it are the contract's,
+        :meth:`Engine.apply`)."""
+        _check(new, seat, action)
         if new.day_started_at is None:
             _start_clock(new, action.at)
         ctx = Ctx(state=new, seat=seat, at=utc(action.at))
@@ -180,12 +221,8 @@ class SocialEngine(Engine[SocialState]):
 
 
 def _check(state: SocialState, seat: int, action: Any) -> None:
+    """The action's time and rules (who may send it is the contract's, :meth:`Engine.check_actor`)."""
     _check_time(state, action)
-    if isinstance(action, SYSTEM_ACTIONS):
-        if seat != SYSTEM_SEAT:
-            raise IllegalAction("asesino_social.system_only")
-    else:
-        require_player(state, seat)
     RULES[type(action)][0](state, seat, action)
 
 
@@ -202,6 +239,7 @@ def _check_time(state: SocialState, action: Any) -> None:
 
 def _allowed(state: SocialState, seat: int, action: Any) -> bool:
     try:
+        ENGINE.check_actor(state, seat, action)
         _check(state, seat, action)
     except IllegalAction:
         return False

@@ -7,12 +7,21 @@ legal actions) and a ``do_*`` (mutates the copied state in a :class:`Ctx`). Rule
 
 from __future__ import annotations
 
-from games.asesino.social.actions import Crime, Inspect, Interview, ManiacKill, Protect, PublishNote, Recruit
+from games.asesino.social.actions import (
+    Crime,
+    Inspect,
+    Interview,
+    InterviewSay,
+    ManiacKill,
+    Protect,
+    PublishNote,
+    Recruit,
+)
 from games.asesino.social.ending import check_end
 from games.asesino.social.roles import KEPT_WHEN_RECRUITED, SocialRole
-from games.asesino.social.rules import Ctx, drop_backer, require_alive, require_power, require_target
+from games.asesino.social.rules import Ctx, drop_backer, interview_pair, require_alive, require_power, require_target
 from games.asesino.social.state import SocialState
-from games.core import IllegalAction
+from games.core import Audience, Event, IllegalAction
 
 
 def check_recruit(state: SocialState, seat: int, action: Recruit) -> None:
@@ -111,6 +120,22 @@ def do_interview(ctx: Ctx, action: Interview) -> None:
     ctx.state.today.interview = ctx.target = action.target
     ctx.tell([ctx.seat, action.target], "asesino_social.interview.opened", journalist=ctx.seat,
              target=action.target)
+
+
+def check_say(state: SocialState, seat: int, action: InterviewSay) -> None:
+    """Only the two sides of today's open interview talk in it (both alive)."""
+    if seat not in interview_pair(state):
+        raise IllegalAction("asesino_social.no_interview")
+
+
+def do_say(ctx: Ctx, action: InterviewSay) -> None:
+    """The other side hears it (``asesino_social.interview.asked`` from the Journalist, ``...answered`` from the
+    interviewee); the timeline keeps who spoke to whom."""
+    journalist, interviewee = interview_pair(ctx.state)
+    ctx.target = interviewee if ctx.seat == journalist else journalist
+    key = "asesino_social.interview." + ("asked" if ctx.seat == journalist else "answered")
+    ctx.events.append(Event(key=key, params={"seat": ctx.seat, "text": action.text},
+                            audience=Audience.to(ctx.target)))
 
 
 def check_note(state: SocialState, seat: int, action: PublishNote) -> None:

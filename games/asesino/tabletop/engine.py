@@ -32,7 +32,7 @@ from games.asesino.tabletop.models import (
 )
 from games.asesino.tabletop.setup import deal
 from games.asesino.tabletop.views import private_view, public_view
-from games.core import Audience, Engine, Event, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
+from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
 
 #: which action answers which prompt kind ("turn" and "declare_all" take ``Declare`` / ``Pass``)
 _ANSWERS: dict[str, type[BaseModel]] = {"direction": ChooseDirection, "order": OrderEffects,
@@ -47,6 +47,7 @@ class TabletopEngine(Engine[TabletopState]):
     State = TabletopState
     Options = TabletopOptions
     Action: ClassVar[Any] = TabletopAction
+    features: ClassVar[Features] = Features(timeouts=True, ai=True)
     seat_params: ClassVar[tuple[str, ...]] = SEAT_PARAMS
 
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> TabletopState:
@@ -102,20 +103,17 @@ class TabletopEngine(Engine[TabletopState]):
                     for target in targets(state, seat)]
         return declares or [Pass()]
 
-    def apply(self, state: TabletopState, seat: int, action: Any) -> Step:
-        """Raises ``core.game_over``, ``core.not_your_turn``, ``asesino.error.prompt_pending`` (the action does
-        not answer the pending question) and the action-specific codes below."""
+    def _apply(self, state: TabletopState, seat: int, action: Any) -> Step:
+        """Raises ``asesino.error.prompt_pending`` (the action does not answer the pending question) and the
+        action-specific codes below (game over and the turn are the contract's, :meth:`Engine.apply`)."""
         waiting = self._pending(state)
-        if waiting is None:
-            raise IllegalAction("core.game_over")
-        if waiting[0] != seat:
-            raise IllegalAction("core.not_your_turn")
+        assert waiting is not None
         kind = waiting[1]
         expected = _ANSWERS.get(kind)
         if (expected is not None and not isinstance(action, expected)) or (
                 expected is None and not isinstance(action, Declare | Pass)):
             raise IllegalAction("asesino.error.prompt_pending", prompt=kind)
-        new = state.model_copy(deep=True)
+        new = state  # the contract's copy (Engine.apply)
         new.counter += 1
         events: list[Event] = []
         if kind not in ("turn", "declare_all"):

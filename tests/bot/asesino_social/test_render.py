@@ -13,7 +13,9 @@ from bot.errors import error_text
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
 from games.asesino.social import ENGINE, SYSTEM_SEAT, Crime, EndDay, Interview, Recruit, SocialOptions, SocialRole
+from games.asesino.social import ManiacKill, WriteLetter
 from games.core import Event, IllegalAction, SeatInfo
+from tests.games.asesino.social.helpers import DOC, MAN, Game, K, V
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
@@ -124,3 +126,42 @@ def test_a_letter_refused_for_a_role_mention_says_it_names_a_role(language: str,
     """The refusal of ``letter: <@&1> did it`` speaks of a role, not of "a player" as it used to."""
     text = error_text(language, IllegalAction("asesino_social.letter_names_role", words="<@&1>"))
     assert text.startswith(start)
+
+
+@pytest.mark.parametrize(("language", "death", "why"), [
+    ("en", "Murders: 3 of 3", "whatever the murder count"),
+    ("es", "Asesinatos: 3 de 3", "sea cual sea la cuenta de asesinatos")])
+def test_the_maniac_killing_the_killer_as_the_last_murder_says_why_the_good_side_still_wins(
+        language: str, death: str, why: str) -> None:
+    """Issue 21: 2 crimes, then the Maniac kills the Killer: the death line says "Murders: 3 of 3" (the
+    criminals' tally), so the result must say what ended it: the Killer's death, whatever the count."""
+    game = Game([K, V, V, V, MAN, DOC])
+    game.act(0, Recruit, target=1)
+    game.act(0, Crime, victim=2)
+    game.end_day()
+    game.act(0, Crime, victim=3)
+    events = game.act(4, ManiacKill, target=0)
+    ctx = RenderContext(make_table(game.state), language)
+    ui = SocialUI()
+    lines = [ui.public_event(ctx, e) or "" for e in events if e.audience.kind == "public"]
+    assert any(death in line for line in lines)
+    outcome = ENGINE.outcome(game.state)
+    assert outcome is not None and outcome.reason == "asesino_social.end.maniac_killed_killer"
+    assert why in ui.outcome_text(ctx, outcome)
+
+
+@pytest.mark.parametrize(("language", "text", "expected"), [
+    ("en", "letter: the rain was loud", "on the day you die, are judged or are saved by the Doctor"),
+    ("es", "carta: llovía mucho", "el día en que mueres, eres juzgado o te salva el Doctor")])
+def test_a_letter_command_on_a_day_without_a_letter_is_claimed_and_refused_saying_when(
+        language: str, text: str, expected: str) -> None:
+    """Issue 21: the game takes no DM from a living player on day 1, yet ``letter:`` / ``carta:`` is plainly
+    meant for it: the DM goes to the game, whose refusal says when a letter is taken; other text is not claimed."""
+    state = new_state()
+    table = make_table(state)
+    ui = SocialUI()
+    assert not ui.accepts_dm(table, 2) and ui.claims_dm(table, 2, text)
+    assert not ui.claims_dm(table, 2, "hello there") and not ui.claims_dm(table, None, text)
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(state, 2, WriteLetter(text="x", at=START))
+    assert expected in error_text(language, refused.value, table)

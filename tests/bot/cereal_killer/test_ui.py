@@ -14,6 +14,7 @@ from bot.cogs.cereal_killer import messages as msg
 from bot.cogs.cereal_killer.render import render_board
 from bot.cogs.cereal_killer.ui import CerealUI, _action
 from bot.errors import UserError, error_text
+from bot.simulate.transcript import step_lines
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
 from games.cereal_killer import ENGINE
@@ -254,3 +255,17 @@ def test_the_status_says_each_thing_once(language: str) -> None:
     later = play(state, (0, FIRST))
     assert t("cereal_killer.render.victims", count=1, spaces="3") in (
         msg.status_embed(ctx_of(later, language=language), ENGINE.view(later, None)).description or "").splitlines()
+
+
+@pytest.mark.parametrize(("language", "dm_label", "own_label"), [
+    ("en", "[to ", "secret move, no message sent]"), ("es", "[a ", "[jugada secreta de ")])
+def test_the_history_shows_the_killers_route_as_its_own_move_not_as_a_dm_it_never_got(
+        language: str, dm_label: str, own_label: str) -> None:
+    """Issue 21: the route the Killer sent gets no DM back (an echo), so the history's timeline shows it as the
+    Killer's secret move, never under "[to Killer]" as if a DM had been sent."""
+    step = ENGINE.apply(new_game(), 0, FIRST)
+    lines = step_lines(ctx_of(step.state, language=language), UI, step.events, True, echoes=True, files=False)
+    route = next(line for line in lines if "3 → 8 → 13 → 12" in line)
+    assert own_label in route and not route.startswith(dm_label)
+    live = step_lines(ctx_of(step.state, language=language), UI, step.events, True, files=False)
+    assert not any("3 → 8 → 13 → 12" in line and line.startswith(dm_label) for line in live)

@@ -122,12 +122,12 @@ def test_answers_do_not_extend_a_response_window() -> None:
     config = SimpleNamespace(response_window_seconds=900, prompt_timeout_seconds=30, turn_timeout_seconds=300)
     ui = LetsKillUI()
     opened = replace(ctx_of(state).table, version=3, updated_at=START, options={"window_seconds": 60})
-    assert (ui.decision_opened(opened), ui.move_timeout(opened, config)) == (3, 60)
+    assert (opened.decision_opened, ui.move_timeout(opened, config)) == (3, 60)
     answered = ENGINE.apply(state, 1, Respond()).state
     later = replace(opened, version=4, state=answered, updated_at=START + timedelta(seconds=25))
-    assert ui.decision_opened(later) == 3
+    assert later.decision_opened == 3
     played = replace(later, version=9, state=build(hands=[["E02"], [], []], victims_top=["V04"]))
-    assert (ui.decision_opened(played), ui.move_timeout(played, config)) == (9, 60)  # a new window
+    assert (played.decision_opened, ui.move_timeout(played, config)) == (9, 60)  # a new window
 
 
 def test_a_hand_dm_lists_each_card_with_its_type() -> None:

@@ -35,7 +35,7 @@ def used_keys() -> set[str]:
     for path in SOURCE.glob("*.py"):
         found |= set(re.findall(r'"(asesino_social\.[a-z_.]*[a-z_])"', path.read_text(encoding="utf-8")))
     action_types = [kind.model_fields["type"].default for kind in typing.get_args(typing.get_args(SocialAction)[0])]
-    assert len(action_types) == 16
+    assert len(action_types) == 17
     found |= {f"asesino_social.timeline.{kind}" for kind in action_types}
     found |= {f"asesino_social.character.{name}" for name in characters()}
     found |= {f"asesino_social.role.{role.value}" for role in SocialRole}

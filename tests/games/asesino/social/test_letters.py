@@ -132,7 +132,7 @@ def test_refused_letter_sent_to_the_host_and_approved_is_published_at_the_day_en
     assert ENGINE.view(game.state, 2)["me"]["reviews"] == [{"id": 1, "day": 1, "status": "pending"}]
     assert ENGINE.view(game.state, 3)["me"]["reviews"] == []
     assert game.refused(2, RequestReview, text="another").code == "asesino_social.review_pending"
-    assert game.refused(2, ReviewLetter, review=1, approve=True).code == "asesino_social.system_only"
+    assert game.refused(2, ReviewLetter, review=1, approve=True).code == "asesino_social.host_only"
     approved = game.act(SYSTEM_SEAT, ReviewLetter, review=1, approve=True)
     assert [(e.key, e.audience) for e in approved] == [("asesino_social.review.approved", Audience.to(2))]
     letter = find(game.end_day(), "asesino_social.letter")
