@@ -92,15 +92,19 @@ def default_options(engine: Engine) -> BaseModel:
 
 
 def play(game: str, mode: str, players: int, seed: int, *, policies: Mapping[int, Policy] | None = None,
-         timeout_rate: float = TIMEOUT_RATE) -> Game:
+         timeout_rate: float = TIMEOUT_RATE, option_values: dict[str, Any] | None = None) -> Game:
     """Play ``game`` in ``mode`` with ``players`` computer seats to the end: seat ``s`` plays ``policies[s]``, by
     default the mode's policy (:func:`games.core.ai.policy_for`); an awaited seat lets its time run out with
     probability ``timeout_rate``. Raises ``KeyError`` (unknown game or mode), :class:`~games.core.IllegalAction`
-    (a player count the mode refuses), :class:`Stalled`."""
+    (a player count the mode refuses, or an option the table does not fit), :class:`Stalled`, pydantic's
+    ``ValidationError`` (bad ``options``: check them first, :func:`bot.simulate.options.simulated_options`).
+    ``option_values``: the game's options as JSON (``/newgame``'s), over its defaults."""
     load_uis()
     engine = get_engine(game, mode)
     ui = ui_for(game, mode)
     options = default_options(engine)
+    if option_values:
+        options = engine.Options.model_validate({**options.model_dump(mode="json"), **option_values})
     seats = seat_infos(players)
     state = engine.setup(options, seats, seed)
     result = Game(engine=engine, options=options, seats=seats, seed=seed, intro=engine.intro(state), state=state)

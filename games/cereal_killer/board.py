@@ -93,6 +93,11 @@ class Geometry:
                 self.hops[b] = (*self.hops.get(b, ()), a)
             for i, station in enumerate(board.train):
                 self.hops[station] = (*self.hops.get(station, ()), board.train[(i + 1) % len(board.train)])
+        # the moves the rules ask about thousands of times a turn, worked out once
+        self._neighbours = {space: self._grid_neighbours(space) for space in self.spaces}
+        self._steps = {space: self._neighbours[space]
+                       + tuple(h for h in self.hops.get(space, ()) if h not in self._neighbours[space])
+                       for space in self.spaces}
 
     def row(self, space: int) -> int:
         """1-based row on the combined grid (north = 1)."""
@@ -110,6 +115,10 @@ class Geometry:
 
     def neighbours(self, space: int) -> tuple[int, ...]:
         """Orthogonal neighbours: north, west, east, south (those on the grid)."""
+        found = self._neighbours.get(space)
+        return self._grid_neighbours(space) if found is None else found
+
+    def _grid_neighbours(self, space: int) -> tuple[int, ...]:
         r, c = self.row(space), self.column(space)
         cells = ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))
         return tuple((rr - 1) * COLUMNS + cc for rr, cc in cells if 1 <= rr <= self.rows and 1 <= cc <= COLUMNS)
@@ -122,6 +131,9 @@ class Geometry:
 
     def steps_from(self, space: int, *, transit: bool) -> tuple[int, ...]:
         """Spaces one step away: the orthogonal neighbours, plus transit hops when ``transit``."""
+        found = self._steps.get(space) if transit else None
+        if found is not None:
+            return found
         hops = self.hops.get(space, ()) if transit else ()
         return self.neighbours(space) + tuple(h for h in hops if h not in self.neighbours(space))
 

@@ -8,11 +8,13 @@ edition rulings (a House holds one victim per game; the cornered check at the st
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from games.cereal_killer.board import Geometry
 from games.cereal_killer.models import KILLER_STEPS, MAX_VICTIMS, CerealState, KillerTurn
 from games.core import IllegalAction
+from games.core.copying import replace
 
 
 class CheckedTurn(NamedTuple):
@@ -36,9 +38,10 @@ def _check_space(geo: Geometry, space: int) -> None:
         raise IllegalAction("cereal_killer.not_a_space", space=space, last=geo.spaces[-1])
 
 
-def adjacent_parks(geo: Geometry, house: int) -> list[int]:
+@cache
+def adjacent_parks(geo: Geometry, house: int) -> tuple[int, ...]:
     """The Parks orthogonally next to ``house`` (where its Witness may go)."""
-    return [s for s in geo.neighbours(house) if geo.kind(s) == "P"]
+    return tuple(s for s in geo.neighbours(house) if geo.kind(s) == "P")
 
 
 def check_killer_turn(state: CerealState, geo: Geometry, action: KillerTurn) -> CheckedTurn:
@@ -112,15 +115,20 @@ def _check_victim(state: CerealState, geo: Geometry, route: list[int], action: K
     return witness
 
 
-def walks(geo: Geometry, start: int, blocked: set[int], steps: int = KILLER_STEPS) -> Iterator[list[int]]:
+def walks(geo: Geometry, start: int, blocked: set[int] | frozenset[int],
+          steps: int = KILLER_STEPS) -> Iterator[list[int]]:
     """Every walk of exactly ``steps`` steps from ``start`` (excluded from the result) avoiding ``blocked``."""
+    for walk in _walks(geo, start, steps):
+        if not any(space in blocked for space in walk):
+            yield list(walk)
+
+
+@cache
+def _walks(geo: Geometry, start: int, steps: int) -> tuple[tuple[int, ...], ...]:
+    """Every walk of exactly ``steps`` steps from ``start`` on the board, in the order of :meth:`Geometry.steps_from`."""
     if steps == 0:
-        yield []
-        return
-    for nxt in geo.steps_from(start, transit=True):
-        if nxt not in blocked:
-            for rest in walks(geo, nxt, blocked, steps - 1):
-                yield [nxt, *rest]
+        return ((),)
+    return tuple((nxt, *rest) for nxt in geo.steps_from(start, transit=True) for rest in _walks(geo, nxt, steps - 1))
 
 
 def is_cornered(state: CerealState, geo: Geometry) -> bool:
@@ -130,23 +138,34 @@ def is_cornered(state: CerealState, geo: Geometry) -> bool:
 
 
 def killer_turns(state: CerealState, geo: Geometry) -> list[KillerTurn]:
-    """Every legal :class:`KillerTurn` (witness always spelled out when there is one)."""
-    starts = [state.killer] if state.killer is not None else list(geo.of_kind("H"))
-    used = {v.space for v in state.victims}
-    blocked = set(blockers(state))
+    """Every legal :class:`KillerTurn` (witness always spelled out when there is one). The list depends only on
+    the board, the Killer's space, the hunters' spaces and the victims' houses, so it is kept for positions seen
+    again (the first day's, with no hunter on the board, is the same in every game on that board)."""
+    return list(_turns(geo, state.killer, frozenset(blockers(state)), frozenset(v.space for v in state.victims),
+                       len(state.victims) >= MAX_VICTIMS))
+
+
+_TEMPLATE = KillerTurn(path=[])
+
+
+@lru_cache(maxsize=256)
+def _turns(geo: Geometry, killer: int | None, blocked: frozenset[int], used: frozenset[int],
+           full: bool) -> tuple[KillerTurn, ...]:
+    starts = [killer] if killer is not None else list(geo.of_kind("H"))
     out: list[KillerTurn] = []
+    kinds = geo.kinds
     for start in starts:
         for path in walks(geo, start, blocked):
-            first = start if state.killer is None else None
-            out.append(KillerTurn(start=first, path=path))
-            if len(state.victims) >= MAX_VICTIMS:
+            first = start if killer is None else None
+            walk = replace(_TEMPLATE, start=first, path=path)  # a legal walk: no validation needed
+            out.append(walk)
+            if full:
                 continue
-            for victim in sorted({s for s in [start, *path] if geo.kind(s) == "H" and s not in used}):
-                parks = adjacent_parks(geo, victim)
-                for witness in parks or [None]:
-                    if witness is None or witness != path[-1]:
-                        out.append(KillerTurn(start=first, path=path, victim=victim, witness=witness))
-    return out
+            for victim in sorted({s for s in [start, *path] if kinds[s] == "H" and s not in used}):
+                for witness in adjacent_parks(geo, victim) or (None,):
+                    if witness is None or witness != path[-1]:  # already checked: no validation needed
+                        out.append(replace(walk, victim=victim, witness=witness))
+    return tuple(out)
 
 
 def rode_transit(geo: Geometry, route: list[int]) -> bool:

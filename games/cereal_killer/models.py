@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from games.cereal_killer.board import DIFFICULTIES, Side
 from games.core import Waiting
@@ -129,12 +129,16 @@ CerealAction = Annotated[
 # ---------------------------------------------------------------- state
 
 class Victim(BaseModel):
+    model_config = ConfigDict(frozen=True)  # never changed once stored: copies of the state share it
+
     day: int
     space: int
 
 
 class Answer(BaseModel):
     """A public answer to a question card."""
+
+    model_config = ConfigDict(frozen=True)  # never changed once stored: copies of the state share it
 
     day: int
     question: str
@@ -145,6 +149,8 @@ class Answer(BaseModel):
 class LolaAnswer(BaseModel):
     """A private answer to Lola (``space``: the sniffed space; ``None`` for Bark; ``at``: where Lola stood, the
     centre a Bark answers about)."""
+
+    model_config = ConfigDict(frozen=True)  # never changed once stored: copies of the state share it
 
     day: int
     ability: str

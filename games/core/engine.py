@@ -29,6 +29,8 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from games.core.copying import deep_copy
+
 #: The seat of the game's own clock: actions such as "the day ends" that only the bot's timers send.
 SYSTEM_SEAT = -1
 #: The seat of the table's host acting as host (not as a player): actions such as "end the match" that only the host
@@ -297,6 +299,14 @@ class Engine(ABC, Generic[StateT]):
     def dump_state(self, state: StateT) -> dict[str, Any]:
         return state.model_dump(mode="json")
 
+    def copy_state(self, state: StateT) -> StateT:
+        """A copy of ``state`` that the game's step (:meth:`_apply`) may change freely: it shares no mutable
+        object with ``state`` (so :meth:`apply` never mutates its input). The default is
+        :func:`games.core.copying.deep_copy`, a deep copy planned from the state's field declarations (several
+        times quicker than ``copy.deepcopy``); an engine whose step changes only some parts may override it to copy
+        those and share the rest."""
+        return deep_copy(state)
+
     @abstractmethod
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> StateT:
         """Deal a new game for ``len(seats)`` players. Raises :class:`IllegalAction` for a bad player count."""
@@ -323,10 +333,6 @@ class Engine(ABC, Generic[StateT]):
         """The game's own step: ``action`` by ``seat``, already known to be a move this actor may make now
         (:meth:`check_actor`). ``state`` is a fresh copy (:meth:`copy_state`) the step may change in place; it
         returns the new state and its events, or raises :class:`IllegalAction` (the copy is then dropped)."""
-
-    def copy_state(self, state: StateT) -> StateT:
-        """A copy of ``state`` that :meth:`_apply` may change without touching ``state``."""
-        return state.model_copy(deep=True)
 
     def check_actor(self, state: StateT, seat: int, action: Any = None) -> None:
         """Raise the refusal of ``seat`` making ``action`` now (``None``: any move of theirs, e.g. before a menu is

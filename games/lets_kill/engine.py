@@ -167,9 +167,6 @@ class LetsKill(Engine[LetsKillState]):
             return IllegalAction("lets_kill.already_answered")
         return IllegalAction("core.not_your_turn")
 
-    def copy_state(self, state: LetsKillState) -> LetsKillState:
-        return LetsKillState.model_validate_json(state.model_dump_json())  # a deep copy, done by pydantic-core
-
     def _apply(self, state: LetsKillState, seat: int, action: Any) -> Step:
         """Raises :class:`IllegalAction` (``lets_kill.*``) and then changes nothing (game over and who may act are
         the contract's, :meth:`Engine.apply`). Each seat whose hand changed gets one private ``lets_kill.hand``

@@ -93,7 +93,7 @@ class Verdugo(Engine[VerdugoState]):
             "cheese_variant": state.options.cheese_variant})]
         if state.rounds_played == 0 and state.round.number == 1:
             # the first round's opening events, made again from the seed (setup has no event list to return)
-            setup.start_round(state.model_copy(deep=True), state.round.executioner, events)
+            setup.start_round(self.copy_state(state), state.round.executioner, events)
         return events
 
     def waiting(self, state: VerdugoState) -> Waiting | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 CENTRE = "centre"
 Position = int | Literal["centre"]
@@ -28,6 +28,8 @@ class VerdugoOptions(BaseModel):
 
 class Seen(BaseModel):
     """A private observation: what one seat was shown (a Peek, a card's look, the deal)."""
+
+    model_config = ConfigDict(frozen=True)  # never changed once stored: copies of the state share it
 
     kind: Literal["dealt", "peek", "secret_deal", "examination", "royal_inspection", "spy"]
     card: str

@@ -145,3 +145,37 @@ def test_the_seats_are_the_games_computer_players() -> None:
     play("cereal_killer", "classic", 3, 4, policies={0: Spy(), 2: Spy()}, timeout_rate=0.0)
     assert (True, False) in seen and (False, True) in seen
     assert set(seen) == {(True, False), (False, True)}
+
+
+@pytest.mark.parametrize(("lang", "key", "value"), [("en", "cheese_variant", "yes"), ("es", "variante_queso", "sí")])
+def test_options_are_played_by_the_name_newgame_shows_in_each_language(
+        capsys: pytest.CaptureFixture[str], lang: str, key: str, value: str) -> None:
+    """Issue 21: ``--option KEY=VALUE`` (repeatable) sets the game's options, by the option's name or its name in
+    the chosen language, as ``/newgame`` reads them; the record shows them."""
+    out = simulate(capsys, "verdugo", "--seed", "4", "--lang", lang, "--json", "--option", f"{key}={value}",
+                   "--option", "match=open", "--option", "first_executioner=1")
+    assert json.loads(out)["options"] == {"match": "open", "cheese_variant": True, "first_executioner": 1}
+
+
+@pytest.mark.parametrize(("lang", "argv", "expected"), [
+    ("en", ["--option", "first_executioner=9"], "The option first_executioner is at most 7, not 9."),
+    ("es", ["--option", "primer_verdugo=9"], "La opción primer_verdugo es como mucho 7, no 9."),
+    ("en", ["--option", "rounds=2"], "has no option rounds"),
+    ("es", ["--option", "nope"], "CLAVE=VALOR"),
+    ("en", ["--players", "4", "--option", "first_executioner=7"], "first_executioner=7: there is no such seat"),
+])
+def test_bad_options_are_refused_with_newgames_messages(capsys: pytest.CaptureFixture[str], lang: str,
+                                                       argv: list[str], expected: str) -> None:
+    """A value past the option's limit, an option the mode lacks (a simulation is one game: no ``rounds``), a
+    malformed one, and one the table does not fit are refused with exit code 2 and /newgame's own words."""
+    assert main(["simulate", "verdugo", "--lang", lang, *argv]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and "Traceback" not in err
+
+
+def test_the_help_says_the_games_own_computer_policies_play(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--help`` no longer says "random players": each seat plays the game's own policy."""
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "random players" not in text and "the game's own computer policy" in text and "--option KEY=VALUE" in text

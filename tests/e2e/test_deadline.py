@@ -36,7 +36,8 @@ async def test_newgame_and_join_answer_in_time_on_a_slow_database(world: World, 
         handle = await newgame(alice, world.games, "potato", "classic")
         await handle.response()
         lobby = await handle.wait_original()
-        assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel", "Add AI", "Remove AI"]
+        assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel", "Add AI", "Remove AI",
+                                                        "Options"]
         assert alice.mention in lobby.text
         await (await bob.click(lobby, label="Join")).response()
         await world.double.wait_for(lambda: bob.mention in lobby.text, what="bob in the lobby")

@@ -25,7 +25,7 @@ async def open_lobby(world: World, passes: int = 3) -> StoredMessage:
     lobby = await handle.wait_original()  # the answer itself, or its edit after a deferral ("thinking")
     assert "Hot Potato" in lobby.embeds[0]["title"]
     assert [[b["label"] for b in row["components"]] for row in lobby.components] == [
-        ["Join", "Leave", "Start", "Cancel"], ["Add AI", "Remove AI"]]
+        ["Join", "Leave", "Start", "Cancel"], ["Add AI", "Remove AI", "Options"]]
     return lobby
 
 

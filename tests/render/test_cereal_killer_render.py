@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from bot.cogs.cereal_killer.render import render_board
+from bot.cogs.cereal_killer import board_art as art
+from bot.cogs.cereal_killer.render import _centre, _legend, board_geometry, draw_board, render_board
+from bot.i18n.catalog import t
 from games.cereal_killer import ENGINE
 from games.cereal_killer.models import CerealOptions, KillerTurn, Move, PlaceDetective
 from tests.games.cereal_killer.helpers import new_game, play
@@ -85,12 +87,15 @@ def test_the_tolerance_still_sees_a_piece_move() -> None:
 
 @pytest.mark.parametrize(("players", "size"), [(2, (960, 1120)), (3, (960, 1944))])
 def test_png_has_a_fixed_size_and_stays_small(players: int, size: tuple[int, int]) -> None:
-    """Twice Discord's display size (192 px cells under a header, a legend below), fixed per player count, and
-    under 300 KB even with every route of a finished game drawn."""
+    """Twice Discord's display size (192 px cells under a header, a legend below), fixed per player count (one
+    56 px legend row more where a route is drawn: the final board, the Killer's copy), and under 300 KB even with
+    every route of a finished game drawn."""
     png, _ = render_board(ENGINE.view(_day_one(players), None))
     assert Image.open(io.BytesIO(png)).size == size
     final, _ = render_board(ENGINE.view(_final(players), None))
-    assert Image.open(io.BytesIO(final)).size == size
+    state = _day_one(players)
+    killer, _ = render_board(ENGINE.view(state, 0), route=state.routes[-1])
+    assert Image.open(io.BytesIO(final)).size == Image.open(io.BytesIO(killer)).size == (size[0], size[1] + 56)
     assert len(png) < MAX_BYTES and len(final) < MAX_BYTES
 
 
@@ -104,6 +109,48 @@ def test_the_routes_are_drawn_only_once_the_game_is_over() -> None:
     assert public_running == render_board(ENGINE.view(hidden, None))[0]
     assert public_final != public_running
     assert text.splitlines()[-1] == f"The Killer was on {final.killer} (House)."
+
+
+def test_the_final_legend_explains_the_route_and_the_day_ends() -> None:
+    """Where routes are drawn the legend names the route, its start and (on the final board) the day-end numbers,
+    in the board's language; a running board's legend has none of them."""
+    geo = board_geometry(ENGINE.view(_final(), None))
+    keys = lambda routes: [key for _, key, _, _ in _legend(geo, 3, routes)]  # noqa: E731
+    marks = ["cereal_killer.legend.route_line", "cereal_killer.legend.route_start"]
+    assert keys("numbered")[-3:] == [*marks, "cereal_killer.legend.route_day_end"]
+    assert keys("route")[-2:] == marks and not [k for k in keys("") if "route" in k]
+    assert t("cereal_killer.legend.route_day_end", "en") == "End of day N"
+    assert t("cereal_killer.legend.route_day_end", "es") == "Fin del día N"
+
+
+def test_legs_over_the_same_street_run_side_by_side() -> None:
+    """A street walked twice (1 -> 2 on day 1, 2 -> 1 on day 2) is two red lines 16 px apart with the board
+    between them, not one line drawn twice."""
+    state = _final(2).model_copy(update={"routes": [[1, 2], [2, 1]], "killer": 1})
+    image, _, _ = draw_board(ENGINE.view(state, None))
+    geo = board_geometry(ENGINE.view(state, None))
+    (x1, y), (x2, _) = _centre(geo, 1), _centre(geo, 2)
+    x = x1 + (x2 - x1) // 4  # away from the arrow in the leg's middle
+    column = [image.getpixel((x, y + dy)) for dy in range(-20, 21)]
+    red = "".join("r" if pixel == art.ROUTE else "." for pixel in column)
+    assert [len(run) for run in red.split(".") if run] == [9, 9], red
+    assert image.getpixel((x, y)) != art.ROUTE
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_banded_png_is_the_whole_picture(players: int) -> None:
+    """Re-encoding only the bands a move drew on (as the renderer says it drew) decodes, checksums verified, to the
+    drawn picture in the board's palette, as comparing every band with the background does, over a whole random
+    game (public boards, the Killer's copies, the final board)."""
+    _, _, history = play_out(players, 7, CerealOptions())
+    for state, _ in history:
+        for view, route in ((ENGINE.view(state, None), None), (ENGINE.view(state, 0), state.routes[-1] or None)):
+            image, changed, layers = draw_board(view, route=route if state.routes else None)
+            expected = image.quantize(palette=layers.png.palette, dither=Image.Dither.NONE).convert("RGB")
+            for png in (layers.png.encode(image, changed), layers.png.encode(image)):
+                decoded = Image.open(io.BytesIO(png))
+                decoded.load()
+                assert ImageChops.difference(decoded.convert("RGB"), expected).getbbox() is None
 
 
 def test_same_view_renders_identical_bytes() -> None:

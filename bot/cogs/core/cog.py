@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.budget import FIELD_VALUE, clip, size
+from bot.budget import FIELD_VALUE, clip, more, size
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.cogs.reference._render import cards_page
@@ -29,6 +29,10 @@ from games.core import GameInfo, get_game
 if TYPE_CHECKING:
     from bot.bot import CoronerBot
     from bot.tables import Table
+
+
+#: players a /leaderboard lists by name (the rest are counted; the one asking is shown wherever they rank)
+LEADERBOARD_ROWS = 20
 
 
 def known_game(game: str) -> GameInfo:
@@ -171,10 +175,18 @@ class Core(commands.Cog):
         rows = [] if no_such_series else await self.bot.tables.leaderboard(interaction.guild_id, game,
                                                                           series_id=series)
         unit = ui_for(game).score_key  # the game's own unit (Verdugo: Crowns), as its results say
-        lines = [t("leaderboard.line", language, rank=i + 1, user=f"<@{row.user_id}>",
-                   points=t(unit, language, count=plain_number(row.points)),
-                   wins=t("leaderboard.wins", language, count=row.wins),
-                   games=t("leaderboard.games", language, count=row.games)) for i, row in enumerate(rows[:20])]
+
+        def line(rank: int, row: Any) -> str:
+            return t("leaderboard.line", language, rank=rank, user=f"<@{row.user_id}>",
+                     points=t(unit, language, count=plain_number(row.points)),
+                     wins=t("leaderboard.wins", language, count=row.wins),
+                     games=t("leaderboard.games", language, count=row.games))
+
+        lines = [line(i + 1, row) for i, row in enumerate(rows[:LEADERBOARD_ROWS])]
+        if len(rows) > LEADERBOARD_ROWS:  # the rest is counted, and whoever asked still sees their own place
+            lines.append(more(len(rows) - LEADERBOARD_ROWS, language))
+            lines += [line(i + 1, row) for i, row in enumerate(rows)
+                      if i >= LEADERBOARD_ROWS and row.user_id == interaction.user.id]
         title = t("leaderboard.series" if series else "leaderboard.all_time", language,
                   game=t(f"game.{game}", language), series=series)
         embed = discord.Embed(title=title, description="\n".join(lines) or t("leaderboard.empty", language),

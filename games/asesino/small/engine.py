@@ -215,8 +215,8 @@ class SmallEngine(Engine[SmallState]):
             raise IllegalAction("asesino.error.same_column")
         shown = []
         for ref in action.slots:
-            slot = state.columns[ref.column].slots[ref.index]
-            slot.face_up = True
+            slots = state.columns[ref.column].slots
+            slot = slots[ref.index] = slots[ref.index].model_copy(update={"face_up": True})  # a Slot is frozen
             shown.append({"column": ref.column, "index": ref.index, "card": slot.card})
         events.append(Event(key="asesino.small.journalist_revealed", params={"seat": seat, "cards": shown}))
 

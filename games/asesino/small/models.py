@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from games.asesino.common import Card, Side
 
@@ -27,6 +27,8 @@ class SmallOptions(BaseModel):
 class Slot(BaseModel):
     """A card in a column: ``by`` is the seat that played it (``None`` for the dealt first row), ``declared`` its
     declared intention, ``face_up`` once a Journalist turned it over."""
+
+    model_config = ConfigDict(frozen=True)  # never changed once stored: copies of the state share it
 
     card: Card
     by: int | None = None

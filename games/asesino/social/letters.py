@@ -149,25 +149,36 @@ def _fold_map(text: str) -> tuple[str, list[int]]:
     return "".join(out), origin
 
 
-def _first(expressions: Iterable[str], patterns: Iterable[str], folded: str) -> tuple[int, int] | None:
-    """The earliest match in ``folded`` of any expression (whole words, an optional plural ending) or pattern:
-    ``(start, end)`` in ``folded``."""
+def _first(regexes: Iterable[re.Pattern[str]], folded: str) -> tuple[int, int] | None:
+    """The earliest match in ``folded`` of any of ``regexes``: ``(start, end)`` in ``folded``."""
     best: tuple[int, int] | None = None
-    regexes = [rf"(?<!\w){re.escape(fold(e))}(?:e?s)?(?!\w)" for e in expressions] + list(patterns)
     for regex in regexes:
-        match = re.search(regex, folded)
+        match = regex.search(folded)
         if match and (best is None or match.start() < best[0]):
             best = (match.start(), match.end())
     return best
 
 
+@cache
+def _clue_regexes() -> tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]]:
+    """The time and the place expressions of every language, compiled once: each expression as whole words with an
+    optional plural ending, then the time patterns."""
+    languages = letter_clues().languages.values()
+
+    def words(expressions: Iterable[str]) -> list[re.Pattern[str]]:
+        return [re.compile(rf"(?<!\w){re.escape(fold(e))}(?:e?s)?(?!\w)") for e in expressions]
+
+    time = words(w for lang in languages for w in lang.time)
+    time += [re.compile(p) for lang in languages for p in lang.time_patterns]
+    return tuple(time), tuple(words(w for lang in languages for w in lang.place))
+
+
 def time_and_place(text: str) -> tuple[str, str] | None:
     """``(time expression, place expression)`` as written in ``text`` when it refers to both, else ``None``."""
     folded, origin = _fold_map(text)
-    languages = letter_clues().languages.values()
-    time = _first([w for lang in languages for w in lang.time], [p for lang in languages for p in lang.time_patterns],
-                  folded)
-    place = _first([w for lang in languages for w in lang.place], [], folded)
+    times, places = _clue_regexes()
+    time = _first(times, folded)
+    place = _first(places, folded)
     if time is None or place is None:
         return None
     return tuple(text[origin[start]:origin[end - 1] + 1] for start, end in (time, place))  # type: ignore[return-value]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from games.asesino.social.clock import SocialOptions
 from games.asesino.social.roles import KEPT_WHEN_RECRUITED, SocialRole
@@ -46,6 +46,8 @@ class Judgement(BaseModel):
 class Post(BaseModel):
     """An anonymous post to the official medium (``seat`` is secret until the end)."""
 
+    model_config = ConfigDict(frozen=True)  # never changed once stored: copies of the state share it
+
     id: int
     seat: int
     character: str
@@ -56,6 +58,8 @@ class Post(BaseModel):
 class Published(BaseModel):
     """A Farewell Letter (``seat`` = its writer), a journalist note (``seat`` = the interviewee) or a clue from
     beyond (unsigned: ``seat`` is ``None``)."""
+
+    model_config = ConfigDict(frozen=True)  # never changed once stored: copies of the state share it
 
     day: int
     kind: Literal["letter", "note", "clue"]
@@ -96,6 +100,8 @@ class Today(BaseModel):
 class TimelineEntry(BaseModel):
     """One accepted action, for the end-of-game reveal. ``detail``: ``saved``/``killed`` for attacks, ``stood``
     for the backing that made a judgement stand; ``ref``: the judgement or post number."""
+
+    model_config = ConfigDict(frozen=True)  # never changed once stored: copies of the state share it
 
     day: int
     at: AwareDatetime

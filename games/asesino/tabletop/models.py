@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from games.asesino.common import SPEECH_MAX, WORDS_MAX, Card, Side
 
@@ -24,6 +24,8 @@ class TabletopOptions(BaseModel):
 
 class Played(BaseModel):
     """A card declared face down in front of a player: its kind, who played it and the declared words."""
+
+    model_config = ConfigDict(frozen=True)  # never changed once stored: copies of the state share it
 
     card: Card
     by: int
@@ -61,6 +63,8 @@ class Resolution(BaseModel):
 
 class Said(BaseModel):
     """A public free statement: a Journalist interview answer or last words."""
+
+    model_config = ConfigDict(frozen=True)  # never changed once stored: copies of the state share it
 
     seat: int
     kind: Literal["statement", "last_words"]

@@ -234,7 +234,7 @@ def test_journalist_turns_cards_face_up_without_their_effects() -> None:
 def test_journalist_shown_card_still_counts_when_its_column_is_revealed() -> None:
     """Ruling 15: a face-up Killer card murders when its column is revealed later."""
     state = columns([("killer", None), ("good", 0), ("good", 1)], hands=(["bad"], ["good"]))
-    state.columns[0].slots[0].face_up = True
+    state.columns[0].slots[0] = state.columns[0].slots[0].model_copy(update={"face_up": True})  # Slot is frozen
     step = SMALL.apply(state, 0, Reveal(column=0))
     assert step.state.murders == [0]
 

@@ -1,0 +1,68 @@
+"""``/stats [member] [game]``: a member's statistics (theirs in one game with ``game``), or with ``game`` alone the
+server's statistics of that game; a chart image where it says more than the numbers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+from sqlalchemy import select
+
+from bot.cogs.stats._render import game_embed, player_embed
+from bot.cogs.stats.compute import game_stats, player_stats
+from bot.cogs.stats.records import records
+from bot.db.models import Achievement
+from bot.errors import UserError
+from bot.plugins import game_choices
+from bot.ui import Outgoing, text_name
+from games.core import get_game
+
+if TYPE_CHECKING:
+    from bot.bot import CoronerBot
+
+
+class Stats(commands.Cog):
+    """Per-member and per-game statistics of a server's finished games."""
+
+    def __init__(self, bot: CoronerBot) -> None:
+        self.bot = bot
+
+    async def game_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        return game_choices(await self.bot.language(interaction.guild_id), current)
+
+    @app_commands.command(name="stats", description=_("Statistics: yours or a member's, or a game's in this server"))
+    @app_commands.describe(member=_("Whose statistics (default: yours)"),
+                           game=_("One game; without a member, the server's statistics of that game"))
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None,
+                    game: str | None = None) -> None:
+        """Raises ``UserError("rules.unknown_game")`` for a game that is not there."""
+        assert interaction.guild_id is not None
+        language = await self.bot.language(interaction.guild_id)
+        if game is not None:
+            try:
+                game = get_game(game).id
+            except KeyError:
+                raise UserError("rules.unknown_game", game=game) from None
+        await interaction.response.defer()
+        async with self.bot.sessions() as session:
+            if member is None and game is not None:
+                rows = await records(session, interaction.guild_id, game=game)
+                embed, files = game_embed(game, game_stats(rows), language)
+            else:
+                user = member or interaction.user
+                rows = await records(session, interaction.guild_id, user_id=user.id, game=game)
+                stmt = (select(Achievement.game, Achievement.achievement)
+                        .where(Achievement.guild_id == interaction.guild_id, Achievement.user_id == user.id)
+                        .order_by(Achievement.at, Achievement.id))
+                if game is not None:
+                    stmt = stmt.where(Achievement.game == game)
+                earned = [(g, a) for g, a in (await session.execute(stmt)).all()]
+                embed, files = player_embed(text_name(user.display_name), player_stats(rows), earned,
+                                            language)
+        await interaction.followup.send(**Outgoing(embeds=[embed], files=files, language=language).kwargs())
