@@ -23,7 +23,7 @@ from games.core import IllegalAction, rng_for
 from games.core.ai import choose_action, plays_at_table
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 log = logging.getLogger(__name__)
 AI_TIMER = "ai_move"
@@ -58,7 +58,7 @@ def ai_timers(table: Table, now: datetime, attempt: int = 0) -> list[TimerPlan]:
                       {"version": table.version, "attempt": attempt})]
 
 
-async def on_ai_move(bot: CoronerBot, timer: Any) -> None:
+async def on_ai_move(bot: Coroner, timer: Any) -> None:
     """Play the first waiting computer player that has a move (one move per timer: the step it commits arms the
     next). Does nothing once the game moved on from the timer's version."""
     table = await bot.tables.load(timer.game_id)
@@ -83,7 +83,7 @@ async def on_ai_move(bot: CoronerBot, timer: Any) -> None:
         return
 
 
-async def resume_ai_moves(bot: CoronerBot) -> None:
+async def resume_ai_moves(bot: Coroner) -> None:
     """At start: a running game that waits on a computer player with no ``ai_move`` pending for its current
     version (its timer was spent without a move: the handler failed) gets one, so a computer player is never left
     waiting."""
@@ -95,7 +95,7 @@ async def resume_ai_moves(bot: CoronerBot) -> None:
             await bot.timers.schedule(table.id, plan.kind, plan.due_at, plan.payload)
 
 
-def install_ai_seats(bot: CoronerBot) -> None:
+def install_ai_seats(bot: Coroner) -> None:
     """Register the ``ai_move`` handler."""
 
     async def handler(timer: Any) -> None:

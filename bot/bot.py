@@ -1,30 +1,38 @@
-"""The bot process: a typed ``AutoShardedBot`` that owns the database, the table service, the timers and the cogs."""
+"""The bot process's composition root: :class:`CoronerBot` builds the database, the table service, the deliverer
+and the timers, installs the handlers and loads the cogs; everything else is handed it as a
+:class:`bot.app.Coroner`."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime, timedelta
+import os
+import signal
+from datetime import timedelta
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
-from discord.ext import commands
 
 from bot.ai_seats import install_ai_seats, resume_ai_moves
-from bot.clock import Clock
+from bot.app import Coroner
 from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton
+from bot.db.check import open_database
+from bot.db.session import make_sessionmaker
 from bot.deadline import acknowledge_if_slow
 from bot.delivery import Delivery
 from bot.errors import install_error_handler, send_error
-from bot.guild_config import GuildConfig
-from bot.i18n import catalog
 from bot.i18n.translator import CatalogTranslator
 from bot.modals import LOBBY_OPTIONS, install_modal_router
 from bot.plugins import extensions
+from bot.private_view import show_secrets
 from bot.settings import Settings, StartupError
+from bot.startup import invite_url, ready_line
+from bot.tables import TableService
 from bot.tables.outbox import RETRY_TIMER
+from bot.tables.service import process_owner
 from bot.timers import TimerRunner
 from bot.turns import SUPERSEDED, install_turn_timers
 from bot.ui import ui_for
@@ -34,12 +42,13 @@ log = logging.getLogger("coroner")
 #: ``on_interaction`` listeners, among them the modal router of :mod:`bot.modals`)
 INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-",
                      "discord-ui-modal-dispatch-", "discord.py: on_interaction")
-SHUTDOWN_GRACE = 5.0
-#: a server's settings are read again after this long: a ``/config`` handled by another bot process reaches this
-#: one within it
-CONFIG_TTL = timedelta(seconds=60)
-#: servers whose settings a process keeps at most (the least recently read go first)
-CONFIG_CACHE = 5000
+#: seconds a stop waits for the interactions being handled, and as long again for the timer handler running (a
+#: container's stop timeout is 10 s by default)
+SHUTDOWN_GRACE = 4.0
+#: the exit status after a second SIGTERM (128 + SIGTERM, as a shell reports a process it terminated)
+EXIT_AT_ONCE = 128 + signal.SIGTERM
+#: what discord.py raises when an endpoint answers 200 with something that is not Discord's JSON
+NOT_DISCORD = (TypeError, KeyError, ValueError, AttributeError)
 
 #: the cog packages found when this module was imported (:func:`bot.plugins.extensions` looks again at start)
 EXTENSIONS: tuple[str, ...] = extensions()
@@ -54,44 +63,46 @@ def point_at_api(base: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL("wss://gateway.discord.gg/")
 
 
-class CoronerBot(commands.AutoShardedBot):
-    """Coroner. Resources are created in :meth:`setup_hook` and released in :meth:`close`."""
+class CoronerBot(Coroner):
+    """Coroner's composition root: builds the services in :meth:`setup_hook` (released in :meth:`close`), loads
+    the cogs and routes the game components and modals."""
 
-    def __init__(self, settings: Settings, *, clock: Clock | None = None, **options: Any) -> None:
-        intents = discord.Intents.none()
-        intents.guilds = True
-        intents.guild_messages = True
-        intents.dm_messages = True  # the Killer's route and Farewell Letters arrive by DM (content is sent in DMs)
-        super().__init__(
-            command_prefix=commands.when_mentioned,
-            intents=intents,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
-            shard_count=settings.shard_count,
-            shard_ids=settings.shard_ids,
-            help_command=None,
-            **{"guild_ready_timeout": settings.guild_ready_seconds, **options},
-        )
-        self.settings = settings
-        self.clock = clock or Clock()
-        self._configs: dict[int, tuple[GuildConfig, datetime]] = {}  # guild id -> its settings, when read
-        self.synced_commands: int | None = None  # how many commands the last sync registered (None: no sync)
-        self._announced = False
+    _announced = False
+    _setting_up = False  # setup_hook has begun (login's own requests are over)
+    _stopping: asyncio.Task[None] | None = None
+
+    def where(self) -> str:
+        """The endpoint as the startup errors name it."""
+        base = self.settings.discord_api_base
+        return f"DISCORD_API_BASE {base}" if base else "Discord"
+
+    def not_discord(self, request: str, exc: Exception) -> StartupError:
+        return StartupError(f"{self.where()} answered {request} with something that is not Discord's API "
+                            f"({type(exc).__name__}); check DISCORD_API_BASE (a Discord-compatible endpoint) or "
+                            "leave it unset")
+
+    async def login(self, token: str) -> None:
+        """discord.py's login (``GET /users/@me`` and the application), then :meth:`setup_hook`. Raises
+        :class:`StartupError` when the endpoint answered but not as Discord does (a web server answering 200)."""
+        try:
+            await super().login(token)
+        except NOT_DISCORD as exc:
+            if self._setting_up:  # our own setup failed: not the endpoint's fault
+                raise
+            raise self.not_discord("the login (GET /users/@me)", exc) from None
 
     async def open_database(self) -> None:
         """Connect and upgrade the database to the latest schema (before logging in, so a bad ``DATABASE_URL``
         fails fast). Raises :class:`StartupError` with a one-line reason."""
-        from bot.db.check import open_database
-        from bot.db.session import make_sessionmaker
-
         self.db_engine = await open_database(self.settings.database_url)
         self.sessions = make_sessionmaker(self.db_engine)
 
     async def setup_hook(self) -> None:
-        from bot.tables import TableService
-        from bot.tables.service import process_owner
-
+        self._setting_up = True
         if not hasattr(self, "sessions"):
             await self.open_database()
+        if self.settings.metrics_port:
+            await self.metrics.serve(self.settings.metrics_port, self.sessions, self.clock.now)
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=self.clock.poke,
@@ -135,14 +146,15 @@ class CoronerBot(commands.AutoShardedBot):
         when the shard count is automatic, and otherwise (a fixed ``SHARD_COUNT``, a non-resumable reconnect)
         connects to its default gateway. Raises :class:`discord.GatewayNotFound` when the base cannot answer."""
         if self.settings.discord_api_base:
-            _, url, _ = await self.http.get_bot_gateway()
+            try:
+                _, url, _ = await self.http.get_bot_gateway()
+            except NOT_DISCORD as exc:
+                raise self.not_discord("GET /gateway/bot", exc) from None
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         await super().connect(reconnect=reconnect)
 
     async def on_ready(self) -> None:
         """Say once what started (see :mod:`bot.startup`) and how to invite the bot."""
-        from bot.startup import invite_url, ready_line
-
         if self._announced:
             return
         self._announced = True
@@ -166,59 +178,46 @@ class CoronerBot(commands.AutoShardedBot):
         return await self.tree.sync()
 
     async def close(self) -> None:
-        """Stop the timers, let interactions already being handled finish (at most :data:`SHUTDOWN_GRACE`
-        seconds, so their replies and deliveries do not hit a closed HTTP session), then disconnect."""
+        """Stop gracefully (``docker stop``'s SIGTERM, see :func:`run_bot`): stop taking new interactions (the
+        gateway is disconnected), let the interactions being handled and the timer handler running finish (at most
+        :data:`SHUTDOWN_GRACE` seconds each, so their moves are applied once and shown), give back every timer claim
+        and delivery lease this process still holds (another process takes them at once, not when they run out),
+        then close the HTTP session and the database. Calling it again waits for the same stop."""
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self._stop(), name="coroner-stop")
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
+        for shard in self.shards.values():  # no new events: interactions, DMs
+            await shard.disconnect()
         if hasattr(self, "timers"):
-            await self.timers.stop()
+            await self.timers.stop(grace=SHUTDOWN_GRACE)
         current = asyncio.current_task()
         handling = [task for task in asyncio.all_tasks() if task is not current and not task.done()
                     and task.get_name().startswith(INTERACTION_TASKS)]
         if handling:
             await asyncio.wait(handling, timeout=SHUTDOWN_GRACE)
+        if hasattr(self, "tables"):
+            try:
+                await self.tables.hand_back()
+            except Exception:  # the database may be away: the leases then run out as after a crash
+                log.exception("giving back this process's timer claims and delivery leases failed")
+        await self.metrics.stop()
         await super().close()
         if hasattr(self, "db_engine"):
             await self.db_engine.dispose()
-
-    # --- per-guild settings -------------------------------------------------------------------------------
-    async def config(self, guild_id: int | None) -> GuildConfig:
-        """The guild's settings (defaults outside a guild), cached for :data:`CONFIG_TTL` (or until
-        :meth:`forget_config`), for at most :data:`CONFIG_CACHE` servers."""
-        if guild_id is None:
-            return GuildConfig()
-        now = self.clock.now()
-        cached = self._configs.pop(guild_id, None)  # popped and put back: the dict is in order of use
-        if cached is None or now - cached[1] >= CONFIG_TTL:
-            from bot.guild_config import get_config
-
-            async with self.sessions() as session:
-                cached = (await get_config(session, guild_id), now)
-        self._configs[guild_id] = cached
-        while len(self._configs) > CONFIG_CACHE:
-            del self._configs[next(iter(self._configs))]
-        return cached[0]  # never re-read the cache: a /config in between may have just emptied it
-
-    def forget_config(self, guild_id: int) -> None:
-        self._configs.pop(guild_id, None)
-
-    async def language(self, guild_id: int | None) -> str:
-        return (await self.config(guild_id)).language
-
-    async def t(self, guild_id: int | None, key: str, /, **params: Any) -> str:
-        return catalog(await self.language(guild_id)).render(key, **params)
 
     # --- game components ------------------------------------------------------------------------------------
     async def on_game_component(self, interaction: discord.Interaction, game_id: int, version: int, name: str,
                                 arg: str, values: list[str]) -> None:
         """Route a persistent game component to the game's UI; errors become ephemeral replies."""
-        from bot.cogs.core.cog import show_secrets
-
         table = None
         try:
             if name == "secrets":  # answered with a message: deferred before the load while the database is slow
                 await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
             table = await self.tables.load(game_id)
             if name == "secrets":
-                await show_secrets(self, interaction, table)
+                await show_secrets(interaction, table)
                 return
             await ui_for(table.game, table.mode).on_component(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
@@ -238,15 +237,33 @@ class CoronerBot(commands.AutoShardedBot):
             await send_error(self, interaction, exc, table)
 
 
-async def run_bot(settings: Settings) -> None:
-    """Run until interrupted. ``settings.discord_token`` must be set. Raises :class:`StartupError` when the
-    database cannot be opened, the token is refused, the API base is not a Discord endpoint or Discord cannot be
-    reached."""
-    import aiohttp
+def stop_on_sigterm(bot: CoronerBot) -> None:
+    """On SIGTERM, stop ``bot`` gracefully (:meth:`CoronerBot.close`; :func:`run_bot` then returns and the process
+    exits 0); a second SIGTERM exits at once with :data:`EXIT_AT_ONCE`."""
+    loop = asyncio.get_running_loop()
 
+    signals = 0
+
+    def on_sigterm() -> None:
+        nonlocal signals
+        signals += 1
+        if signals > 1:
+            log.warning("second SIGTERM: exiting at once")
+            os._exit(EXIT_AT_ONCE)
+        log.info("SIGTERM: finishing what is in flight, then stopping")
+        loop.create_task(bot.close(), name="coroner-sigterm")
+
+    loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+
+
+async def run_bot(settings: Settings) -> None:
+    """Run until interrupted or stopped by SIGTERM (gracefully: :meth:`CoronerBot.close`).
+    ``settings.discord_token`` must be set. Raises :class:`StartupError` when the database cannot be opened, the
+    token is refused, the API base is not a Discord endpoint or Discord cannot be reached."""
     bot = CoronerBot(settings)
     assert settings.discord_token is not None
-    where = f"DISCORD_API_BASE {settings.discord_api_base}" if settings.discord_api_base else "Discord"
+    where = bot.where()
+    stop_on_sigterm(bot)
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())

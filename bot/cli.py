@@ -14,7 +14,11 @@ import asyncio
 import sys
 from collections.abc import Callable
 
-from bot.settings import Settings, StartupError, default_text, load_settings
+from bot.bot import run_bot
+from bot.db.check import inspect_database, migrate_database, revision_words, safe_url
+from bot.history.command import report, report_files
+from bot.logs import configure_logging
+from bot.settings import Settings, StartupError, default_text, load_settings, setting_problems, token_problem
 from bot.simulate import command as simulate
 from bot.startup import coroner_version
 
@@ -34,8 +38,10 @@ def _has_token(settings: Settings) -> bool:
 
 
 def _require_token(settings: Settings) -> None:
-    if not _has_token(settings):
-        raise StartupError("DISCORD_TOKEN is not set; put the bot token in the environment or in .env")
+    """Raises :class:`StartupError` when DISCORD_TOKEN is unset or not shaped like a bot token (offline)."""
+    problem = token_problem(settings.discord_token.get_secret_value() if settings.discord_token else "")
+    if problem:
+        raise StartupError(problem)
 
 
 def _shown(settings: Settings, name: str) -> str:
@@ -44,8 +50,6 @@ def _shown(settings: Settings, name: str) -> str:
     if name == "discord_token":
         return "set" if _has_token(settings) else "NOT SET"
     if name == "database_url":
-        from bot.db.check import safe_url
-
         return safe_url(value)
     if value is None:
         return default_text(name)
@@ -55,8 +59,6 @@ def _shown(settings: Settings, name: str) -> str:
 
 
 def run(settings: Settings) -> int:
-    from bot.bot import run_bot
-
     _require_token(settings)
     try:
         asyncio.run(run_bot(settings))
@@ -66,33 +68,47 @@ def run(settings: Settings) -> int:
 
 
 def migrate(settings: Settings) -> int:
-    from bot.db.check import open_database, safe_url
-
-    async def upgrade() -> None:
-        engine = await open_database(settings.database_url)
-        await engine.dispose()
-
-    asyncio.run(upgrade())
-    print(f"coroner: database {safe_url(settings.database_url)} is up to date")
+    """Upgrade the database and say from which revision to which."""
+    before, after = asyncio.run(migrate_database(settings.database_url))
+    where = safe_url(settings.database_url)
+    if before == after:
+        print(f"coroner: database {where} was already up to date (revision {revision_words(after)})")
+    elif before is None:
+        print(f"coroner: database {where} was empty; created the schema at revision {revision_words(after)}")
+    else:
+        print(f"coroner: database {where} upgraded from revision {revision_words(before)} to "
+              f"{revision_words(after)}")
     return 0
 
 
 def check(settings: Settings) -> int:
     """Print what the settings and the database are; fail (exit 2) as ``run`` would, minus Discord itself."""
-    from bot.db.check import inspect_database
+    return check_all(settings, [])
 
-    print(f"coroner {coroner_version()}: settings valid")
+
+def check_all(settings: Settings, problems: list[str]) -> int:
+    """``coroner check`` in one pass: every setting (those in ``problems`` were wrong and are shown at their
+    default), the token's shape and the database; each problem found is one ``coroner:`` line on stderr, and any
+    makes the exit code 2."""
+    print(f"coroner {coroner_version()}: " + (f"{len(problems)} setting(s) invalid" if problems else
+                                               "settings valid"))
     for name in Settings.model_fields:
         print(f"  {name.upper():<18} {_shown(settings, name)}")
-    print(asyncio.run(inspect_database(settings.database_url)).line())
-    _require_token(settings)
-    return 0
+    if not any(problem.startswith("invalid setting DATABASE_URL") for problem in problems):
+        try:
+            print(asyncio.run(inspect_database(settings.database_url)).line())
+        except StartupError as exc:
+            problems.append(str(exc))
+    token = token_problem(settings.discord_token.get_secret_value() if settings.discord_token else "")
+    if token and not any(problem.startswith("invalid setting DISCORD_TOKEN") for problem in problems):
+        problems.append(token)
+    for problem in problems:
+        print(f"coroner: {problem}", file=sys.stderr)
+    return EXIT_OPERATOR if problems else 0
 
 
 def replay(settings: Settings) -> int:
     """Replay every finished game of the database and compare it with its stored outcome (exit 1 on a mismatch)."""
-    from bot.history.command import report
-
     return asyncio.run(report(settings.database_url))
 
 
@@ -119,15 +135,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bot.logs import configure_logging
-
     args = parser().parse_args(argv)
     if args.command == "simulate":
         return simulate.run(args)
     if args.command == "replay" and args.files:  # exported records: no settings, no database
-        from bot.history.command import report_files
-
         return report_files(args.files)
+    if args.command == "check":  # every problem in one pass, not the first only
+        return _check_command()
     try:
         settings = load_settings()
         configure_logging(settings.log_level)
@@ -135,6 +149,19 @@ def main(argv: list[str] | None = None) -> int:
     except StartupError as exc:
         print(f"coroner: {exc}", file=sys.stderr)
         return EXIT_OPERATOR
+    except KeyboardInterrupt:
+        return 130
+
+
+def _check_command() -> int:
+    try:
+        settings, problems = setting_problems()
+    except StartupError as exc:  # the environment could not even be decoded
+        print(f"coroner: {exc}", file=sys.stderr)
+        return EXIT_OPERATOR
+    configure_logging(settings.log_level)
+    try:
+        return check_all(settings, problems)
     except KeyboardInterrupt:
         return 130
 

@@ -20,7 +20,7 @@ from bot.errors import send_error
 from bot.tables.model import TableError
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 Item = TypeVar("Item", bound="_Bounded")
 
@@ -47,7 +47,7 @@ class _Bounded:
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """False (after an ephemeral ``table.stale`` reply) for a stale item; discord.py then skips its callback."""
         if self.stale:
-            await send_error(cast("CoronerBot", interaction.client), interaction, TableError("table.stale"))
+            await send_error(cast("Coroner", interaction.client), interaction, TableError("table.stale"))
         return not self.stale
 
 
@@ -73,7 +73,7 @@ class LobbyButton(_Bounded, discord.ui.DynamicItem[discord.ui.Button],
         return cls.parsed(cls(game_id, match["action"], label=button.label or "", style=button.style), game_id)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("CoronerBot", interaction.client)
+        bot = cast("Coroner", interaction.client)
         await bot.get_cog("Lobby").on_lobby_button(interaction, self.game_id, self.action)  # type: ignore[union-attr]
 
 
@@ -97,7 +97,7 @@ class GameButton(_Bounded, discord.ui.DynamicItem[discord.ui.Button],
                               style=button.style), game_id, version)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("CoronerBot", interaction.client)
+        bot = cast("Coroner", interaction.client)
         await bot.on_game_component(interaction, self.game_id, self.version, self.name, self.arg, [])
 
 
@@ -124,7 +124,7 @@ class GameSelect(_Bounded, discord.ui.DynamicItem[discord.ui.Select],
                               max_values=select.max_values), game_id, version)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("CoronerBot", interaction.client)
+        bot = cast("Coroner", interaction.client)
         await bot.on_game_component(interaction, self.game_id, self.version, self.name, self.arg,
                                     list(self.item.values))
 
@@ -148,7 +148,7 @@ class HistoryButton(_Bounded, discord.ui.DynamicItem[discord.ui.Button],
         return cls.parsed(cls(match["what"], game_id, page), game_id, page)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("CoronerBot", interaction.client)
+        bot = cast("Coroner", interaction.client)
         await bot.get_cog("History").on_history_button(  # type: ignore[union-attr]
             interaction, self.what, self.game_id, self.page)
 

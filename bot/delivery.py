@@ -25,7 +25,7 @@ from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, ui_for
 from games.core import Event
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ DM_CLOSED = 50007
 class Delivery:
     """The table service's ``deliver`` callback (called after each commit)."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
         self.live = LiveTable(bot)
 
@@ -108,10 +108,12 @@ class Delivery:
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", user_id, exc)
+            self.bot.metrics.dm_failed(closed=True)
             await self.bot.tables.dm_refused(table.id, user_id, closed=True)
             return False
         except (discord.HTTPException, aiohttp.ClientError, OSError):  # one lost DM must not stop the table
             log.warning("DM to %s failed", user_id, exc_info=True)
+            self.bot.metrics.dm_failed(closed=False)
             await self.bot.tables.dm_refused(table.id, user_id, closed=False)
             return False
         return True
@@ -180,10 +182,12 @@ class Delivery:
             log.debug("could not take the My secrets buttons off game %s's notices", table.id)
 
     # --- the table status -----------------------------------------------------------------------------------
-    def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:
+    def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None, *,
+                       full: bool = False) -> Outgoing:
         """The public table: the table embed with ``lines`` (the "last moves" log) as its last field, who the game
         waits on, and the components, all from ``public`` (``engine.view(state, None)``, computed here when not
-        given); once finished, the result with a History button (the timeline, see :mod:`bot.cogs.history`)."""
+        given); once finished, the result with a History button (the timeline, see :mod:`bot.cogs.history`).
+        ``full`` (``/status``): the UI's :meth:`~bot.ui.GameUI.status_embeds` follow the table."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
         if public is None:
@@ -193,7 +197,7 @@ class Delivery:
         if lines and len(embed.fields) < MAX_FIELDS:  # the budget cuts a long log with "…and N more"
             embed.add_field(name=ctx.t("table.last_moves"), value="\n".join(lines), inline=False)
         content = None
-        embeds = [embed]
+        embeds = [embed, *(ui.status_embeds(ctx, public) if full else [])]
         items: list[discord.ui.Item[Any]] = []
         mentions = False
         if table.status == "finished":

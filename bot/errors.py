@@ -10,10 +10,12 @@ from discord import app_commands
 
 from bot.budget import CONTENT, clip
 from bot.i18n import catalog
+from bot.tables.model import TableError
+from bot.ui import RenderContext, ui_for
 from games.core import IllegalAction
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -34,9 +36,6 @@ def error_text(language: str, exc: BaseException, table: Table | None = None) ->
     is about, its parameters are put in words by the game's UI (seats as the players' names); pass the game's
     language (``table.language``), not the server's current one. Fits a message's content whatever the
     parameters (a player's text quoted in a refusal is cut)."""
-    from bot.tables import TableError
-    from bot.ui import RenderContext, ui_for
-
     cat = catalog(language)
     if isinstance(exc, IllegalAction | TableError | UserError):
         if table is None:
@@ -47,12 +46,10 @@ def error_text(language: str, exc: BaseException, table: Table | None = None) ->
     return "⚠️ " + cat.render("error.unexpected")
 
 
-async def send_error(bot: CoronerBot, interaction: discord.Interaction, exc: BaseException,
+async def send_error(bot: Coroner, interaction: discord.Interaction, exc: BaseException,
                      table: Table | None = None) -> None:
     """Reply ephemerally with the error text (as a follow-up if the interaction was already answered), in the
     language of ``table`` when the refusal is about a game, else in the server's."""
-    from bot.tables import TableError
-
     if not isinstance(exc, IllegalAction | TableError | UserError):
         log.exception("interaction failed", exc_info=exc)
     if table is not None:
@@ -68,7 +65,7 @@ async def send_error(bot: CoronerBot, interaction: discord.Interaction, exc: Bas
         log.warning("could not deliver an error reply", exc_info=True)
 
 
-def install_error_handler(bot: CoronerBot) -> None:
+def install_error_handler(bot: Coroner) -> None:
     """Route every app command error through :func:`send_error`."""
 
     async def on_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

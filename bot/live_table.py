@@ -40,7 +40,7 @@ from bot.tables.outbox import current_step
 from bot.ui import ANSWERING, Outgoing, RenderContext
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ def shown(steps: list[Any]) -> list[str]:
 class LiveTable:
     """Shows each step on its game's table message and keeps, in the database, how far that message scrolled."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
         #: channel id -> True: no game there when last looked (bounded, and expiring on the bot's clock)
         self._quiet: TTLCache[int, bool] = TTLCache(maxsize=QUIET_CHANNELS, ttl=QUIET_FOR.total_seconds(),

@@ -17,7 +17,7 @@ from bot.errors import send_error
 from bot.tables.model import TableError
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 TEMPLATE = re.compile(r"coroner:m:(?P<game_id>\d+):(?P<version>\d+):(?P<name>[a-z_]+):(?P<arg>[^:]*)")
 #: the name of the host's Options form on a lobby (routed to the lobby, not to a game's UI)
@@ -55,8 +55,8 @@ def submitted_values(components: Iterable[dict[str, Any]]) -> dict[str, str | li
     return values
 
 
-def install_modal_router(bot: CoronerBot) -> None:
-    """Answer every game modal submit through :meth:`bot.bot.CoronerBot.on_game_modal`."""
+def install_modal_router(bot: Coroner) -> None:
+    """Answer every game modal submit through :meth:`bot.app.Coroner.on_game_modal`."""
 
     async def on_interaction(interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.modal_submit:

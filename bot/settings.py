@@ -6,20 +6,27 @@ Every setting is declared once here, with its default and a one-line ``descripti
 
 from __future__ import annotations
 
+import base64
+import binascii
+import re
+from datetime import timedelta
+from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
+from bot.db.check import check_url
 from bot.db.session import DEFAULT_URL
-from bot.timers import POLL
+from bot.startup_error import StartupError
 
 LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
-
-
-class StartupError(Exception):
-    """Something the operator must fix before the bot can run; the message is one line naming what to fix and
-    never contains a password."""
+#: a bot token's shape: the bot's id in base64, a timestamp and a signature, separated by dots
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+#: the timer loop looks at the database at least this often (``TIMER_POLL_SECONDS``' default), for timers other
+#: processes scheduled, claims of dead processes and steps they left unshown
+#: (:meth:`bot.tables.outbox.Deliverer.sweep`)
+POLL = timedelta(seconds=15)
 
 
 class Settings(BaseSettings):
@@ -48,6 +55,8 @@ class Settings(BaseSettings):
     guild_ready_seconds: float = Field(default=2.0, ge=0, le=60, description=(
         "how long a shard waits after its last server arrived (GUILD_CREATE) before it counts as ready: "
         "discord.py's guild_ready_timeout (seconds)"))
+    metrics_port: int | None = Field(default=None, ge=1, le=65535, description=(
+        "serve Prometheus metrics at /metrics on this port, on every interface (off when unset)"))
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -81,8 +90,6 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _async_driver(cls, value: str) -> str:
-        from bot.db.check import check_url
-
         check_url(value)
         return value
 
@@ -97,6 +104,14 @@ class Settings(BaseSettings):
         return self
 
 
+def _problem(error: Any) -> str:
+    """One line about one of pydantic's validation errors."""
+    message = str(error["msg"]).removeprefix("Value error, ")
+    if not error["loc"]:
+        return f"invalid settings: {message}"
+    return f"invalid setting {str(error['loc'][0]).upper()}: {message}"
+
+
 def load_settings() -> Settings:
     """The settings from the environment and ``.env``. Raises :class:`StartupError` naming the first wrong one."""
     try:
@@ -104,12 +119,51 @@ def load_settings() -> Settings:
     except SettingsError as exc:  # a value pydantic-settings could not even decode (e.g. malformed JSON)
         raise StartupError(f"invalid settings: {str(exc).splitlines()[0]}") from None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        message = str(first["msg"]).removeprefix("Value error, ")
-        if not first["loc"]:
-            raise StartupError(f"invalid settings: {message}") from None
-        name = str(first["loc"][0]).upper()
-        raise StartupError(f"invalid setting {name}: {message}") from None
+        raise StartupError(_problem(exc.errors()[0])) from None
+
+
+def setting_problems() -> tuple[Settings, list[str]]:
+    """Every wrong setting at once (for ``coroner check``): the settings from the environment and ``.env`` with
+    each wrong one at its default, and one line per wrong one, worded as :func:`load_settings` words the first.
+    Raises :class:`StartupError` when the environment cannot even be decoded."""
+    overrides: dict[str, Any] = {}
+    problems: list[str] = []
+    for _ in range(len(Settings.model_fields) + 1):  # each round puts the fields found wrong at their default
+        try:
+            return Settings(**overrides), problems
+        except SettingsError as exc:
+            raise StartupError(f"invalid settings: {str(exc).splitlines()[0]}") from None
+        except ValidationError as exc:
+            for error in exc.errors():
+                problems += [_problem(error)] if _problem(error) not in problems else []
+                # a rule across fields (SHARD_IDS with SHARD_COUNT) has no field of its own: both go
+                for name in [str(error["loc"][0])] if error["loc"] else ["shard_ids", "shard_count"]:
+                    overrides[name] = Settings.model_fields[name].default
+    raise StartupError(problems[0] if problems else "invalid settings")
+
+
+def token_problem(token: str) -> str | None:
+    """What is wrong with the shape of ``token`` (checked offline: Discord itself says whether it is valid), in
+    words for the operator, or None when it looks like a bot token: three dot-separated base64 parts, the first
+    the bot's id. Never repeats the token."""
+    token = token.strip()
+    if not token:
+        return "DISCORD_TOKEN is not set; put the bot token in the environment or in .env"
+    if token.lower().startswith("bot "):
+        return "DISCORD_TOKEN starts with \"Bot \"; set the token alone (the bot adds the prefix)"
+    if token[:1] in "\"'" and token[-1:] == token[:1]:
+        return "DISCORD_TOKEN is quoted; set the token without the quotes"
+    if token.isdigit():
+        return "DISCORD_TOKEN is a number (the application id?); copy the bot token from the Developer Portal (Bot)"
+    if TOKEN_SHAPE.fullmatch(token):
+        head = token.split(".", 1)[0]
+        try:
+            if base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)).decode("ascii").isdigit():
+                return None
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            pass
+    return ("DISCORD_TOKEN does not look like a bot token (three parts separated by dots, the first the bot's id); "
+            "copy it again from the Developer Portal (Bot, Reset Token), not the client secret or public key")
 
 
 def default_text(name: str) -> str:

@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.db.check import safe_url
+
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 PERMISSIONS = discord.Permissions(view_channel=True, read_message_history=True, send_messages=True,
                                   embed_links=True, attach_files=True)
@@ -33,10 +35,8 @@ def invite_url(application_id: int, permissions: discord.Permissions = PERMISSIO
     return discord.utils.oauth_url(application_id, permissions=permissions, scopes=SCOPES)
 
 
-def ready_line(bot: CoronerBot) -> str:
+def ready_line(bot: Coroner) -> str:
     """``coroner 0.1.0 ready as Name: database …, shards …, servers N, M commands synced …`` (no password)."""
-    from bot.db.check import safe_url
-
     settings = bot.settings
     shards = ",".join(map(str, sorted(bot.shards))) or "0"
     total = bot.shard_count or 1

@@ -18,16 +18,15 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from bot.settings import POLL
+
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 log = logging.getLogger(__name__)
 Handler = Callable[[Any], Awaitable[None]]
 #: how long a claimed timer's handler may run before another process may take the timer over
 LEASE = timedelta(seconds=60)
-#: the timer loop looks at the database at least this often, for timers other processes scheduled, claims of
-#: dead processes and steps they left unshown (:meth:`bot.tables.outbox.Deliverer.sweep`)
-POLL = timedelta(seconds=15)
 #: timers claimed at once (a stopping process gives back those it has not run)
 BATCH = 20
 
@@ -36,12 +35,13 @@ class TimerRunner:
     """Runs due timers through the handler registered for their ``kind``; each timer fires once across
     processes."""
 
-    def __init__(self, bot: CoronerBot, *, lease: timedelta = LEASE, poll: timedelta = POLL) -> None:
+    def __init__(self, bot: Coroner, *, lease: timedelta = LEASE, poll: timedelta = POLL) -> None:
         self.bot = bot
         self.handlers: dict[str, Handler] = {}
         self.lease = lease
         self.poll = poll
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self._running: set[int] = set()  # the timers this process is running now (a claim may come back to it)
 
     def on(self, kind: str, handler: Handler) -> None:
@@ -55,8 +55,14 @@ class TimerRunner:
         self._task = asyncio.create_task(self._run(), name="coroner-timers")
         self._task.add_done_callback(self._done)
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 0.0) -> None:
+        """Stop the loop: with ``grace`` (seconds), the handler running finishes first (its move applied and shown)
+        and the claims not run yet are given back, then it is cancelled if still running (giving back the rest)."""
         if self._task is not None:
+            self._stopping = True
+            if grace > 0:
+                self.bot.clock.poke()  # wake a loop waiting for the next due time
+                await asyncio.wait({self._task}, timeout=grace)
             self._task.cancel()
             try:
                 await self._task
@@ -80,6 +86,9 @@ class TimerRunner:
         fired = 0
         try:
             for index, timer in enumerate(claimed):
+                if self._stopping:  # stopping: the claims not run yet go back to the other processes at once
+                    await tables.release_timers([t.id for t in claimed[index:]])
+                    break
                 try:
                     await self._handle(timer)
                 except asyncio.CancelledError:
@@ -115,6 +124,10 @@ class TimerRunner:
                 log.warning("timers %s were taken over by another process while this one ran them", sorted(lost))
 
     async def _handle(self, timer: Any) -> None:
+        metrics = self.bot.metrics
+        metrics.timer_started((self.bot.clock.now() - timer.due_at).total_seconds())
+        if getattr(timer, "taken_from", None):
+            metrics.taken_over(timer.kind)
         # a timer acts on what players have seen: the game's committed steps are shown first (the drain already
         # running for it, if any, finishes before this one returns; another process's drain is left to it)
         await self.bot.tables.deliverer.drain(timer.game_id)
@@ -130,7 +143,7 @@ class TimerRunner:
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
         swept = self.bot.clock.now()
-        while True:
+        while not self._stopping:
             await self.run_due()
             now = self.bot.clock.now()
             if now - swept >= self.poll:

@@ -14,7 +14,7 @@ from bot.tables import TableError
 from bot.ui import ui_for
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 
 #: the turn timers: each does nothing once the decision it was armed for is over (``Table.decision_opened``
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 SUPERSEDED = frozenset({PING_TIMER, "turn_warning", "turn_timeout"})
 
 
-def install_turn_timers(bot: CoronerBot) -> None:
+def install_turn_timers(bot: Coroner) -> None:
     async def current(timer: Any) -> Any:
         table = await bot.tables.load(timer.game_id)
         if table.status != "active":

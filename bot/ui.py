@@ -22,7 +22,8 @@ import discord
 from bot.budget import fit_message
 from bot.deadline import in_time
 from bot.i18n import catalog
-from games.core import SYSTEM_SEAT, Event, Outcome, seat_keys
+from bot.tables.model import TableError
+from games.core import SYSTEM_SEAT, Event, IllegalAction, Outcome, seat_keys
 
 if TYPE_CHECKING:
     from bot.tables import ActResult, Table
@@ -204,7 +205,14 @@ class GameUI:
         with answering(interaction):
             acting = bot.tables.act(table.id, user_id, action, expected_version=version, seat=seat,
                                     timed_out=timed_out)
-            result = await (acting if interaction is None else in_time(interaction, acting))
+            try:
+                result = await (acting if interaction is None else in_time(interaction, acting))
+            except (IllegalAction, TableError):
+                bot.metrics.move(table.game, accepted=False)
+                raise
+        bot.metrics.move(table.game, accepted=True)
+        if interaction is not None:  # the step is committed and shown (or left to the process showing the game)
+            bot.metrics.clicked_to_table(table.game, (discord.utils.utcnow() - interaction.created_at).total_seconds())
         if interaction is not None and not interaction.response.is_done() and on_table(interaction, table):
             await interaction.response.defer()
         await self.after_play(bot, result)
@@ -242,6 +250,11 @@ class GameUI:
         for key, value in scalars[:MAX_FIELDS]:
             embed.add_field(name=key.replace("_", " "), value=str(value))
         return embed
+
+    def status_embeds(self, ctx: RenderContext, view: dict[str, Any]) -> list[discord.Embed]:
+        """Embeds ``/status`` shows under the table, from the public ``view``: what the living table has no room
+        for (e.g. a whole discard pile). None by default."""
+        return []
 
     def table_files(self, ctx: RenderContext, view: dict[str, Any]) -> list[Attachment]:
         """Files (e.g. a board image) attached to the public status, from the public ``view``."""

@@ -61,3 +61,16 @@ def test_build_context_leaves_secrets_and_local_files_out() -> None:
     assert {".env", "*.db", ".venv", ".git"} <= ignored
     copied = {source for arguments in _values("COPY") for source in arguments.split()[:-1]}
     assert not copied & ignored
+
+
+def test_the_base_is_a_build_argument_defaulting_to_the_official_image() -> None:
+    """``--build-arg BASE=...`` (scripts/check_container.py's Debian-made base) or, by default, python:3.11-slim."""
+    assert STEPS[:2] == [("ARG", "BASE=python:3.11-slim"), ("FROM", "${BASE}")]
+
+
+def test_ci_runs_the_real_image_before_the_tests() -> None:
+    """.ci/run builds and runs the image with podman where it can, else replays its steps, then runs the tests."""
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    order = [next(i for i, line in enumerate(lines) if line.startswith(command)) for command in
+             ("python3 scripts/check_container.py", "python3 scripts/check_image.py", "exec bash scripts/test.sh")]
+    assert order == sorted(order)

@@ -2,7 +2,7 @@
 
 :func:`check_url` validates ``DATABASE_URL`` without connecting (a SQLAlchemy URL whose driver is async and
 installed); :func:`open_database` connects and upgrades; :func:`inspect_database` connects read-only and reports the
-schema revision (for ``coroner check``). Every failure is a :class:`~bot.settings.StartupError` (or a
+schema revision (for ``coroner check``). Every failure is a :class:`~bot.startup_error.StartupError` (or a
 ``ValueError`` from :func:`check_url`, which pydantic turns into a settings error).
 """
 
@@ -12,9 +12,15 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.db.migrate import alembic_config, upgrade_to_head
+from bot.db.session import create_engine
+from bot.startup_error import StartupError
 
 ASYNC_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
 
@@ -67,9 +73,7 @@ def describe(exc: BaseException, url: str) -> str:
 def _sqlite_folder(url: str) -> Path | None:
     """The file of a SQLite ``url`` (``None`` for other databases and in-memory SQLite), after checking that the
     bot may write there. Checked before connecting: aiosqlite's failed connect leaves a thread that outlives the
-    event loop and prints a traceback. Raises :class:`~bot.settings.StartupError`."""
-    from bot.settings import StartupError
-
+    event loop and prints a traceback. Raises :class:`~bot.startup_error.StartupError`."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
@@ -86,24 +90,58 @@ def _sqlite_folder(url: str) -> Path | None:
     return path
 
 
-async def open_database(url: str) -> AsyncEngine:
-    """An engine for ``url`` with the schema upgraded to the newest revision.
+def revision_words(revision: str | None) -> str:
+    """A schema revision as ``coroner check`` and ``migrate`` name it: its number and what it added, from its
+    script's name (``0006 (live tables)``); ``no schema`` for None."""
+    if revision is None:
+        return "no schema"
+    script = ScriptDirectory.from_config(alembic_config()).get_revision(revision)
+    if script is None:  # a revision newer than this code (the database was upgraded by a newer release)
+        return f"{revision} (unknown to this version of coroner)"
+    slug = Path(script.path).stem.split(f"_{revision}_", 1)[-1]
+    return f"{revision} ({slug.replace('_', ' ')})"
 
-    Raises :class:`~bot.settings.StartupError` when the database cannot be reached or upgraded."""
-    from bot.db.migrate import upgrade_to_head
-    from bot.db.session import create_engine
-    from bot.settings import StartupError
 
+def head_revision() -> str | None:
+    """The newest schema revision this code ships."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+async def _current(engine: AsyncEngine) -> str | None:
+    async with engine.connect() as conn:
+        return await conn.run_sync(lambda sync: MigrationContext.configure(sync).get_current_revision())
+
+
+async def _upgrade(url: str, *, revisions: bool) -> tuple[AsyncEngine, str | None, str | None]:
     _sqlite_folder(url)
     engine = None
     try:
         engine = create_engine(url)
+        before = await _current(engine) if revisions else None
         await upgrade_to_head(engine)
+        after = await _current(engine) if revisions else None
     except (SQLAlchemyError, OSError, ValueError, ImportError) as exc:
         if engine is not None:
             await engine.dispose()
         raise StartupError(describe(exc, url)) from exc
+    return engine, before, after
+
+
+async def open_database(url: str) -> AsyncEngine:
+    """An engine for ``url`` with the schema upgraded to the newest revision.
+
+    Raises :class:`~bot.startup_error.StartupError` when the database cannot be reached or upgraded."""
+    engine, _, _ = await _upgrade(url, revisions=False)
     return engine
+
+
+async def migrate_database(url: str) -> tuple[str | None, str | None]:
+    """Upgrade the database at ``url`` to the newest revision; the revisions it was at before and is at now
+    (``None``: no schema). Raises :class:`~bot.startup_error.StartupError` when it cannot be reached or
+    upgraded."""
+    engine, before, after = await _upgrade(url, revisions=True)
+    await engine.dispose()
+    return before, after
 
 
 @dataclass(frozen=True)
@@ -120,30 +158,24 @@ class DatabaseReport:
         if not self.exists:
             return f"database: {self.url} does not exist yet; `coroner migrate` or `coroner run` creates it"
         if self.revision == self.head:
-            return f"database: {self.url} reachable, schema up to date (revision {self.head})"
-        found = self.revision or "no schema"
-        return (f"database: {self.url} reachable, schema at {found}, newest is {self.head}; "
-                "`coroner migrate` or `coroner run` upgrades it")
+            return f"database: {self.url} reachable, schema up to date (revision {revision_words(self.head)})"
+        if self.revision is None:
+            return (f"database: {self.url} reachable and empty (no schema yet), newest is revision "
+                    f"{revision_words(self.head)}; `coroner migrate` or `coroner run` creates it")
+        return (f"database: {self.url} reachable, schema at revision {revision_words(self.revision)}, newest is "
+                f"{revision_words(self.head)}; `coroner migrate` or `coroner run` upgrades it")
 
 
 async def inspect_database(url: str) -> DatabaseReport:
     """Connect to ``url`` without writing and report its schema revision. A SQLite file that does not exist yet is
-    reported as such (its folder must exist). Raises :class:`~bot.settings.StartupError`."""
-    from alembic.runtime.migration import MigrationContext
-    from alembic.script import ScriptDirectory
-
-    from bot.db.migrate import alembic_config
-    from bot.db.session import create_engine
-    from bot.settings import StartupError
-
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    reported as such (its folder must exist). Raises :class:`~bot.startup_error.StartupError`."""
+    head = head_revision()
     path = _sqlite_folder(url)
     if path is not None and not path.exists():
         return DatabaseReport(safe_url(url), None, head, exists=False)
     engine = create_engine(url)
     try:
-        async with engine.connect() as conn:
-            revision = await conn.run_sync(lambda sync: MigrationContext.configure(sync).get_current_revision())
+        revision = await _current(engine)
     except (SQLAlchemyError, OSError, ValueError, ImportError) as exc:
         raise StartupError(describe(exc, url)) from exc
     finally:

@@ -14,6 +14,8 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.db.check import open_database
+from bot.db.session import make_sessionmaker
 from bot.history.record import check
 from bot.history.store import finished_ids, load_record
 from games.core import IllegalAction, SeatInfo, get_engine
@@ -48,9 +50,6 @@ async def report(url: str) -> int:
     """Run :func:`replay_all` on the database at ``url`` (upgraded first), print one line per game and a
     summary; 0 when every game replays, 1 otherwise. Raises :class:`~bot.settings.StartupError` when the database
     cannot be opened."""
-    from bot.db.check import open_database
-    from bot.db.session import make_sessionmaker
-
     engine = await open_database(url)
     try:
         results = await replay_all(make_sessionmaker(engine))
@@ -61,6 +60,10 @@ async def report(url: str) -> int:
     failed = sum(1 for r in results if r.problem)
     print(f"coroner: {len(results) - failed} of {len(results)} finished games replay to their stored outcome")
     return 1 if failed else 0
+
+
+#: the fields of an exported record (``/history``'s JSON, ``coroner simulate --json``) that a replay reads
+RECORD_FIELDS = ("game", "mode", "options", "seats", "seed", "actions", "outcome")
 
 
 def replay_file(data: dict[str, Any]) -> str | None:
@@ -79,16 +82,44 @@ def replay_file(data: dict[str, Any]) -> str | None:
     return None
 
 
+def not_a_record(path: str) -> str | None:
+    """Why the file at ``path`` cannot be replayed as a record, in one line (None: it reads as one)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or type(exc).__name__})"
+    except UnicodeDecodeError:
+        return "is not text (a game record is JSON)"
+    except json.JSONDecodeError as exc:
+        return f"is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+    if not isinstance(data, dict):
+        return f"is not a game record (JSON, but not an object with {', '.join(RECORD_FIELDS)})"
+    missing = [name for name in RECORD_FIELDS if name not in data]
+    if missing:
+        return f"is not a game record: it has no {', '.join(missing)}"
+    return None
+
+
 def report_files(paths: list[str]) -> int:
-    """Replay each exported record in ``paths`` and print one line each: 0 when all replay, 1 when one does not, 2
-    (one line on stderr) for a file that cannot be read as a record."""
-    failed = 0
+    """Replay each exported record in ``paths`` and print one line each, going on after a bad one: 0 when all
+    replay, 1 when one does not, 2 when a file cannot be read as a record (one ``coroner:`` line on stderr
+    each)."""
+    failed = bad = 0
     for path in paths:
-        try:
-            problem = replay_file(json.loads(Path(path).read_text(encoding="utf-8")))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            print(f"coroner: {path} is not a game record ({type(exc).__name__}: {exc})", file=sys.stderr)
-            return 2
-        failed += problem is not None
-        print(f"{path}: {problem or 'ok'}")
-    return 1 if failed else 0
+        problem = not_a_record(path)
+        if problem is None:
+            try:
+                outcome = replay_file(json.loads(Path(path).read_text(encoding="utf-8")))
+            except KeyError as exc:  # (game, mode) from the registry, or a field an action or seat lacks
+                key = exc.args[0] if exc.args else "?"
+                problem = (f"is a record of {key[0]}/{key[1]}, which this version of coroner does not play"
+                           if isinstance(key, tuple) else f"is not a replayable record: it lacks {key!r}")
+            except (ValueError, TypeError) as exc:
+                problem = f"is not a replayable record: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+        if problem is not None:
+            bad += 1
+            print(f"coroner: {path} {problem}", file=sys.stderr)
+            continue
+        failed += outcome is not None
+        print(f"{path}: {outcome or 'ok'}")
+    return 2 if bad else 1 if failed else 0

@@ -29,6 +29,9 @@ from babel.messages.catalog import Message
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
+import games
+from bot import cogs
+
 LOCALES = Path(__file__).with_name("locales")
 LANGUAGES: tuple[str, ...] = ("en", "es")
 DEFAULT_LANGUAGE = "en"
@@ -96,9 +99,6 @@ class Catalog:
 def locale_dirs() -> list[Path]:
     """Where catalogues live: ``bot/i18n/locales``, then the ``locales/`` of every package on ``games.__path__``
     and ``bot.cogs.__path__`` (a game's own messages)."""
-    import games
-    from bot import cogs
-
     dirs = [LOCALES]
     for parent in (*games.__path__, *cogs.__path__):
         dirs += sorted(path for path in Path(parent).glob("*/locales") if path.is_dir())

@@ -8,6 +8,13 @@ import random
 import sys
 from typing import Any
 
+from bot.errors import error_text
+from bot.simulate.driver import Stalled, play
+from bot.simulate.options import simulated_options
+from bot.simulate.record import record, replays
+from bot.simulate.transcript import transcript
+from games.core import IllegalAction, all_games
+
 
 def add_parser(sub: Any) -> None:
     """Add the ``simulate`` command to the ``coroner`` subparsers ``sub``."""
@@ -29,14 +36,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``coroner simulate``: 0 on success, 2 with one line on stderr for bad input, 1 if the replay check
-    fails. (The games and the bot's renderers are imported only here: the other commands do not load them.)"""
-    from bot.errors import error_text
-    from bot.simulate.driver import Stalled, play
-    from bot.simulate.options import simulated_options
-    from bot.simulate.record import record, replays
-    from bot.simulate.transcript import transcript
-    from games.core import IllegalAction, all_games
-
+    fails."""
     found = {g.id: g for g in all_games()}
     if args.game not in found:
         return _fail(f"unknown game {args.game!r}; one of: {', '.join(found)}")

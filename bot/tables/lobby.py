@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db.models import Game
 from bot.db.repos import games, scores, timers
 from bot.i18n import t
-from bot.tables.model import Table, TableError
+from bot.tables.model import Table, TableError, to_table
 from bot.tables.options import validate_options, validate_rounds
 from games.core import Event, SeatInfo
 
@@ -71,8 +71,6 @@ class LobbyMixin:
                 await games.add_seat(session, game_id, host_id, host_names, now)
             if expires_at is not None:
                 await timers.schedule(session, game_id, "lobby_expire", expires_at, {}, 0)
-            from bot.tables.service import to_table
-
             return to_table(row, await games.seats_of(session, game_id))
 
     async def join(self, game_id: int, user_id: int, names: list[str]) -> Table:

@@ -1,13 +1,17 @@
-"""What the table service hands out: immutable snapshots of a table, an action's result, a timer, and the
-refusal it raises."""
+"""What the table service hands out: immutable snapshots of a table (:func:`to_table` makes one from the rows), an
+action's result, a timer, and the refusal it raises."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from games.core import Engine, Event, Outcome
+from games.core import Engine, Event, Outcome, get_engine
+
+if TYPE_CHECKING:
+    from bot.db.models import Game, Seat
 
 
 class TableError(Exception):
@@ -153,6 +157,8 @@ class TimerInfo:
     payload: dict[str, Any]
     version_at_schedule: int
     fired_at: datetime | None
+    #: the process whose claim of it had run out when this one claimed it (a takeover; None: nobody's)
+    taken_from: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,3 +168,18 @@ class TimerPlan:
     kind: str
     due_at: datetime
     payload: dict[str, Any] = field(default_factory=dict)
+
+
+def to_table(row: Game, seats: Sequence[Seat], *, with_state: bool = True) -> Table:
+    """A :class:`Table` snapshot of a game row and its seats (state parsed by the game's engine; without
+    ``with_state`` the state is left out, e.g. for a list of games, and ``row.state`` is never read)."""
+    engine = get_engine(row.game, row.mode)
+    return Table(
+        id=row.id, game=row.game, mode=row.mode, guild_id=row.guild_id, channel_id=row.channel_id,
+        host_id=row.host_id, status=row.status, seed=row.seed, options=dict(row.options), version=row.version,
+        language=row.language, series_id=row.series_id, lobby_message_id=row.lobby_message_id,
+        table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
+        finished_at=row.finished_at, outcome=Outcome.model_validate(row.outcome) if row.outcome else None,
+        seats=tuple(TableSeat(seat=s.seat, user_id=s.user_id, names=tuple(s.names), dm_ok=s.dm_ok) for s in seats),
+        state=engine.parse_state(row.state) if with_state and row.state is not None else None, engine=engine,
+    )

@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db.models import OutboxEntry
 from bot.db.repos import games, outbox, timers
 from bot.locks import KeyedLocks
-from bot.tables.model import Table
+from bot.tables.model import Table, to_table
 from games.core import Event
 
 log = logging.getLogger(__name__)
@@ -185,8 +185,6 @@ class Deliverer:
     async def _drain(self, lease: Lease) -> tuple[int, bool]:
         """Show the pending steps under ``lease`` and give it back: how many, and whether to look again (False:
         a step failed and waits for its retry)."""
-        from bot.tables.service import to_table
-
         game_id = lease.game_id
         async with self._sessions() as session:
             holder = await outbox.lease_of(session, game_id)

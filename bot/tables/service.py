@@ -33,13 +33,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.base import utcnow
-from bot.db.models import Game, Seat, Timer
+from bot.db.models import Game, Timer
 from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
 from bot.tables.lobby import LobbyMixin
-from bot.tables.model import ActResult, Table, TableError, TableSeat, TimerInfo, TimerPlan
+from bot.tables.model import ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
 from bot.tables.outbox import Deliver, Deliverer, Lease
-from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, Outcome, SeatInfo, Waiting, get_engine
+from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
 from games.core.replay import replay
 
 log = logging.getLogger(__name__)
@@ -47,21 +47,6 @@ log = logging.getLogger(__name__)
 #: the timers a committed step arms, from the table after it (e.g. turn time limits); read inside the step's
 #: transaction, so keep it to cached settings and arithmetic
 Plan = Callable[[Table], Awaitable[list[TimerPlan]]]
-
-
-def to_table(row: Game, seats: Sequence[Seat], *, with_state: bool = True) -> Table:
-    """A :class:`Table` snapshot of a game row and its seats (state parsed by the game's engine; without
-    ``with_state`` the state is left out, e.g. for a list of games, and ``row.state`` is never read)."""
-    engine = get_engine(row.game, row.mode)
-    return Table(
-        id=row.id, game=row.game, mode=row.mode, guild_id=row.guild_id, channel_id=row.channel_id,
-        host_id=row.host_id, status=row.status, seed=row.seed, options=dict(row.options), version=row.version,
-        language=row.language, series_id=row.series_id, lobby_message_id=row.lobby_message_id,
-        table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
-        finished_at=row.finished_at, outcome=Outcome.model_validate(row.outcome) if row.outcome else None,
-        seats=tuple(TableSeat(seat=s.seat, user_id=s.user_id, names=tuple(s.names), dm_ok=s.dm_ok) for s in seats),
-        state=engine.parse_state(row.state) if with_state and row.state is not None else None, engine=engine,
-    )
 
 
 def timeout_announcement(engine: Engine, state: Any, seat: int) -> list[Event]:
@@ -75,10 +60,10 @@ def timeout_announcement(engine: Engine, state: Any, seat: int) -> list[Event]:
     return [Event(key="turn.auto", params={"seat": seat})]
 
 
-def _timer_info(timer: Timer) -> TimerInfo:
+def _timer_info(timer: Timer, taken_from: str | None = None) -> TimerInfo:
     return TimerInfo(id=timer.id, game_id=timer.game_id, kind=timer.kind, due_at=timer.due_at,
                      payload=dict(timer.payload), version_at_schedule=timer.version_at_schedule,
-                     fired_at=timer.fired_at)
+                     fired_at=timer.fired_at, taken_from=taken_from)
 
 
 def process_owner(shard_ids: Sequence[int] | None = None) -> str:
@@ -382,7 +367,15 @@ class TableService(LobbyMixin):
         """Claim for this process the due timers nobody runs (see :func:`bot.db.repos.timers.claim_due`): run
         each one's handler within ``lease``, then :meth:`fire_timer` it."""
         async with self._sessions() as session, session.begin():
-            return [_timer_info(t) for t in await timers.claim_due(session, now, self.owner, lease, limit)]
+            return [_timer_info(t, taken_from) for t, taken_from in
+                    await timers.claim_due(session, now, self.owner, lease, limit)]
+
+    async def hand_back(self) -> None:
+        """Give back every timer claim and delivery lease this process still holds (it is stopping), in one
+        transaction: other processes take them at once instead of when they run out."""
+        async with self._sessions() as session, session.begin():
+            await timers.release_owner(session, self.owner)
+            await outbox.release_owner(session, self.owner, self._clock())
 
     async def release_timers(self, timer_ids: Sequence[int]) -> None:
         """Give back this process's claims it will not run (it is stopping)."""

@@ -24,7 +24,8 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import permutations, product
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -318,7 +319,23 @@ class Engine(ABC, Generic[StateT]):
     @abstractmethod
     def legal_actions(self, state: StateT, seat: int) -> list[Any]:
         """Every action ``seat`` may take now (empty when it is not their move). Free-text parts are filled
-        with placeholders; the adapter lets the player type them."""
+        with placeholders; the adapter lets the player type them. A list field that :meth:`free_order` names is
+        listed in one order only: each listed action stands for every ordering of it (all legal, all distinct)."""
+
+    def free_order(self, action: Any) -> tuple[str, ...]:
+        """The list fields of ``action`` whose order is the player's own choice (e.g. the order a Weapon's targets
+        are declared in): :meth:`legal_actions` lists such a move once, and every ordering of these fields is
+        legal too, so a move space too large to list (thousands of orders) is listed by its sets. None by
+        default; see :meth:`orderings`."""
+        return ()
+
+    def orderings(self, action: Any) -> Iterator[Any]:
+        """Every ordering of ``action``'s :meth:`free_order` fields (``action`` itself first): the legal moves a
+        listed action stands for."""
+        fields = self.free_order(action)
+        choices = [list(permutations(getattr(action, name))) for name in fields]
+        for picked in product(*choices):
+            yield action.model_copy(update={name: list(order) for name, order in zip(fields, picked, strict=True)})
 
     def apply(self, state: StateT, seat: int, action: Any) -> Step:
         """Apply ``action`` by ``seat``: :meth:`check_actor`, then the game's own step :meth:`_apply` on

@@ -4,6 +4,8 @@ Step 2 plays the Weapon whose declared Victims are worth the most points (rulebo
 ``data/cards.yaml``), else another card, and throws the hand away only when nothing else is legal. A Victim goes
 to the Location that gathers the most points (future Incidents score them together). In a shootout a seat
 pledges every Gun it may; it declares 20 points when it may. Response windows, peeks and discards: any legal move.
+A listed play stands for every order of its Victims (``LetsKill.free_order``): a Weapon's targets are declared
+the most valuable first, so its Surprises are revealed and its Victims' texts resolve in that order (W3, W4).
 """
 
 from __future__ import annotations
@@ -45,7 +47,9 @@ class LetsKillPolicy:
         weapons = [a for a in plays if CARDS[a.card].type == "weapon" and a.victims]
         if weapons:
             best = max(_points(a.victims) for a in weapons)
-            return rng.choice([a for a in weapons if _points(a.victims) == best])
+            chosen = rng.choice([a for a in weapons if _points(a.victims) == best])
+            order = sorted(chosen.victims, key=lambda v: -(CARDS[v].points or 0))  # stable: ties keep play order
+            return chosen.model_copy(update={"victims": order})
         return rng.choice(plays)
 
     @staticmethod

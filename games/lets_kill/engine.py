@@ -93,6 +93,7 @@ class LetsKill(Engine[LetsKillState]):
         flow = Flow(state)
         pipeline.run(flow)
         state.opening = [e.model_dump(mode="json") for e in [started, *flow.events] if e.audience.is_public]
+        state.hand_sent = [list(hand) for hand in state.hands]  # what intro deals
         return flow.state
 
     def intro(self, state: LetsKillState) -> list[Event]:
@@ -124,6 +125,11 @@ class LetsKill(Engine[LetsKillState]):
         if pending.kind == "discard_choice":
             return [ChooseCards(cards=list(c)) for c in dict.fromkeys(combinations(state.hands[seat], pending.n))]
         return [Declare(declare=True), Declare(declare=False)]
+
+    def free_order(self, action: Any) -> tuple[str, ...]:
+        """A play's ``victims`` are listed once, in play order, and their order is the player's: a Weapon's
+        declaration order (W1), Free Samples' arrival order (§9.10), Stakeout's peeks."""
+        return ("victims",) if isinstance(action, PlayCard) and len(action.victims) > 1 else ()
 
     def waiting(self, state: LetsKillState) -> Waiting | None:
         """The pending decision: ``kind`` is its kind (``place``, ``play``, ``window``, ``pledge``,
@@ -169,18 +175,16 @@ class LetsKill(Engine[LetsKillState]):
 
     def _apply(self, state: LetsKillState, seat: int, action: Any) -> Step:
         """Raises :class:`IllegalAction` (``lets_kill.*``) and then changes nothing (game over and who may act are
-        the contract's, :meth:`Engine.apply`). Each seat whose hand changed gets one private ``lets_kill.hand``
-        event with the whole hand, last."""
+        the contract's, :meth:`Engine.apply`). When the turn changes, each seat whose hand is not the one it was
+        last sent gets one private ``lets_kill.hand`` event with the whole hand, last (one "Your hand" DM per turn
+        change at most; "My secrets" is always current)."""
         if state.pending is None:
             raise IllegalAction("lets_kill.not_now")
-        before = [tuple(hand) for hand in state.hands]
+        turn, hands = state.turn, [list(hand) for hand in state.hands]
         flow = Flow(state)
         self._decide(flow, seat, action)
         pipeline.run(flow)
-        changed = [s for s, hand in enumerate(flow.state.hands) if tuple(hand) != before[s]]
-        return Step(state=flow.state, events=flow.events + [
-            Event(key="lets_kill.hand", params={"cards": list(flow.state.hands[s])}, audience=Audience.to(s))
-            for s in changed])
+        return Step(state=flow.state, events=flow.events + _hand_events(turn, hands, flow.state))
 
     def _decide(self, flow: Flow, seat: int, action: Any) -> None:
         state = flow.state
@@ -249,6 +253,7 @@ class LetsKill(Engine[LetsKillState]):
                 surprise = state.surprises.pop(victim)
                 flow.forget(surprise)
                 state.lk_discard.append(surprise)
+                state.face_down.append(surprise)
                 flow.say("surprise_discarded", seat=seat, victim=victim)
         else:
             hand = list(state.hands[seat])
@@ -275,6 +280,22 @@ class LetsKill(Engine[LetsKillState]):
         best = max(scores.values())
         return Outcome(winners=[s for s, p in scores.items() if p == best], reason=f"lets_kill.end.{state.ended}",
                        params={"score": best}, scores={s: float(p) for s, p in scores.items()})
+
+
+def _hand_events(turn: int, hands: list[list[str]], after: LetsKillState) -> list[Event]:
+    """When the step left ``turn``, a ``lets_kill.hand`` event to each seat whose hand differs from the last one it
+    was sent (``hand_sent``; a hand-built state without it counts ``hands``, those before the step, as sent),
+    which is then recorded."""
+    if after.turn == turn or after.ended:
+        return []
+    if len(after.hand_sent) != len(after.hands):
+        after.hand_sent = [list(hand) for hand in hands]
+    events = []
+    for seat, hand in enumerate(after.hands):
+        if hand != after.hand_sent[seat]:
+            after.hand_sent[seat] = list(hand)
+            events.append(Event(key="lets_kill.hand", params={"cards": list(hand)}, audience=Audience.to(seat)))
+    return events
 
 
 def begin(state: LetsKillState) -> LetsKillState:

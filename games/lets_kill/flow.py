@@ -98,6 +98,7 @@ class Flow:
         if surprise:
             self.forget(surprise)
             self.state.lk_discard.append(surprise)
+            self.state.face_down.append(surprise)  # never revealed (README ruling 8)
 
     def forget(self, surprise: str) -> None:
         for known in self.state.known:

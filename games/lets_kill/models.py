@@ -15,11 +15,13 @@ SeatNo = int
 
 class LetsKillOptions(BaseModel):
     """``first_player``: the seat that starts (``None``: random from the seed, LK-02); ``window_seconds``: how long
-    every response window stays open, in seconds (LK-19: a table setting, default 15 s). The engine never reads the
-    clock: the bot's timer closes the window after this long."""
+    every response window stays open, in seconds (LK-19: a table setting, default 15 s); ``pledge_seconds``: how
+    long a shootout pledge waits, in seconds (§7.7: a table setting, default 20 s). The engine never reads the
+    clock: the bot's timers close the window or pass the pledge after this long."""
 
     first_player: int | None = Field(default=None, ge=0, le=4)
     window_seconds: int = Field(default=15, ge=5, le=300)
+    pledge_seconds: int = Field(default=20, ge=5, le=300)
 
 
 class LocationInPlay(BaseModel):
@@ -125,10 +127,12 @@ class LetsKillState(BaseModel):
     seed: int
     seats: list[str]
     lk_deck: list[str]
-    lk_discard: list[str] = Field(default_factory=list)
+    lk_discard: list[str] = Field(default_factory=list)  # bottom first
+    face_down: list[str] = Field(default_factory=list)  # cards of lk_discard discarded unseen (LK-26, ruling 6)
     victims_deck: list[str]
     victims_discard: list[str] = Field(default_factory=list)
     hands: list[list[str]]
+    hand_sent: list[list[str]] = Field(default_factory=list)  # per seat: the hand of its last hand DM
     locations: list[LocationInPlay] = Field(default_factory=list)
     town: list[str] = Field(default_factory=list)  # Victims out on the town
     surprises: dict[str, str] = Field(default_factory=dict)  # victim -> face-down Surprise

@@ -41,14 +41,18 @@ def turn_start(flow: Flow, args: dict[str, Any]) -> None:
         if state.placers.get(victim) == seat:
             effects.run(flow, victim, "start_of_turn(placer)", {"placer": seat, "victim": victim, "self": seat})
     rest = [flow.task("check_victims")]
-    if state.skips[seat] > 0:
-        state.skips[seat] -= 1
-        flow.say("skipped", seat=seat)
-        rest += [flow.task("step3"), flow.task("end_turn")]
+    if state.skips[seat] > 0:  # spent only once LK-31 lets the turn happen (§9.9): it is only Step 3 (LK-08)
+        rest += [flow.task("skip_turn"), flow.task("step3"), flow.task("end_turn")]
     else:
         rest += [flow.task("step1"), flow.task("check_victims"), flow.task("step2"), flow.task("check_victims"),
                  flow.task("step3"), flow.task("end_turn")]
     state.agenda.extend(rest)
+
+
+def skip_turn(flow: Flow, args: dict[str, Any]) -> None:
+    """A lost shootout's skip (LK-08): this turn is Step 3 only."""
+    flow.state.skips[flow.state.active] -= 1
+    flow.say("skipped", seat=flow.state.active)
 
 
 def check_victims(flow: Flow, args: dict[str, Any]) -> None:
@@ -346,7 +350,8 @@ def finish_shootout(flow: Flow, *, target_wins: bool) -> None:
 
 
 OPS: dict[str, Op] = {
-    "turn_start": turn_start, "check_victims": check_victims, "step1": step1, "place": place, "step2": step2,
+    "turn_start": turn_start, "skip_turn": skip_turn, "check_victims": check_victims, "step1": step1, "place": place,
+    "step2": step2,
     "extra_play": extra_play, "step3": step3, "end_turn": end_turn, "next_turn": next_turn, "effect": effect,
     "window": window, "resolve_response": resolve_response, "to_discard": to_discard, "attach_media": attach_media,
     "w3": w3_reveal, "reveal": reveal, "w4": w4_victims, "w5": w5_location, "w6": w6_shootout, "w7": w7_incident,

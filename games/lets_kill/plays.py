@@ -3,7 +3,7 @@ name), their legality (LK-05, LK-10, LK-18..20, §7.7, §9.14), the legal lists,
 
 from __future__ import annotations
 
-from itertools import combinations, islice
+from itertools import combinations
 
 from games.core import IllegalAction
 from games.lets_kill import effects, rules
@@ -79,42 +79,45 @@ def _event_error(state: LetsKillState, seat: int, card: Card, action: PlayCard) 
 
 
 def legal_plays(state: LetsKillState, pending: Pending) -> list[PlayCard]:
-    """The legal plays for ``pending``, one per distinct target choice in play order (choices with thousands of
-    combinations are listed up to :data:`rules.MAX_LISTED`; any legal one is accepted)."""
+    """Every legal play for ``pending``: one per distinct card and set of targets, its Victims in play order; every
+    ordering of a play's ``victims`` is legal too (a Weapon's declaration order, W1; Free Samples' arrival order,
+    §9.10; Stakeout's peeks): :meth:`games.lets_kill.engine.LetsKill.free_order`."""
     seat = pending.seat
     found: list[PlayCard] = []
     for card_id in dict.fromkeys(state.hands[seat]):
         card = CARDS[card_id]
         if card.type not in pending.kinds:
             continue
-        for action in _candidates(state, seat, card, pending.bonus):
-            if play_error(state, seat, action, pending) is None:
-                found.append(action)
+        candidates, legal = _candidates(state, seat, card, pending.bonus)
+        found += candidates if legal else [a for a in candidates if play_error(state, seat, a, pending) is None]
     return found
 
 
-def _candidates(state: LetsKillState, seat: int, card: Card, bonus: int) -> list[PlayCard]:
+def _candidates(state: LetsKillState, seat: int, card: Card, bonus: int) -> tuple[list[PlayCard], bool]:
+    """The plays of ``card`` to consider, and whether they are all legal by construction (else each is checked)."""
     if card.type == "weapon":
-        return [PlayCard(card=card.id, victims=d) for d in rules.legal_declarations(state, card.id, bonus)]
+        return [PlayCard(card=card.id, victims=d) for d in rules.legal_declarations(state, card.id, bonus)], True
     if card.type == "surprise":
-        return [PlayCard(card=card.id, victims=[v]) for v in rules.surprise_targets(state)]
+        return [PlayCard(card=card.id, victims=[v]) for v in rules.surprise_targets(state)], True
     if card.subtype == "response":
-        return []
+        return [], True
     if attaches(card) or _on_play(card, "steal_incident"):
-        return [PlayCard(card=card.id, incident=inc.id) for inc in state.incidents]
+        return [PlayCard(card=card.id, incident=inc.id) for inc in state.incidents], False
     if _on_play(card, "trigger_shootout"):
-        return [PlayCard(card=card.id, seat=other) for other in range(len(state.seats)) if other != seat]
-    for effect in _on_play(card, "move_victim"):
-        sizes = range(1, effect.arg("n") + 1)
-        moves = (PlayCard(card=card.id, victims=list(group), location=loc.card)
-                 for size in sizes for group in combinations(state.town, size) for loc in state.locations
-                 if rules.can_take(state, loc.card, list(group)))
-        return [PlayCard(card=card.id), *islice(moves, rules.MAX_LISTED)]
+        return [PlayCard(card=card.id, seat=other) for other in range(len(state.seats)) if other != seat], False
+    for effect in _on_play(card, "move_victim"):  # each Location: the Victims it takes, as many as it has room for
+        moves = [PlayCard(card=card.id)]
+        for loc in state.locations:
+            fits = [v for v in state.town if rules.can_take(state, loc.card, [v])]
+            spare = rules.room(state, loc.card)
+            most = min(effect.arg("n"), len(fits) if spare is None else spare)
+            moves += [PlayCard(card=card.id, victims=list(group), location=loc.card)
+                      for size in range(1, most + 1) for group in combinations(fits, size)]
+        return moves, True
     for effect in _on_play(card, "peek_surprise"):
-        peeks = (PlayCard(card=card.id, victims=list(group)) for size in range(effect.arg("n") + 1)
-                 for group in combinations(state.surprises, size))
-        return list(islice(peeks, rules.MAX_LISTED))
-    return [PlayCard(card=card.id)]
+        return [PlayCard(card=card.id, victims=list(group)) for size in range(effect.arg("n") + 1)
+                for group in combinations(state.surprises, size)], True
+    return [PlayCard(card=card.id)], False
 
 
 def apply_play(flow: Flow, seat: int, action: PlayCard) -> None:

@@ -3,7 +3,7 @@ Surprise targets (LK-10) and scoring (§7.5)."""
 
 from __future__ import annotations
 
-from itertools import combinations, islice
+from itertools import combinations
 
 from games.core import IllegalAction
 from games.lets_kill.cards import CARDS
@@ -54,8 +54,16 @@ def can_take(state: LetsKillState, loc_id: str, victims: list[str]) -> bool:
     for victim in victims:
         if not _restriction_allows(victim, victim) or not _restriction_allows(loc_id, victim):
             return False
+    spare = room(state, loc_id)
+    return spare is None or len(victims) <= spare
+
+
+def room(state: LetsKillState, loc_id: str) -> int | None:
+    """How many more Victims the Location ``loc_id`` in play holds (its capacity less those on it, LK-15), or
+    ``None`` when it has no capacity."""
+    loc = location(state, loc_id)
     capacity = [e.arg("n") for e in static(loc_id, "capacity")]
-    return not capacity or len(loc.victims) + len(victims) <= min(capacity)
+    return None if not capacity or loc is None else min(capacity) - len(loc.victims)
 
 
 def placement_options(state: LetsKillState, victim: str) -> list[str]:
@@ -148,12 +156,9 @@ def declaration_error(state: LetsKillState, weapon: str, targets: list[str], bon
     return None
 
 
-MAX_LISTED = 60
-
-
 def legal_declarations(state: LetsKillState, weapon: str, bonus: int = 0) -> list[list[str]]:
-    """Legal declarations in placement order, at most :data:`MAX_LISTED` per place (a crowded Location has
-    thousands; :func:`declaration_error` accepts any legal one, in any order)."""
+    """Every legal set of targets, each once in placement order; every ordering of one is a legal declaration
+    too (the order is the whacker's, W1: :meth:`games.lets_kill.engine.LetsKill.free_order`)."""
     groups = [loc.victims for loc in state.locations] + [[v] for v in state.town]
     if scope_of(weapon)[0] == "out_on_the_town":
         groups = [list(state.town)]
@@ -171,9 +176,8 @@ def legal_declarations(state: LetsKillState, weapon: str, bonus: int = 0) -> lis
         if everyone and loc is not None:  # a maximal declaration only (§9.8)
             fewest = max(1, min(len(candidates), most) + sum(s for s in shifts if s < 0))
         sizes = range(fewest, min(len(candidates), most) + 1)
-        legal = (list(c) for size in sizes for c in combinations(candidates, size)
-                 if declaration_error(state, weapon, list(c), bonus) is None)
-        found += islice(legal, MAX_LISTED)
+        found += [list(c) for size in sizes for c in combinations(candidates, size)
+                  if declaration_error(state, weapon, list(c), bonus) is None]
     return found
 
 

@@ -26,8 +26,9 @@ def _pending(state: LetsKillState) -> dict[str, Any] | None:
 
 
 def build_view(state: LetsKillState, seat: int | None) -> dict[str, Any]:
-    """JSON-safe. Public keys: ``active``, ``turn``, ``decks`` (sizes), ``discard`` (the Let's Kill discard pile,
-    face-up cards only), ``locations`` (card, victims with a ``surprise`` flag), ``town``, ``incidents`` (per
+    """JSON-safe. Public keys: ``active``, ``turn``, ``decks`` (sizes, the discard piles' included), ``discard``
+    (the Let's Kill discard pile's face-up cards, top card first: README ruling 6; the face-down ones only count
+    in ``decks``), ``locations`` (card, victims with a ``surprise`` flag), ``town``, ``incidents`` (per
     seat, with scores), ``scores``, ``hand_sizes``, ``skips``, ``declared_by``, ``pending``, ``shootout``,
     ``whacking``, ``ended``. A seat's view adds ``hand`` and ``known`` (victim -> Surprise it knows)."""
 
@@ -40,6 +41,7 @@ def build_view(state: LetsKillState, seat: int | None) -> dict[str, Any]:
         "active": state.active, "turn": state.turn, "players": len(state.seats),
         "decks": {"lets_kill": len(state.lk_deck), "victims": len(state.victims_deck),
                   "lets_kill_discard": len(state.lk_discard), "victims_discard": len(state.victims_discard)},
+        "discard": [c for c in reversed(state.lk_discard) if c not in state.face_down],
         "locations": [{"card": loc.card, "victims": [victim(v) for v in loc.victims]} for loc in state.locations],
         "town": [victim(v) for v in state.town],
         "incidents": [{"id": inc.id, "owner": inc.owner, "weapon": inc.weapon, "victims": list(inc.victims),

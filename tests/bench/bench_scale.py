@@ -44,6 +44,7 @@ from tests.bench._db import private_postgres
 from tests.crash.run import CrashRun, Report
 from tests.db.backends import _admin
 from tests.discord_double import Channel, DiscordDouble, StoredMessage
+from tests.discord_double.server import TOKEN
 from tests.e2e.conftest import mark
 from tests.support.processes import BotProcess, Cluster
 from tests.support.tiny_game import ENGINE
@@ -161,7 +162,7 @@ class ScaleRun(CrashRun):
     # --- live games ----------------------------------------------------------------------------------------------
     async def live_games(self, counts: list[int]) -> list[Live]:
         await self.world(1)
-        bot = BotProcess("live", {"DISCORD_TOKEN": "double-token", "DATABASE_URL": self.db_url,
+        bot = BotProcess("live", {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": self.db_url,
                                   "DISCORD_API_BASE": self.double.api_base, "LOG_LEVEL": "WARNING"},
                          self.workdir / "live.log", CRASH_BOT)
         results: list[Live] = []

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.db.check import head_revision, revision_words
 from bot.settings import Settings
 from tests.db.backends import PG_HOST, PG_PORT, pg_database  # noqa: F401
+from tests.discord_double.server import TOKEN
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBCOMMANDS = ("run", "migrate", "check", "replay")
@@ -100,7 +102,7 @@ def test_bad_settings_give_one_line_and_exit_2(clean_env: Path, monkeypatch: pyt
                                                expected: str, command: str) -> None:
     """A bad setting, database URL or driver is one line on stderr naming what to fix, exit 2, for every
     subcommand, and the password in the URL is never shown."""
-    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     assert main([command]) == 2
@@ -115,7 +117,7 @@ def test_bad_settings_give_one_line_and_exit_2(clean_env: Path, monkeypatch: pyt
 def test_unreachable_database_is_one_line_without_password(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
                                                            capsys: pytest.CaptureFixture[str], command: str) -> None:
     """PostgreSQL on a port where nothing listens: one line with the URL's password masked, exit 2."""
-    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://coroner:hunter2@127.0.0.1:1/coroner")
     assert main([command]) == 2
     captured = capsys.readouterr()
@@ -144,16 +146,17 @@ def test_check_reports_settings_and_a_database_not_created_yet(clean_env: Path, 
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     """`coroner check` on a fresh folder: settings listed (token as "set", never its value), the SQLite file is
     not created, exit 0; after `coroner migrate` it reports the schema up to date."""
-    monkeypatch.setenv("DISCORD_TOKEN", "s3cret-token")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     assert main(["check"]) == 0
     out = capsys.readouterr().out
-    assert "  DISCORD_TOKEN      set\n" in out and "s3cret-token" not in out
+    assert "  DISCORD_TOKEN      set\n" in out and TOKEN not in out
     assert "does not exist yet; `coroner migrate` or `coroner run` creates it" in out
     assert not (clean_env / "coroner.db").exists()
     assert main(["migrate"]) == 0
-    assert capsys.readouterr().out.endswith("is up to date\n")
+    assert capsys.readouterr().out == (f"coroner: database sqlite+aiosqlite:///{clean_env / 'coroner.db'} was empty; "
+                                       f"created the schema at revision {revision_words(head_revision())}\n")
     assert main(["check"]) == 0
-    assert "reachable, schema up to date (revision " in capsys.readouterr().out
+    assert f"reachable, schema up to date (revision {revision_words(head_revision())})" in capsys.readouterr().out
 
 
 @pytest.mark.postgres
@@ -164,10 +167,117 @@ def test_postgres_password_never_printed_even_at_debug(pg_database: tuple[str, s
         pytest.skip(pg_database)
     user, name = pg_database
     env = {**os.environ, "DATABASE_URL": f"postgresql+asyncpg://{user}:pw-hunter2@{PG_HOST}:{PG_PORT}/{name}",
-           "LOG_LEVEL": "DEBUG", "DISCORD_TOKEN": "x", "PYTHONPATH": str(ROOT)}
+           "LOG_LEVEL": "DEBUG", "DISCORD_TOKEN": TOKEN, "PYTHONPATH": str(ROOT)}
     for command in ("migrate", "check"):
         done = subprocess.run([sys.executable, "-m", "bot", command], cwd=tmp_path, env=env, capture_output=True,
                               text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         assert "pw-hunter2" not in done.stdout + done.stderr
         assert f"postgresql+asyncpg://{user}:***@" in done.stdout
+
+
+@pytest.mark.parametrize(("token", "expected"), [
+    ("my-bot-token", "coroner: DISCORD_TOKEN does not look like a bot token (three parts separated by dots, the "
+                     "first the bot's id); copy it again from the Developer Portal (Bot, Reset Token), not the client "
+                     "secret or public key"),
+    ("MTIz.abcd.efghijklmnopqrstuvwxyz", "coroner: DISCORD_TOKEN does not look like a bot token"),  # parts too short
+    ("aGVsbG8td29ybGQtbm90LWFuLWlk.ZG91Ymw.ZG91YmxlLXRva2VuLW5vdC1hLXJlYWwtb25l",  # base64, but not of an id
+     "coroner: DISCORD_TOKEN does not look like a bot token"),
+    (f"Bot {TOKEN}", 'coroner: DISCORD_TOKEN starts with "Bot "; set the token alone (the bot adds the prefix)'),
+    (f'"{TOKEN}"', "coroner: DISCORD_TOKEN is quoted; set the token without the quotes"),
+    ("123456789012345678", "coroner: DISCORD_TOKEN is a number (the application id?); copy the bot token"),
+])
+@pytest.mark.parametrize("command", ["run", "check"])
+def test_a_malformed_token_is_one_line_and_exit_2_before_any_network(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], token: str,
+        expected: str, command: str) -> None:
+    """The token's shape is checked offline (``run`` stops there, before the database and Discord), and the
+    line never repeats the token."""
+    monkeypatch.setenv("DISCORD_TOKEN", token)
+    monkeypatch.setenv("DISCORD_API_BASE", "http://127.0.0.1:1")  # nothing listens: a network call would say so
+    assert main([command]) == 2
+    captured = capsys.readouterr()
+    assert [line for line in captured.err.splitlines() if line.startswith("coroner:")] == [
+        next(line for line in captured.err.splitlines() if line.startswith(expected))]
+    assert token.strip('"').removeprefix("Bot ") not in captured.out + captured.err
+    assert not (clean_env / "coroner.db").exists()
+
+
+def test_check_reports_every_problem_in_one_pass(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Two wrong settings, a malformed token and a database that cannot be opened: four lines, exit 2; the
+    settings listing still shows every setting (the wrong ones at their default)."""
+    monkeypatch.setenv("LOG_LEVEL", "loud")
+    monkeypatch.setenv("DEV_GUILD_ID", "my server")
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:////no/such/folder/x.db")
+    assert main(["check"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        "coroner: invalid setting DEV_GUILD_ID: Input should be a valid integer, unable to parse string as an "
+        "integer",
+        "coroner: invalid setting LOG_LEVEL: use one of CRITICAL, ERROR, WARNING, INFO, DEBUG",
+        "coroner: cannot open the database sqlite+aiosqlite:////no/such/folder/x.db: the folder /no/such/folder "
+        "does not exist (check DATABASE_URL)",
+        "coroner: DISCORD_TOKEN does not look like a bot token (three parts separated by dots, the first the bot's "
+        "id); copy it again from the Developer Portal (Bot, Reset Token), not the client secret or public key"]
+    assert captured.out.splitlines()[0].endswith(": 2 setting(s) invalid")
+    assert "  LOG_LEVEL          INFO" in captured.out and "  DEV_GUILD_ID       (none)" in captured.out
+
+
+def test_check_and_migrate_name_the_schema_revisions_in_words(clean_env: Path, capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty database is "reachable and empty", one left at an old revision is named with what that revision
+    added, and ``migrate`` says from which revision to which it upgraded (then that it was already up to date)."""
+    import asyncio
+
+    from bot.db.migrate import downgrade_to
+    from bot.db.session import create_engine
+
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    url = f"sqlite+aiosqlite:///{clean_env / 'coroner.db'}"
+    (clean_env / "coroner.db").touch()
+    assert main(["check"]) == 0
+    head = revision_words(head_revision())
+    empty = f"database: {url} reachable and empty (no schema yet), newest is revision {head}; "
+    assert empty in capsys.readouterr().out
+    assert main(["migrate"]) == 0
+    assert capsys.readouterr().out == f"coroner: database {url} was empty; created the schema at revision {head}\n"
+
+    async def back_to_0006() -> None:
+        engine = create_engine(url)
+        await downgrade_to(engine, "0006")
+        await engine.dispose()
+
+    asyncio.run(back_to_0006())
+    assert main(["check"]) == 0
+    assert (f"database: {url} reachable, schema at revision 0006 (live tables), newest is {head}; `coroner migrate` "
+            "or `coroner run` upgrades it") in capsys.readouterr().out
+    assert main(["migrate"]) == 0
+    assert capsys.readouterr().out == f"coroner: database {url} upgraded from revision 0006 (live tables) to {head}\n"
+    assert main(["migrate"]) == 0
+    assert capsys.readouterr().out == f"coroner: database {url} was already up to date (revision {head})\n"
+
+
+def test_replay_reports_each_bad_file_in_one_line_and_goes_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                               ) -> None:
+    """Files that are no game record (an empty object, broken JSON, a missing file, a list, a record of a game
+    that does not exist): one line each naming what is wrong, the next file still checked, exit 2."""
+    empty, broken, listed, unknown = (tmp_path / name for name in ("empty.json", "broken.json", "list.json",
+                                                                   "unknown.json"))
+    empty.write_text("{}")
+    broken.write_text('{"game": ')
+    listed.write_text("[1, 2]")
+    unknown.write_text('{"game": "chess", "mode": "blitz", "options": {}, "seats": [], "seed": 1, "actions": [], '
+                       '"outcome": null}')
+    missing = tmp_path / "missing.json"
+    assert main(["replay", str(empty), str(broken), str(missing), str(listed), str(unknown)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        f"coroner: {empty} is not a game record: it has no game, mode, options, seats, seed, actions, outcome",
+        f"coroner: {broken} is not JSON (Expecting value at line 1, column 10)",
+        f"coroner: {missing} cannot be read (No such file or directory)",
+        f"coroner: {listed} is not a game record (JSON, but not an object with game, mode, options, seats, seed, "
+        "actions, outcome)",
+        f"coroner: {unknown} is a record of chess/blitz, which this version of coroner does not play"]

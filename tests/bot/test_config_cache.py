@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.bot import CONFIG_TTL, CoronerBot
+from bot.app import CONFIG_TTL
+from bot.bot import CoronerBot
 from bot.clock import FakeClock
 from bot.guild_config import update_config
 from bot.settings import Settings
@@ -28,7 +29,7 @@ async def test_another_process_config_change_is_seen_after_the_ttl_and_the_cache
         assert (await bot.config(1)).language == "en"
         clock.advance(CONFIG_TTL / 2)
         assert (await bot.config(1)).language == "es"
-        monkeypatch.setattr("bot.bot.CONFIG_CACHE", 3)
+        monkeypatch.setattr("bot.app.CONFIG_CACHE", 3)
         for guild in (2, 3, 1, 4):
             await bot.config(guild)
         assert list(bot._configs) == [3, 1, 4]

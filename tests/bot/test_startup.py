@@ -16,6 +16,7 @@ from bot.bot import CoronerBot, run_bot
 from bot.logs import configure_logging
 from bot.settings import Settings, StartupError
 from bot.startup import PERMISSIONS, WITH_MANAGE_ROLES, invite_url
+from tests.discord_double.server import TOKEN
 
 
 @pytest.fixture(autouse=True)
@@ -60,6 +61,71 @@ async def test_api_base_answering_404_is_one_line(tmp_path: Path, answering: lis
         await run_bot(settings(tmp_path, answering[1]))
     assert str(err.value) == (f"DISCORD_API_BASE {answering[1]} answered 404 Not Found to /api/v10/users/@me; "
                               "check DISCORD_API_BASE (a Discord-compatible endpoint) or leave it unset")
+
+
+@pytest.fixture
+async def web_page() -> AsyncIterator[str]:
+    """An ordinary web server answering 200 with a page to every request; yields its base URL."""
+
+    async def handler(_: web.Request) -> web.Response:
+        return web.Response(text="<html><body>It works!</body></html>", content_type="text/html")
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        yield f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"  # type: ignore[union-attr]
+    finally:
+        await runner.cleanup()
+
+
+async def test_api_base_answering_200_with_a_web_page_is_one_line(tmp_path: Path, web_page: str) -> None:
+    """DISCORD_API_BASE pointing at a web server that answers 200 to everything: one line naming the setting (it
+    was a Python traceback)."""
+    with pytest.raises(StartupError) as err:
+        await run_bot(settings(tmp_path, web_page))
+    assert str(err.value) == (f"DISCORD_API_BASE {web_page} answered the login (GET /users/@me) with something that "
+                              "is not Discord's API (TypeError); check DISCORD_API_BASE (a Discord-compatible "
+                              "endpoint) or leave it unset")
+
+
+def test_coroner_run_against_a_web_page_exits_2_with_one_line(tmp_path: Path) -> None:
+    """The real process: ``coroner run`` with DISCORD_API_BASE at a web server answering 200 exits 2 with one line
+    on stderr (and nothing else there)."""
+    import subprocess
+    import sys
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            body = b"<html>It works!</html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).resolve().parents[2]), "DISCORD_TOKEN": TOKEN,
+           "DISCORD_API_BASE": base, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/c.db", "SYNC_COMMANDS": "false"}
+    try:
+        done = subprocess.run([sys.executable, "-m", "bot", "run"], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=120)
+    finally:
+        server.shutdown()
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"coroner: DISCORD_API_BASE {base} answered the login (GET /users/@me) with something that is not "
+        "Discord's API (TypeError); check DISCORD_API_BASE (a Discord-compatible endpoint) or leave it unset"]
 
 
 async def test_refused_token_is_one_line(tmp_path: Path, answering: list[str]) -> None:
@@ -143,3 +209,41 @@ async def test_guild_ready_seconds_is_discord_py_guild_ready_timeout() -> None:
     assert (default._connection.guild_ready_timeout, quick._connection.guild_ready_timeout) == (2.0, 0.05)
     with pytest.raises(ValueError, match="guild_ready_seconds"):
         Settings(_env_file=None, discord_token="x", guild_ready_seconds=-1)
+
+
+async def test_a_second_sigterm_exits_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first SIGTERM starts the graceful stop (:meth:`CoronerBot.close`); a second one while it runs exits at
+    once with status 143."""
+    import asyncio
+    import os
+    import signal
+
+    import bot.bot as bot_module
+
+    bot = CoronerBot(Settings(_env_file=None, discord_token=TOKEN))
+    stopping, exited = asyncio.Event(), asyncio.Event()
+    codes: list[int] = []
+
+    async def slow_close() -> None:  # a stop still waiting for what is in flight
+        stopping.set()
+        await asyncio.Event().wait()
+
+    def exit_now(code: int) -> None:
+        codes.append(code)
+        exited.set()
+
+    monkeypatch.setattr(bot, "close", slow_close)
+    monkeypatch.setattr(bot_module.os, "_exit", exit_now)
+    loop = asyncio.get_running_loop()
+    bot_module.stop_on_sigterm(bot)
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)
+        await asyncio.wait_for(stopping.wait(), 5)
+        assert codes == []
+        os.kill(os.getpid(), signal.SIGTERM)
+        await asyncio.wait_for(exited.wait(), 5)
+        assert codes == [143]
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+        for task in [t for t in asyncio.all_tasks() if t.get_name() == "coroner-sigterm"]:
+            task.cancel()

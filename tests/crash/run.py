@@ -30,11 +30,11 @@ from games.core import register
 from tests.crash._bot import OK
 from tests.discord_double import Channel, DiscordDouble, StoredMessage, User
 from tests.discord_double.clock import ManualClock
+from tests.discord_double.server import TOKEN
 from tests.support.newgame import newgame
 from tests.support.processes import BotProcess
 from tests.support.tiny_game import ENGINE
 
-TOKEN = "double-token"
 WAIT = 3.0  # seconds a scripted player waits for an answer before looking again (the bot may be down)
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Achievement, Game, Series
-from bot.db.repos import games, scores, timers
+from bot.db.repos import games, outbox, scores, timers
 from games.core import Outcome
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -82,13 +82,40 @@ async def test_timers_come_due_and_fire_once(sessions: Sessions) -> None:
         early = await timers.schedule(session, game.id, "turn", NOW, {"seat": 1}, 3)
         late = await timers.schedule(session, game.id, "day", NOW + timedelta(hours=1), {}, 3)
     async with sessions() as session, session.begin():
-        assert [t.id for t in await timers.claim_due(session, NOW, "p", timedelta(minutes=1))] == [early.id]
+        assert [t.id for t, _ in await timers.claim_due(session, NOW, "p", timedelta(minutes=1))] == [early.id]
         assert await timers.mark_fired(session, early.id, NOW)
         assert not await timers.mark_fired(session, early.id, NOW)
         day = NOW + timedelta(days=1)
-        assert [t.id for t in await timers.claim_due(session, day, "p", timedelta(minutes=1))] == [late.id]
+        assert [t.id for t, _ in await timers.claim_due(session, day, "p", timedelta(minutes=1))] == [late.id]
         await timers.disarm_game(session, game.id, NOW)
         assert await timers.pending_of(session, game.id) == []
+
+
+async def test_a_claim_that_ran_out_is_taken_over_and_a_stopping_owner_hands_back(sessions: Sessions) -> None:
+    """A timer claimed by a process whose lease ran out is claimed by another, which is told from whom; a
+    stopping process's claims and delivery leases go back at once (``release_owner``)."""
+    async with sessions() as session, session.begin():
+        game = await _new_game(session)
+        timer = await timers.schedule(session, game.id, "turn", NOW, {}, 3)
+        spare = await timers.schedule(session, game.id, "day", NOW, {}, 3)
+    async with sessions() as session, session.begin():
+        claimed = await timers.claim_due(session, NOW, "dead", timedelta(seconds=30))
+        assert [(t.id, by) for t, by in claimed] == [(timer.id, None), (spare.id, None)]
+    async with sessions() as session, session.begin():  # within the lease: nothing for another process
+        assert await timers.claim_due(session, NOW + timedelta(seconds=29), "live", timedelta(seconds=30)) == []
+    later = NOW + timedelta(seconds=31)
+    async with sessions() as session, session.begin():
+        claimed = await timers.claim_due(session, later, "live", timedelta(seconds=30), limit=1)
+        assert [(t.id, by) for t, by in claimed] == [(timer.id, "dead")]
+        await outbox.add(session, game.id, 4, "act", [], [], later)
+        assert (await outbox.claim_game(session, game.id, "live", later, later + timedelta(seconds=30)))[0]
+    async with sessions() as session, session.begin():
+        await timers.release_owner(session, "live")
+        await outbox.release_owner(session, "live", later)
+    async with sessions() as session, session.begin():  # both at once for a third process, well within the lease
+        claimed = await timers.claim_due(session, later, "next", timedelta(seconds=30))
+        assert sorted((t.id, by) for t, by in claimed) == [(timer.id, None), (spare.id, "dead")]
+        assert (await outbox.claim_game(session, game.id, "next", later, later + timedelta(seconds=30)))[0]
 
 
 async def test_outcome_writes_scores_and_achievements(sessions: Sessions) -> None:

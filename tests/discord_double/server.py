@@ -24,7 +24,8 @@ from tests.discord_double.permissions import DEFAULT_EVERYONE, README_MINIMAL
 from tests.discord_double.ratelimits import INTERACTION_ROUTES, RateLimits
 
 API_PREFIX = "/api/v10"
-TOKEN = "double-token"
+#: shaped like a bot token (the bot checks the shape offline before it connects); valid only here
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.ZG91Ymw.ZG91YmxlLXRva2VuLW5vdC1hLXJlYWwtb25l"
 #: seconds Discord remembers a message nonce (``enforce_nonce``: "checked for uniqueness in the past few minutes"),
 #: on the double's clock: a message sent again with the same nonce after that is a second message
 NONCE_MEMORY = 5 * 60.0

@@ -13,7 +13,7 @@ import pytest
 from tests.discord_double import DiscordDouble
 from tests.discord_double.permissions import MANAGE_ROLES, README_MINIMAL, SEND_MESSAGES, VIEW_CHANNEL
 from tests.discord_double.schema import needs_spec
-from tests.discord_double.server import env_latency
+from tests.discord_double.server import TOKEN, env_latency
 from tests.discord_double_tests.strict_support import Strict, callback, code_of, error_codes, strict, webhook
 
 __all__ = ["strict"]
@@ -129,7 +129,7 @@ async def test_roles_need_manage_roles_and_a_higher_bot_role(strict: Strict) -> 
     assert guild.member(strict.alice).role_ids.count(low.id) == 1 and high.id not in guild.member(strict.alice).role_ids
 
 
-@pytest.mark.parametrize("authorization", [None, "Bot wrong-token", "double-token"])
+@pytest.mark.parametrize("authorization", [None, "Bot wrong-token", TOKEN])
 async def test_a_request_without_the_bot_token_is_401(strict: Strict, authorization: str | None) -> None:
     """No token, a wrong token or a token without the ``Bot`` prefix: 401 Unauthorized."""
     headers = {"Authorization": authorization or ""}

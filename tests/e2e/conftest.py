@@ -24,6 +24,7 @@ from games.core import register
 from tests.db.backends import db_url, pg_database  # noqa: F401 - every e2e test runs on SQLite and PostgreSQL
 from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, StoredMessage, User
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
+from tests.discord_double.server import TOKEN
 from tests.e2e.latency import env_sql_latency, slow_sql  # noqa: F401 - COR_SQL_LATENCY_MS slows every e2e test's SQL
 from tests.support import potato as potato_game
 from tests.support.newgame import older_shape
@@ -50,7 +51,7 @@ class World:
         return TableService(self.sessions)
 
     def bot(self) -> CoronerBot:
-        settings = Settings(_env_file=None, discord_token="double-token", database_url=self.db_url,
+        settings = Settings(_env_file=None, discord_token=TOKEN, database_url=self.db_url,
                             discord_api_base=self.double.api_base)
         return CoronerBot(settings, clock=self.clock, guild_ready_timeout=0.05)
 

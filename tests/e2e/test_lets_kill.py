@@ -4,15 +4,20 @@ both sides, and the rest of the game played out by the turn timers to the announ
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 import pytest
 
 from bot.tables import TableService
+from games.core.ai import choose_action
+from games.lets_kill.cards import CARDS
+from games.lets_kill.engine import LetsKill
 from games.lets_kill.models import PlayCard, Pledge, Respond
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, table_log, until_version
+from tests.games.lets_kill.support import build
 from tests.support.newgame import newgame
 
 SEED = 13  # Bob starts with the Exploding Birthday Cake and a Gun; Carol holds Sirens and the Grenade Launcher
@@ -36,16 +41,56 @@ async def table_message(world: World, table_id: int) -> tuple[StoredMessage, Any
     return message, table
 
 
-async def choose(world: World, user: User, table_id: int, action: Any) -> None:
-    """Click Act, then pick ``action`` in the ephemeral select of the clicker's legal moves."""
+async def choose(world: World, user: User, table_id: int, action: Any) -> int:
+    """Click Act, then make ``action``: a Step-2 play built step by step in the panel (card, targets, order),
+    any other move picked in the select of the clicker's legal moves. Returns how many panels it took."""
     message, table = await table_message(world, table_id)
     seat = next(s for s in range(3) if table.user_of(s) == user.id)
     legal = table.engine.legal_actions(table.state, seat)
     response = await (await user.click(message, label="Act")).response()
     assert response.ephemeral and response.message is not None
-    select = next(c for c in response.message.walk_components() if ":do:" in c.get("custom_id", ""))
-    await (await user.select(response.message, select["custom_id"], [str(legal.index(action))])).response()
+    steps = 1
+    if isinstance(action, PlayCard):
+        steps = await build_play(user, response.message, table.state, action)
+    else:
+        select = next(c for c in response.message.walk_components() if ":do:" in c.get("custom_id", ""))
+        await (await user.select(response.message, select["custom_id"], [str(legal.index(action))])).response()
     await wait_version(world, table_id, table.version)
+    return steps
+
+
+def _decoded(value: str) -> list[str]:
+    return [f"V{v}" for v in value.split(",") if v]
+
+
+async def build_play(user: User, panel: StoredMessage, state: Any, action: PlayCard) -> int:
+    """Answer each panel of the play builder as ``action`` needs, until the play is made (the panel goes)."""
+    for steps in range(1, 12):
+        select = next(c for c in panel.walk_components() if c.get("type") == 3)
+        name = select["custom_id"].split(":")[4]
+        values = [o["value"] for o in select["options"]]
+        if name == "card":
+            picked = [action.card]
+        elif name == "tgt":
+            field = values[0].split("=")[0]
+            wanted = getattr(action, field)
+            picked = [f"{field}={'' if wanted is None else wanted}"]
+        elif name == "place":
+            picked = [next(loc.card for loc in state.locations if action.victims[0] in loc.victims)
+                      if action.victims[0] not in state.town else "~"]
+        elif name == "vic" and select.get("max_values", 1) == 1 and values[0].endswith(","):
+            picked = [next(v for v in values if set(_decoded(v)) == set(action.victims))]
+        elif name == "vic":
+            picked = list(action.victims)
+        else:  # the order: the option that starts the declared order
+            picked = [next(v for v in values if _decoded(v) == action.victims[:len(_decoded(v))])]
+        assert set(picked) <= set(values), (name, picked, values)
+        response = await (await user.select(panel, select["custom_id"], picked)).response()
+        if response.type != 7:  # not an edit into the next step: the play was made
+            return steps
+        assert response.message is not None
+        panel = response.message
+    raise AssertionError("the play builder did not finish")
 
 
 async def wait_version(world: World, table_id: int, version: int) -> None:
@@ -210,3 +255,110 @@ async def test_answers_keep_the_window_deadline_also_across_a_restart(world: Wor
         assert (await world.tables.load(1)).state.pending.kind != "window"
         await world.double.wait_for(lambda: "Time is up: the game goes on without Carol." in table_log(
             world.bot_messages()), what="the window's closing line")
+
+
+async def test_a_hand_dm_comes_at_most_once_per_turn_change(world: World, seed: None) -> None:
+    """Issue 21: three players play a whole game with the computer players' moves (whackings, windows, shootouts);
+    each gets the dealt hand, then one "Your hand" DM at each turn change after which the hand is not the one last
+    sent, listing the whole hand: 16 DMs in this game of 14 turns, where one per hand change sent 30 (10, 8, 12)."""
+    players = world.players[:3]
+    bot = world.bot()
+    async with world.running(bot):
+        await start_three(world)
+        table = await world.tables.load(1)
+        engine, rng = table.engine, random.Random(5)
+        sent = [list(hand) for hand in table.state.hands]
+        expected = [1, 1, 1]  # the dealt hand
+        for _ in range(3000):
+            if table.status != "active":
+                break
+            seat = engine.waiting(table.state).seats[0]
+            action = choose_action(engine, table.state, seat, rng)
+            before = table.state.turn
+            await bot.tables.act(1, None, engine.dump_action(action), seat=seat, expected_version=table.version)
+            table = await world.tables.load(1)
+            if table.state.turn != before and table.status == "active":
+                for s, hand in enumerate(table.state.hands):
+                    expected[s] += hand != sent[s]
+                    sent[s] = list(hand)
+        assert table.status == "finished"
+        await world.double.wait_for(lambda: any(m.embeds and m.embeds[-1].get("title") == "Game over"
+                                                for m in world.bot_messages()), what="the result")
+        for user in players:
+            seat = next(s for s in range(3) if table.user_of(s) == user.id)
+            hands = [m for m in user.dms() if "Your hand" in m.text]
+            assert len(hands) == expected[seat], (user.username, len(hands), expected)
+            assert all(CARDS[c].name in hands[-1].text for c in sent[seat])
+        assert sum(expected) == 16 and table.state.turn == 14
+
+
+CROWD = ["V05", "V06", "V07", "V08", "V09", "V10", "V11", "V12", "V13", "V14", "V15", "V16"]
+
+
+@pytest.fixture
+def crowded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game is dealt as a crowded town: Alice (seat 0) holds Free Samples and a body-count-4 Weapon, twelve
+    Victims are out on the town, the Fireworks Warehouse and the Dark Alley are in play; Mimi is placed first."""
+    def setup(self: Any, options: Any, seats: Any, seed: int) -> Any:
+        return build(hands=[["E05", "W09"], ["W01"], ["W02"]], victims_top=["V04"], town=CROWD,
+                     locations={"L08": ["V17", "V18", "V19", "V20", "V21"], "L09": []})
+
+    monkeypatch.setattr(LetsKill, "setup", setup)
+
+
+async def test_free_samples_moves_three_victims_in_the_chosen_arrival_order(world: World, crowded: None) -> None:
+    """Issue 21 (§9.10): with 12 Victims out on the town there are hundreds of Free Samples moves (the list
+    stopped at 60, the menu at 25); Alice builds one of the last: destination, three Victims, their arrival order."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        await start_three(world)
+        await pass_window(world, bob, 1)
+        await pass_window(world, carol, 1)
+        table = await world.tables.load(1)
+        listed = [a for a in table.engine.legal_actions(table.state, 0) if isinstance(a, PlayCard) and a.card == "E05"]
+        assert len(listed) > 60
+        move = PlayCard(card="E05", victims=["V16", "V05", "V11"], location="L08")
+        steps = await choose(world, alice, 1, move)
+        table = await world.tables.load(1)
+        warehouse = next(loc for loc in table.state.locations if loc.card == "L08")
+        assert warehouse.victims[-3:] == ["V16", "V05", "V11"] and steps == 4  # card, place, Victims, order
+
+
+async def test_a_weapon_declaration_is_made_in_the_chosen_order(world: World, crowded: None) -> None:
+    """W1: the declaration order is the whacker's; Alice declares four Victims at the Warehouse last first, and the
+    whacking takes them in that order."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        await start_three(world)
+        await pass_window(world, bob, 1)
+        await pass_window(world, carol, 1)
+        move = PlayCard(card="W09", victims=["V21", "V19", "V17", "V20"])
+        await choose(world, alice, 1, move)
+        table = await world.tables.load(1)
+        assert table.state.whacking is not None and table.state.whacking.targets == move.victims
+
+
+async def test_the_discard_pile_is_on_the_table_and_whole_under_status(world: World, seed: None) -> None:
+    """README ruling 6: Bob throws his hand away (from the card panel); the table then shows the pile's top three
+    cards and `/status` the whole pile, top first."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        await start_three(world)
+        await pass_window(world, alice, 1)
+        await pass_window(world, carol, 1)
+        message, table = await table_message(world, 1)
+        thrown = list(reversed(table.state.hands[1]))
+        response = await (await bob.click(message, label="Act")).response()
+        assert response.message is not None
+        select = next(c for c in response.message.walk_components() if c.get("type") == 3)
+        away = next(o["value"] for o in select["options"] if o["value"].startswith("!"))
+        await (await bob.select(response.message, select["custom_id"], [away])).response()
+        await wait_version(world, 1, table.version)
+        table = await world.tables.load(1)
+        assert table.state.lk_discard[-5:] == thrown[::-1]
+        names = [CARDS[c].name for c in thrown]
+        top = f"Discard pile, top first: {', '.join(names[:3])}, …and 2 more"
+        await world.double.wait_for(lambda: any(top in m.text for m in act_buttons(world)), what="the pile's top")
+        status = await (await alice.slash(world.games, "status")).response()
+        assert status.ephemeral and len(status.embeds) == 2
+        assert status.embeds[1]["description"] == f"Discard pile, top first: {', '.join(names)}"

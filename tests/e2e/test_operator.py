@@ -7,6 +7,7 @@ import logging
 
 import pytest
 
+from tests.discord_double.server import TOKEN
 from tests.e2e.conftest import World, refusal
 from tests.support.newgame import newgame
 
@@ -17,7 +18,7 @@ async def test_dev_guild_the_bot_is_not_in_is_one_line(world: World) -> None:
     from bot.settings import Settings, StartupError
 
     world.double.fail_once("PUT", r"/guilds/\d+/commands$", status=403)
-    settings = Settings(_env_file=None, discord_token="double-token", database_url=world.db_url,
+    settings = Settings(_env_file=None, discord_token=TOKEN, database_url=world.db_url,
                         discord_api_base=world.double.api_base, dev_guild_id=123)
     with pytest.raises(StartupError) as err:
         async with world.running(CoronerBot(settings, clock=world.clock, guild_ready_timeout=0.05)):

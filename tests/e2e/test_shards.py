@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from bot.bot import CoronerBot
 from bot.db.models import GameAction
 from bot.settings import Settings
+from tests.discord_double.server import TOKEN
 from tests.e2e.conftest import World, mark, stored
 from tests.e2e.test_cereal_killer import ROUTE, click, custom_id, next_status, start, statuses
 
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.parametrize("db_url", [pytest.param("postgres", marks=p
 
 def shard_bot(world: World, shard: int) -> CoronerBot:
     """A bot process holding ``shard`` of two, on the world's database and clock."""
-    settings = Settings(_env_file=None, discord_token="double-token", database_url=world.db_url,
+    settings = Settings(_env_file=None, discord_token=TOKEN, database_url=world.db_url,
                         discord_api_base=world.double.api_base, shard_count=2, shard_ids=[shard])
     return CoronerBot(settings, clock=world.clock, guild_ready_timeout=0.05)
 

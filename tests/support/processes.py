@@ -6,7 +6,8 @@ A process is ``python -m bot run`` (the operator's command) unless told otherwis
 environment: ``DISCORD_TOKEN``, ``DISCORD_API_BASE`` (the double, or a REST proxy in front of it),
 ``DATABASE_URL``, ``SHARD_COUNT`` and ``SHARD_IDS``. Its stdout and stderr go to a log file; it counts as ready
 when it prints its ready line (``coroner ... ready as ...``, logged once every shard it holds is connected).
-:meth:`BotProcess.kill` is SIGKILL (nothing is flushed or closed: a crash); a killed process can be started again.
+:meth:`BotProcess.kill` is SIGKILL (nothing is flushed or closed: a crash), :meth:`BotProcess.terminate` SIGTERM (a
+graceful stop); a stopped process can be started again.
 
     async with Cluster(double.api_base, db_url, tmp_path, [[0], [1]]) as cluster:   # migrates once, starts both
         await cluster[1].kill(); ...; await cluster[1].start()
@@ -103,6 +104,25 @@ class BotProcess:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(reader, 5)
         self.proc, self._reader = None, None
+
+    async def terminate(self, timeout: float = 20.0) -> int | None:
+        """SIGTERM the process (a graceful stop, as ``docker stop`` sends) and reap it: its exit status (negative:
+        the signal that ended it), or None when it had to be SIGKILLed after ``timeout`` seconds."""
+        proc, reader = self.proc, self._reader
+        if proc is None or proc.returncode is not None:
+            return None if proc is None else proc.returncode
+        proc.send_signal(signal.SIGTERM)
+        try:
+            code: int | None = await asyncio.wait_for(proc.wait(), timeout)
+        except TimeoutError:
+            proc.send_signal(signal.SIGKILL)
+            await proc.wait()
+            code = None
+        if reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(reader, 5)
+        self.proc, self._reader = None, None
+        return code
 
     def rss(self) -> int:
         """The process's resident memory (bytes, from ``/proc``; Linux only)."""

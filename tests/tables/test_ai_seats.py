@@ -19,6 +19,7 @@ from bot.clock import FakeClock
 from bot.db.models import Score
 from bot.db.repos import games
 from bot.history.store import load_record
+from bot.metrics import Metrics
 from bot.tables import TableError, TableService
 from games.core import ai
 from tests.support.tiny_game import Pass
@@ -170,7 +171,7 @@ def fake_bot(service: TableService) -> Any:
         scheduled.append((kind, payload))
 
     return SimpleNamespace(tables=service, clock=FakeClock(NOW), timers=SimpleNamespace(schedule=schedule),
-                           scheduled=scheduled)
+                           scheduled=scheduled, metrics=Metrics())
 
 
 async def test_the_handler_plays_the_policy_and_drops_an_outdated_timer(planned: TableService) -> None:

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.clock import FakeClock
 from bot.db.models import DeliveryLease, GameAction, OutboxEntry
 from bot.delivery import Delivery
+from bot.metrics import Metrics, sample
 from bot.tables import Table, TableError, TableService, current_step
 from bot.tables.outbox import LEASE as DELIVERY_LEASE
 from bot.timers import LEASE, TimerRunner
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.parametrize("db_url", [pytest.param("postgres", marks=p
 
 
 def runner(service: TableService, clock: FakeClock) -> TimerRunner:
-    return TimerRunner(SimpleNamespace(tables=service, clock=clock))  # type: ignore[arg-type]
+    return TimerRunner(SimpleNamespace(tables=service, clock=clock, metrics=Metrics()))  # type: ignore[arg-type]
 
 
 async def count(sessions: Sessions, model: Any, **where: Any) -> int:
@@ -87,6 +88,43 @@ async def test_a_dead_process_timers_are_taken_over_when_the_lease_runs_out(sess
     assert await survivor.run_due() == 1 and ran == [timer.id]
     clock.advance(LEASE)
     assert await survivor.run_due() == 0 and ran == [timer.id]
+    metrics = survivor.bot.metrics  # counted: one takeover, started one lease after it was due
+    assert sample(metrics, "coroner_lease_takeovers_total", kind="tick") == 1
+    assert sample(metrics, "coroner_timer_lateness_seconds_count") == 1
+    assert sample(metrics, "coroner_timer_lateness_seconds_sum") == LEASE.total_seconds()
+
+
+async def test_a_stopping_runner_finishes_its_handler_and_gives_the_rest_back(sessions: Sessions,
+                                                                             other: Sessions) -> None:
+    """A graceful stop while a batch runs: the handler running finishes and its timer is fired; the claims not run
+    yet are given back at once, so another process runs them without waiting for the lease."""
+    clock = FakeClock(NOW)
+    stopping, alive = TableService(sessions, clock=clock.now), TableService(other, clock=clock.now)
+    table = await started(stopping, 3)
+    first = await stopping.schedule_timer(table.id, "tick", NOW - timedelta(seconds=2), {})
+    rest = [await stopping.schedule_timer(table.id, "tick", NOW - timedelta(seconds=1), {}) for _ in range(2)]
+    entered, gate = asyncio.Event(), asyncio.Event()
+    ran: list[tuple[str, int]] = []
+
+    async def slow_tick(timer: Any) -> None:
+        entered.set()
+        await gate.wait()
+        ran.append(("stopping", timer.id))
+
+    leaving = runner(stopping, clock)
+    leaving.on("tick", slow_tick)
+    leaving._task = asyncio.create_task(leaving.run_due())  # its loop, in the middle of a batch
+    await entered.wait()
+    stop = asyncio.create_task(leaving.stop(grace=30))
+    await asyncio.sleep(0)
+    gate.set()
+    await stop
+    assert ran == [("stopping", first.id)]
+    survivor = runner(alive, clock)
+    survivor.on("tick", lambda t: asyncio.sleep(0, ran.append(("alive", t.id))))
+    assert await survivor.run_due() == 2  # at once: the clock has not moved
+    assert ran == [("stopping", first.id), ("alive", rest[0].id), ("alive", rest[1].id)]
+    assert sample(survivor.bot.metrics, "coroner_lease_takeovers_total", kind="tick") == 0  # given, not taken
 
 
 async def test_a_handler_running_past_the_lease_keeps_its_timer(sessions: Sessions, other: Sessions) -> None:
@@ -296,6 +334,7 @@ class Process:
 
     def __init__(self, name: str, service: TableService, closed: set[int], sent: list[tuple[str, str, str]]) -> None:
         self.name, self.tables, self.closed, self.sent = name, service, closed, sent
+        self.metrics = Metrics()
 
     def add_listener(self, *args: Any) -> None:
         pass

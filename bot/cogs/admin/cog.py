@@ -20,7 +20,7 @@ from bot.guild_config import SettingRefused, choices, option_range, update_confi
 from bot.ui import COLOUR, SILENT
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 DayLength = option_range("day_length_minutes")
 SocialMaxDays = option_range("social_max_days")
@@ -58,7 +58,7 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
 
     gamechannel = app_commands.Group(name="gamechannel", description=_("Channels where games may be opened"))
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
         super().__init__()
 

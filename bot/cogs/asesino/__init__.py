@@ -9,10 +9,10 @@ from bot.cogs.asesino.ui import TabletopUI
 from bot.ui import register_ui
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 
-async def setup(bot: CoronerBot) -> None:
+async def setup(bot: Coroner) -> None:
     """Register the tabletop and small mode UIs (a finished series round reaches the lobby cog through a timer the
     delivery arms, so the UIs hold no bot)."""
     register_ui(TabletopUI())

@@ -16,10 +16,10 @@ from bot.cogs.asesino_social.ui import SOCIAL
 from bot.ui import register_ui
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 
-async def setup(bot: CoronerBot) -> None:
+async def setup(bot: Coroner) -> None:
     register_ui(SOCIAL)
     days.install(bot)
     await bot.add_cog(SocialCommands(bot))

@@ -25,7 +25,7 @@ from games.asesino.social.writing import check_text
 from games.core import IllegalAction
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import ActResult, Table
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ def review_message(table: Table, review_id: int) -> Outgoing:
     return Outgoing(embeds=[embed], view=view)
 
 
-async def offer(bot: CoronerBot, result: ActResult) -> None:
+async def offer(bot: Coroner, result: ActResult) -> None:
     """DM the host every review the action sent (best effort: a closed DM is logged; the review stays pending)."""
     table = result.table
     for event in result.events:
@@ -70,7 +70,7 @@ async def offer(bot: CoronerBot, result: ActResult) -> None:
                         exc_info=True)
 
 
-async def decide(bot: CoronerBot, interaction: discord.Interaction, table: Table, arg: Any) -> None:
+async def decide(bot: Coroner, interaction: discord.Interaction, table: Table, arg: Any) -> None:
     """Approve or reject on review ``arg`` (``<id>-yes`` / ``<id>-no``) pressed. Raises ``UserError``
     (``asesino_social.ui.unknown``), the table's refusal (``table.not_a_player``) or the engine's (not the host:
     ``asesino_social.host_only``; a review already decided) — answered privately by the caller's error handler."""

@@ -17,14 +17,14 @@ from bot.errors import UserError
 from bot.ui import text_name
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 
 class SocialCommands(commands.Cog):
     """``/accuse`` and ``/post``."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
 
     async def _game_here(self, interaction: discord.Interaction) -> tuple[Table, int]:

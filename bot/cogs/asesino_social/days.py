@@ -29,7 +29,7 @@ from games.asesino.social import SYSTEM_SEAT, next_boundary
 from games.core import IllegalAction
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -50,15 +50,15 @@ def is_social(table: Table) -> bool:
     return table.game == "asesino" and table.mode == "social"
 
 
-async def schedule_day_end(bot: CoronerBot, game_id: int, day: int, due_at: datetime) -> None:
+async def schedule_day_end(bot: Coroner, game_id: int, day: int, due_at: datetime) -> None:
     await bot.timers.schedule(game_id, DAY_END, due_at, {"day": day})
 
 
-async def schedule_expiry(bot: CoronerBot, game_id: int, judgement: int, expires_at: datetime) -> None:
+async def schedule_expiry(bot: Coroner, game_id: int, judgement: int, expires_at: datetime) -> None:
     await bot.timers.schedule(game_id, JUDGEMENTS, expires_at + GRACE, {"judgement": judgement})
 
 
-async def on_day_end(bot: CoronerBot, timer: Any) -> None:
+async def on_day_end(bot: Coroner, timer: Any) -> None:
     """The ``social_day_end`` handler (see the module docstring). Never raises: a failure re-arms the timer."""
     try:
         await end_day(bot, timer.game_id, timer.payload.get("day"))
@@ -71,7 +71,7 @@ async def on_day_end(bot: CoronerBot, timer: Any) -> None:
             log.exception("could not re-arm the day end of social game %s", timer.game_id)
 
 
-async def end_day(bot: CoronerBot, game_id: int, day: Any) -> None:
+async def end_day(bot: Coroner, game_id: int, day: Any) -> None:
     """End ``day`` of the game, and every later overdue day, if its boundary has passed (:func:`catch_up`); then
     make sure the current day has a pending timer. Raises on any failure but a stale day or a finished game."""
     table = await bot.tables.load(game_id)
@@ -83,7 +83,7 @@ async def end_day(bot: CoronerBot, game_id: int, day: Any) -> None:
     await ensure_day_timer(bot, table)
 
 
-async def catch_up(bot: CoronerBot, game_id: int) -> None:
+async def catch_up(bot: Coroner, game_id: int) -> None:
     """Apply, in order, everything the game's own clock has due now (:meth:`games.core.Engine.due`: ruling "Time":
     "after downtime the bot ends every overdue day, in order, before it applies anything else"), each as
     ``SYSTEM_SEAT`` through :meth:`bot.ui.GameUI.play`. A day another writer ended first is skipped; a finished
@@ -112,7 +112,7 @@ async def catch_up(bot: CoronerBot, game_id: int) -> None:
     log.warning("social game %s: more than %d overdue clock actions", game_id, MAX_CATCH_UP)
 
 
-async def ensure_day_timer(bot: CoronerBot, table: Table) -> None:
+async def ensure_day_timer(bot: Coroner, table: Table) -> None:
     """Arm the current day's end unless a timer for it is pending (e.g. a retry found the day already ended by
     an attempt whose next timer was never armed)."""
     if table.status != "active" or table.state is None:
@@ -126,13 +126,13 @@ async def ensure_day_timer(bot: CoronerBot, table: Table) -> None:
         await schedule_day_end(bot, table.id, table.state.day, due)
 
 
-async def on_judgements(bot: CoronerBot, timer: Any) -> None:
+async def on_judgements(bot: Coroner, timer: Any) -> None:
     """The ``social_judgements`` handler: apply what the clock has due (judgements whose window has ended, after
     any overdue day: an action stamped past the boundary would be refused)."""
     await catch_up(bot, timer.game_id)
 
 
-async def after_player_action(bot: CoronerBot, result: Any) -> None:
+async def after_player_action(bot: Coroner, result: Any) -> None:
     """Arm the expiry timer of a judgement the action opened (``result``: an ActResult)."""
     for event in result.events:
         if event.key == "asesino_social.judgement.opened":
@@ -141,7 +141,7 @@ async def after_player_action(bot: CoronerBot, result: Any) -> None:
             await schedule_expiry(bot, result.table.id, judgement.id, judgement.expires_at)
 
 
-def install(bot: CoronerBot) -> None:
+def install(bot: Coroner) -> None:
     async def day_end(timer: Any) -> None:
         await on_day_end(bot, timer)
 

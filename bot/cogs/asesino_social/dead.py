@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import discord
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import ActResult, Table
 
 log = logging.getLogger(__name__)
@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 DEATH = "asesino_social.death"
 
 
-async def after_action(bot: CoronerBot, result: ActResult) -> None:
+async def after_action(bot: Coroner, result: ActResult) -> None:
     """Give the dead role to players the action killed; once the game is over, take it back from every dead
     player instead. Never raises for Discord's refusals."""
     table = result.table
@@ -31,19 +31,19 @@ async def after_action(bot: CoronerBot, result: ActResult) -> None:
         await mark_dead(bot, table, [e.params["seat"] for e in result.events if e.key == DEATH])
 
 
-async def mark_dead(bot: CoronerBot, table: Table, seats: list[int]) -> None:
+async def mark_dead(bot: Coroner, table: Table, seats: list[int]) -> None:
     """Give the dead role to ``seats``."""
     await _change(bot, table, seats, add=True)
 
 
-async def clear_dead(bot: CoronerBot, table: Table) -> None:
+async def clear_dead(bot: Coroner, table: Table) -> None:
     """Take the dead role back from every dead player of a finished (or cancelled) game."""
     if table.state is None:
         return
     await _change(bot, table, [i for i, seat in enumerate(table.state.seats) if not seat.alive], add=False)
 
 
-async def _change(bot: CoronerBot, table: Table, seats: list[int], *, add: bool) -> None:
+async def _change(bot: Coroner, table: Table, seats: list[int], *, add: bool) -> None:
     if not seats:
         return
     role_id = (await bot.config(table.guild_id)).dead_role_id

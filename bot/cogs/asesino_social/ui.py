@@ -40,7 +40,7 @@ from games.asesino.social.rules import dead_reason, idle_reason, interview_pair,
 from games.core import Event, IllegalAction
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import ActResult, Table
 
 
@@ -55,14 +55,14 @@ MAX_SELECTS = 4
 DAY_OVER = "asesino_social.day_over"
 
 
-def check_now(bot: CoronerBot, table: Table, seat: int, action: dict[str, Any]) -> None:
+def check_now(bot: Coroner, table: Table, seat: int, action: dict[str, Any]) -> None:
     """Raise the engine's refusal of ``action`` by ``seat`` now, before asking the player for text; changes
     nothing (``apply`` is pure and its result is dropped). Raises :class:`IllegalAction`."""
     engine = table.engine
     engine.apply(table.state, seat, engine.parse_action({**action, "at": bot.clock.now().isoformat()}))
 
 
-def open_modal_checked(bot: CoronerBot, table: Table, seat: int, kind: str) -> GameModal:
+def open_modal_checked(bot: Coroner, table: Table, seat: int, kind: str) -> GameModal:
     """The text modal for ``kind`` (a note, a Farewell Letter, an anonymous post or a clue; answered by
     :meth:`SocialUI.on_modal`, also after a restart), or the engine's refusal (a dead player's post, a letter on
     the wrong day...). A day already over is no refusal: the modal opens at once (it must be the first answer) and
@@ -126,7 +126,7 @@ class SocialUI(GameUI):
         action whenever it is submitted (the game runs in real time: no version check)."""
         if name != "text":
             raise UserError("error.unexpected")
-        bot: CoronerBot = interaction.client  # type: ignore[assignment]
+        bot: Coroner = interaction.client  # type: ignore[assignment]
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.play(bot, table, interaction.user.id, {"type": arg, "text": values.get("text", "")})
         await interaction.followup.send(await bot.t(interaction.guild_id, f"asesino_social.ui.saved.{arg}"),
@@ -187,7 +187,7 @@ class SocialUI(GameUI):
     # --- components -----------------------------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
-        bot: CoronerBot = interaction.client  # type: ignore[assignment]
+        bot: Coroner = interaction.client  # type: ignore[assignment]
         if name == _review.BUTTON:
             await _review.decide(bot, interaction, table, arg)
             return

@@ -8,10 +8,10 @@ from bot.cogs.cereal_killer.ui import ANSWER_TIMER, CerealUI, clear_answer_butto
 from bot.ui import register_ui
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 
-async def setup(bot: CoronerBot) -> None:
+async def setup(bot: Coroner) -> None:
     """Register the game UI (no slash commands of its own: the lobby, /hand and DMs are generic) and the timer
     that takes the Killer's answer buttons away at their deadline."""
     register_ui(CerealUI())

@@ -26,7 +26,7 @@ from games.cereal_killer.models import KILLER
 from games.cereal_killer.route import ParseError, parse_route
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import ActResult, Table
     from bot.ui import GameUI
 
@@ -105,7 +105,7 @@ async def submit_route(ui: GameUI, interaction: discord.Interaction, table: Tabl
                        content: str) -> None:
     """Play the Killer's route typed in the modal; answer privately: the confirmation (the route and its place)
     or the exact refusal (the parser's or the engine's, in words). Nothing changes on a refusal."""
-    bot: CoronerBot = interaction.client  # type: ignore[assignment]
+    bot: Coroner = interaction.client  # type: ignore[assignment]
     try:
         check_route_sender(table, table.seat_of(interaction.user.id))
         action = route_action(content)

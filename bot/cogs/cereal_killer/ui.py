@@ -38,7 +38,7 @@ from games.cereal_killer.models import KILLER, ROLES
 from games.core import Event
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 PROMPTS = ("cereal_killer.prompt.question", "cereal_killer.prompt.sniff")
@@ -153,7 +153,7 @@ class CerealUI(GameUI):
     # --- the hunters' components and the Killer's answer buttons --------------------------------------------
     async def on_component(self, interaction: discord.Interaction, table: Table, name: str, arg: str,
                            version: int, values: list[str]) -> None:
-        bot: CoronerBot = interaction.client  # type: ignore[assignment]
+        bot: Coroner = interaction.client  # type: ignore[assignment]
         if name in ("move", "route"):
             TableService.check_turn(table, interaction.user.id, version)
             modal = move_modal(table, version) if name == "move" else RouteModal(self, table, version)
@@ -194,7 +194,7 @@ class CerealUI(GameUI):
         await self.play(bot, table, message.author.id, route_action(content), version=table.version)
 
 
-async def clear_answer_buttons(bot: CoronerBot, timer: Any) -> None:
+async def clear_answer_buttons(bot: Coroner, timer: Any) -> None:
     """The ``cereal_killer_answer_due`` timer: at the deadline of the Killer's answer (given by then, by a click
     or by the turn timer), take the answer buttons of that prompt (table version ``payload["version"]``) off
     the Killer's DM. A restart in between is fine: a missed timer fires at start."""

@@ -1,5 +1,5 @@
-"""``/status`` (public view), ``/hand`` and the My secrets button (private view, ephemeral), ``/rules``,
-``/games`` and ``/leaderboard``."""
+"""``/status`` (public view), ``/hand`` (private view, ephemeral: :func:`bot.private_view.show_secrets`),
+``/rules``, ``/games`` and ``/leaderboard``."""
 
 from __future__ import annotations
 
@@ -15,19 +15,18 @@ from bot.budget import FIELD_VALUE, clip, more, size
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.cogs.reference._render import cards_page
-from bot.cogs.reference.held import held, held_embed
-from bot.components import view_of
 from bot.deadline import acknowledge_if_slow, respond
 from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError
 from bot.i18n import t
 from bot.i18n.catalog import plain_number
 from bot.plugins import game_choices
-from bot.ui import COLOUR, SILENT, Outgoing, RenderContext, ui_for
+from bot.private_view import show_secrets
+from bot.ui import COLOUR, SILENT, Outgoing, ui_for
 from games.core import GameInfo, get_game
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 
@@ -41,25 +40,6 @@ def known_game(game: str) -> GameInfo:
         return get_game(game)
     except KeyError:
         raise UserError("rules.unknown_game", game=game) from None
-
-
-async def show_secrets(bot: CoronerBot, interaction: discord.Interaction, table: Table) -> None:
-    """Reply ephemerally with the clicker's private view (only ever their own), what each card it holds does (the
-    card reference, from that same view) and the controls the game offers there
-    (:meth:`bot.ui.GameUI.secrets_items`): the callback, or the follow-up of an interaction deferred while the
-    database was slow (:func:`bot.deadline.respond`)."""
-    seat = table.seat_of(interaction.user.id)
-    if seat is None:
-        raise UserError("secrets.not_a_player")
-    if table.state is None:
-        raise UserError("secrets.not_started")
-    ctx = RenderContext(table, table.language)
-    ui, view = ui_for(table.game, table.mode), table.engine.view(table.state, seat)
-    items = ui.secrets_items(ctx, seat, view) if table.status == "active" else []
-    explained = held_embed(held(table.game, seat, view), ctx.language)  # what the seat's own cards do
-    embeds = [ui.secrets_embed(ctx, seat, view), *([explained] if explained else [])]
-    out = Outgoing(embeds=embeds, view=view_of(*items) if items else None, language=ctx.language)
-    await respond(interaction, ephemeral=True, **out.kwargs())
 
 
 def _mode_rules(info: GameInfo, mode: str, language: str) -> list[str]:
@@ -89,7 +69,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 class Core(commands.Cog):
     """Status, secrets, rules, active games and the leaderboard."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
 
     async def _game_here(self, interaction: discord.Interaction, table: Table | None = None) -> Table:
@@ -113,7 +93,7 @@ class Core(commands.Cog):
             await respond(interaction, embed=embed, ephemeral=True, allowed_mentions=SILENT)
             return
         table = await self._game_here(interaction, here)
-        out = self.bot.delivery.status_message(table, [])
+        out = self.bot.delivery.status_message(table, [], full=True)
         out.view = None
         await respond(interaction, ephemeral=True, **out.kwargs())
 
@@ -121,7 +101,7 @@ class Core(commands.Cog):
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
-        await show_secrets(self.bot, interaction, await self._game_here(interaction))
+        await show_secrets(interaction, await self._game_here(interaction))
 
     async def game_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:

@@ -25,7 +25,7 @@ from bot.i18n import t
 from bot.ui import SILENT, ui_for
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ GAME_PREFIX = re.compile(r"^\s*#(?P<id>\d+)\s*")
 class DirectMessages(commands.Cog):
     """``on_message`` for DMs."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
 
     async def candidates(self, user_id: int) -> list[Table]:

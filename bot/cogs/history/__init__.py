@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 from bot.cogs.history.cog import History
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 
-async def setup(bot: CoronerBot) -> None:
+async def setup(bot: Coroner) -> None:
     await bot.add_cog(History(bot))

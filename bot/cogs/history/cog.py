@@ -31,7 +31,7 @@ from bot.ui import Outgoing
 from games.core import IllegalAction
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 #: timelines kept for page clicks, by (game id, language)
 CACHED = 16
@@ -44,7 +44,7 @@ Timeline = tuple[GameRecord, list[Entry], list[str]]
 class History(commands.Cog):
     """The server's finished games and their timelines."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
         self._timelines: OrderedDict[tuple[int, str], Timeline] = OrderedDict()
 

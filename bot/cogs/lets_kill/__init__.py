@@ -8,9 +8,9 @@ from bot.cogs.lets_kill.ui import LetsKillUI
 from bot.ui import register_ui
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 
-async def setup(bot: CoronerBot) -> None:
+async def setup(bot: Coroner) -> None:
     """Register the game UI (the lobby, /hand, /status and the turn timers are generic)."""
     register_ui(LetsKillUI())

@@ -8,7 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.ui import COLOUR, MAX_FIELDS, RenderContext
+from bot.budget import clip, fit_lines, size
+from bot.ui import COLOUR, RenderContext
 from games.core import Event
 from games.lets_kill.cards import CARDS
 from games.lets_kill.models import (
@@ -22,9 +23,10 @@ from games.lets_kill.models import (
 )
 
 FIELD_LIMIT = 1024
-#: of Discord's 6000 characters for all of a message's embeds: the rest is for field names, the table's "last moves"
-#: field (1024) and the result embed at the end
-EMBED_BUDGET = 3900
+#: of Discord's 6000 units for all of a message's embeds, the table's own (title, description, fields, footer): the
+#: rest is for the living table's "last moves" field (1024 and its name) and the result embed at the end
+TABLE_BUDGET = 4000
+DISCARD_SHOWN = 3  # the discard pile's top cards on the table (/status shows it all)
 CARD_KEYS = ("card", "weapon", "victim")
 LIST_KEYS = ("cards", "victims")
 
@@ -110,12 +112,45 @@ def _incident_victims(inc: dict[str, Any]) -> str:
                      for v in inc["victims"])
 
 
+def _area(ctx: RenderContext, view: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every Location in play with its Victims, then the Victims out on the town, one compact line each, never cut
+    (the 43 Victims and 12 Locations of the deck take under 1,500 characters); a list longer than a field goes on
+    in a second field."""
+    area = [(f"📍 {card_name(loc['card'])}{_room(loc)}{_welcome(ctx, loc)}", [_victim(v) for v in loc["victims"]])
+            for loc in view["locations"]]
+    area.append((ctx.t("lets_kill.ui.town_field"), [_victim(v) for v in view["town"]]))
+    fields: list[tuple[str, str]] = []
+    for name, lines in area:
+        chunks = [""]
+        for line in lines:
+            if chunks[-1] and size(chunks[-1]) + 1 + size(line) > FIELD_LIMIT:
+                chunks.append("")
+            chunks[-1] = f"{chunks[-1]}\n{line}" if chunks[-1] else line
+        fields += [(name if i == 0 else f"{name} ({i + 1})", chunk or ctx.t("lets_kill.ui.no_victims"))
+                   for i, chunk in enumerate(chunks)]
+    return fields
+
+
+def discard_line(ctx: RenderContext, view: dict[str, Any], shown: int | None = None) -> str | None:
+    """The Let's Kill discard pile's face-up cards, top first (all, or the ``shown`` top ones; README ruling 6)."""
+    cards = view.get("discard", [])
+    if not cards:
+        return None
+    top = cards if shown is None else cards[:shown]
+    more = len(cards) - len(top)
+    names = card_names(top) + (f", {ctx.t('lets_kill.ui.more', count=more)}" if more else "")
+    return ctx.t("lets_kill.ui.discard_top", cards=names)
+
+
 def table_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
-    """The play area: Locations with their Victims, Victims out on the town, each player's score, hand size and
-    Incidents, deck sizes, and what the game waits for. Fits Discord's embed limits whatever the contents."""
+    """The play area: every Location with its Victims and every Victim out on the town (never cut), each player's
+    score, hand size and Incidents, deck sizes, the top of the discard pile, what the game waits for, and a legend
+    of the table's marks. Within :data:`TABLE_BUDGET` whatever the contents: only the Incidents are cut to fit."""
     decks = view["decks"]
     lines = [ctx.t("lets_kill.ui.decks", lets_kill=decks["lets_kill"], victims=decks["victims"],
                    discards=decks["lets_kill_discard"])]
+    if (discard := discard_line(ctx, view, DISCARD_SHOWN)) is not None:
+        lines.append(discard)
     pending = view.get("pending")
     if pending:
         lines.append(ctx.t(f"lets_kill.ui.pending.{pending['kind']}", **words(ctx, {
@@ -127,25 +162,31 @@ def table_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
             "seat": duel["target"], "target_total": duel["target_total"], "posse_total": duel["posse_total"]})))
     if view.get("declared_by") is not None:
         lines.append(ctx.t("lets_kill.ui.declared", seat=ctx.shown_name(view["declared_by"])))
-    embed = discord.Embed(title=ctx.t("game.lets_kill"), description="\n".join(lines)[:1000], colour=COLOUR)
-    fields: list[tuple[str, list[str]]] = [
-        (f"📍 {card_name(loc['card'])}{_room(loc)}{_welcome(ctx, loc)}", [_victim(v) for v in loc["victims"]])
-        for loc in view["locations"]]
-    fields.append((ctx.t("lets_kill.ui.town_field"), [_victim(v) for v in view["town"]]))
+    embed = discord.Embed(title=ctx.t("game.lets_kill"), description=clip("\n".join(lines), 1000), colour=COLOUR)
+    embed.set_footer(text=ctx.t("lets_kill.ui.legend"))
+    area = _area(ctx, view)
+    players = []
     for seat in range(view["players"]):
         incidents = [ctx.t("lets_kill.ui.incident_line", incident=inc["id"], weapon=_incident_cards(inc),
                            victims=_incident_victims(inc), score=inc["score"])
                      for inc in view["incidents"] if inc["owner"] == seat]
         if view["skips"][seat]:
             incidents.insert(0, ctx.t("lets_kill.ui.skips", skips=view["skips"][seat]))
-        title = ctx.t("lets_kill.ui.player_field", seat=ctx.shown_name(seat), score=view["scores"][seat],
-                      hand=view["hand_sizes"][seat])
-        fields.append((title, incidents or [ctx.t("lets_kill.ui.no_incidents")]))
-    fields = fields[-MAX_FIELDS:]  # players and the town first to survive (never more than 12 + 1 + 5 in play)
-    budget = min(FIELD_LIMIT, (EMBED_BUDGET - len(embed.description or "")) // max(1, len(fields)) - 256)
-    for name, values in fields:
-        embed.add_field(name=name[:256], value=fit(ctx, values, budget), inline=False)
+        title = clip(ctx.t("lets_kill.ui.player_field", seat=ctx.shown_name(seat), score=view["scores"][seat],
+                           hand=view["hand_sizes"][seat]), 256)
+        players.append((title, "\n".join(incidents) or ctx.t("lets_kill.ui.no_incidents")))
+    used = size(embed.title or "") + size(embed.description or "") + size(embed.footer.text or "")
+    used += sum(size(name) + size(value) for name, value in area) + sum(size(name) for name, _ in players)
+    room = min(FIELD_LIMIT, max(60, (TABLE_BUDGET - used) // max(1, len(players))))
+    for name, value in [*area, *((n, fit_lines(v, room, ctx.language)) for n, v in players)]:
+        embed.add_field(name=name, value=value, inline=False)
     return embed
+
+
+def status_embeds(ctx: RenderContext, view: dict[str, Any]) -> list[discord.Embed]:
+    """What ``/status`` adds under the table: the whole face-up discard pile, top first (README ruling 6)."""
+    line = discard_line(ctx, view)
+    return [] if line is None else [discord.Embed(description=clip(line, 4000), colour=COLOUR)]
 
 
 def secrets_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:

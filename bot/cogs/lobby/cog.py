@@ -26,7 +26,7 @@ from bot.ui import SILENT, RenderContext, answering, ui_for
 from games.core import get_game
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ def user_names(user: discord.abc.User) -> list[str]:
 class Lobby(commands.Cog):
     """``/newgame``, ``/join``, ``/leave``, ``/start``, ``/cancel`` and the lobby buttons."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
         self._lobby_locks = KeyedLocks()
         bot.timers.on("lobby_expire", self.on_lobby_expire)

@@ -12,8 +12,8 @@ from bot.cogs.reference.entries import Entry, entries, lookup
 __all__ = ["Entry", "Reference", "card_embed", "cards_page", "entries", "lookup", "setup"]
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 
-async def setup(bot: CoronerBot) -> None:
+async def setup(bot: Coroner) -> None:
     await bot.add_cog(Reference(bot))

@@ -18,7 +18,7 @@ from bot.i18n.catalog import LANGUAGES
 from bot.ui import Outgoing
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 
 def choices(current: str, language: str) -> list[app_commands.Choice[str]]:
@@ -32,7 +32,7 @@ def choices(current: str, language: str) -> list[app_commands.Choice[str]]:
 class Reference(commands.Cog):
     """The card reference."""
 
-    def __init__(self, bot: CoronerBot) -> None:
+    def __init__(self, bot: Coroner) -> None:
         self.bot = bot
 
     async def name_autocomplete(self, interaction: discord.Interaction,

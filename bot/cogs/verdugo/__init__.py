@@ -9,10 +9,10 @@ from bot.cogs.verdugo.ui import VerdugoUI
 from bot.ui import register_ui
 
 if TYPE_CHECKING:
-    from bot.bot import CoronerBot
+    from bot.app import Coroner
 
 
-async def setup(bot: CoronerBot) -> None:
+async def setup(bot: Coroner) -> None:
     """Register the game UI (no slash commands of its own: the lobby, /hand, /rules and /leaderboard are
     generic)."""
     register_ui(VerdugoUI())

@@ -73,6 +73,12 @@ async def release_game(session: AsyncSession, game_id: int, owner: str, now: dat
                           .values(lease_until=now).execution_options(synchronize_session=False))
 
 
+async def release_owner(session: AsyncSession, owner: str, now: datetime) -> None:
+    """End every delivery lease ``owner`` holds at ``now`` (it is stopping): others may take its games at once."""
+    await session.execute(update(DeliveryLease).where(DeliveryLease.owner == owner, DeliveryLease.lease_until > now)
+                          .values(lease_until=now).execution_options(synchronize_session=False))
+
+
 async def set_shown(session: AsyncSession, game_id: int, owner: str, shown: str) -> None:
     """Record the digest of the public view the table of ``game_id`` shows now (by the lease's ``owner``)."""
     await session.execute(update(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner)

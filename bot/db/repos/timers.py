@@ -41,23 +41,27 @@ def _claimable(now: datetime, owner: str) -> Any:
 
 
 async def claim_due(session: AsyncSession, now: datetime, owner: str, lease: timedelta,
-                    limit: int = 50) -> list[Timer]:
+                    limit: int = 50) -> list[tuple[Timer, str | None]]:
     """Claim for ``owner`` (a process name, at most 64 chars) up to ``limit`` unfired timers due at or before
-    ``now`` that no other process holds, until ``now + lease``; returns them earliest first. Commit at once: the
-    claim is what other processes see. Timers another live process holds are skipped, not waited for; those
-    already under ``owner``'s name are taken again (the caller must not be running them)."""
+    ``now`` that no other process holds, until ``now + lease``; returns them earliest first, each with the other
+    process whose run-out claim was taken over (None: nobody held it). Commit at once: the claim is what other
+    processes see. Timers another live process holds are skipped, not waited for; those already under
+    ``owner``'s name are taken again (the caller must not be running them)."""
     # two statements, not UPDATE ... WHERE id IN (SELECT ... LIMIT n FOR UPDATE SKIP LOCKED): PostgreSQL may run
     # such a subquery again for each row, skipping the rows this UPDATE already changed, and so claim them all
-    candidates = (select(Timer.id).where(Timer.fired_at.is_(None), Timer.due_at <= now, _claimable(now, owner))
+    candidates = (select(Timer.id, Timer.claimed_by)
+                  .where(Timer.fired_at.is_(None), Timer.due_at <= now, _claimable(now, owner))
                   .order_by(Timer.due_at, Timer.id).limit(limit).with_for_update(skip_locked=True))
-    ids = list((await session.scalars(candidates)).all())
+    held_by = {timer_id: by for timer_id, by in (await session.execute(candidates)).all()}
+    ids = list(held_by)
     if not ids:
         return []
     stmt = (update(Timer).where(Timer.id.in_(ids), Timer.fired_at.is_(None), _claimable(now, owner))
             .values(claimed_by=owner, lease_until=now + lease).returning(Timer)
             .execution_options(synchronize_session=False))
     claimed = (await session.scalars(stmt)).all()
-    return sorted(claimed, key=lambda timer: (timer.due_at, timer.id))
+    return [(timer, held_by[timer.id] if held_by[timer.id] not in (None, owner) else None)
+            for timer in sorted(claimed, key=lambda timer: (timer.due_at, timer.id))]
 
 
 async def release(session: AsyncSession, timer_ids: Sequence[int], owner: str) -> None:
@@ -66,6 +70,12 @@ async def release(session: AsyncSession, timer_ids: Sequence[int], owner: str) -
         await session.execute(update(Timer).where(Timer.id.in_(timer_ids), Timer.claimed_by == owner,
                                                   Timer.fired_at.is_(None))
                               .values(claimed_by=None, lease_until=None).execution_options(synchronize_session=False))
+
+
+async def release_owner(session: AsyncSession, owner: str) -> None:
+    """Give back every unfired timer ``owner`` holds (it is stopping): others may take them at once."""
+    await session.execute(update(Timer).where(Timer.claimed_by == owner, Timer.fired_at.is_(None))
+                          .values(claimed_by=None, lease_until=None).execution_options(synchronize_session=False))
 
 
 async def renew(session: AsyncSession, timer_ids: Sequence[int], owner: str, until: datetime) -> set[int]:

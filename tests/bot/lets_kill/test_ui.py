@@ -12,17 +12,20 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from discord import Embed
 
+from bot.budget import fit_message
 from bot.cogs.lets_kill import render
 from bot.cogs.lets_kill.ui import LetsKillUI
 from bot.i18n.catalog import load_language
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
 from games.core import Event, SeatInfo
+from games.lets_kill import rules
 from games.lets_kill.cards import CARDS, LETS_KILL_DECK, VICTIMS_DECK
 from games.lets_kill.engine import ENGINE
-from games.lets_kill.models import Incident, LetsKillOptions, LetsKillState, Respond
-from tests.games.lets_kill.support import build
+from games.lets_kill.models import Incident, LetsKillOptions, LetsKillState, PlayCard, Respond
+from tests.games.lets_kill.support import answer_window, build, ready
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 UI = LetsKillUI()
@@ -89,6 +92,39 @@ def test_public_table_fits_and_hides_secrets_in_a_crowded_game() -> None:
         assert secret not in shown
 
 
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_victim_and_location_in_play_is_on_the_table(language: str) -> None:
+    """Issue 21: all 12 Locations and 35 Victims in play, five players with 32-character names and 8 Incidents:
+    every Location and every Victim (with its 🂠) is shown, after the message budget has added the living table's
+    full log and a result embed; the legend names the marks; nothing reads "…and N more" in the play area."""
+    locations = sorted(c for c in VICTIMS_DECK if c.startswith("L"))
+    victims = sorted(v for v in VICTIMS_DECK if v.startswith("V"))
+    in_play, elsewhere = victims[:35], victims[35:]
+    weapons = sorted(w for w in LETS_KILL_DECK if w.startswith("W"))
+    incidents = [Incident(id=i + 1, owner=i % 5, weapon=weapons[i], victims=[elsewhere[i]]) for i in range(8)]
+    placed = {loc: in_play[2 * i:2 * i + 2] for i, loc in enumerate(locations)}  # 24 on Locations
+    state = build(hands=[["E01"], ["E02"], ["E03"], ["E04"], ["E05"]], start=False, incidents=incidents,
+                  locations=placed, town=in_play[24:], surprises={in_play[0]: "S01", in_play[30]: "S02"})
+    ctx = ctx_of(state, language, name_length=32)
+    embed = UI.table_embed(ctx, ENGINE.view(state, None))
+    embed.add_field(name=ctx.t("table.last_moves"), value="\n".join(["x" * 60] * 16), inline=False)
+    result = Embed(description="r" * 900)
+    fitted = fit_message("x" * 100, [embed, result], None, language=language)
+    assert sum(len(e) for e in fitted.embeds) <= 6000
+    table = fitted.embeds[0]
+    area = [f for f in table.fields if not f.name.startswith(("p0", "p1", "p2", "p3", "p4"))][:-1]
+    shown = "\n".join(f"{f.name}\n{f.value}" for f in area)
+    for card_id in [*locations, *in_play]:
+        assert CARDS[card_id].name in shown, card_id
+    assert f"{CARDS[in_play[0]].name} · {CARDS[in_play[0]].points} 🂠" in shown
+    assert f"{CARDS[in_play[30]].name} · {CARDS[in_play[30]].points} 🂠" in shown
+    assert shown.count("🂠") == 2 and ctx.t("lets_kill.ui.more", count=1)[:4] not in shown
+    legend = table.footer.text or ""
+    assert "🂠" in legend and "(2/3)" in legend
+    assert all(ctx.t("lets_kill.ui.player_field", seat=ctx.shown_name(s), score=rules.score(state, s),
+                     hand=1) in [f.name for f in table.fields] for s in range(5))
+
+
 @pytest.mark.parametrize(("language", "hand"), [
     ("en", "• Pocket Derringer — Weapon · Gun · body count 1\n• Secret Millionaire — Surprise ☺\n"
            "• Sirens — Response Event ⏰ (in other players' turns)"),
@@ -149,6 +185,20 @@ def test_a_response_window_lasts_15_seconds_by_default() -> None:
     assert LetsKillUI().move_timeout(table, config) == 15
 
 
+def test_a_shootout_pledge_waits_the_tables_pledge_seconds() -> None:
+    """§7.7: a pledge waits a table setting (default 20 s), not the server's prompt time (README ruling 12)."""
+    state = ready([["W11", "W01"], [], []], locations={"L08": ["V05", "V01"]})
+    state = answer_window(ENGINE.apply(state, 0, PlayCard(card="W11", victims=["V05"])).state)
+    assert state.pending is not None and state.pending.kind == "pledge"
+    config = SimpleNamespace(response_window_seconds=900, prompt_timeout_seconds=180, turn_timeout_seconds=300)
+    table = replace(ctx_of(state).table, options={})
+    assert LetsKillUI().move_timeout(table, config) == 20
+    assert LetsKillUI().move_timeout(replace(table, options={"pledge_seconds": 45}), config) == 45
+    assert LetsKillOptions.model_json_schema()["properties"]["pledge_seconds"]["maximum"] == 300
+    step2 = replace(table, state=ready([["W01"], [], []]), options={"pledge_seconds": 45})  # Step 2: turn time
+    assert LetsKillUI().move_timeout(step2, config) == 300
+
+
 def embed_text(embed: Any) -> str:
     """What an embed shows: title, description, field names and values, footer."""
     fields = [f"{field.name}\n{field.value}" for field in embed.fields]
@@ -190,3 +240,25 @@ def test_a_spanish_game_is_spanish_but_for_the_printed_card_names() -> None:
     shown = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", text)}
     assert sorted(shown & english_only) == []
     assert "Pocket Derringer" in render.card_line(ctx_of(build(hands=[[], [], []], start=False), "es"), "W01")
+
+
+@pytest.mark.parametrize(("language", "top", "whole"), [
+    ("en", "Discard pile, top first: Secret Millionaire, Block Party, Pocket Derringer, …and 1 more",
+     "Discard pile, top first: Secret Millionaire, Block Party, Pocket Derringer, Sirens"),
+    ("es", "Pila de descartes, de arriba abajo: Secret Millionaire, Block Party, Pocket Derringer, …y 1 más",
+     "Pila de descartes, de arriba abajo: Secret Millionaire, Block Party, Pocket Derringer, Sirens"),
+])
+def test_the_discard_pile_is_public_top_cards_on_the_table_all_under_status(language: str, top: str,
+                                                                            whole: str) -> None:
+    """README ruling 6: the table shows the top three cards of the discard pile, /status the whole pile, never a
+    card discarded face down."""
+    state = build(hands=[[], [], []], start=False)
+    state.lk_deck = [c for c in state.lk_deck if c not in ("E13-1", "W01", "E02", "S01", "S05")]
+    state.lk_discard = ["E13-1", "S05", "W01", "E02", "S01"]
+    state.face_down = ["S05"]
+    ctx = ctx_of(state, language)
+    view = ENGINE.view(state, None)
+    embed = UI.table_embed(ctx, view)
+    assert top in (embed.description or "").split("\n") and "Pocketful of Coupons" not in str(embed.to_dict())
+    extra = UI.status_embeds(ctx, view)
+    assert [e.description for e in extra] == [whole]

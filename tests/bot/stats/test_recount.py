@@ -60,8 +60,7 @@ async def _play(service: TableService, clock: Clock, channel: int, game: str, mo
         assert legal, "an active game always waits on someone"
         seat, user, action = rng.choice(legal)
         data = action.model_dump(mode="json")
-        result = (await service.act(table.id, user, data) if user is not None
-                  else await service.act_as_seat(table.id, seat, data))
+        result = await service.act(table.id, user, data, seat=None if user is not None else seat)
         table = result.table
         moves += 1
         clock.now += timedelta(minutes=1)

@@ -3,9 +3,10 @@ test at resolution, one shootout per whacking, and the three endgames with ties.
 
 from __future__ import annotations
 
+from games.core import SYSTEM_SEAT, Event
 from games.lets_kill import rules
 from games.lets_kill.engine import ENGINE, begin
-from games.lets_kill.models import Declare, DiscardHand, Incident, PlayCard, Pledge, Respond
+from games.lets_kill.models import CloseWindow, Declare, DiscardHand, Incident, PlayCard, Pledge, Respond
 
 from .support import act, answer_window, build, ready
 
@@ -122,3 +123,42 @@ def test_a_first_player_not_seated_is_refused_not_replaced_by_a_draw() -> None:
         ENGINE.setup(LetsKillOptions(first_player=4), seats, 1)
     assert (err.value.code, err.value.params) == ("lets_kill.bad_first_player", {"seat": 4})
     assert ENGINE.setup(LetsKillOptions(first_player=2), seats, 1).first == 2
+
+
+def test_victims_running_out_at_a_turn_start_leave_a_pending_skip_unspent() -> None:
+    """LK-31, LK-08, §9.9: Li'l Lenny goes home at the start of his placer's turn and no Victim is left, so the game
+    ends before that turn happens: the skip owed by a lost shootout is not spent by it (a skipped turn is only
+    Step 3, which never comes)."""
+    state = build(hands=[["W11"], [], []], town=["V01"], start=False, placers={"V01": 0})
+    state.skips = [1, 0, 0]
+    state.victims_discard, state.victims_deck = list(state.victims_deck), []
+    state = begin(state)
+    assert state.ended == "victims" and state.skips == [1, 0, 0]
+    assert ENGINE.view(state, None)["skips"] == [1, 0, 0]
+
+
+def test_the_declarers_turn_with_an_empty_deck_ends_by_the_declaration() -> None:
+    """§9.11 (v1.2): when the declarer's next turn would begin and the Let's Kill deck is empty too, LK-32 and LK-30
+    both hold; the end checks run declaration first, so the reason recorded is the declaration."""
+    rival = Incident(id=1, owner=1, weapon="W11", victims=["V41"], media="E08-1")  # 12
+    state = build(hands=[[], [], []], town=["V05"], start=False, incidents=[rival], declared_by=0)
+    state.lk_discard, state.lk_deck = list(state.lk_deck), []
+    state = begin(state)
+    outcome = ENGINE.outcome(state)
+    assert state.ended == "declared" and outcome is not None
+    assert outcome.reason == "lets_kill.end.declared" and outcome.winners == [1]
+
+
+def test_a_hand_dm_comes_once_per_turn_change_with_the_whole_hand() -> None:
+    """Issue 21: a hand is sent when the turn changes, not at every change: Ada plays, refills at Step 3 and gets
+    one hand event (her whole new hand) as Ben's turn begins; Ben, whose hand did not change, gets none."""
+    state = ready([["W11", "E02"], ["W01"], []], town=["V05"])
+    events: list[Event] = []
+    step = ENGINE.apply(state, 0, PlayCard(card="W11", victims=["V05"]))
+    while step.state.turn == state.turn:
+        events += step.events
+        step = ENGINE.apply(step.state, SYSTEM_SEAT, CloseWindow())
+    events += step.events
+    hands = [(e.audience.seats, e.params["cards"]) for e in events if e.key == "lets_kill.hand"]
+    assert step.state.active == 1 and len(step.state.hands[0]) == 5
+    assert hands == [((0,), step.state.hands[0])]

@@ -61,6 +61,7 @@ def play_out(players: int, seed: int) -> tuple[LetsKillState, list[tuple[int, di
     seats = [SeatInfo(names=(f"p{i}",)) for i in range(players)]
     state = ENGINE.setup(LetsKillOptions(), seats, seed)
     check_invariants(state, ENGINE.intro(state))
+    sent = [e.params["cards"] for e in ENGINE.intro(state) if e.key == "lets_kill.dealt"]
     rng, log = random.Random(seed), []
     for step_no in range(MAX_STEPS):
         if ENGINE.outcome(state) is not None:
@@ -75,8 +76,12 @@ def play_out(players: int, seed: int) -> tuple[LetsKillState, list[tuple[int, di
         if step_no % 7 == 0:
             refused_changes_nothing(state, rng)
         done = ENGINE.apply(state, seat, action)
-        hand_dms = [e.audience.seats for e in done.events if e.key == "lets_kill.hand"]
-        assert hand_dms == [(s,) for s, hand in enumerate(done.state.hands) if hand != state.hands[s]]
+        hand_dms = [(e.audience.seats, e.params["cards"]) for e in done.events if e.key == "lets_kill.hand"]
+        turned = done.state.turn != state.turn and not done.state.ended
+        assert hand_dms == ([((s,), hand) for s, hand in enumerate(done.state.hands) if hand != sent[s]]
+                            if turned else [])  # at most one per seat and turn change, only when it changed
+        if turned:
+            sent = [list(hand) for hand in done.state.hands]
         log.append((seat, ENGINE.dump_action(action)))
         state = done.state
         check_invariants(state, done.events)

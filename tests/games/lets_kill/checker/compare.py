@@ -133,6 +133,19 @@ def _probe_other(state: Any, players: int, rng: random.Random, tally: Tally) -> 
     return None
 
 
+def _listed(listed: list[Any], probe: PlayCard) -> bool:
+    """Whether ``probe`` is among the listed plays up to the order of its Victims (the engine lists each set once,
+    every order legal: ``free_order``), ignoring the targets no listed play of that card uses (the engine does)."""
+    same = [a for a in listed if isinstance(a, PlayCard) and a.card == probe.card]
+    used = [f for f in ("victims", "location", "incident", "seat") if any(getattr(a, f) not in (None, []) for a in same)
+            and not (f == "location" and not probe.victims)]  # moving no Victim has no destination (§9.10)
+
+    def key(a: PlayCard) -> tuple[Any, ...]:
+        return tuple(frozenset(a.victims) if f == "victims" else getattr(a, f) for f in used)
+
+    return key(probe) in {key(a) for a in same}
+
+
 def _check_pending(state: Any, players: int, rng: random.Random, tally: Tally) -> str | None:
     pending = state.pending
     kind = pending.kind
@@ -167,6 +180,8 @@ def _check_pending(state: Any, players: int, rng: random.Random, tally: Tally) -
                 accepted = False
             tally.refusals += not accepted
             tally.accepted_probes += accepted
+            if accepted and not _listed(listed, action):
+                return f"engine accepts {action.model_dump(exclude_defaults=True)} but does not list it (in any order)"
             if accepted != mine:
                 where_ = {v: where(state, v) for v in action.victims if v in in_play(state)}
                 return (f"play {action.model_dump(exclude_defaults=True)} (bonus {pending.bonus}, positions "
@@ -216,6 +231,8 @@ def _check_hands(prev: Any, new: Any) -> str | None:
 
 
 def _check_turn_change(prev: Any, new: Any, offered: bool, placers: dict[str, int]) -> str | None:
+    if new.ended and new.turn != prev.turn and new.skips[new.active] < prev.skips[new.active]:
+        return f"seat {new.active}'s skip was spent by a turn the game's end kept from happening (LK-08, §9.9)"
     if new.turn == prev.turn or new.ended:
         return None
     if not new.lk_deck and len(new.hands[new.active]) <= len(prev.hands[new.active]):
@@ -244,6 +261,8 @@ def _check_outcome(state: Any) -> str | None:
         return f"outcome {outcome.scores} winners {outcome.winners} vs checker {mine} (LK-33)"
     if not (not state.lk_deck or (not state.victims_deck and not in_play(state)) or state.declared_by is not None):
         return f"game ended ({state.ended}) with no end condition met (LK-30..32)"
+    if state.declared_by is not None and state.active == state.declared_by and state.ended != "declared":
+        return f"the declarer's next turn would begin, the end recorded is {state.ended!r} (§9.11: LK-32 first)"
     return None
 
 
