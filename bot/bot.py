@@ -21,6 +21,7 @@ from bot.app import Coroner
 from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton
 from bot.db.check import open_database
 from bot.db.session import make_sessionmaker
+from bot.deadline import acknowledge_if_slow
 from bot.delivery import Delivery
 from bot.errors import install_error_handler, send_error
 from bot.i18n.translator import CatalogTranslator
@@ -212,6 +213,8 @@ class CoronerBot(Coroner):
         """Route a persistent game component to the game's UI; errors become ephemeral replies."""
         table = None
         try:
+            if name == "secrets":  # answered with a message: deferred before the load while the database is slow
+                await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
             table = await self.tables.load(game_id)
             if name == "secrets":
                 await show_secrets(interaction, table)

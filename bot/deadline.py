@@ -1,21 +1,68 @@
 """Discord's 3-second rule: an interaction's first answer must reach Discord within 3 seconds of its creation,
 whatever the database does. :func:`in_time` runs the work and defers the interaction if the work is not done
 after :data:`DEFER_AFTER` seconds (``bot.defer_after`` overrides it), so a fast database still costs a single
-answer and a slow one never loses the interaction."""
+answer and a slow one never loses the interaction. While the database is slow (:func:`may_be_slow`: its statements
+take :data:`SLOW_STATEMENT` or more lately, :mod:`bot.db.pace`) every interaction is deferred before its first
+query instead (:func:`acknowledge_if_slow`, also at the start of :func:`in_time`): a few statements at that pace
+would pass the 3 seconds before any deferral could go out. Commands answer through :func:`respond`, which sends the
+callback or, once deferred, the follow-up that fills the deferred answer in."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
 
+from bot.db.pace import pace_of
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 #: seconds of work after which the interaction is deferred (Discord's limit is 3 s from creation, network included)
 DEFER_AFTER = 1.5
+#: seconds per SQL statement from which the work of an interaction may pass Discord's 3 s (a handful of statements)
+SLOW_STATEMENT = 0.25
+
+
+def may_be_slow(client: Any) -> bool:
+    """Whether the database of ``client`` (a :class:`bot.bot.CoronerBot`) is slow now: its statements took
+    :data:`SLOW_STATEMENT` seconds or more lately, or one running has taken that long already."""
+    pace = pace_of(getattr(client, "db_engine", None))
+    if pace is None:
+        return False
+    return pace.mean >= SLOW_STATEMENT or pace.slowest_now(time.monotonic()) >= SLOW_STATEMENT
+
+
+async def acknowledge_if_slow(interaction: discord.Interaction, *, ephemeral: bool = False,
+                              thinking: bool = False) -> None:
+    """Defer ``interaction`` now (before any query) when the database :func:`may_be_slow`; answer it afterwards
+    through :func:`respond` (or :func:`edit_answer`)."""
+    if may_be_slow(getattr(interaction, "client", None)):
+        await _defer(interaction, ephemeral=ephemeral, thinking=thinking)
+
+
+async def _defer(interaction: discord.Interaction, *, ephemeral: bool, thinking: bool) -> None:
+    async with answer_lock(interaction):
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+            except discord.HTTPException:  # expired: the work completes, its answer goes elsewhere
+                log.warning("could not defer interaction %s in time", interaction.id)
+
+
+async def respond(interaction: discord.Interaction, *, ephemeral: bool, **kwargs: Any) -> None:
+    """Answer with a message (``InteractionResponse.send_message`` keywords): the callback itself, or, when the
+    interaction was deferred (:func:`acknowledge_if_slow`, :func:`in_time`), the follow-up that fills the deferred
+    answer in (``ephemeral`` must be what the deferral said)."""
+    if interaction.response.is_done():
+        if kwargs.get("view") is None:
+            kwargs.pop("view", None)  # a follow-up takes no view at all rather than None
+        await interaction.followup.send(ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
 
 
 def answer_lock(interaction: discord.Interaction) -> asyncio.Lock:
@@ -34,17 +81,14 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, ephem
     meanwhile (``ephemeral``/``thinking`` as for ``InteractionResponse.defer``: a component or modal submit
     without ``thinking`` gets callback type 6, its message edited later), so the caller must check
     ``interaction.response.is_done()`` to answer with an edit or follow-up (:func:`edit_answer`). An answer
-    ``work`` sends itself must hold :func:`answer_lock`. Raises what ``work`` raises."""
+    ``work`` sends itself must hold :func:`answer_lock`. While the database :func:`may_be_slow`, the interaction is
+    deferred before ``work`` starts. Raises what ``work`` raises."""
+    await acknowledge_if_slow(interaction, ephemeral=ephemeral, thinking=thinking)
     task = asyncio.ensure_future(work)
     limit = getattr(interaction.client, "defer_after", DEFER_AFTER)
     done, _ = await asyncio.wait({task}, timeout=limit)
     if not done:
-        async with answer_lock(interaction):
-            if not interaction.response.is_done():
-                try:
-                    await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
-                except discord.HTTPException:  # expired: the work completes, its answer goes elsewhere
-                    log.warning("could not defer interaction %s in time", interaction.id)
+        await _defer(interaction, ephemeral=ephemeral, thinking=thinking)
     return await task
 
 

@@ -13,6 +13,8 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from bot.db.pace import attach
+
 DEFAULT_URL = "sqlite+aiosqlite:///coroner.db"
 
 
@@ -31,8 +33,10 @@ def create_engine(url: str = DEFAULT_URL, **engine_kwargs: Any) -> AsyncEngine:
     """An :class:`AsyncEngine` for ``url`` (``sqlite+aiosqlite:///path`` or ``postgresql+asyncpg://...``).
 
     SQLite connections get ``journal_mode=WAL``, ``foreign_keys=ON`` and a 10 s busy timeout. Extra keyword
-    arguments go to :func:`~sqlalchemy.ext.asyncio.create_async_engine` (e.g. ``connect_args``)."""
+    arguments go to :func:`~sqlalchemy.ext.asyncio.create_async_engine` (e.g. ``connect_args``). Its statements
+    are timed (:mod:`bot.db.pace`)."""
     engine = create_async_engine(url, **engine_kwargs)
+    attach(engine)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine

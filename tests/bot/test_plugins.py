@@ -60,6 +60,9 @@ class FakeResponse:
     async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
         self.sent = {"content": content, **kwargs}
 
+    def is_done(self) -> bool:
+        return bool(self.sent)
+
 
 def fake_bot() -> Any:
     async def language(guild_id: int | None) -> str:

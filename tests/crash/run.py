@@ -1,8 +1,12 @@
 """The crash test's harness: the Discord double in this process, the bot (``tests.crash._bot``) in another,
 killed with SIGKILL at random points while scripted players open, fill and start Hot Potato games and pass the
-potato, one game at a time in each of several channels. After every restart it checks that each table shows its
-latest version with buttons and an armed turn timer; at the end, that every move that got a success reply is
-stored exactly once and that no message was sent twice."""
+potato, one game at a time in each of several channels. Every second kill waits for the bot to be in the middle of
+a delivery (it has just sent one of a step's requests: a DM, the table's edit), and half the restarts (the 2nd and
+3rd of every four, so the 2nd kill is both) come after Discord has forgotten the message nonces (the double's clock is moved past its nonce memory), so a resumed delivery
+that sends again what it already sent shows up as a duplicated send. After every restart it checks that each table
+shows its latest version with buttons and an armed turn timer; at the end, that every move that got a success reply
+is stored exactly once (lost and duplicated moves) and that no message was sent twice (duplicated sends: one
+message's nonce twice in a channel; duplicated tables: a game shown on more than its one living table)."""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from bot.tables import Table, TableService
 from games.core import register
 from tests.crash._bot import OK
 from tests.discord_double import Channel, DiscordDouble, StoredMessage, User
+from tests.discord_double.clock import ManualClock
 from tests.discord_double.server import TOKEN
 from tests.support.newgame import newgame
 from tests.support.processes import BotProcess
@@ -41,14 +46,23 @@ class Report:
     accepted: int = 0
     lost: int = 0
     duplicated: int = 0
-    duplicated_messages: int = 0
+    duplicated_sends: int = 0
+    duplicated_tables: int = 0
     kills: int = 0
+    kills_in_delivery: int = 0
+    restarts_after_nonce_expiry: int = 0
     games: int = 0
     problems: list[str] = field(default_factory=list)
 
+    @property
+    def duplicated_messages(self) -> int:
+        return self.duplicated_sends + self.duplicated_tables
+
     def lines(self) -> list[str]:
         return [f"moves sent {self.sent}, accepted {self.accepted}, lost {self.lost}, duplicated {self.duplicated}",
-                f"kills {self.kills}, games {self.games}, duplicated messages {self.duplicated_messages}",
+                f"sends duplicated {self.duplicated_sends}, tables duplicated {self.duplicated_tables}",
+                f"kills {self.kills} ({self.kills_in_delivery} during a delivery, "
+                f"{self.restarts_after_nonce_expiry} restarts after the nonce memory expired), games {self.games}",
                 *(f"problem: {p}" for p in self.problems)]
 
     @property
@@ -96,6 +110,8 @@ class CrashRun:
     async def run(self) -> Report:
         register(ENGINE)
         self.double = DiscordDouble()
+        self.clock = ManualClock()  # moved only past the nonce memory, between a kill and its restart
+        self.double.use_clock(self.clock)
         await self.double.start()
         self.double.strict = False
         guild = self.double.add_guild("Crash")
@@ -129,12 +145,21 @@ class CrashRun:
     async def kill_at_random(self) -> None:
         """Kill the bot ``kills`` times at random points of the stream, restart it and check every table."""
         marks = sorted(self.rng.sample(range(1, max(self.target, self.kills_planned + 1)), self.kills_planned))
-        for mark in marks:
+        for n, mark in enumerate(marks):
             await self.until(lambda m=mark: len(self.accepted) >= m or self.finished_moves())
-            await asyncio.sleep(self.rng.uniform(0, 0.05))  # somewhere inside the next moves
+            if n % 2 == 1:
+                seen = self._deliveries()
+                with contextlib.suppress(TimeoutError):  # (a delivery it sent meanwhile: any will do)
+                    await self.until(lambda s=seen: self._deliveries() > s, timeout=10, poll=0.001)
+                    self.report.kills_in_delivery += 1
+            else:
+                await asyncio.sleep(self.rng.uniform(0, 0.05))  # somewhere inside the next moves
             self.running.clear()
             await self.bot.kill()
             self.report.kills += 1
+            if n % 4 in (1, 2):  # Discord forgot the nonces of what was sent before the kill
+                self.clock.advance(self.double.nonce_memory + 1)
+                self.report.restarts_after_nonce_expiry += 1
             await self.bot.start()
             await self.check_tables(f"after kill {self.report.kills}")
             self.running.set()
@@ -143,11 +168,16 @@ class CrashRun:
     def finished_moves(self) -> bool:
         return len(self.accepted) >= self.target
 
+    def _deliveries(self) -> int:
+        """How many requests of a step's delivery (a message sent or edited in a channel or DM) the bot made."""
+        return sum(1 for r in self.double.requests if r.method in ("POST", "PATCH")
+                   and r.path.startswith("/channels/") and "/messages" in r.path)
+
     @staticmethod
-    async def until(condition: Any, timeout: float = 600.0) -> None:
+    async def until(condition: Any, timeout: float = 600.0, poll: float = 0.01) -> None:
         async with asyncio.timeout(timeout):
             while not condition():
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(poll)
 
     # --- the players ------------------------------------------------------------------------------------------
     async def play(self, channel: Channel) -> None:
@@ -229,7 +259,8 @@ class CrashRun:
 
     async def count(self) -> None:
         """Lost: an accepted move missing from the log; duplicated: a stored move no click accounts for;
-        duplicated messages: one nonce sent twice, or a game shown on more than its one living table."""
+        duplicated sends: one nonce sent twice in a channel; duplicated tables: a game shown on more than its one
+        living table."""
         async with self.sessions() as session:
             log = (await session.scalars(select(GameAction).order_by(GameAction.game_id, GameAction.seq))).all()
         by_game: dict[int, list[GameAction]] = {}
@@ -257,7 +288,8 @@ class CrashRun:
         messages = self.double.all_messages()
         nonces = Counter((m.channel_id, m.nonce) for m in messages if m.nonce)
         shown = Counter(game for m in messages if m.author.bot for game in games_shown(m))  # one living table
-        self.report.duplicated_messages = sum(n - 1 for n in nonces.values()) + sum(n - 1 for n in shown.values())
+        self.report.duplicated_sends = sum(n - 1 for n in nonces.values())
+        self.report.duplicated_tables = sum(n - 1 for n in shown.values())
 
 
 async def crash_test(*, moves: int, games: int, kills: int, seed: int, db_url: str | None = None) -> Report:

@@ -49,6 +49,7 @@ class Fault:
     retry_after: float = 0.01
     remaining: int = 1
     hits: int = 0
+    delay: float = 0.0  # for :meth:`DiscordDouble.delay_once`: seconds the request is held, then handled normally
 
     def matches(self, method: str, path: str) -> bool:
         wanted = self.method in (method.upper(), "*")

@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tests.discord_double.clock import REAL_TIME_MARGIN, real_clock
+from tests.discord_double.clock import ANSWER_SLACK, REAL_TIME_MARGIN, real_clock
 from tests.discord_double.messages import EPHEMERAL, StoredMessage
 from tests.discord_double.model import Channel, Member, Role, User
 from tests.discord_double.permissions import DEFAULT_EVERYONE
@@ -157,12 +157,12 @@ class InteractionHandle:
 
     async def response(self, timeout: float | None = None) -> Response:
         """The callback, waiting up to ``timeout`` seconds of real time. By default as long as the double accepts
-        it: its initial-response deadline on the real clock (Discord's 3 s plus the margin a loaded machine needs,
-        see :mod:`~tests.discord_double.clock`; a later callback is refused with 10062), and as long on a manual
-        clock, whose deadline the test moves itself. A test of the bot's speed lowers
-        ``double.initial_response_deadline``."""
+        it on the real clock (its initial-response deadline: Discord's 3 s unless the test allowed a margin, see
+        :mod:`~tests.discord_double.clock`; a later callback is refused with 10062) plus :data:`ANSWER_SLACK` for
+        an answer sent in time to arrive, and a generous while on a manual clock, whose deadline the test moves
+        itself. A test of the bot's speed lowers ``double.initial_response_deadline``."""
         limit = timeout if timeout is not None else (
-            self._double.initial_response_deadline if self._double.clock is real_clock
+            self._double.initial_response_deadline + ANSWER_SLACK if self._double.clock is real_clock
             else self._double.interaction_timeout + REAL_TIME_MARGIN)
         try:
             await asyncio.wait_for(self._answered.wait(), timeout=limit)

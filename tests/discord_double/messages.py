@@ -58,7 +58,12 @@ class StoredMessage:
     visible_to: int | None = None
     deleted: bool = False
     nonce: str | None = None
+    #: when the nonce was sent, on the double's clock (Discord remembers a nonce for a few minutes only)
+    nonce_at: float | None = None
     history: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    #: the users this message notified when it was created (:func:`tests.discord_double.mentions.pinged`:
+    #: mentions in its content as its ``allowed_mentions`` let them; an edit pings nobody)
+    pings: frozenset[int] = frozenset()
 
     @property
     def ephemeral(self) -> bool:

@@ -1,13 +1,17 @@
 """Discord's rate limits: per-route buckets keyed by their major parameter (channel, guild, webhook), a global
 limit of 50 requests a second per bot, and 429 answers with Discord's headers and body.
 
-Windows run on real time (``time.monotonic``), not on the double's clock: discord.py sleeps for real on
-``Retry-After``/``X-RateLimit-Reset-After``, so a bucket must refill in real time. Interaction callbacks and
-interaction webhooks are exempt from the global limit, as on Discord.
+By default the double applies Discord's own buckets (:data:`DISCORD_ROUTES`: a channel takes 5 messages per 5 s,
+5 edits per 5 s) and its global limit of 50 requests a second; other routes get the wide ``default`` bucket.
+Interaction callbacks and interaction webhooks are exempt from the global limit, as on Discord.
 
-Discord's per-route limits vary and are learnt from the headers; the double's default bucket (``default``) is
-wide so that flow tests are not slowed, and tests of rate limiting set Discord's own numbers with :meth:`route`
-(e.g. 5 messages per 5 seconds per channel).
+Windows run on real time (``time.monotonic``), not on the double's clock: discord.py sleeps for real on
+``Retry-After``/``X-RateLimit-Reset-After`` (``asyncio.sleep`` in its ``Ratelimit``), so a bucket must refill in
+real time. So that the suite never waits real seconds, a route bucket's window runs :attr:`RateLimits.speed`
+times faster than Discord's (100: Discord's 5 s are 50 ms here), its counts are Discord's: the bot sees Discord's
+``X-RateLimit-Remaining`` count down to 0 and discord.py waits for the reset (milliseconds) or takes the 429 and
+its ``retry_after`` as on Discord. A test of rate limiting sets ``speed = 1`` for Discord's own time (or its own
+numbers with :meth:`route`). The global limit runs on real time.
 
 Source: Discord API reference, "Rate Limits".
 """
@@ -50,27 +54,47 @@ class _Window:
         return max(0.0, self.per - (now - self.started))
 
 
+#: Discord's per-route limits the double applies by default: (method, path regex, requests, per seconds), keyed
+#: by the major parameter (the channel); the edits of every message of a channel share one bucket
+DISCORD_ROUTES: tuple[tuple[str, str, int, float], ...] = (
+    ("POST", r"^/channels/\d+/messages$", 5, 5.0),
+    ("PATCH", r"^/channels/\d+/messages/\d+$", 5, 5.0),
+)
+
+
+def _discord_routes() -> list[tuple[str, re.Pattern[str], int, float, bool]]:
+    return [(method, re.compile(regex), limit, per, True) for method, regex, limit, per in DISCORD_ROUTES]
+
+
 @dataclass
 class RateLimits:
-    """The double's limits; ``enabled = False`` turns them off. ``hits`` counts the 429s answered."""
+    """The double's limits; ``enabled = False`` turns them off. ``hits`` counts the 429s answered, ``exhausted``
+    the answers that told the bot a bucket was used up (``X-RateLimit-Remaining: 0``: discord.py waits for its
+    reset before the next request of that bucket)."""
 
     enabled: bool = True
     global_limit: int = 50
     global_per: float = 1.0
     default: tuple[int, float] = (50, 1.0)
-    routes: list[tuple[str, re.Pattern[str], int, float]] = field(default_factory=list)
+    #: how many times faster than Discord's a route bucket's window runs (1: Discord's own seconds)
+    speed: float = 100.0
+    #: (method, path regex, requests, per seconds, on Discord's time: sped up by :attr:`speed`)
+    routes: list[tuple[str, re.Pattern[str], int, float, bool]] = field(default_factory=_discord_routes)
+    exhausted: list[tuple[str, str]] = field(default_factory=list)
     hits: list[tuple[str, str, bool]] = field(default_factory=list)
     _buckets: dict[str, _Window] = field(default_factory=dict, repr=False)
     _global: _Window | None = field(default=None, repr=False)
 
     def route(self, method: str, path_regex: str, *, limit: int, per: float) -> None:
-        """Give requests matching ``method`` and ``path_regex`` (searched after ``/api/v10``) their own limit."""
-        self.routes.insert(0, (method.upper(), re.compile(path_regex), limit, per))
+        """Give requests matching ``method`` and ``path_regex`` (searched after ``/api/v10``) their own limit of
+        ``limit`` requests per ``per`` seconds of real time (not sped up)."""
+        self.routes.insert(0, (method.upper(), re.compile(path_regex), limit, per, False))
 
     def _limits(self, method: str, path: str) -> tuple[int, float]:
-        for m, regex, limit, per in self.routes:
+        """(requests, per seconds of real time) for a request."""
+        for m, regex, limit, per, discord_time in self.routes:
             if m in (method, "*") and regex.search(path):
-                return limit, per
+                return limit, per / self.speed if discord_time else per
         return self.default
 
     def check(self, method: str, path: str) -> tuple[web.Response | None, dict[str, str]]:
@@ -95,6 +119,8 @@ class RateLimits:
             self.hits.append((method, path, False))
             return _too_many(wait, (limit, bucket), scope="user"), {}
         reset_after = window.reset_after(now)
+        if window.used >= limit:
+            self.exhausted.append((method, path))
         return None, {
             "X-RateLimit-Limit": str(limit), "X-RateLimit-Remaining": str(max(0, limit - window.used)),
             "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}", "X-RateLimit-Reset-After": f"{reset_after:.3f}",

@@ -15,6 +15,7 @@ from tests.discord_double.faults import BODY, FILES, ApiError, json_response
 from tests.discord_double.gateway import INTENT_DM_MESSAGES, INTENT_GUILD_MESSAGES
 from tests.discord_double.interactions import AUTOCOMPLETE, COMPONENT, MODAL_SUBMIT, InteractionHandle, Modal, Response
 from tests.discord_double.limits import invalid_form_body, modal_problems
+from tests.discord_double.mentions import pinged
 from tests.discord_double.messages import EPHEMERAL, StoredMessage
 from tests.discord_double.rest_messages import create_message, edit_message
 
@@ -127,6 +128,9 @@ class _InteractionRoutes:
         if original is not None and original.loading and not handle.followups:
             body = {k: v for k, v in (request[BODY] or {}).items() if k != "flags"}
             msg = edit_message(self.d, original, body, request[FILES])
+            # filling in the "thinking" message is its creation for the people it mentions
+            pings = pinged(handle.channel, self.d.bot_user, msg.content, body.get("allowed_mentions"))
+            msg.pings = pings & {handle.user.id} if msg.ephemeral else pings
         else:
             msg = self._create(handle, request[BODY], request[FILES])
         handle.followups.append(msg)

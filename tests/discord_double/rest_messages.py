@@ -14,6 +14,7 @@ from tests.discord_double._ids import iso_now
 from tests.discord_double.faults import BODY, FILES, ApiError, json_response
 from tests.discord_double.gateway import INTENT_DM_MESSAGES, INTENT_GUILD_MESSAGES
 from tests.discord_double.limits import check_message
+from tests.discord_double.mentions import pinged
 from tests.discord_double.messages import EPHEMERAL, LOADING, StoredAttachment, StoredMessage, numbered
 from tests.discord_double.model import DM, PRIVATE_THREAD, PUBLIC_THREAD, Channel, User
 from tests.discord_double.permissions import ATTACH_FILES, MANAGE_MESSAGES, READ_MESSAGE_HISTORY, SEND_MESSAGES, require
@@ -115,6 +116,10 @@ def create_message(double: DiscordDouble, channel: Channel, author: User, body: 
         interaction_id=int(interaction["id"]) if interaction else None,
         visible_to=visible_to if flags & EPHEMERAL else None,
     )
+    reply = (body.get("message_reference") or {}).get("message_id")
+    replied = double.message(int(reply)) if reply else None
+    pings = pinged(channel, author, msg.content, msg.allowed_mentions, replied.author.id if replied else None)
+    msg.pings = pings & {visible_to} if msg.ephemeral else pings  # an ephemeral message reaches only its user
     channel.messages.append(msg)
     dispatch_message(double, msg, "MESSAGE_CREATE")
     return msg
@@ -172,13 +177,15 @@ class _MessageRoutes:
         self._require(channel, SEND_MESSAGES | (ATTACH_FILES if request[FILES] else 0))
         body = request[BODY] or {}
         nonce = body.get("nonce")
-        if nonce is not None and body.get("enforce_nonce"):  # Discord returns the message this nonce created
+        now = self.d.clock()
+        if nonce is not None and body.get("enforce_nonce"):  # Discord returns the message this nonce created...
             same = next((m for m in channel.messages if m.nonce == str(nonce) and m.author.id == self.d.bot_user.id
-                         and not m.deleted), None)
+                         and not m.deleted and m.nonce_at is not None  # ...within the last few minutes only
+                         and now - m.nonce_at < self.d.nonce_memory), None)
             if same is not None:
                 return json_response(same.payload())
         msg = create_message(self.d, channel, self.d.bot_user, request[BODY], request[FILES])
-        msg.nonce = None if nonce is None else str(nonce)
+        msg.nonce, msg.nonce_at = (None, None) if nonce is None else (str(nonce), now)
         return json_response(msg.payload())
 
     async def history(self, request: web.Request) -> web.Response:

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from tests.discord_double import rest_core, rest_interactions, rest_messages, schema
 from tests.discord_double._ids import SnowflakeGen
-from tests.discord_double.clock import REAL_TIME_MARGIN, real_clock
+from tests.discord_double.clock import real_clock
 from tests.discord_double.faults import BODY, FILES, ApiError, Fault, discord_error
 from tests.discord_double.gateway import Gateway
 from tests.discord_double.interactions import Actions, InteractionHandle
@@ -26,6 +26,9 @@ from tests.discord_double.ratelimits import INTERACTION_ROUTES, RateLimits
 API_PREFIX = "/api/v10"
 #: shaped like a bot token (the bot checks the shape offline before it connects); valid only here
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.ZG91Ymw.ZG91YmxlLXRva2VuLW5vdC1hLXJlYWwtb25l"
+#: seconds Discord remembers a message nonce (``enforce_nonce``: "checked for uniqueness in the past few minutes"),
+#: on the double's clock: a message sent again with the same nonce after that is a second message
+NONCE_MEMORY = 5 * 60.0
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # Discord's upload limit in a server without boosts (bytes)
 BOT_ROLE_POSITION = 100
 
@@ -58,10 +61,12 @@ class DiscordDouble:
         #: the shard count ``GET /gateway/bot`` recommends (events are routed by each session's own count)
         self.shard_count = shard_count
         self.interaction_timeout = interaction_timeout
-        #: what deadlines are measured on; with the real clock the 3 s deadline gets REAL_TIME_MARGIN (see .clock)
+        #: what deadlines are measured on (see .clock); the first answer is due within Discord's exact 3 s on either
+        #: clock, unless a test asks for a margin by name (:meth:`allow_margin`)
         self.clock: Callable[[], float] = clock or real_clock
-        self.initial_response_deadline = interaction_timeout + (0.0 if clock else REAL_TIME_MARGIN)
+        self.initial_response_deadline = interaction_timeout
         self.followup_lifetime = 15 * 60.0
+        self.nonce_memory = NONCE_MEMORY
         self.token = token
         self.latency = env_latency() if latency is None else latency  # seconds added to every REST request
         #: seconds a condition is waited for when the test names no timeout (:meth:`wait_for`); tests that inject
@@ -89,6 +94,7 @@ class DiscordDouble:
         self.unknown_requests: list[RequestRecord] = []
         self.schema_violations: list[schema.SchemaViolation] = []
         self.faults: list[Fault] = []
+        self.delays: list[Fault] = []  # :meth:`delay_once`
         self.strict = True
         self.gateway = Gateway(self)
         self._actions = Actions(self)
@@ -181,6 +187,14 @@ class DiscordDouble:
         self.faults.append(fault)
         return fault
 
+    def delay_once(self, method: str, path_regex: str, seconds: float, *, times: int = 1) -> Fault:
+        """Hold the next ``times`` matching REST requests ``seconds`` of real time in the network before Discord
+        handles them (a slow route for one answer while the others are fast); returns the :class:`Fault`, whose
+        ``hits`` counts the requests it held."""
+        fault = Fault(method.upper(), path_regex, 0, remaining=times, delay=seconds)
+        self.delays.append(fault)
+        return fault
+
     def drop_connection(self) -> int:
         """Close every live gateway socket (code 4000); the client reconnects and RESUMEs."""
         return self.gateway.drop_connections()
@@ -253,9 +267,14 @@ class DiscordDouble:
 
     def use_clock(self, clock: Callable[[], float]) -> None:
         """Measure deadlines on ``clock`` (e.g. a :class:`~tests.discord_double.clock.ManualClock`) from now on,
-        with Discord's exact 3 seconds (no real-time margin)."""
+        with Discord's exact 3 seconds (no margin)."""
         self.clock = clock
         self.initial_response_deadline = self.interaction_timeout
+
+    def allow_margin(self, seconds: float) -> None:
+        """Accept an interaction's first answer up to ``seconds`` past Discord's 3 s (Discord would refuse it): only
+        for a test that names why it needs it; the default is Discord's exact deadline."""
+        self.initial_response_deadline = self.interaction_timeout + seconds
 
     def set_bot_permissions(self, guild: Guild, permissions: int) -> None:
         """Give the bot's managed role in ``guild`` exactly ``permissions`` (dispatching GUILD_ROLE_UPDATE)."""
@@ -280,6 +299,11 @@ class DiscordDouble:
         method = request.method
         if self.latency:
             await asyncio.sleep(self.latency)  # a realistic network delay, only when asked for
+        held = next((f for f in self.delays if f.matches(method, path)), None)
+        if held is not None:
+            held.remaining -= 1
+            held.hits += 1
+            await asyncio.sleep(held.delay)
         body, files = await _parse_body(request)
         request[BODY], request[FILES] = body, files
         too_large = [f for f in files if len(f["data"]) > self.attachment_size_limit]

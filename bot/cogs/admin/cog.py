@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.deadline import acknowledge_if_slow, respond
 from bot.errors import UserError
 from bot.guild_config import SettingRefused, choices, option_range, update_config
 from bot.ui import COLOUR, SILENT
@@ -65,6 +66,7 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
         member = interaction.user
         if not isinstance(member, discord.Member) or not member.guild_permissions.manage_guild:
             raise app_commands.MissingPermissions(["manage_guild"])
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # before every /config query
         return True
 
     async def _update(self, interaction: discord.Interaction, **changes: Any) -> None:
@@ -95,7 +97,7 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
                 value = f"<@&{value}>"
             embed.add_field(name=await t(interaction.guild_id, f"config.key.{key}"), value=str(value if value
                             is not None else "—"))
-        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=SILENT)
+        await respond(interaction, embed=embed, ephemeral=True, allowed_mentions=SILENT)
 
     @app_commands.command(name="show", description=_("Show this server's settings"))
     async def show(self, interaction: discord.Interaction) -> None:

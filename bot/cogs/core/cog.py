@@ -15,6 +15,7 @@ from bot.budget import FIELD_VALUE, clip, more, size
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.cogs.reference._render import cards_page
+from bot.deadline import acknowledge_if_slow, respond
 from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError
 from bot.i18n import t
@@ -83,20 +84,23 @@ class Core(commands.Cog):
     @app_commands.guild_only()
     async def status(self, interaction: discord.Interaction) -> None:
         """The public view of the channel's game, or of its open lobby (who joined, the Start it waits for, its
-        expiry), ephemeral and without buttons. Raises ``UserError("status.no_game_here")`` when there is none."""
+        expiry), ephemeral and without buttons. Raises ``UserError("status.no_game_here")`` when there is none.
+        Deferred before its first query while the database is slow (:func:`bot.deadline.acknowledge_if_slow`)."""
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         here = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
         if here is not None and here.state is None and here.status == "lobby":
             embed = lobby_embed(here, here.language, await lobby_expires_at(self.bot.tables, here))
-            await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=SILENT)
+            await respond(interaction, embed=embed, ephemeral=True, allowed_mentions=SILENT)
             return
         table = await self._game_here(interaction, here)
         out = self.bot.delivery.status_message(table, [], full=True)
         out.view = None
-        await interaction.response.send_message(ephemeral=True, **out.kwargs())
+        await respond(interaction, ephemeral=True, **out.kwargs())
 
     @app_commands.command(name="hand", description=_("Show your role, hand and private information (only to you)"))
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         await show_secrets(interaction, await self._game_here(interaction))
 
     async def game_autocomplete(self, interaction: discord.Interaction,
@@ -108,11 +112,12 @@ class Core(commands.Cog):
     @app_commands.describe(game=_("The game"), cards=_("Show what each card, role or question does instead"))
     @app_commands.autocomplete(game=game_autocomplete)
     async def rules(self, interaction: discord.Interaction, game: str, cards: bool = False) -> None:
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         language = await self.bot.language(interaction.guild_id)
         info = known_game(game)
         if cards:
             out = Outgoing(embeds=[cards_page(info.id, language)], language=language)
-            await interaction.response.send_message(ephemeral=True, **out.kwargs())
+            await respond(interaction, ephemeral=True, **out.kwargs())
             return
         embed = discord.Embed(title=t(f"game.{info.id}", language), description=t(f"rules.{info.id}", language),
                               colour=COLOUR)
@@ -120,12 +125,13 @@ class Core(commands.Cog):
             for n, value in enumerate(_mode_rules(info, mode.id, language)):  # a long summary goes on below
                 embed.add_field(name=t(f"mode.{info.id}.{mode.id}", language) if n == 0 else "\u200b",
                                 value=value, inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await respond(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="games", description=_("List the games running in this server"))
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         language = await self.bot.language(interaction.guild_id)
         tables = await self.bot.tables.tables_in_guild(interaction.guild_id)
         lines = [t("games.line", language, game=t(f"game.{x.game}", language), mode=t(f"mode.{x.game}.{x.mode}",
@@ -133,7 +139,7 @@ class Core(commands.Cog):
                    players=len(x.seats), count=len(x.seats)) for x in tables]
         embed = discord.Embed(title=t("games.title", language), description="\n".join(lines) or t("games.none",
                               language), colour=COLOUR)
-        await interaction.response.send_message(ephemeral=True, **Outgoing(embeds=[embed], language=language).kwargs())
+        await respond(interaction, ephemeral=True, **Outgoing(embeds=[embed], language=language).kwargs())
 
     @app_commands.command(name="leaderboard", description=_("Points in this server: all time, or one series"))
     @app_commands.describe(game=_("The game"), series=_("A series number (leave empty for all time)"))
@@ -142,6 +148,7 @@ class Core(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: str,
                           series: app_commands.Range[int, 1, MAX_ROW_ID] | None = None) -> None:
         assert interaction.guild_id is not None
+        await acknowledge_if_slow(interaction, thinking=True)  # the leaderboard is public
         language = await self.bot.language(interaction.guild_id)
         game = known_game(game).id
         no_such_series = series is not None and not 1 <= series <= MAX_ROW_ID  # (past what the column holds)
@@ -164,4 +171,4 @@ class Core(commands.Cog):
                   game=t(f"game.{game}", language), series=series)
         embed = discord.Embed(title=title, description="\n".join(lines) or t("leaderboard.empty", language),
                               colour=COLOUR)
-        await interaction.response.send_message(embed=embed, allowed_mentions=SILENT)
+        await respond(interaction, embed=embed, ephemeral=False, allowed_mentions=SILENT)

@@ -4,12 +4,16 @@ A player in several games that take DMs starts the message with the game number,
 asks for it when it is missing, and says so when the number names none of their running games. A DM no game
 waits for but one plainly meant for a game (:meth:`bot.ui.GameUI.claims_dm`, e.g. a ``letter:`` on a day without
 a letter) goes to that game, whose refusal says when it takes such a message. Refusals are
-answered in the same DM and change nothing. A DM that no game takes is answered in the language of the server of
+answered in the same DM and change nothing; a refusal Discord does not deliver (the player's DMs are closed) falls
+back like every other private message: the channel names the player with the game's next public step and
+**My secrets** shows them their private information (:meth:`bot.delivery.Delivery.dm`). A DM that no game takes is
+answered in the language of the server of
 the sender's newest game (of any status, finished ones too), or in English when they never played.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING
 
@@ -24,6 +28,7 @@ if TYPE_CHECKING:
     from bot.app import Coroner
     from bot.tables import Table
 
+log = logging.getLogger(__name__)
 GAME_PREFIX = re.compile(r"^\s*#(?P<id>\d+)\s*")
 
 
@@ -74,4 +79,14 @@ class DirectMessages(commands.Cog):
         try:
             await ui_for(table.game, table.mode).on_dm(self.bot, message, table, seat, content)
         except Exception as exc:  # noqa: BLE001 - refusals are answered in the DM; nothing changed
-            await message.channel.send(error_text(table.language, exc, table), allowed_mentions=SILENT)
+            await self.refuse(message, table, error_text(table.language, exc, table))
+
+    async def refuse(self, message: discord.Message, table: Table, text: str) -> None:
+        """Answer a refused DM move in the DM; when Discord does not take it, record the failed DM for the
+        channel's closed-DM notice, as :meth:`bot.delivery.Delivery.dm` does for every private message."""
+        try:
+            await message.channel.send(text, allowed_mentions=SILENT)
+        except discord.HTTPException as exc:
+            closed = isinstance(exc, discord.Forbidden)
+            log.info("the refusal of a DM from %s was not delivered (%s)", message.author.id, exc.status)
+            await self.bot.tables.dm_refused(table.id, message.author.id, closed=closed)

@@ -17,7 +17,7 @@ from bot.cogs.lobby.newgame import newgame_group
 from bot.cogs.lobby.options import chosen_options
 from bot.cogs.lobby.options_form import form_options, options_modal, submitted_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_heading, lobby_view
-from bot.deadline import in_time
+from bot.deadline import acknowledge_if_slow, in_time
 from bot.errors import UserError, send_error
 from bot.i18n import t
 from bot.locks import KeyedLocks
@@ -128,6 +128,7 @@ class Lobby(commands.Cog):
             await self.bot.tables.set_lobby_message(table.id, message.id)
 
     async def _lobby_here(self, interaction: discord.Interaction) -> Table:
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # before the first query
         table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
         if table is None:
             raise UserError("lobby.no_game_here")
@@ -167,15 +168,19 @@ class Lobby(commands.Cog):
         tables = self.bot.tables
         user = interaction.user
         if action == "start":
-            await interaction.response.defer(ephemeral=not edit, thinking=not edit)
+            if not interaction.response.is_done():  # (the /start command may have deferred already)
+                await interaction.response.defer(ephemeral=not edit, thinking=not edit)
             table = await tables.load(game_id)
             if table.host_id != user.id:  # before the game's own checks, which may have side effects
                 raise TableError("table.host_only")
             await self._prepare_start(table)
-            with answering(interaction):  # the lobby message becomes the table, answering the Start click
-                table = await tables.start(game_id, user.id)
-                if (await tables.load(game_id)).table_message_id is None:  # a game whose start said nothing
-                    await self.bot.delivery.show_table(table)
+            # after any lobby answer in flight has landed (each holds the lock until Discord took it), so that an
+            # answer drawn from the open lobby never lands over the table; a later one reads the started game
+            async with self._shown(game_id):
+                with answering(interaction):  # the lobby message becomes the table, answering the Start click
+                    table = await tables.start(game_id, user.id)
+                    if (await tables.load(game_id)).table_message_id is None:  # a game whose start said nothing
+                        await self.bot.delivery.show_table(table)
             if not edit:
                 await interaction.followup.send(await self.bot.t(interaction.guild_id, "lobby.started"),
                                                 ephemeral=True)
@@ -190,9 +195,9 @@ class Lobby(commands.Cog):
             return
         if action not in ("join", "leave", "cancel", "add_ai", "remove_ai"):
             raise UserError("lobby.unknown_action")
+        table = await in_time(interaction, self._change(interaction, game_id, action), ephemeral=not edit,
+                              thinking=not edit)
         async with self._shown(game_id):  # the answer renders the lobby as committed when it is sent
-            table = await in_time(interaction, self._change(interaction, game_id, action), ephemeral=not edit,
-                                  thinking=not edit)
             shown = await self._answer_with_lobby(interaction, game_id) if edit else None
             await self._refresh_lobby(table, locked=True, shown=shown)
             if shown is not None:
@@ -235,8 +240,10 @@ class Lobby(commands.Cog):
         return await tables.cancel(game_id, user.id, is_manager=manager)
 
     def _shown(self, game_id: int) -> asyncio.Lock:
-        """Serialises the edits of one lobby message, each rendering the latest committed lobby: a late answer
-        never puts an open lobby over a started game."""
+        """Serialises the edits of one lobby message, each rendering the latest committed lobby when it is sent and
+        holding the lock until Discord took it, and the start (which turns the message into the table): a late
+        answer never puts an open lobby over a started game. Held only around rendering and sending, never
+        around a change's own commit."""
         return self._lobby_locks(game_id)
 
     async def _answer_with_lobby(self, interaction: discord.Interaction, game_id: int) -> int | None:
