@@ -51,9 +51,12 @@ def attach(engine: AsyncEngine) -> Pace:
         if started is not None:
             pace.record(time.monotonic() - started)
 
+    def failed(context: Any) -> None:  # returns None: a handle_error listener that returns a value replaces the error
+        pace.running.pop(id(context.connection), None)
+
     event.listen(engine.sync_engine, "before_cursor_execute", before)
     event.listen(engine.sync_engine, "after_cursor_execute", after)
-    event.listen(engine.sync_engine, "handle_error", lambda context: pace.running.pop(id(context.connection), None))
+    event.listen(engine.sync_engine, "handle_error", failed)
     return pace
 
 

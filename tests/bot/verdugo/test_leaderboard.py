@@ -19,6 +19,9 @@ class Response:
     async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
         self.sent = {"content": content, **kwargs}
 
+    def is_done(self) -> bool:
+        return bool(self.sent)
+
 
 @pytest.mark.parametrize(("language", "expected", "wrong"), [
     ("en", "9 Crowns", "point"), ("es", "9 coronas", "punto")])
