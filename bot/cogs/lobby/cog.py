@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.cogs.lobby.newgame import newgame_group
 from bot.cogs.lobby.options import chosen_options
 from bot.cogs.lobby.options_form import form_options, options_modal, submitted_options
+from bot.cogs.lobby.ping import with_ping
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_heading, lobby_view
 from bot.deadline import acknowledge_if_slow, in_time
 from bot.errors import UserError, send_error
@@ -67,7 +68,8 @@ class Lobby(commands.Cog):
                                                thinking=True)
         note = (t(f"{game}.series.first_round", table.language, total=rounds, count=rounds)
                 if rounds is not None else None)
-        await self._post_lobby(interaction, table, note, int(expires.timestamp()))
+        ping = (await self.bot.config(interaction.guild_id)).lobby_role_id
+        await self._post_lobby(interaction, table, note, int(expires.timestamp()), ping=ping)
 
     async def _open(self, interaction: discord.Interaction, game: str, mode: str,
                     given: dict[str, Any]) -> tuple[Table, datetime, int | None]:
@@ -90,11 +92,13 @@ class Lobby(commands.Cog):
         return table, expires, rounds
 
     async def _post_lobby(self, interaction: discord.Interaction, table: Table, note: str | None,
-                          expires_ts: int) -> None:
-        """Show a new lobby as the answer to /newgame (or, when that answer fails, as a channel message); a lobby
-        nobody can see is closed again, so it never blocks the channel."""
-        kwargs: dict[str, Any] = {"content": note, "embed": lobby_embed(table, table.language, expires_ts),
-                                  "view": lobby_view(table, table.language), "allowed_mentions": SILENT}
+                          expires_ts: int, *, ping: int | None = None) -> None:
+        """Show a new lobby as the answer to /newgame (or, when that answer fails, as a channel message), pinging
+        the role ``ping`` (the server's lobby role, :mod:`bot.cogs.lobby.ping`); a lobby nobody can see is closed
+        again, so it never blocks the channel."""
+        content, mentions = with_ping(note, ping, table.game, table.language)
+        kwargs: dict[str, Any] = {"content": content, "embed": lobby_embed(table, table.language, expires_ts),
+                                  "view": lobby_view(table, table.language), "allowed_mentions": SILENT, **mentions}
         try:
             if interaction.response.is_done():
                 message: discord.abc.Snowflake = await interaction.edit_original_response(**kwargs)
