@@ -39,6 +39,7 @@ from bot.locks import KeyedLocks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
 from bot.tables.outbox import Deliver, Deliverer, Lease
+from bot.tables.schedule import ScheduleMixin
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
 from games.core.replay import replay
 
@@ -103,8 +104,9 @@ def admit(table: Table, *, user_id: int | None, seat: int | None, expected_versi
     return seat
 
 
-class TableService(LobbyMixin):
-    """Lobbies, starts, actions, timers and replay checks for every table, over one sessionmaker."""
+class TableService(LobbyMixin, ScheduleMixin):
+    """Lobbies (scheduled ones too), starts, actions, timers and replay checks for every table, over one
+    sessionmaker."""
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from datetime import UTC, datetime
 
-from bot.cogs.lobby.cog import user_names
+from bot.cogs.lobby.names import user_names
 from bot.tables import Table
 from bot.tables.model import TableSeat
 from bot.ui import RenderContext

@@ -27,7 +27,7 @@ from bot.ui import ui_for
 from games.core import SERVER_SETTING, GameInfo, get_engine
 
 #: parameter names /newgame gives itself (an Options field may not use them)
-RESERVED = ("mode",)
+RESERVED = ("mode", "starts_in")
 #: the parameter of a points series (for the modes whose UI sets ``supports_series``)
 ROUNDS = "rounds"
 #: Discord's longest option description
