@@ -3,9 +3,8 @@ account's user name; the other names stay on the seat for the letter checks."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 from bot.cogs.lobby.names import user_names
 from bot.tables import Table

@@ -147,7 +147,8 @@ class _InteractionRoutes:
         loading = msg.loading
         edited = edit_message(self.d, msg, request[BODY], request[FILES])
         if loading:  # filling in the "thinking" message is its creation for the people it mentions (as a follow-up)
-            pings = pinged(handle.channel, self.d.bot_user, edited.content, (request[BODY] or {}).get("allowed_mentions"))
+            allowed = (request[BODY] or {}).get("allowed_mentions")
+            pings = pinged(handle.channel, self.d.bot_user, edited.content, allowed)
             edited.pings = pings & {handle.user.id} if edited.ephemeral else pings
         return json_response(edited.payload())
 

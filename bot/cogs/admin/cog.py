@@ -54,7 +54,8 @@ def time_zones() -> tuple[str, ...]:
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class Admin(commands.GroupCog, group_name="config", group_description=_("Server settings for Coroner")):
-    """``/config show|medium|language|days|timeouts|deadrole|lobbyrole`` and ``/config gamechannel add|remove|clear``."""
+    """``/config show|medium|language|days|timeouts|deadrole|lobbyrole`` and
+    ``/config gamechannel add|remove|clear``."""
 
     gamechannel = app_commands.Group(name="gamechannel", description=_("Channels where games may be opened"))
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.lobby.ping import with_ping
 from bot.cogs.lobby.names import user_names
+from bot.cogs.lobby.ping import with_ping
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_view
 from bot.deadline import in_time, respond
 from bot.i18n import t

@@ -113,7 +113,7 @@ class SocialEngine(Engine[SocialState]):
         assert isinstance(options, SocialOptions)
         if not self.mode.min_players <= len(seats) <= self.mode.max_players:
             raise IllegalAction("core.bad_player_count", count=len(seats))
-        roles = deal_roles(len(seats), rng_for(seed, "roles"))
+        roles = deal_roles(len(seats), rng_for(seed, "roles"), options.specials())
         names = deal_characters(len(seats), rng_for(seed, "characters"))
         state = SocialState(
             seed=seed,
