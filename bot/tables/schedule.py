@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Game
 from bot.db.repos import games, scores, timers
-from bot.tables.model import Table, to_table
+from bot.tables.model import Table, TableError, to_table
 from bot.tables.options import validate_options, validate_rounds
 
 #: the timer that opens a scheduled lobby
@@ -89,3 +89,24 @@ class ScheduleMixin:
                 await timers.schedule(session, game_id, "lobby_expire", expires_at, {}, table.version + 1)
                 outcome = "opened"
         return await self.load(game_id), outcome
+
+    async def booked_in_channel(self, channel_id: int) -> list[tuple[Table, datetime]]:
+        """The lobbies booked in ``channel_id`` that have not opened yet, each with its opening time, soonest
+        first."""
+        async with self._sessions() as session:
+            rows = await timers.booked_in_channel(session, channel_id, LOBBY_OPEN)
+            return [(to_table(row, await games.seats_of(session, row.id)), due) for row, due in rows]
+
+    async def cancel_booked(self, game_id: int, by_user_id: int, *, is_manager: bool) -> Table:
+        """Cancel a booked lobby before it opens (its timer disarmed): its host or a server manager only. Raises
+        ``TableError``: ``table.host_or_manager``, ``table.not_active`` (opened or cancelled already)."""
+        async with self.lock(game_id), self._sessions() as session, session.begin():
+            _, table = await self._read(session, game_id)
+            if table.status != "scheduled":
+                raise TableError("table.not_active", game_id=game_id)
+            if by_user_id != table.host_id and not is_manager:
+                raise TableError("table.host_or_manager")
+            now = self._clock()
+            await self._commit_guarded(session, table, status="cancelled", finished_at=now)
+            await timers.disarm_game(session, game_id, now)
+        return await self.load(game_id)

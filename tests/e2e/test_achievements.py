@@ -43,7 +43,8 @@ async def test_the_result_and_stats_show_the_achievements_earned(world: World, l
         assert table is not None
         rng = random.Random(7)
         while table.status == "active":
-            legal = [(s.seat, s.user_id, a) for s in table.seats for a in table.engine.legal_actions(table.state, s.seat)]
+            legal = [(s.seat, s.user_id, a) for s in table.seats
+                     for a in table.engine.legal_actions(table.state, s.seat)]
             seat, user, action = rng.choice(legal)
             result = await bot.tables.act(table.id, user, action.model_dump(mode="json"),
                                           seat=None if user is not None else seat)

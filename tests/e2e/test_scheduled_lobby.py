@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.discord_double import Role
-from tests.e2e.conftest import World, stored
+from tests.e2e.conftest import World, refusal, stored
 from tests.support.newgame import newgame
 
 BOOKED = {"en": "🗓️ A lobby of Asesino en Serie — Tabletop opens <t:{ts}:R> (<t:{ts}:f>), hosted by <@{host}>.",
@@ -114,3 +114,32 @@ async def test_a_booked_lobby_whose_channel_is_busy_is_cancelled_with_a_notice(w
                             "with /newgame when the channel is free.")
     assert said.pings == frozenset()
     assert table is not None and table.host_id == bob.id and table.game == "asesino"
+
+
+HOST_ONLY = {"en": "⛔ Only the host or a server manager can cancel this game.",
+             "es": "⛔ Solo el anfitrión o quien gestione el servidor puede cancelar esta partida."}
+CANCELLED = {"en": "🗓️ The lobby of Verdugo booked for <t:{ts}:f> will not open: <@{user}> cancelled it.",
+             "es": "🗓️ La sala de Verdugo reservada para <t:{ts}:f> no se abrirá: <@{user}> la ha cancelado."}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_cancel_in_a_free_channel_cancels_the_booked_lobby(world: World, language: str) -> None:
+    """Bob, neither its host nor a manager, may not cancel Alice's booking; Alice's /cancel does, the channel is
+    told, and at its time nothing opens."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        await (await world.admin.slash(world.games, "config language", language=language)).response()
+        opens = int(world.clock.now().timestamp()) + 20 * 60
+        handle = await newgame(alice, world.games, "verdugo", "classic", starts_in=20)
+        await handle.response()
+        await handle.wait_original()
+        refused = await refusal(await bob.slash(world.games, "cancel"))
+        await (await alice.slash(world.games, "cancel")).response()
+        notice = CANCELLED[language].format(ts=opens, user=alice.id)
+        await world.double.wait_for(lambda: any(m.content == notice for m in world.bot_messages()),
+                                    what="the cancellation notice")
+        world.clock.advance(minutes=25)
+        assert await world.tables.table_in_channel(world.games.id) is None
+        booked = await world.tables.booked_in_channel(world.games.id)
+    assert refused == HOST_ONLY[language] and booked == []
+    assert _lobbies(world) == []

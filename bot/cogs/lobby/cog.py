@@ -168,7 +168,13 @@ class Lobby(ScheduledLobbies, commands.Cog):
     @app_commands.command(name="cancel", description=_("Cancel the game in this channel (host or Manage Server)"))
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction) -> None:
-        await self.on_lobby_button(interaction, (await self._lobby_here(interaction)).id, "cancel", edit=False)
+        """The channel's lobby or game; in a channel with neither, the lobby booked here (``starts_in``)."""
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # before the first query
+        table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
+        if table is None:
+            await self.cancel_booking(interaction)
+            return
+        await self.on_lobby_button(interaction, table.id, "cancel", edit=False)
 
     # --- buttons ----------------------------------------------------------------------------------------------
     async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, action: str, *,

@@ -17,6 +17,7 @@ from bot.cogs.lobby.names import user_names
 from bot.cogs.lobby.ping import with_ping
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_view
 from bot.deadline import in_time, respond
+from bot.errors import UserError
 from bot.i18n import t
 from bot.tables.schedule import LOBBY_OPEN
 from bot.ui import SILENT
@@ -86,3 +87,21 @@ class ScheduledLobbies:
             "content": content, "embed": lobby_embed(table, table.language, stamp),
             "view": lobby_view(table, table.language), "allowed_mentions": SILENT, **mentions})
         await self.bot.tables.set_lobby_message(table.id, message.id)
+
+    async def cancel_booking(self, interaction: discord.Interaction) -> None:
+        """``/cancel`` in a channel with no lobby or game: cancel the lobby booked here that opens first (the
+        caller's own first; a server manager may cancel anyone's), saying so in the channel. Raises
+        ``UserError("lobby.no_game_here")`` when nothing is booked here either, and the refusals of
+        :meth:`~bot.tables.schedule.ScheduleMixin.cancel_booked`."""
+        user = interaction.user
+        booked = await self.bot.tables.booked_in_channel(interaction.channel_id or 0)
+        if not booked:
+            raise UserError("lobby.no_game_here")
+        table, opens_at = next((b for b in booked if b[0].host_id == user.id), booked[0])
+        manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+        table = await self.bot.tables.cancel_booked(table.id, user.id, is_manager=manager)
+        stamp, language = int(opens_at.timestamp()), table.language
+        channel = await self.bot.delivery.channel(table.channel_id)
+        await channel.send(t("lobby.booking_cancelled", language, game=t(f"game.{table.game}", language),
+                             at=f"<t:{stamp}:f>", user=f"<@{user.id}>"), allowed_mentions=SILENT)
+        await respond(interaction, ephemeral=True, content=t("lobby.done.cancel", language))

@@ -5,7 +5,6 @@ role) is kept only the first time a player meets it in the server."""
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
