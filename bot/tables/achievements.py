@@ -10,6 +10,7 @@ is earned only by a player who has not earned it in this server before. What is 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -33,8 +34,9 @@ async def settle(session: AsyncSession, table: Table, outcome: Outcome,
     engine = table.engine
     assert table.seed is not None
     try:
-        judged = earned(engine, engine.Options.model_validate(table.options),
-                        [SeatInfo(names=s.names) for s in table.seats], table.seed, moves)
+        # a replay of the whole game (0.1 s for a long Let's Kill! game): off the event loop, the engines are pure
+        judged = await asyncio.to_thread(earned, engine, engine.Options.model_validate(table.options),
+                                         [SeatInfo(names=s.names) for s in table.seats], table.seed, list(moves))
     except Exception:  # noqa: BLE001 - the last move must stand whatever the judging does
         log.exception("could not judge the achievements of game %s", table.id)
         judged = {}
