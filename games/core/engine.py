@@ -126,7 +126,9 @@ class Outcome(BaseModel):
 
     ``winners``: seats on the winning side; ``reason``: catalogue key with its ``params`` (``seat_params`` as on
     :class:`Event`); ``scores``: points per seat for the
-    round (string seat keys, JSON-safe), used by multi-round series; ``achievements``: per-seat achievement ids.
+    round (string seat keys, JSON-safe), used by multi-round series; ``achievements``: per-seat achievement ids,
+    filled in when the game ends from the game's book and its :meth:`Engine.facts` (:mod:`games.core.achievements`)
+    with what its people earned; an engine's own :meth:`Engine.outcome` leaves it empty.
     """
 
     winners: list[int]
