@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import ColumnElement, Select, String, cast, false, func, or_, select
+from sqlalchemy import ColumnElement, Select, String, and_, cast, false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import defer
 
@@ -17,11 +17,20 @@ from bot.tables import Table, TableError, to_table
 from games.core import all_games
 
 FINISHED = "finished"
+CANCELLED = "cancelled"
+
+
+def kept(table: Table) -> bool:
+    """Whether the history keeps ``table``: a finished game, or a game its host cancelled after the start (a
+    lobby cancelled before it has nothing to tell)."""
+    return table.status == FINISHED or (table.status == CANCELLED and table.seed is not None)
 
 
 def _finished_of(guild_id: int) -> Select[tuple[Game]]:
-    """The finished games of ``guild_id`` whose game this bot still has (an engine to read them with)."""
-    return select(Game).where(Game.guild_id == guild_id, Game.status == FINISHED,
+    """The games of ``guild_id`` the history keeps (:func:`kept`) whose game this bot still has (an engine to read
+    them with)."""
+    return select(Game).where(Game.guild_id == guild_id,
+                              or_(Game.status == FINISHED, and_(Game.status == CANCELLED, Game.seed.is_not(None))),
                               Game.game.in_([g.id for g in all_games()]))
 
 
