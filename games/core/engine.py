@@ -375,16 +375,19 @@ class Engine(ABC, Generic[StateT]):
         if controls is not None and controls.steps:  # a new decision opened: the control steps are behind it
             waiting = self.waiting(step.state)
             if waiting is None or waiting.open_for == 0:
-                controls.steps = 0
+                # a new Controls on a shallow copy: a game's copy_state may share it with the input
+                fresh = controls.model_copy(update={"steps": 0})
+                step = Step(state=step.state.model_copy(update={"controls": fresh}), events=step.events)
         return step
 
     def _control(self, state: StateT, action: PauseGame | ResumeGame | CloseGame) -> Step:
         """The host's control ``action`` (already admitted by :meth:`check_actor`) on the copy ``state``: the
         events ``core.paused`` / ``core.resumed`` / ``core.closed`` (params ``by``, a name; ``seconds``: how long
         the game was paused)."""
-        controls = self.controls(state)
-        assert controls is not None  # check_actor refuses the controls to a game without them
-        controls.steps += 1
+        old = self.controls(state)
+        assert old is not None  # check_actor refuses the controls to a game without them
+        controls = old.model_copy(update={"steps": old.steps + 1})  # a game's copy_state may share the old one
+        state = state.model_copy(update={"controls": controls})
         if isinstance(action, PauseGame):
             controls.paused = Paused(at=action.at, by=action.by)
             return Step(state=state, events=[Event(key="core.paused", params={"by": action.by})])
