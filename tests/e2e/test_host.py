@@ -149,8 +149,13 @@ async def test_cancel_asks_first_and_the_cancelled_table_reveals_with_no_turn_ma
         await settled(world)
         assert not versions_on(table) and "<@" not in table.content  # nobody is named to move
         assert [b["custom_id"].split(":")[1] for b in table.buttons()] == ["h"]  # the History button only
-        assert (await world.tables.load(game.id)).status == "cancelled"
+        cancelled = await world.tables.load(game.id)
+        assert cancelled.status == "cancelled"
         assert [m.id for m in world.bot_messages()] == [table.id]
+        history = await (await alice.click(table, table.buttons()[0]["custom_id"])).wait_original()
+        timeline = history.embeds[0]["description"]  # the history keeps it, every secret revealed
+        assert words["cancelled"] in timeline
+        assert all(str(seat.secret) in timeline for seat in cancelled.state.seats)
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
