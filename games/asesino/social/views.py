@@ -28,7 +28,7 @@ def public_view(state: SocialState) -> dict[str, Any]:
         "players": state.players,
         "murders": state.murders,
         "murders_to_win": state.murders_to_win,
-        "over": state.result is not None,
+        "over": state.result is not None or cancelled(state),
         "seats": [{"seat": i, "alive": s.alive, "deprived": s.judged_day is not None,
                    "shown_card": s.card.value if s.judged_day is not None else None}
                   for i, s in enumerate(state.seats)],
