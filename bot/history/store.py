@@ -29,9 +29,12 @@ def kept(table: Table) -> bool:
 def _finished_of(guild_id: int) -> Select[tuple[Game]]:
     """The games of ``guild_id`` the history keeps (:func:`kept`) whose game this bot still has (an engine to read
     them with)."""
-    return select(Game).where(Game.guild_id == guild_id,
-                              or_(Game.status == FINISHED, and_(Game.status == CANCELLED, Game.seed.is_not(None))),
-                              Game.game.in_([g.id for g in all_games()]))
+    return select(Game).where(Game.guild_id == guild_id, _kept(), Game.game.in_([g.id for g in all_games()]))
+
+
+def _kept() -> ColumnElement[bool]:
+    """:func:`kept` as a condition on ``games``."""
+    return or_(Game.status == FINISHED, and_(Game.status == CANCELLED, Game.seed.is_not(None)))
 
 
 async def _newest(session: AsyncSession, stmt: Select[tuple[Game]]) -> list[Table]:
@@ -69,9 +72,10 @@ async def search(sessions: async_sessionmaker[AsyncSession], guild_id: int, text
 
 
 async def finished_ids(sessions: async_sessionmaker[AsyncSession]) -> Sequence[int]:
-    """Every finished game of every server, oldest first (for ``coroner replay``)."""
+    """Every game the history keeps (:func:`kept`: finished, or cancelled after the start) of every server, oldest
+    first (for ``coroner replay``)."""
     async with sessions() as session:
-        return (await session.scalars(select(Game.id).where(Game.status == FINISHED).order_by(Game.id))).all()
+        return (await session.scalars(select(Game.id).where(_kept()).order_by(Game.id))).all()
 
 
 async def load_record(sessions: async_sessionmaker[AsyncSession], game_id: int) -> GameRecord:
