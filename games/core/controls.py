@@ -10,7 +10,7 @@ deadlines in :meth:`games.core.Engine.resumed`.
   (:meth:`games.core.Engine.due`) and the adapter holds every timer of the game; ``resume`` gives each the time it
   had left (the game's own deadlines move by the time spent paused).
 * A closed game is over without a result (no winner, no scores): its public view reveals what a finished game
-  reveals (:meth:`games.core.Engine.revealed`).
+  reveals (each game's view asks :func:`cancelled`).
 * The controls do not close the decision the game waits on: a control drawn for it before a pause still stands
   after the resume, and its time limit runs on (:attr:`Controls.steps`).
 """

@@ -418,11 +418,6 @@ class Engine(ABC, Generic[StateT]):
         controls = self.controls(state)
         return None if controls is None else controls.closed
 
-    def revealed(self, state: StateT) -> bool:
-        """Whether the public view shows everything a finished game shows (roles, hands): the game is over, by
-        its rules or cancelled (:class:`~games.core.controls.CloseGame`)."""
-        return self.is_over(state)
-
     def decision_age(self, state: StateT) -> int | None:
         """How many accepted steps ago the decision the game waits on was first offered: the game's
         :attr:`Waiting.open_for` plus the host's control steps since (a pause and its resume leave the decision
