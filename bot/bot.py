@@ -213,8 +213,8 @@ class CoronerBot(Coroner):
         """Route a persistent game component to the game's UI; errors become ephemeral replies."""
         table = None
         try:
-            if name == "secrets":  # answered with a message: deferred before the load while the database is slow
-                await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
+            if name == "secrets" or (name, arg) == ("host", "panel"):  # answered with a private message: deferred
+                await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # first while the database is slow
             table = await self.tables.load(game_id)
             if name == "secrets":
                 await show_secrets(interaction, table)
