@@ -5,6 +5,8 @@ changed; a pause holds every timer across a restart and the resume gives each th
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import select
 
@@ -12,6 +14,7 @@ from bot.db.models import GameAction
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, answer, as_drawn_before, confirm_cancel, refusal, settled, until_delivered, until_version
 from tests.e2e.latency import SlowSql
+from tests.e2e.social import count_in_statuses, six_players, start_game as start_social, statuses
 from tests.e2e.test_durable import holder_of, versions_on
 from tests.e2e.test_foundation import pass_button
 from tests.support.newgame import newgame
@@ -207,3 +210,28 @@ async def test_the_host_controls_answer_in_time_on_a_slow_database(world: World,
         assert "cancelled" in await confirm_cancel(world, alice, await alice.slash(world.games, "cancel"))
         await world.double.wait_for(lambda: "was cancelled by Alice" in table.text, timeout=10, what="cancelled")
         slow_sql.reset()
+
+
+async def test_a_paused_social_game_keeps_its_day_and_resumes_with_the_time_left(world: World) -> None:
+    """The social mode's own clock (README ruling 31): paused an hour before day 1 ends, the day does not end however
+    long the pause (across a restart); resumed, it ends an hour later, not before."""
+    players = await six_players(world)
+    async with world.running():
+        table = await start_social(world, players)
+        world.clock.set(table.state.day_ends_at - timedelta(hours=1))
+        await settled(world)
+        await (await players[0].slash(world.games, "pause")).response()
+        await world.double.wait_for(lambda: any("Paused by Alice" in m.content for m in statuses(world)),
+                                    what="the table paused")
+        world.clock.advance(hours=30)
+        await settled(world)
+    async with world.running():
+        await settled(world)
+        assert count_in_statuses(world, "Day 1 is over") == 0
+        await (await players[0].slash(world.games, "resume")).response()
+        await settled(world)
+        world.clock.advance(minutes=59)
+        await settled(world)
+        assert count_in_statuses(world, "Day 1 is over") == 0 and (await world.tables.load(table.id)).state.day == 1
+        world.clock.advance(minutes=2)
+        await world.double.wait_for(lambda: count_in_statuses(world, "Day 1 is over") == 1, what="day 1 to end")
