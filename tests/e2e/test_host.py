@@ -132,7 +132,8 @@ async def test_a_pause_holds_the_turn_limit_across_a_restart_and_resumes_with_th
 async def test_cancel_asks_first_and_the_cancelled_table_reveals_with_no_turn_marker(world: World,
                                                                                     language: str) -> None:
     """The panel's Cancel asks privately; Back changes nothing; ``/cancel`` then Yes ends the game: the same table
-    message says who cancelled it, names nobody to move and keeps only its History button."""
+    message says who cancelled it, names nobody to move and keeps only its History button, whose timeline keeps the
+    game (its pause and resume, the cancel) with every secret shown."""
     words = WORDS[language]
     alice = world.players[0]
     async with world.running():
@@ -140,6 +141,9 @@ async def test_cancel_asks_first_and_the_cancelled_table_reveals_with_no_turn_ma
         await until_delivered(world)
         game = await world.tables.table_in_channel(world.games.id)
         assert game is not None
+        for command in ("pause", "resume"):  # (the history shows them too)
+            await (await alice.slash(world.games, command)).response()
+            await until_version(world, game.id, game.version + (1 if command == "pause" else 2))
         panel = await open_panel(alice, table)
         question = await answer(await alice.click(panel, label=words["cancel"]))
         assert words["question"] in question.content
@@ -157,7 +161,7 @@ async def test_cancel_asks_first_and_the_cancelled_table_reveals_with_no_turn_ma
         assert [m.id for m in world.bot_messages()] == [table.id]
         history = await (await alice.click(table, table.buttons()[0]["custom_id"])).wait_original()
         timeline = history.embeds[0]["description"]  # the history keeps it, every secret revealed
-        assert words["cancelled"] in timeline
+        assert words["cancelled"] in timeline and words["log_paused"] in timeline and words["log_resumed"] in timeline
         assert all(str(seat.secret) in timeline for seat in cancelled.state.seats)
 
 
