@@ -10,7 +10,7 @@ decides on a letter sent for review (:class:`ReviewLetter`). Rules: the rulebook
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -177,11 +177,12 @@ class SocialEngine(Engine[SocialState]):
         """Everyone seated may act during the day: only a seat that is not a player is refused here."""
         return IllegalAction("asesino_social.not_a_player", seat=seat)
 
-    def due(self, state: SocialState, now: datetime) -> list[Any]:
+    def _due(self, state: SocialState, now: datetime) -> list[Any]:
         """The social clock (ruling "Time"): at ``now`` (aware), the current day's end once its boundary has passed
         (stamped at the boundary, :func:`next_boundary`), else the expiry of the judgements whose window has ended
-        (stamped ``now``); empty when nothing is due. Apply the first and ask again: after downtime every overdue day
-        ends in order, each at its own boundary, before anything else is applied."""
+        (stamped ``now``); empty when nothing is due (and while the host has paused the game, :meth:`Engine.due`).
+        Apply the first and ask again: after downtime every overdue day ends in order, each at its own boundary,
+        before anything else is applied."""
         if state.result is not None:
             return []
         now = utc(now)
@@ -191,6 +192,16 @@ class SocialEngine(Engine[SocialState]):
         if any(j.status == "open" and j.expires_at < now for j in state.judgements):
             return [ExpireJudgements(at=now)]
         return []
+
+    def resumed(self, state: SocialState, seconds: float) -> None:
+        """After a pause of ``seconds``: the day's end and every open judgement's expiry move by that much, so
+        each has the time it had left when the host paused (README ruling "Pause")."""
+        shift = timedelta(seconds=seconds)
+        if state.day_ends_at is not None:
+            state.day_ends_at += shift
+        for judgement in state.judgements:
+            if judgement.status == "open":
+                judgement.expires_at += shift
 
     def _apply(self, new: SocialState, seat: int, action: Any) -> Step:
         """Check the time and the action's rules, then apply; record the action in the (secret) timeline. Raises
