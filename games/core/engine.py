@@ -106,10 +106,14 @@ class IllegalAction(Exception):
     """
 
     def __init__(self, code: str, *, seat_params: Iterable[str] = (), **params: Any) -> None:
-        super().__init__(f"{code} {params}" if params else code)
+        super().__init__(code)
         self.code = code
         self.params = params
         self.seat_params = tuple(seat_params)
+
+    def __str__(self) -> str:
+        # written when read, not when raised: listing legal actions raises (and drops) thousands of refusals
+        return f"{self.code} {self.params}" if self.params else self.code
 
     @property
     def seat_keys(self) -> frozenset[str]:
@@ -245,6 +249,8 @@ class Features(BaseModel):
       may too); a player gets ``host_only``.
     * ``ai``: the game has its own computer players (a policy registered in ``games/<game>/ai.py``), else they play
       random legal moves.
+    * ``series``: the mode plays points series (the lobby offers ``rounds``; each round's :attr:`Outcome.scores`
+      add up, and the UI's ``series_embed`` shows the standings).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -256,6 +262,7 @@ class Features(BaseModel):
     system_only: str = "core.system_only"
     host_only: str = "core.host_only"
     ai: bool = False
+    series: bool = False
 
 
 StateT = TypeVar("StateT", bound=BaseModel)

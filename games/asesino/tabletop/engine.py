@@ -47,7 +47,7 @@ class TabletopEngine(Engine[TabletopState]):
     State = TabletopState
     Options = TabletopOptions
     Action: ClassVar[Any] = TabletopAction
-    features: ClassVar[Features] = Features(timeouts=True, ai=True)
+    features: ClassVar[Features] = Features(timeouts=True, ai=True, series=True)
     seat_params: ClassVar[tuple[str, ...]] = SEAT_PARAMS
 
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> TabletopState:
