@@ -44,7 +44,6 @@ from games.asesino.social.roles import SocialRole, deal_characters, deal_roles
 from games.asesino.social.rules import Ctx
 from games.asesino.social.state import SYSTEM_SEAT, SocialSeat, SocialState, TimelineEntry
 from games.asesino.social.views import public_view, seat_view
-from games.core.copying import replace
 from games.core import (
     HOST_SEAT,
     Audience,
@@ -59,6 +58,7 @@ from games.core import (
     Waiting,
     rng_for,
 )
+from games.core.copying import replace
 
 PLACEHOLDER = "..."  # free-text placeholder in legal_actions; the adapter lets the player type the text
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # placeholder `at` before the clock has started
