@@ -118,7 +118,7 @@ class RenderContext:
         list. A name is markdown-escaped (a player may be called ``**x**``): it reads as typed in a message line."""
         show: Callable[[int], str] = self.mention if mention else self.shown_name
         out = dict(params)
-        engine_seats = getattr(self.table.engine, "seat_params", ())
+        engine_seats = self.table.engine.seat_params  # declared by every engine (Engine.seat_params)
         for key in seat_keys(params, (*declared, *engine_seats)):
             value = params.get(key)
             if isinstance(value, int) and not isinstance(value, bool):
