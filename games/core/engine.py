@@ -21,6 +21,7 @@ States and actions are pydantic v2 models, so they serialise to JSON and replay 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from abc import ABC, abstractmethod
@@ -168,17 +169,30 @@ class Waiting(BaseModel):
     @classmethod
     def turn(cls, seat: int, kind: str = "turn") -> Waiting:
         """``seat``'s turn (decision ``kind``)."""
-        return cls(seats=(seat,), kind=kind, pace="turn")
+        return cls.of((seat,), kind, "turn")
 
     @classmethod
     def prompt(cls, seat: int, kind: str) -> Waiting:
         """A question ``kind`` put to ``seat`` in the middle of play."""
-        return cls(seats=(seat,), kind=kind, pace="prompt")
+        return cls.of((seat,), kind, "prompt")
+
+    @classmethod
+    def of(cls, seats: tuple[int, ...], kind: str = "turn", pace: Literal["turn", "prompt", "realtime"] = "turn",
+           hidden: bool = False, open_for: int = 0) -> Waiting:
+        """``Waiting(seats=..., kind=..., ...)``, made once per distinct value: a frozen value, shared (engines ask
+        who must act several times a move, and validating it each time was a tenth of a move)."""
+        return _waiting(cls, seats, kind, pace, hidden, open_for)
 
     @property
     def pings(self) -> bool:
         """Whether the adapter mentions ``seats`` under the status and arms their move timers (not in real time)."""
         return self.pace != "realtime" and bool(self.seats)
+
+
+@functools.lru_cache(maxsize=4096)
+def _waiting(cls: type[Waiting], seats: tuple[int, ...], kind: str, pace: Literal["turn", "prompt", "realtime"],
+             hidden: bool, open_for: int) -> Waiting:
+    return cls(seats=seats, kind=kind, pace=pace, hidden=hidden, open_for=open_for)
 
 
 class SeatInfo(BaseModel):

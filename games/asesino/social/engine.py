@@ -153,7 +153,7 @@ class SocialEngine(Engine[SocialState]):
         game's own clock ends it; nobody in particular is waited on. ``None`` once the game is over."""
         if state.result is not None:
             return None
-        return Waiting(seats=tuple(range(state.players)), kind="day", pace="realtime")
+        return Waiting.of(tuple(range(state.players)), "day", "realtime")
 
     def legal_actions(self, state: SocialState, seat: int) -> list[Any]:
         """Every concrete action ``seat`` may take now (``-1``: the system actions). Free text is
