@@ -221,8 +221,8 @@ class Delivery:
         """The timers the step that produced ``table`` arms (the table service's ``plan``, recorded in the step's
         transaction): for engines that define ``timeout_action``, while the game waits on seats it pings, a
         warning at half the turn time and the bot's move at the time limit, both carrying the version they were
-        armed at (they do nothing once the game moved on), and the UI's ``step_timers(table, timeout_at)`` if it
-        has any; none when the step leaves open a decision whose timers were armed before
+        armed at (they do nothing once the game moved on), and the UI's own :meth:`~bot.ui.GameUI.step_timers`;
+        none when the step leaves open a decision whose timers were armed before
         (:attr:`bot.tables.Table.decision_opened`, from the engine's ``Waiting.open_for``); the ``ai_move`` of a computer player whenever the step waits on one
         (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
         if table.status == "finished":
@@ -240,10 +240,8 @@ class Delivery:
         config = await self.bot.config(table.guild_id)
         timeout = timedelta(seconds=ui.move_timeout(table, config))
         payload = {"version": table.version}
-        extra = getattr(ui, "step_timers", None)  # e.g. a prompt's own deadline
         return [TimerPlan("turn_warning", now + timeout / 2, payload),
-                TimerPlan("turn_timeout", now + timeout, payload), *(extra(table, now + timeout) if extra else []),
-                *ai]
+                TimerPlan("turn_timeout", now + timeout, payload), *ui.step_timers(table, now + timeout), *ai]
 
 
 def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes: bool = False,

@@ -25,6 +25,7 @@ States and actions are pydantic v2 models, so they serialise to JSON and replay 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from abc import ABC, abstractmethod
@@ -124,10 +125,14 @@ class IllegalAction(Exception):
     """
 
     def __init__(self, code: str, *, seat_params: Iterable[str] = (), **params: Any) -> None:
-        super().__init__(f"{code} {params}" if params else code)
+        super().__init__(code)
         self.code = code
         self.params = params
         self.seat_params = tuple(seat_params)
+
+    def __str__(self) -> str:
+        # written when read, not when raised: listing legal actions raises (and drops) thousands of refusals
+        return f"{self.code} {self.params}" if self.params else self.code
 
     @property
     def seat_keys(self) -> frozenset[str]:
@@ -184,17 +189,30 @@ class Waiting(BaseModel):
     @classmethod
     def turn(cls, seat: int, kind: str = "turn") -> Waiting:
         """``seat``'s turn (decision ``kind``)."""
-        return cls(seats=(seat,), kind=kind, pace="turn")
+        return cls.of((seat,), kind, "turn")
 
     @classmethod
     def prompt(cls, seat: int, kind: str) -> Waiting:
         """A question ``kind`` put to ``seat`` in the middle of play."""
-        return cls(seats=(seat,), kind=kind, pace="prompt")
+        return cls.of((seat,), kind, "prompt")
+
+    @classmethod
+    def of(cls, seats: tuple[int, ...], kind: str = "turn", pace: Literal["turn", "prompt", "realtime"] = "turn",
+           hidden: bool = False, open_for: int = 0) -> Waiting:
+        """``Waiting(seats=..., kind=..., ...)``, made once per distinct value: a frozen value, shared (engines ask
+        who must act several times a move, and validating it each time was a tenth of a move)."""
+        return _waiting(cls, seats, kind, pace, hidden, open_for)
 
     @property
     def pings(self) -> bool:
         """Whether the adapter mentions ``seats`` under the status and arms their move timers (not in real time)."""
         return self.pace != "realtime" and bool(self.seats)
+
+
+@functools.lru_cache(maxsize=4096)
+def _waiting(cls: type[Waiting], seats: tuple[int, ...], kind: str, pace: Literal["turn", "prompt", "realtime"],
+             hidden: bool, open_for: int) -> Waiting:
+    return cls(seats=seats, kind=kind, pace=pace, hidden=hidden, open_for=open_for)
 
 
 class SeatInfo(BaseModel):
@@ -265,6 +283,8 @@ class Features(BaseModel):
       may too); a player gets ``host_only``.
     * ``ai``: the game has its own computer players (a policy registered in ``games/<game>/ai.py``), else they play
       random legal moves.
+    * ``series``: the mode plays points series (the lobby offers ``rounds``; each round's :attr:`Outcome.scores`
+      add up, and the UI's ``series_embed`` shows the standings).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -276,6 +296,7 @@ class Features(BaseModel):
     system_only: str = "core.system_only"
     host_only: str = "core.host_only"
     ai: bool = False
+    series: bool = False
 
 
 StateT = TypeVar("StateT", bound=BaseModel)

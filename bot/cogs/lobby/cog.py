@@ -386,9 +386,9 @@ class Lobby(ScheduledLobbies, commands.Cog):
                    is not None} for r in sorted(series.points)]
         ui = ui_for(table.game, table.mode)
         channel = await self.bot.delivery.channel(table.channel_id)
-        if hasattr(ui, "series_embed"):
-            embed = ui.series_embed(RenderContext(table, table.language), rounds, series.series_id,
-                                    series.rounds_played, series.rounds_total)
+        embed = ui.series_embed(RenderContext(table, table.language), rounds, series.series_id,
+                                series.rounds_played, series.rounds_total)
+        if embed is not None:
             # a nonce: the same standings again (a run taken over after a crash) return the message already posted
             await channel.send(embed=embed, allowed_mentions=SILENT, nonce=f"series{table.id}")
         if series.rounds_played >= series.rounds_total:
