@@ -217,7 +217,7 @@ async def test_the_host_controls_answer_in_time_on_a_slow_database(world: World,
 
 
 async def test_a_paused_social_game_keeps_its_day_and_resumes_with_the_time_left(world: World) -> None:
-    """The social mode's own clock (README ruling 31): paused an hour before day 1 ends, the day does not end however
+    """The social mode's own clock (README ruling 32): paused an hour before day 1 ends, the day does not end however
     long the pause (across a restart); resumed, it ends an hour later, not before."""
     players = await six_players(world)
     async with world.running():

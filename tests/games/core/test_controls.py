@@ -144,7 +144,7 @@ def test_a_cancelled_game_is_over_with_no_result_and_reveals(game: str, mode: st
 
 
 def test_the_social_clock_resumes_with_the_time_it_had_left() -> None:
-    """README ruling 31: paused for two hours, the social day ends two hours later and an open judgement expires
+    """README ruling 32: paused for two hours, the social day ends two hours later and an open judgement expires
     two hours later; meanwhile the clock has nothing due, even past the old boundary."""
     engine = get_engine("asesino", "social")
     state = dealt(engine, 6)
