@@ -60,8 +60,6 @@ class Delivery:
                                  fresh=ui.fresh_table(table, events))
             await self.live.after_step(table)
         if table.status in ("finished", "cancelled"):
-            if table.status == "cancelled":
-                await self.live.unping(table)
             await self.live.forget(table)
             await self.close_notices(table)
         for seat, outs in private.items():

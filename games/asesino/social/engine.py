@@ -216,7 +216,7 @@ class SocialEngine(Engine[SocialState]):
 
     def resumed(self, state: SocialState, seconds: float) -> None:
         """After a pause of ``seconds``: the day's end and every open judgement's expiry move by that much, so
-        each has the time it had left when the host paused (README ruling "Pause")."""
+        each has the time it had left when the host paused (README ruling 32, "Pause")."""
         shift = timedelta(seconds=seconds)
         if state.day_ends_at is not None:
             state.day_ends_at += shift
