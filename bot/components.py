@@ -162,6 +162,12 @@ def secrets_button(game_id: int, label: str) -> GameButton:
     return GameButton(game_id, 0, "secrets", label=label, style=discord.ButtonStyle.secondary, emoji="🔒")
 
 
+def watch_button(game_id: int, label: str) -> GameButton:
+    """The living table's "Watch" button: an onlooker joins the game's thread of the dead and watchers
+    (:mod:`bot.threads`)."""
+    return GameButton(game_id, 0, "watch", label=label, style=discord.ButtonStyle.secondary, emoji="👁️")
+
+
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     """A persistent view (``timeout=None``) holding ``items``."""
     view = discord.ui.View(timeout=None)

@@ -16,11 +16,12 @@ import aiohttp
 import discord
 
 from bot.ai_seats import ai_timers
-from bot.components import HistoryButton, secrets_button, view_of
+from bot.components import HistoryButton, secrets_button, view_of, watch_button
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
+from bot.threads import GameThreads
 from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, ui_for
 from games.core import Event
 
@@ -38,12 +39,14 @@ class Delivery:
     def __init__(self, bot: Coroner) -> None:
         self.bot = bot
         self.live = LiveTable(bot)
+        self.threads = GameThreads(bot, self.send)
 
     async def __call__(self, table: Table, events: list[Event]) -> None:
         """Show a committed step: the table first (it may be the answer to the click that made the move), then
         one DM per seat whose private information changed, then the official medium's posts."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
+        events = await self.threads.divert(table, events)  # an interview's talk, posted in its thread
         lines, private, medium = split_events(ctx, ui, events)
         # a computer player's private events go nowhere: it has no DMs to read them in
         private = {seat: outs for seat, outs in private.items() if table.user_of(seat) is not None}
@@ -56,6 +59,7 @@ class Delivery:
             await self.live.show(table, lines, lambda log_lines: self.status_message(table, log_lines, public),
                                  fresh=ui.fresh_table(table, events))
             await self.live.after_step(table)
+        await self.threads.after_step(table, events)
         if table.status == "finished":
             await self.live.forget(table)
             await self.close_notices(table)
@@ -158,6 +162,7 @@ class Delivery:
         await self.live.unping(table)
         await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
         await self.live.forget(table)
+        await self.threads.archive_all(table)
         await self.close_notices(table)
 
     async def close_notices(self, table: Table) -> None:
@@ -209,6 +214,8 @@ class Delivery:
                 content = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
+            if self.threads.offers_watch(table):
+                items.append(watch_button(table.id, ctx.t("threads.watch.button")))
         return Outgoing(content=content, embeds=embeds, files=files,
                         view=view_of(*items) if items else None, mentions=mentions, language=table.language)
 
