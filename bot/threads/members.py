@@ -4,7 +4,8 @@
   (``seats[].alive``), the 5-10 tabletop's murdered (``seats[].murdered``; the rulebook has them play out their hand,
   which the engine still asks of them), Verdugo's prisoners dead this round (``dead``; they are back in play, and out
   of the thread, when the next round begins). Cereal Killer, Let's Kill! and the 2-4 player mode have nobody out:
-  their thread holds the watchers only. Rulings: ``games/README.md`` ("Threads of the dead and the watchers").
+  their thread holds the watchers only. Rulings: ``games/asesino/README.md`` and ``games/verdugo/README.md`` ("The
+  thread of the dead and the watchers").
 * ``pair``: the Killer and the Accomplice, from the recruitment's private event (told to the Killer, naming the
   Accomplice), so the pair's secret never comes from the state.
 * ``interview:<day>``: the Journalist and the interviewee, from the interview's opening event.
