@@ -12,7 +12,9 @@
 
 Every thread is archived and locked when the game ends or is cancelled. Without Create Private Threads, Send
 Messages in Threads and Manage Threads in the game's channel (or when Discord refuses anyway: 50013), nothing is
-made and everything goes by DM as it does without threads: nothing is lost. Thread ids and members are stored
+made and everything goes by DM as it does without threads: nothing is lost. Nor is a thread made when a seated
+player outside it could read it anyway (the server's owner, Administrator or Manage Threads: Discord shows them
+every private thread), so a thread never tells a player what the game hides from them. Thread ids and members are stored
 (:class:`bot.db.models.GameThread`), so a restarted bot, or another process, goes on with the same threads.
 """
 
@@ -45,6 +47,8 @@ PRIVATE_THREAD = 12
 #: a week: the longest auto-archive Discord offers; the bot archives the thread itself at the game's end
 AUTO_ARCHIVE_MINUTES = 10080
 NAME_LIMIT = 100
+#: the ``thread_id`` of a game's record of a thread it will not have (refused, or readable by another player)
+NONE = 0
 #: Discord's refusals that mean "no thread here": missing permission or access, an archived thread, a thread gone
 REFUSED = (discord.Forbidden, discord.NotFound)
 Send = Callable[[discord.abc.Messageable, Outgoing, str], Awaitable[discord.Message]]
@@ -98,8 +102,8 @@ class GameThreads:
         if interview is not None and kind not in rows:
             await self.sync(table, kind, self._users(table, interview), None)
         for other, row in rows.items():  # an interview that is over (its day ended, a side died) is archived
-            if other.startswith(INTERVIEW) and row.archived_at is None and (other != kind
-                                                                            or not interview_pair(table.state)):
+            if other.startswith(INTERVIEW) and row.archived_at is None and row.thread_id != NONE and (
+                    other != kind or not interview_pair(table.state)):
                 await self.archive(table, row)
 
     async def divert(self, table: Table, events: list[Event]) -> list[Event]:
@@ -109,7 +113,7 @@ class GameThreads:
         if not talk:
             return events
         row = (await self._rows(table.id)).get(f"{INTERVIEW}:{table.state.day}")
-        if row is None or row.archived_at is not None:
+        if row is None or row.thread_id == NONE or row.archived_at is not None:
             return events
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
@@ -127,9 +131,11 @@ class GameThreads:
         add the missing, take out the others (``watchers``: the watchers to store, unchanged when None). None
         when the thread cannot be made (no permission: the DMs go on as without threads)."""
         if row is None:
-            row = await self._create(table, kind)
+            row = await self._create(table, kind, wanted)
             if row is None:
                 return None
+        if row.thread_id == NONE:
+            return None
         if row.archived_at is not None:
             return row
         members, keep = set(row.members), set(row.watchers) if watchers is None else watchers
@@ -154,10 +160,16 @@ class GameThreads:
         row = await self.sync(table, DEAD, wanted, row, watchers)
         return None if row is None or user_id not in row.members else row.thread_id
 
+    async def thread_with(self, table: Table, user_id: int) -> int | None:
+        """The game's open thread of the dead and watchers when ``user_id`` is in it, else None."""
+        row = (await self._rows(table.id)).get(DEAD)
+        ok = row is not None and row.thread_id != NONE and row.archived_at is None and user_id in row.members
+        return row.thread_id if ok and row is not None else None
+
     async def archive_all(self, table: Table) -> None:
         """Archive and lock every open thread of the game (it ended or was cancelled)."""
         for row in (await self._rows(table.id)).values():
-            if row.archived_at is None:
+            if row.archived_at is None and row.thread_id != NONE:
                 await self.archive(table, row)
 
     async def archive(self, table: Table, row: GameThread) -> None:
@@ -169,31 +181,67 @@ class GameThreads:
                 await repo.archived(session, row.id, self.bot.clock.now())
             row.archived_at = self.bot.clock.now()
 
-    async def _create(self, table: Table, kind: str) -> GameThread | None:
+    async def _create(self, table: Table, kind: str, wanted: set[int]) -> GameThread | None:
+        """Make the ``kind`` thread and record it; or, when Discord refuses it or a seated player outside it could
+        read it anyway (:meth:`_readers`), record that the game has none of that kind (``thread_id`` 0: asked once,
+        the DMs go on); None then, and when the row could not be written."""
         if self.allowed(table.channel_id) is False:
             return None
         ctx = RenderContext(table, table.language)
         base = kind.partition(":")[0]
-        name = ctx.t(f"threads.name.{base}", game=table.id)[:NAME_LIMIT]
-        try:
-            made = await self.bot.http.start_thread_without_message(
-                table.channel_id, name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES, type=PRIVATE_THREAD,
-                invitable=False, reason=f"Coroner: game {table.id}")
-        except REFUSED as exc:
-            log.info("no %s thread for game %s (falling back to DMs): %s", kind, table.id, exc)
+        thread_id = NONE
+        readers = await self._readers(table, wanted)
+        if readers is None:  # this process cannot tell (the server is on another shard): the next step will
             return None
-        except (discord.HTTPException, aiohttp.ClientError, OSError):
-            log.warning("could not make the %s thread of game %s", kind, table.id, exc_info=True)
-            return None
-        thread_id = int(made["id"])
+        if readers:
+            log.info("no %s thread for game %s: seats %s could read it (falling back to DMs)", kind, table.id,
+                     sorted(readers))
+        else:
+            try:
+                made = await self.bot.http.start_thread_without_message(
+                    table.channel_id, name=ctx.t(f"threads.name.{base}", game=table.id)[:NAME_LIMIT],
+                    auto_archive_duration=AUTO_ARCHIVE_MINUTES, type=PRIVATE_THREAD, invitable=False,
+                    reason=f"Coroner: game {table.id}")
+                thread_id = int(made["id"])
+            except REFUSED as exc:
+                log.info("no %s thread for game %s (falling back to DMs): %s", kind, table.id, exc)
+            except (discord.HTTPException, aiohttp.ClientError, OSError):  # not recorded: tried again next step
+                log.warning("could not make the %s thread of game %s", kind, table.id, exc_info=True)
+                return None
         try:
             async with self.bot.sessions() as session, session.begin():
                 row = await repo.add(session, table.id, kind, thread_id, self.bot.clock.now())
         except IntegrityError:  # another process made the game's thread first: use that one
-            await self._call(self.bot.http.delete_channel(thread_id), "delete a duplicate")
+            if thread_id != NONE:
+                await self._call(self.bot.http.delete_channel(thread_id), "delete a duplicate")
             return (await self._rows(table.id)).get(kind)
+        if thread_id == NONE:
+            return None
         await self._post(thread_id, self._welcome(table, ctx, base), "w")
         return row
+
+    async def _readers(self, table: Table, wanted: set[int]) -> set[int] | None:
+        """The seats outside ``wanted`` whose people could read a private thread of the channel anyway (server
+        owner, Administrator or Manage Threads there: Discord shows them every private thread), as Discord computes
+        it from their roles (one member lookup per seated person); None when this process does not have the
+        channel's server."""
+        channel = self.bot.get_channel(table.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        readers: set[int] = set()
+        for seat in table.seats:
+            if seat.user_id is None or seat.user_id in wanted:
+                continue
+            try:
+                member = await channel.guild.fetch_member(seat.user_id)  # its roles now, not a cached copy
+            except discord.NotFound:
+                continue
+            except (discord.HTTPException, aiohttp.ClientError, OSError):
+                return None
+            perms = channel.permissions_for(member)
+            if perms.administrator or perms.manage_threads:
+                readers.add(seat.seat)
+        return readers
 
     @staticmethod
     def _welcome(table: Table, ctx: RenderContext, base: str) -> Outgoing:

@@ -10,10 +10,10 @@ import pytest
 from bot.db.repos import games
 from bot.tables import Table
 from tests.discord_double import Channel, StoredMessage, User
-from tests.discord_double.permissions import PRIVATE_THREADS, README_MINIMAL
+from tests.discord_double.permissions import MANAGE_THREADS, PRIVATE_THREADS, README_MINIMAL
 from tests.e2e.conftest import World, refusal, until_delivered
 from tests.support.newgame import newgame
-from tests.e2e.social import cast, dm_text, pick, seat, six_players, start_game, statuses
+from tests.e2e.social import cast, count_in_statuses, dm_text, pick, seat, six_players, start_game, statuses
 
 pytestmark = pytest.mark.usefixtures("social_seed")
 
@@ -172,8 +172,8 @@ async def test_without_the_permissions_everything_stays_on_dms_in_spanish(world:
 
 async def test_discord_refusing_the_thread_falls_back_to_dms(world: World) -> None:
     """The cache says the bot may, Discord refuses anyway (403 / 50013 on the interview's thread): the interview
-    goes on by DM, the refusal costs nothing, and the Watch button's answer says what is missing when the thread of
-    the dead is refused too."""
+    goes on by DM; the thread of the dead refused too, Watch says the game has none, and Discord is asked once
+    for each (the plotters' thread, asked for later, is made)."""
     players = await six_players(world)
     onlooker = world.double.add_user("gwen", display_name="Gwen")
     world.guild.add_member(onlooker)
@@ -187,8 +187,34 @@ async def test_discord_refusing_the_thread_falls_back_to_dms(world: World) -> No
         await who["journalist"].dm_bot("Where were you at noon?")
         await dm_text(world, who["bystander"], "Where were you at noon?")
         world.double.fail_once("POST", rf"/channels/{world.games.id}/threads$", status=403)
-        assert "Create Private Threads" in await watch(world, onlooker)
+        assert "There is no watchers' thread for this game" in await watch(world, onlooker)
+        assert "There is no watchers' thread for this game" in await watch(world, onlooker)  # asked once only
+        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        await dm_text(world, who["accomplice"], "made you the accomplice")  # the pair hears it by DM; a thread was asked for
+        await world.double.wait_for(lambda: named(world, "plotters"), what="the plotters' thread")
+    assert [t.name for t in threads(world)] == [f"Game {table.id}: the plotters"]
+    creations = [r for r in world.double.requests if r.method == "POST" and r.path.endswith("/threads")]
+    assert [r.status for r in creations] == [403, 403, 201]
+
+
+async def test_no_thread_that_another_player_could_read(world: World) -> None:
+    """A seated player with Manage Threads sees every private thread of the channel: the plotters' thread is not
+    made (the Killer and the Accomplice hear from the bot by DM, as without threads), and neither is the thread of
+    the dead while that player lives; Discord is asked for neither."""
+    players = await six_players(world)
+    world.double.set_bot_permissions(world.guild, README_MINIMAL | PRIVATE_THREADS)
+    async with world.running():
+        table = await start_game(world, players)
+        who = cast(table, players)
+        moderator = world.guild.add_role("moderators", MANAGE_THREADS)
+        world.guild.member(who["doctor"]).role_ids.append(moderator.id)
+        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        await dm_text(world, who["accomplice"], "made you the accomplice")
+        await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
+        await world.double.wait_for(lambda: count_in_statuses(world, "has been murdered") == 1, what="the murder")
+        await until_delivered(world)
     assert threads(world) == []
+    assert not [r for r in world.double.requests if r.method == "POST" and r.path.endswith("/threads")]
 
 
 async def test_threads_survive_a_restart(world: World) -> None:

@@ -16,7 +16,8 @@ class GameThread(Base):
     """One private thread of game ``game_id``: ``kind`` is ``dead`` (the dead and the watchers), ``pair`` (the
     social mode's Killer and Accomplice) or ``interview:<day>`` (a Journalist's interview that day); ``members``
     the user ids the bot added (the bot aside), ``watchers`` those of them who pressed Watch; ``archived_at`` is
-    set once the bot archived and locked it."""
+    set once the bot archived and locked it. ``thread_id`` 0 records that the game has no such thread (Discord
+    refused it, or another player could have read it): the bot does not ask again, everything goes by DM."""
 
     __tablename__ = "game_threads"
     __table_args__ = (UniqueConstraint("game_id", "kind"),)
