@@ -240,3 +240,26 @@ async def test_threads_survive_a_restart(world: World) -> None:
         await judge_the_killer(world, who)
         await world.double.wait_for(lambda: plotters.archived and dead.archived, what="both archived")
     assert len(threads(world)) == 2
+
+
+async def test_spanish_threads_and_watch(world: World) -> None:
+    """On a Spanish server the table's button reads Mirar, the threads' names and welcomes are Spanish, and an
+    onlooker is told where the thread is in Spanish; a watcher is refused the game's own controls."""
+    players = await six_players(world)
+    onlooker = world.double.add_user("gwen", display_name="Gwen")
+    world.guild.add_member(onlooker)
+    world.double.set_bot_permissions(world.guild, README_MINIMAL | PRIVATE_THREADS)
+    async with world.running():
+        table = await start_in_spanish(world, players)
+        who = cast(table, players)
+        await pick_anywhere(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        plotters = await world.double.wait_for(lambda: named(world, "conspiradores"), what="el hilo del Asesino")
+        await world.double.wait_for(lambda: world.double.messages(plotters), what="su bienvenida")
+        assert "planead aquí" in world.double.messages(plotters)[0].text
+        button = next(b for b in latest_table(world).buttons() if b["label"] == "Mirar")
+        answer = await refusal(await onlooker.click(latest_table(world), custom_id=button["custom_id"]))
+        dead = named(world, "muertos")
+        assert dead is not None and answer.startswith("Estás mirando") and f"<#{dead.id}>" in answer
+        assert members(world, dead) == {onlooker.id}
+        actions = next(b for b in latest_table(world).buttons() if ":social_actions" in b["custom_id"])
+        assert "No juegas" in await refusal(await onlooker.click(latest_table(world), custom_id=actions["custom_id"]))
