@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
+#: a message's component slots: 5 rows of 5 (a select fills a row)
+MAX_COMPONENTS = 25
 
 
 class Delivery:
@@ -214,7 +216,7 @@ class Delivery:
                 content = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
-            if self.threads.offers_watch(table):
+            if self.threads.offers_watch(table) and sum(item.width for item in items) < MAX_COMPONENTS:  # room
                 items.append(watch_button(table.id, ctx.t("threads.watch.button")))
         return Outgoing(content=content, embeds=embeds, files=files,
                         view=view_of(*items) if items else None, mentions=mentions, language=table.language)
