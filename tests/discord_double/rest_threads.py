@@ -67,6 +67,16 @@ def bot_sees(double: DiscordDouble, thread: Channel) -> None:
         raise ApiError(403, MISSING_ACCESS, "Missing Access")
 
 
+def user_sees(channel: Channel, user_id: int) -> bool:
+    """Whether the person ``user_id`` sees ``channel``: anyone may see a channel here, but a private thread only its
+    members and those with Manage Threads (a scripted user cannot post in, or press a button in, a thread they
+    cannot see)."""
+    if channel.type != PRIVATE_THREAD or user_id in channel.thread_members:
+        return True
+    member = channel.guild.members.get(user_id) if channel.guild else None
+    return member is not None and bool(member.permissions(channel) & MANAGE_THREADS)
+
+
 def require_in_thread(double: DiscordDouble, thread: Channel, needed: int) -> None:
     """Raise Discord's refusal unless the bot sees ``thread`` and holds ``needed`` there."""
     bot_sees(double, thread)

@@ -127,3 +127,14 @@ async def test_a_channel_overwrite_decides_the_bot_permissions_there(world: Worl
     thread = await games.create_thread(name="yes", type=discord.ChannelType.private_thread)
     await thread.add_user(discord.Object(id=world.alice.id))
     assert world.alice.id in world.double.thread_members(world.double.channels[thread.id])
+
+
+async def test_only_members_see_a_private_thread(world: World, bot: DoubleBot) -> None:
+    """A scripted user outside a private thread cannot post in it; once added they can."""
+    thread = await _thread(world, bot)
+    stored = world.double.channels[thread.id]
+    with pytest.raises(LookupError):
+        await world.alice.say(stored, "let me in")
+    await thread.add_user(discord.Object(id=world.alice.id))
+    said = await world.alice.say(stored, "hello")
+    assert world.double.last_message(stored) is said
