@@ -31,6 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from bot.components import game_button, view_of
 from bot.db.models import GameThread
 from bot.db.repos import threads as repo
+from bot.locks import KeyedLocks
 from bot.threads.members import INTERVIEW_TALK, opened_interview, out_seats, recruited_pair
 from bot.ui import Outgoing, RenderContext, ui_for
 from games.asesino.social.rules import interview_pair
@@ -61,6 +62,9 @@ class GameThreads:
     def __init__(self, bot: Coroner, send: Send) -> None:
         self.bot = bot
         self._send = send
+        #: one writer of a game's thread records at a time in this process (a Watch click and a step's delivery
+        #: would otherwise each write the members they read before the other's change)
+        self._locks = KeyedLocks()
 
     # --- permissions ----------------------------------------------------------------------------------------
     def allowed(self, channel_id: int) -> bool | None:
@@ -84,6 +88,10 @@ class GameThreads:
             return
         if table.status != "active" or self.allowed(table.channel_id) is False:
             return
+        async with self._locks(table.id):
+            await self._after_step(table, events)
+
+    async def _after_step(self, table: Table, events: list[Event]) -> None:
         rows = await self._rows(table.id)
         public = table.engine.view(table.state, None)
         dead = {u for s in out_seats(public) if (u := table.user_of(s)) is not None}
@@ -154,10 +162,11 @@ class GameThreads:
     async def watch(self, table: Table, user_id: int) -> int | None:
         """Add the onlooker ``user_id`` to the game's thread of the dead and watchers (made if needed); the
         thread's id, or None when the bot may not make it."""
-        row = (await self._rows(table.id)).get(DEAD)
-        watchers = set(row.watchers if row else ()) | {user_id}
-        wanted = set(row.members if row else ()) | {user_id}
-        row = await self.sync(table, DEAD, wanted, row, watchers)
+        async with self._locks(table.id):
+            row = (await self._rows(table.id)).get(DEAD)
+            watchers = set(row.watchers if row else ()) | {user_id}
+            wanted = set(row.members if row else ()) | {user_id}
+            row = await self.sync(table, DEAD, wanted, row, watchers)
         return None if row is None or user_id not in row.members else row.thread_id
 
     async def thread_with(self, table: Table, user_id: int) -> int | None:
@@ -168,9 +177,10 @@ class GameThreads:
 
     async def archive_all(self, table: Table) -> None:
         """Archive and lock every open thread of the game (it ended or was cancelled)."""
-        for row in (await self._rows(table.id)).values():
-            if row.archived_at is None and row.thread_id != NONE:
-                await self.archive(table, row)
+        async with self._locks(table.id):
+            for row in (await self._rows(table.id)).values():
+                if row.archived_at is None and row.thread_id != NONE:
+                    await self.archive(table, row)
 
     async def archive(self, table: Table, row: GameThread) -> None:
         ctx = RenderContext(table, table.language)
