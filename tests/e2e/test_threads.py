@@ -18,6 +18,15 @@ from tests.e2e.social import cast, count_in_statuses, dm_text, pick, seat, six_p
 pytestmark = pytest.mark.usefixtures("social_seed")
 
 
+async def with_threads(world: World) -> tuple[list[User], User]:
+    """Six players, an onlooker in the server (not seated), and the bot holding the three thread permissions."""
+    players = await six_players(world)
+    onlooker = world.double.add_user("gwen", display_name="Gwen")
+    world.guild.add_member(onlooker)
+    world.double.set_bot_permissions(world.guild, README_MINIMAL | PRIVATE_THREADS)
+    return players, onlooker
+
+
 def threads(world: World) -> list[Channel]:
     return world.double.threads_of(world.games)
 
@@ -95,10 +104,7 @@ async def test_threads_are_made_with_their_members_and_archived_at_the_end(world
     interview's thread holds the two sides, its Say button is the logged interview_say whose words reach the other
     side there and not by DM; the murdered player and an onlooker who pressed Watch share the thread of the dead
     (a seated player's Watch is refused); at the end every thread is archived and locked."""
-    players = await six_players(world)
-    onlooker = world.double.add_user("gwen", display_name="Gwen")
-    world.guild.add_member(onlooker)
-    world.double.set_bot_permissions(world.guild, README_MINIMAL | PRIVATE_THREADS)
+    players, onlooker = await with_threads(world)
     async with world.running():
         table = await start_game(world, players)
         who = cast(table, players)
@@ -174,10 +180,7 @@ async def test_discord_refusing_the_thread_falls_back_to_dms(world: World) -> No
     """The cache says the bot may, Discord refuses anyway (403 / 50013 on the interview's thread): the interview
     goes on by DM; the thread of the dead refused too, Watch says the game has none, and Discord is asked once
     for each (the plotters' thread, asked for later, is made)."""
-    players = await six_players(world)
-    onlooker = world.double.add_user("gwen", display_name="Gwen")
-    world.guild.add_member(onlooker)
-    world.double.set_bot_permissions(world.guild, README_MINIMAL | PRIVATE_THREADS)
+    players, onlooker = await with_threads(world)
     async with world.running():
         table = await start_game(world, players)
         who = cast(table, players)
@@ -201,8 +204,7 @@ async def test_no_thread_that_another_player_could_read(world: World) -> None:
     """A seated player with Manage Threads sees every private thread of the channel: the plotters' thread is not
     made (the Killer and the Accomplice hear from the bot by DM, as without threads), and neither is the thread of
     the dead while that player lives; Discord is asked for neither."""
-    players = await six_players(world)
-    world.double.set_bot_permissions(world.guild, README_MINIMAL | PRIVATE_THREADS)
+    players, _ = await with_threads(world)
     async with world.running():
         table = await start_game(world, players)
         who = cast(table, players)
@@ -220,10 +222,7 @@ async def test_no_thread_that_another_player_could_read(world: World) -> None:
 async def test_threads_survive_a_restart(world: World) -> None:
     """The plotters' thread made before a restart is the one the restarted bot archives; the thread of the dead
     made after it by a Watch gets the murdered player, once."""
-    players = await six_players(world)
-    onlooker = world.double.add_user("gwen", display_name="Gwen")
-    world.guild.add_member(onlooker)
-    world.double.set_bot_permissions(world.guild, README_MINIMAL | PRIVATE_THREADS)
+    players, onlooker = await with_threads(world)
     async with world.running():
         table = await start_game(world, players)
         who = cast(table, players)
@@ -245,10 +244,7 @@ async def test_threads_survive_a_restart(world: World) -> None:
 async def test_spanish_threads_and_watch(world: World) -> None:
     """On a Spanish server the table's button reads Mirar, the threads' names and welcomes are Spanish, and an
     onlooker is told where the thread is in Spanish; a watcher is refused the game's own controls."""
-    players = await six_players(world)
-    onlooker = world.double.add_user("gwen", display_name="Gwen")
-    world.guild.add_member(onlooker)
-    world.double.set_bot_permissions(world.guild, README_MINIMAL | PRIVATE_THREADS)
+    players, onlooker = await with_threads(world)
     async with world.running():
         table = await start_in_spanish(world, players)
         who = cast(table, players)
@@ -263,3 +259,36 @@ async def test_spanish_threads_and_watch(world: World) -> None:
         assert members(world, dead) == {onlooker.id}
         actions = next(b for b in latest_table(world).buttons() if ":social_actions" in b["custom_id"])
         assert "No juegas" in await refusal(await onlooker.click(latest_table(world), custom_id=actions["custom_id"]))
+
+
+async def test_a_cancelled_game_archives_its_threads_and_each_costs_its_few_requests(world: World) -> None:
+    """The plotters' thread and the thread of the dead, then /cancel: both are archived and locked. Counts: each
+    thread is one create, one member added per person, one welcome, and at the end one closing line and one
+    archive; the steps in between ask Discord nothing about threads."""
+    players, onlooker = await with_threads(world)
+    async with world.running():
+        table = await start_game(world, players)
+        who = cast(table, players)
+        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        plotters = await world.double.wait_for(lambda: named(world, "plotters"), what="the plotters' thread")
+        await watch(world, onlooker)
+        dead = named(world, "the dead")
+        assert dead is not None
+        await pick(world, who["doctor"], "protect", seat(table, who["detective"]))  # a step with nothing for threads
+        await until_delivered(world)
+        assert "cancelled" in await refusal(await players[0].slash(world.games, "cancel"))
+        await world.double.wait_for(lambda: all(t.archived and t.locked for t in (plotters, dead)),
+                                    what="both archived")
+        assert (await world.tables.load(table.id)).status == "cancelled"
+
+    def calls(thread: Channel) -> list[tuple[str, str]]:
+        return [(r.method, r.path.split(f"/{thread.id}")[1] or "/") for r in world.double.requests
+                if f"/channels/{thread.id}" in r.path]
+
+    pair = sorted((who["killer"].id, who["accomplice"].id))
+    assert calls(plotters) == [("POST", "/messages"), *(("PUT", f"/thread-members/{u}") for u in pair),
+                               ("POST", "/messages"), ("PATCH", "/")]  # welcome, members, closing line, archive
+    assert calls(dead) == [("POST", "/messages"), ("PUT", f"/thread-members/{onlooker.id}"), ("POST", "/messages"),
+                           ("PATCH", "/")]
+    creations = [r for r in world.double.requests if r.method == "POST" and r.path.endswith("/threads")]
+    assert len(creations) == 2
