@@ -216,7 +216,7 @@ class CoronerBot(Coroner):
         """Route a persistent game component to the game's UI; errors become ephemeral replies."""
         table = None
         try:
-            if name == "secrets":  # answered with a message: deferred before the load while the database is slow
+            if name in ("secrets", "watch"):  # answered with a message: deferred before the load while it is slow
                 await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
             table = await self.tables.load(game_id)
             if name == "secrets":

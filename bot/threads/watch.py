@@ -27,7 +27,8 @@ async def on_watch(threads: GameThreads, interaction: discord.Interaction, table
         raise UserError("threads.watch.over")
     if threads.allowed(table.channel_id) is False:
         raise UserError("threads.watch.unavailable")
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not interaction.response.is_done():  # (already deferred while the database is slow)
+        await interaction.response.defer(ephemeral=True, thinking=True)
     if table.seat_of(interaction.user.id) is not None:  # a player who is out is in the thread already
         thread_id = await threads.thread_with(table, interaction.user.id)
         if thread_id is None:
