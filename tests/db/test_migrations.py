@@ -154,9 +154,9 @@ async def test_the_leases_migration_is_reversible(engine: AsyncEngine) -> None:
 
 
 async def test_the_game_threads_migration_is_reversible(engine: AsyncEngine) -> None:
-    """Downgrading below revision 0011 drops exactly the games' threads; upgrading again restores them."""
+    """Downgrading below revision 0012 drops exactly the games' threads; upgrading again restores them."""
     await upgrade_to_head(engine)
-    await downgrade_to(engine, "0010")
+    await downgrade_to(engine, "0011")
     async with engine.connect() as conn:
         assert await conn.run_sync(_tables) == (TABLES - {"game_threads"}) | {"alembic_version"}
     await upgrade_to_head(engine)
