@@ -83,7 +83,7 @@ class GameThreads:
     # --- after every step -----------------------------------------------------------------------------------
     async def after_step(self, table: Table, events: list[Event]) -> None:
         """Make, fill and archive the game's threads after a committed step; never raises for Discord."""
-        if table.status == "finished":
+        if table.status in ("finished", "cancelled"):
             await self.archive_all(table)
             return
         if table.status != "active" or self.allowed(table.channel_id) is False:

@@ -11,7 +11,7 @@ from bot.db.repos import games
 from bot.tables import Table
 from tests.discord_double import Channel, StoredMessage, User
 from tests.discord_double.permissions import MANAGE_THREADS, PRIVATE_THREADS, README_MINIMAL
-from tests.e2e.conftest import World, refusal, until_delivered
+from tests.e2e.conftest import World, confirm_cancel, refusal, until_delivered
 from tests.support.newgame import newgame
 from tests.e2e.social import cast, count_in_statuses, dm_text, pick, seat, six_players, start_game, statuses
 
@@ -276,7 +276,7 @@ async def test_a_cancelled_game_archives_its_threads_and_each_costs_its_few_requ
         assert dead is not None
         await pick(world, who["doctor"], "protect", seat(table, who["detective"]))  # a step with nothing for threads
         await until_delivered(world)
-        assert "cancelled" in await refusal(await players[0].slash(world.games, "cancel"))
+        assert "cancelled" in await confirm_cancel(world, players[0], await players[0].slash(world.games, "cancel"))
         await world.double.wait_for(lambda: all(t.archived and t.locked for t in (plotters, dead)),
                                     what="both archived")
         assert (await world.tables.load(table.id)).status == "cancelled"
