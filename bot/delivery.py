@@ -211,11 +211,10 @@ class Delivery:
             if waiting is not None and waiting.pings and not waiting.hidden:
                 content = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
-            items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
-            if self.threads.offers_watch(table) and sum(item.width for item in items) < MAX_COMPONENTS:  # room
-                items.append(watch_button(table.id, ctx.t("threads.watch.button")))
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button")),
                      host_button(table.id, ctx.t("host.button"))]
+            if self.threads.offers_watch(table) and sum(item.width for item in items) < MAX_COMPONENTS:  # room
+                items.append(watch_button(table.id, ctx.t("threads.watch.button")))
         return Outgoing(content=content, embeds=embeds, files=files,
                         view=view_of(*items) if items else None, mentions=mentions, language=table.language)
 

@@ -31,12 +31,12 @@ def status_ids(monkeypatch: pytest.MonkeyPatch, controls: int, *, allowed: bool 
     return [item.custom_id for item in out.view.children]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("controls", "watch"), [(0, True), (23, True), (24, False)])
+@pytest.mark.parametrize(("controls", "watch"), [(0, True), (22, True), (23, False)])
 def test_watch_comes_last_while_there_is_room(monkeypatch: pytest.MonkeyPatch, controls: int, watch: bool) -> None:
-    """With the game's controls and My secrets taking ``controls + 1`` slots, Watch is added only below 25."""
+    """With the game's controls, My secrets and Host taking ``controls + 2`` slots, Watch is added only below 25."""
     ids = status_ids(monkeypatch, controls)
     assert ids[-1].endswith(":0:watch:") is watch
-    assert len(ids) == controls + 1 + watch
+    assert len(ids) == controls + 2 + watch
 
 
 def test_no_watch_without_the_thread_permissions(monkeypatch: pytest.MonkeyPatch) -> None:
