@@ -235,7 +235,7 @@ async def test_a_spent_move_is_planned_again_at_start(planned: TableService) -> 
     assert bot.scheduled == [(AI_TIMER, {"version": table.version, "attempt": 0})]
 
 
-class PassesToItself:
+class PassesToItself(ai.Policy):
     """A broken policy: a move the rules refuse."""
 
     def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
