@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.achievements import earned_lines
 from bot.ai_seats import ai_timers
-from bot.components import HistoryButton, secrets_button, view_of
+from bot.components import HistoryButton, host_button, secrets_button, view_of
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
-from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, ui_for
+from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, text_name, ui_for
 from games.core import Event
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
+#: the events of the host's controls (:mod:`games.core.controls`), worded alike for every game
+CONTROL_EVENTS = frozenset({"core.paused", "core.resumed", "core.closed"})
 
 
 class Delivery:
@@ -50,13 +53,13 @@ class Delivery:
         public = table.engine.view(table.state, None)
         step = current_step()
         changed = step is None or step.public_changed(public)  # outside a step's delivery: unknown, so changed
-        if table.status in ("active", "finished") and (lines or changed):
+        if table.status in ("active", "finished", "cancelled") and (lines or changed):
             # a step with no public event and no change to the public view shows nothing: a changed table after
             # a secret action (a social-mode night action, say) would tell the channel that someone just acted
             await self.live.show(table, lines, lambda log_lines: self.status_message(table, log_lines, public),
                                  fresh=ui.fresh_table(table, events))
             await self.live.after_step(table)
-        if table.status == "finished":
+        if table.status in ("finished", "cancelled"):
             await self.live.forget(table)
             await self.close_notices(table)
         for seat, outs in private.items():
@@ -146,20 +149,6 @@ class Delivery:
         out = Outgoing(content=text, view=view, mentions=True, language=table.language)
         await self.send(await self.channel(table.channel_id), out, "f")
 
-    async def announce_cancel(self, table: Table, by_user_id: int) -> None:
-        """A running game was cancelled: the table says so, without its buttons (one edit)."""
-        ctx = RenderContext(table, table.language)
-
-        def render(log_lines: list[str]) -> Outgoing:
-            out = self.status_message(table, log_lines)
-            out.view = None
-            return out
-
-        await self.live.unping(table)
-        await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
-        await self.live.forget(table)
-        await self.close_notices(table)
-
     async def close_notices(self, table: Table) -> None:
         """The game is over (finished or cancelled): its closed-DM notices (:meth:`dm_fallback`) lose their
         "My secrets" button, which has nothing left to act on. Only for a game where some seat's DMs were closed;
@@ -186,8 +175,11 @@ class Delivery:
                        full: bool = False) -> Outgoing:
         """The public table: the table embed with ``lines`` (the "last moves" log) as its last field, who the game
         waits on, and the components, all from ``public`` (``engine.view(state, None)``, computed here when not
-        given); once finished, the result with a History button (the timeline, see :mod:`bot.cogs.history`).
-        ``full`` (``/status``): the UI's :meth:`~bot.ui.GameUI.status_embeds` follow the table."""
+        given); once finished, the result with a History button (the timeline, see :mod:`bot.cogs.history`); once
+        cancelled (the view then reveals what a finished game does), only the History button; while paused, who
+        paused it instead of who the game waits on, and no move's controls. A running table has the host's button
+        (:func:`bot.components.host_button`). ``full`` (``/status``): the UI's
+        :meth:`~bot.ui.GameUI.status_embeds` follow the table."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
         if public is None:
@@ -200,15 +192,21 @@ class Delivery:
         embeds = [embed, *(ui.status_embeds(ctx, public) if full else [])]
         items: list[discord.ui.Item[Any]] = []
         mentions = False
-        if table.status == "finished":
-            embeds.append(outcome_embed(ctx, table))
+        paused = table.engine.paused(table.state) if table.paused else None
+        if table.status in ("finished", "cancelled"):
+            if table.status == "finished":
+                embeds.append(outcome_embed(ctx, table))
             items = [HistoryButton("game", table.id, 0, label=ctx.t("history.button"), emoji="📜")]
+        elif paused is not None:
+            content = ctx.t("host.paused_by", by=text_name(paused.by))
+            items = [secrets_button(table.id, ctx.t("secrets.button")), host_button(table.id, ctx.t("host.button"))]
         else:
-            waiting = table.engine.waiting(table.state) if table.status == "active" else None  # (not cancelled)
+            waiting = table.engine.waiting(table.state) if table.status == "active" else None
             if waiting is not None and waiting.pings and not waiting.hidden:
                 content = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
-            items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
+            items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button")),
+                     host_button(table.id, ctx.t("host.button"))]
         return Outgoing(content=content, embeds=embeds, files=files,
                         view=view_of(*items) if items else None, mentions=mentions, language=table.language)
 
@@ -227,6 +225,8 @@ class Delivery:
         (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
         if table.status == "finished":
             return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
+        if table.paused:  # nothing runs while paused (the resume gives the held timers the time they had left)
+            return []
         now = self.bot.clock.now()
         ai = ai_timers(table, now)  # a computer player's move, at every step that waits on one
         waiting = table.engine.waiting(table.state)
@@ -254,6 +254,9 @@ def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes:
     for event in events:
         if not echoes and ui.echoes(event, events):
             continue
+        if event.key in CONTROL_EVENTS:  # the host's controls, the same in every game
+            lines.append(ctx.t(event.key, by=text_name(str(event.params.get("by", "")))))
+            continue
         if event.audience.kind == "public":
             line = ui.public_event(ctx, event)
             if line:
@@ -267,8 +270,9 @@ def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes:
 
 
 def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
-    """The result under a finished table: how it ended, the winners, and the scores in the game's unit
-    (``GameUI.score_key``; points by default, "this round" only in a series)."""
+    """The result under a finished table: how it ended, the winners, the scores in the game's unit
+    (``GameUI.score_key``; points by default, "this round" only in a series) and the achievements its people earned
+    (:func:`bot.achievements.earned_lines`)."""
     outcome = table.engine.outcome(table.state)
     embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
     if outcome is not None:
@@ -281,6 +285,8 @@ def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
                                for s, p in sorted(outcome.scores.items(), key=lambda kv: -kv[1]))
             title = ui.scores_title_key or ("outcome.points" if table.series_id is not None else "outcome.points_game")
             embed.add_field(name=ctx.t(title), value=scores, inline=False)
+    if earned := earned_lines(ctx, table.outcome):
+        embed.add_field(name=ctx.t("outcome.achievements"), value="\n".join(earned), inline=False)
     return embed
 
 

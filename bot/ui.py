@@ -193,7 +193,7 @@ class GameUI:
     # --- playing ---------------------------------------------------------------------------------------------
     async def play(self, bot: Any, table: Table, user_id: int | None, action: dict[str, Any], *,
                    version: int | None = None, interaction: discord.Interaction | None = None,
-                   seat: int | None = None, timed_out: bool = False) -> ActResult:
+                   seat: int | None = None, timed_out: bool = False, manager: bool = False) -> ActResult:
         """The one path every move of every game is played through (a click, a modal, a DM, a computer player, a
         time limit's default, the game's clock, a host's action): :meth:`complete_action` (not for the game's
         clock), then
@@ -211,13 +211,14 @@ class GameUI:
 
         ``seat`` (with ``user_id`` None): the bot's move for that seat: a computer player (:mod:`bot.ai_seats`), the
         default after a time limit (``timed_out``, :mod:`bot.turns`) or the game's own clock (``SYSTEM_SEAT``); the
-        same door, checks and follow-up (:meth:`after_play`) as a person's."""
+        same door, checks and follow-up (:meth:`after_play`) as a person's. ``manager``: the person manages the
+        server, so a host action of theirs is the host's (``HOST_SEAT``)."""
         assert (user_id is None) != (seat is None), "a move is a person's or the bot's for a seat"
         if seat != SYSTEM_SEAT:  # the game's own clock stamps its moves itself (Engine.due)
             action = self.complete_action(bot, action)
         with answering(interaction):
             acting = bot.tables.act(table.id, user_id, action, expected_version=version, seat=seat,
-                                    timed_out=timed_out)
+                                    timed_out=timed_out, manager=manager)
             try:
                 result = await (acting if interaction is None else in_time(interaction, acting))
             except (IllegalAction, TableError):

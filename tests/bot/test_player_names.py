@@ -3,11 +3,10 @@ account's user name; the other names stay on the seat for the letter checks."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
-from datetime import UTC, datetime
-
-from bot.cogs.lobby.cog import user_names
+from bot.cogs.lobby.names import user_names
 from bot.tables import Table
 from bot.tables.model import TableSeat
 from bot.ui import RenderContext
@@ -30,7 +29,8 @@ def test_a_name_in_a_message_line_is_shown_as_typed_not_as_markdown() -> None:
     """A seat named ``**Bo**||b||`` (Discord allows markdown characters in names) is shown with its stars and bars
     escaped in the lines made from an event's seats, so it cannot bold, hide or strike the rest of the line; a
     mention is left as it is."""
-    table = SimpleNamespace(shown_name=lambda seat: "**Bo**||b||_x_", user_of=lambda seat: 42, engine=None)
+    table = SimpleNamespace(shown_name=lambda seat: "**Bo**||b||_x_", user_of=lambda seat: 42,
+                            engine=SimpleNamespace(seat_params=()))
     ctx = RenderContext(table, "en")  # type: ignore[arg-type]
     assert ctx.seat_params({"seat": 0, "seats": [0, 0], "n": 3}) == {
         "seat": r"\*\*Bo\*\*\|\|b\|\|\_x\_", "seats": r"\*\*Bo\*\*\|\|b\|\|\_x\_, \*\*Bo\*\*\|\|b\|\|\_x\_", "n": 3}

@@ -184,6 +184,29 @@ async def refusal(handle) -> str:  # type: ignore[no-untyped-def]
     return response.content
 
 
+async def answer(handle) -> StoredMessage:  # type: ignore[no-untyped-def]
+    """The private message the bot answered ``handle`` with (the callback's message, or after a deferral its first
+    follow-up), to click on. Fails if the answer was public."""
+    response = await handle.response()
+    if response.deferred:
+        (first, *_) = await handle.wait_followups(1)
+    else:
+        first = response.message
+    assert first is not None and first.ephemeral, first
+    return first
+
+
+async def confirm_cancel(world: World, user: User, handle, *, label: str = "Yes, cancel it") -> str:  # type: ignore[no-untyped-def]
+    """Answer the private "Cancel this game?" the bot asked ``user`` in answer to ``handle`` (``/cancel``, the
+    lobby's Cancel, the host's panel) with the button ``label``; the question's text once it was answered (the
+    question becomes the answer)."""
+    question = await answer(handle)
+    before = question.content
+    await (await user.click(question, label=label)).response()
+    return await world.double.wait_for(lambda: question.content if question.content != before else None,
+                                       what="the question to become its answer")
+
+
 def mark(messages: list[StoredMessage]) -> tuple[int, int]:
     """Where the living table is and how often it was edited: changes with every step the table shows (an edit
     in place, or a new table message when it was posted again)."""

@@ -18,7 +18,7 @@ The claim protocol (any number of processes on one database):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, case, func, or_, select, update
@@ -111,6 +111,15 @@ async def lobby_expired(session: AsyncSession, game_id: int) -> bool:
     return await session.scalar(stmt) is not None
 
 
+async def booked_in_channel(session: AsyncSession, channel_id: int, kind: str) -> list[tuple[Game, datetime]]:
+    """The ``scheduled`` games of ``channel_id`` with the due time of their pending ``kind`` timer (the one that
+    opens them), soonest first."""
+    stmt = (select(Game, Timer.due_at).join(Timer, Timer.game_id == Game.id)
+            .where(Game.channel_id == channel_id, Game.status == "scheduled", Timer.kind == kind,
+                   Timer.fired_at.is_(None)).order_by(Timer.due_at, Game.id))
+    return [(game, due) for game, due in (await session.execute(stmt)).all()]
+
+
 async def mark_fired(session: AsyncSession, timer_id: int, now: datetime) -> bool:
     """Set ``fired_at`` if still unset. True only for the one caller that fired it (idempotent, race-safe)."""
     stmt = (update(Timer).where(Timer.id == timer_id, Timer.fired_at.is_(None)).values(fired_at=now)
@@ -132,3 +141,40 @@ async def disarm_game(session: AsyncSession, game_id: int, now: datetime) -> Non
     stmt = (update(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)).values(fired_at=now)
             .execution_options(synchronize_session=False))
     await session.execute(stmt)
+
+
+#: the deadline of a held timer (its game is paused): never due; its payload keeps the seconds it had left
+HELD_UNTIL = datetime(9999, 1, 1, tzinfo=UTC)
+HELD_KEY = "held_seconds"
+
+
+async def hold_game(session: AsyncSession, game_id: int, now: datetime, keep: Iterable[str] = ()) -> int:
+    """Hold every pending timer of a game but ``keep``'s kinds (its host paused it): each is due at
+    :data:`HELD_UNTIL` and remembers in its payload (:data:`HELD_KEY`) the seconds it had left at ``now``. A claim
+    on it is dropped with it. Returns how many were held."""
+    kept = set(keep)
+    held = 0
+    for timer in await pending_of(session, game_id):
+        if timer.kind in kept or HELD_KEY in timer.payload:
+            continue
+        left = max(0.0, (timer.due_at - now).total_seconds())
+        await session.execute(update(Timer).where(Timer.id == timer.id).values(
+            due_at=HELD_UNTIL, payload={**timer.payload, HELD_KEY: left}, claimed_by=None, lease_until=None)
+            .execution_options(synchronize_session=False))
+        held += 1
+    return held
+
+
+async def release_game(session: AsyncSession, game_id: int, now: datetime) -> int:
+    """Give every held timer of a game the time it had left, from ``now`` (its host resumed it). Returns how many
+    were released."""
+    released = 0
+    for timer in await pending_of(session, game_id):
+        if HELD_KEY not in timer.payload:
+            continue
+        payload = dict(timer.payload)
+        left = float(payload.pop(HELD_KEY))
+        await session.execute(update(Timer).where(Timer.id == timer.id).values(
+            due_at=now + timedelta(seconds=left), payload=payload).execution_options(synchronize_session=False))
+        released += 1
+    return released

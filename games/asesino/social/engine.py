@@ -9,12 +9,13 @@ decides on a letter sent for review (:class:`ReviewLetter`). Rules: the rulebook
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from games.asesino.achievements import social_facts
 from games.asesino.social import night, public, writing
 from games.asesino.social.actions import (
     CLOCK_ACTIONS,
@@ -58,6 +59,7 @@ from games.core import (
     Waiting,
     rng_for,
 )
+from games.core.achievements import Moment
 from games.core.copying import replace
 
 PLACEHOLDER = "..."  # free-text placeholder in legal_actions; the adapter lets the player type the text
@@ -123,7 +125,7 @@ class SocialEngine(Engine[SocialState]):
         assert isinstance(options, SocialOptions)
         if not self.mode.min_players <= len(seats) <= self.mode.max_players:
             raise IllegalAction("core.bad_player_count", count=len(seats))
-        roles = deal_roles(len(seats), rng_for(seed, "roles"))
+        roles = deal_roles(len(seats), rng_for(seed, "roles"), options.specials())
         names = deal_characters(len(seats), rng_for(seed, "characters"))
         state = SocialState(
             seed=seed,
@@ -196,11 +198,12 @@ class SocialEngine(Engine[SocialState]):
         """Everyone seated may act during the day: only a seat that is not a player is refused here."""
         return IllegalAction("asesino_social.not_a_player", seat=seat)
 
-    def due(self, state: SocialState, now: datetime) -> list[Any]:
+    def _due(self, state: SocialState, now: datetime) -> list[Any]:
         """The social clock (ruling "Time"): at ``now`` (aware), the current day's end once its boundary has passed
         (stamped at the boundary, :func:`next_boundary`), else the expiry of the judgements whose window has ended
-        (stamped ``now``); empty when nothing is due. Apply the first and ask again: after downtime every overdue day
-        ends in order, each at its own boundary, before anything else is applied."""
+        (stamped ``now``); empty when nothing is due (and while the host has paused the game, :meth:`Engine.due`).
+        Apply the first and ask again: after downtime every overdue day ends in order, each at its own boundary,
+        before anything else is applied."""
         if state.result is not None:
             return []
         now = utc(now)
@@ -210,6 +213,16 @@ class SocialEngine(Engine[SocialState]):
         if any(j.status == "open" and j.expires_at < now for j in state.judgements):
             return [ExpireJudgements(at=now)]
         return []
+
+    def resumed(self, state: SocialState, seconds: float) -> None:
+        """After a pause of ``seconds``: the day's end and every open judgement's expiry move by that much, so
+        each has the time it had left when the host paused (README ruling 32, "Pause")."""
+        shift = timedelta(seconds=seconds)
+        if state.day_ends_at is not None:
+            state.day_ends_at += shift
+        for judgement in state.judgements:
+            if judgement.status == "open":
+                judgement.expires_at += shift
 
     def _apply(self, new: SocialState, seat: int, action: Any) -> Step:
         """Check the time and the action's rules, then apply; record the action in the (secret) timeline. Raises
@@ -239,6 +252,10 @@ class SocialEngine(Engine[SocialState]):
         return Outcome(winners=winners, reason=state.result.reason, params=state.result.params,
                        scores={s: (1.0 if s in winners else 0.0) for s in range(state.players)},
                        seat_params=OUTCOME_SEATS)
+
+    def facts(self, final: SocialState, moments: Sequence[Moment]) -> dict[int, dict[str, Any]]:
+        """See :func:`games.asesino.achievements.social_facts`."""
+        return social_facts(final, moments, self.outcome(final))
 
 
 def _check(state: SocialState, seat: int, action: Any) -> None:
