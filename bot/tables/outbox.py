@@ -113,12 +113,27 @@ def _step_info(entry: OutboxEntry, shown: str | None) -> StepInfo:
 
 @dataclass
 class Lease:
-    """This process's delivery lease of a game: until when it holds, and the digest of the public view the
-    table shows."""
+    """This process's delivery lease of a game: until when it holds, the digest of the public view the table
+    shows, and the id of the game's oldest undelivered step when it was taken (``first``)."""
 
     game_id: int
     until: datetime
     shown: str | None
+    first: int | None = None
+
+
+@dataclass(frozen=True)
+class Handoff:
+    """What the transaction that committed a step hands its delivery after the commit: the committed ``table``,
+    the step's outbox ``entry``, the earliest timer the step armed (``due``, None: none) and the game's delivery
+    ``lease`` taken with it (None: another process shows the game, or nothing is shown here). The deliverer shows
+    the step from these, reading nothing back, when it is the game's oldest undelivered step and no other drain of
+    this process gave the lease back meanwhile."""
+
+    table: Table
+    entry: OutboxEntry
+    due: datetime | None
+    lease: Lease | None
 
 
 class Deliverer:
@@ -126,7 +141,7 @@ class Deliverer:
     processes. ``owner`` names this process in the leases (at most 64 chars)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], deliver: Deliver | None,
-                 clock: Callable[[], datetime], on_timers: Callable[[], None] | None = None, *,
+                 clock: Callable[[], datetime], on_timers: Callable[[datetime], None] | None = None, *,
                  owner: str = "local") -> None:
         self._sessions = sessions
         self._deliver = deliver
@@ -135,21 +150,27 @@ class Deliverer:
         self.owner = owner
         self.locks = KeyedLocks()
         self._pruned_at: datetime | None = None
+        #: per game, the lease this process took last, until it gives it back (only games it is showing)
+        self._held: dict[int, Lease] = {}
 
-    async def drain(self, game_id: int, lease: Lease | None = None) -> int:
+    async def drain(self, game_id: int, handoff: Handoff | None = None) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
-        another process holds the game's lease: its holder shows them). ``lease``: the one :meth:`claim_with`
-        took in the transaction of the step just committed. Stops at a step whose delivery fails: it is retried
-        by the next drain (the next move, the next start, or the :data:`RETRY_TIMER` armed for
-        :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
+        another process holds the game's lease: its holder shows them). ``handoff``: what the transaction of the
+        step just committed wrote (its lease, taken by :meth:`claim_with`, its entry and table). Stops at a step
+        whose delivery fails: it is retried by the next drain (the next move, the next start, or the
+        :data:`RETRY_TIMER` armed for :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
         if self._deliver is None or game_id in _DRAINING.get():
             return 0
         token = _DRAINING.set(_DRAINING.get() | {game_id})
         try:
             async with self.locks(game_id):
-                return await self._drain_leased(game_id, lease)
+                return await self._drain_leased(game_id, handoff)
         finally:
             _DRAINING.reset(token)
+
+    def gave_back(self) -> None:
+        """Every lease of this process was given back in the database (it is stopping)."""
+        self._held.clear()
 
     async def claim_with(self, session: AsyncSession, game_id: int) -> Lease | None:
         """Take the game's delivery lease in the caller's transaction (the one committing a step), saving the
@@ -157,11 +178,15 @@ class Deliverer:
         if self._deliver is None:
             return None
         now = self._clock()
-        won, shown = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
-        return Lease(game_id, now + LEASE, shown) if won else None
+        won, shown, first = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
+        if not won:
+            return None
+        lease = self._held[game_id] = Lease(game_id, now + LEASE, shown, first)
+        return lease
 
-    async def _drain_leased(self, game_id: int, lease: Lease | None) -> int:
+    async def _drain_leased(self, game_id: int, handoff: Handoff | None) -> int:
         done = 0
+        lease = handoff.lease if handoff is not None else None
         while True:  # looked at again after each lease is given back: a step another process committed meanwhile
             if lease is None:
                 async with self._sessions() as session, session.begin():
@@ -169,50 +194,75 @@ class Deliverer:
                 if lease is None:
                     return done  # nothing to show, or another process is showing it and looks again after
             try:
-                shown, more = await self._drain(lease)
+                shown, more, lease = await self._drain(lease, handoff)
             except BaseException:
                 await asyncio.shield(self._release(game_id))
                 raise
+            handoff = None
             done += shown
             if not more:
                 return done
-            lease = None
 
     async def _release(self, game_id: int) -> None:
         async with self._sessions() as session, session.begin():
             await outbox.release_game(session, game_id, self.owner, self._clock())
+        self._held.pop(game_id, None)
 
-    async def _drain(self, lease: Lease) -> tuple[int, bool]:
-        """Show the pending steps under ``lease`` and give it back: how many, and whether to look again (False:
-        a step failed and waits for its retry)."""
+    async def _finish(self, session: AsyncSession, game_id: int, shown: str | None) -> Lease | None:
+        """Give the lease back (recording the digest ``shown``, when known) and take it again when a step is still
+        pending (one committed meanwhile, by this process or another), in the caller's transaction (the one marking
+        the last step delivered): a step another process committed while this one held the lease is never
+        stranded, and a drained game costs no transaction of its own to look again."""
+        await outbox.release_game(session, game_id, self.owner, self._clock(), shown)
+        self._held.pop(game_id, None)
+        return await self.claim_with(session, game_id)
+
+    def _handed(self, lease: Lease, handoff: Handoff | None) -> bool:
+        """Whether the step ``handoff`` brought can be shown as handed: it is the game's oldest undelivered step
+        and ``lease`` is still the one this process holds (no other drain of it gave the lease back since)."""
+        return (handoff is not None and handoff.lease is lease and self._held.get(lease.game_id) is lease
+                and lease.first == handoff.entry.id and lease.until > self._clock())
+
+    async def _drain(self, lease: Lease, handoff: Handoff | None) -> tuple[int, bool, Lease | None]:
+        """Show the pending steps under ``lease`` and give it back: how many, whether to look again (False: nothing
+        is pending any more, or a step failed and waits for its retry) and the lease to look with (None: claim it
+        again). The committed step a ``handoff`` brought is shown as it came when :meth:`_handed`; otherwise the
+        pending steps and the table are read."""
         game_id = lease.game_id
-        async with self._sessions() as session:
-            holder = await outbox.lease_of(session, game_id)
-            entries = list(await outbox.pending_of(session, game_id))
-            row = await games.get_game(session, game_id) if entries else None
-            table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
-        if holder is None or holder.owner != self.owner or holder.lease_until <= self._clock():
-            return 0, True  # given back by a drain of this process meanwhile: claim it again
-        if not entries or table is None:
-            await self._release(game_id)
-            return 0, True
+        if handoff is not None and self._handed(lease, handoff):
+            entries, table = [handoff.entry], handoff.table
+        else:
+            async with self._sessions() as session:
+                holder = await outbox.lease_of(session, game_id)
+                entries = list(await outbox.pending_of(session, game_id))
+                row = await games.get_game(session, game_id) if entries else None
+                table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
+            if holder is None or holder.owner != self.owner or holder.lease_until <= self._clock():
+                return 0, True, None  # given back by a drain of this process meanwhile: claim it again
+            if not entries or table is None:
+                await self._release(game_id)
+                return 0, True, None
         done = 0
+        after: Lease | None = None
         for index, entry in enumerate(entries):
             if self._clock() >= lease.until - LEASE / 2:
                 async with self._sessions() as session, session.begin():
                     renewed = await self.claim_with(session, game_id)
                 if renewed is None:
                     log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
-                    return done, True
+                    return done, True, None
                 lease.until = renewed.until
-            if not await self._one(table, entry, lease, last=index == len(entries) - 1):
-                return done, False
+            delivered, after = await self._one(table, entry, lease, last=index == len(entries) - 1)
+            if not delivered:
+                return done, False, None
             done += 1
-        return done, True
+        return done, after is not None, after
 
-    async def _one(self, table: Table, entry: OutboxEntry, lease: Lease, *, last: bool) -> bool:
-        """Show one step; mark it delivered (giving the lease back with the ``last`` of the batch). False when it
-        failed and waits for its retry (the lease given back)."""
+    async def _one(self, table: Table, entry: OutboxEntry, lease: Lease, *,
+                   last: bool) -> tuple[bool, Lease | None]:
+        """Show one step; mark it delivered (with the ``last`` of the batch giving the lease back and taking it again
+        when a step is still pending, :meth:`_finish`). Returns whether it was delivered (False: it failed and
+        waits for its retry, the lease given back) and the lease to go on with (None: nothing more to show)."""
         events = [Event.model_validate(e) for e in entry.events]
         step = _step_info(entry, lease.shown)
         token = _STEP.set(step)
@@ -221,31 +271,37 @@ class Deliverer:
             await self._deliver(table, events)
         except Exception:  # the step stays committed; it is retried, then given up
             log.exception("delivering %d events of game %s (step %s) failed", len(events), table.id, entry.id)
+            after: Lease | None = lease
+            retry = self._clock() + RETRY_AFTER
             async with self._sessions() as session, session.begin():
                 attempts = await outbox.mark_failed(session, entry.id)
                 if attempts < MAX_ATTEMPTS:
-                    await timers.schedule(session, table.id, RETRY_TIMER, self._clock() + RETRY_AFTER, {},
-                                          entry.version)
+                    await timers.schedule(session, table.id, RETRY_TIMER, retry, {}, entry.version)
+                    await outbox.release_game(session, table.id, self.owner, self._clock())
                 else:
                     log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
                     await outbox.mark_delivered(session, entry.id, self._clock())
-                if last or attempts < MAX_ATTEMPTS:
-                    await outbox.release_game(session, table.id, self.owner, self._clock())
+                    if last:
+                        after = await self._finish(session, table.id, None)
             if attempts < MAX_ATTEMPTS:
+                self._held.pop(table.id, None)
                 if self._on_timers is not None:
-                    self._on_timers()
-                return False
-            return True
+                    self._on_timers(retry)
+                return False, None
+            return True, after
         finally:
             _STEP.reset(token)
+        changed = step.shows if step.shows is not None and step.shows != lease.shown else None
         async with self._sessions() as session, session.begin():
             await outbox.mark_delivered(session, entry.id, self._clock())
-            if step.shows is not None and step.shows != lease.shown:
-                await outbox.set_shown(session, table.id, self.owner, step.shows)
             if last:
-                await outbox.release_game(session, table.id, self.owner, self._clock())
+                after = await self._finish(session, table.id, changed)
+            else:
+                after = lease
+                if changed is not None:
+                    await outbox.set_shown(session, table.id, self.owner, changed)
         lease.shown = step.shows or lease.shown
-        return True
+        return True, after
 
     async def catch_up(self) -> int:
         """Drain every game with undelivered steps (at start, before serving anything else; a game another

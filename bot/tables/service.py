@@ -38,7 +38,7 @@ from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
-from bot.tables.outbox import Deliver, Deliverer, Lease
+from bot.tables.outbox import Deliver, Deliverer, Handoff
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
 from games.core.replay import replay
 
@@ -108,11 +108,11 @@ class TableService(LobbyMixin):
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
-                 on_timers: Callable[[], None] | None = None, owner: str | None = None,
+                 on_timers: Callable[[datetime], None] | None = None, owner: str | None = None,
                  superseded: frozenset[str] = frozenset()) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
-        ``plan`` gives the timers a step arms; ``on_timers`` is called after each committed step (to wake the
-        timer loop). ``owner`` names this process in timer claims and delivery leases (default: host, pid and
+        ``plan`` gives the timers a step arms; ``on_timers(due_at)`` is called after a committed step that armed
+        timers, with the earliest one's due time (to wake the timer loop when it would sleep past it). ``owner`` names this process in timer claims and delivery leases (default: host, pid and
         a random part). ``superseded``: timer kinds that do nothing once the decision they were armed for is
         over (turn warnings, timeouts, pings): each step disarms, in its transaction, the game's ones armed before
         :attr:`Table.decision_opened` (the version the decision it waits on was first offered at), so they never
@@ -144,26 +144,28 @@ class TableService(LobbyMixin):
             raise TableError("table.stale", game_id=table.id)
 
     async def _record(self, session: AsyncSession, table: Table, events: list[Event],
-                      kind: str = "act") -> Lease | None:
+                      kind: str = "act") -> Handoff:
         """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
         the timers ``plan`` arms for it (stamped with ``table.version``), in the caller's transaction; and take the
-        game's delivery lease with it (None: another process is showing the game, or nothing is shown here)."""
+        game's delivery lease with it. Returns what the delivery is handed after the commit (:meth:`_send`)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
         if self._superseded:
             await timers.disarm_superseded(session, table.id, self._superseded, table.decision_opened,
                                            self._clock())
         for plan in plans:
             await timers.schedule(session, table.id, plan.kind, plan.due_at, plan.payload, table.version)
-        await outbox.add(session, table.id, table.version, kind, [e.model_dump(mode="json") for e in events],
-                         [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], self._clock())
-        return await self.deliverer.claim_with(session, table.id)
+        entry = await outbox.add(session, table.id, table.version, kind,
+                                 [e.model_dump(mode="json") for e in events],
+                                 [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], self._clock())
+        due = min((p.due_at for p in plans), default=None)
+        return Handoff(table, entry, due, await self.deliverer.claim_with(session, table.id))
 
-    async def _send(self, table: Table, lease: Lease | None) -> None:
-        """Show the committed steps of ``table`` (call after commit, outside the game's lock) under the ``lease``
-        :meth:`_record` took."""
-        if self._on_timers is not None:
-            self._on_timers()
-        await self.deliverer.drain(table.id, lease)
+    async def _send(self, handoff: Handoff) -> None:
+        """Show the committed steps of the game (call after commit, outside the game's lock), starting from what
+        :meth:`_record` wrote; wake the timer loop when the step armed a timer due before it would wake."""
+        if self._on_timers is not None and handoff.due is not None:
+            self._on_timers(handoff.due)
+        await self.deliverer.drain(handoff.table.id, handoff)
 
     # --- reading -------------------------------------------------------------------------------------------
     async def load(self, game_id: int) -> Table:
@@ -275,10 +277,10 @@ class TableService(LobbyMixin):
                                     status="finished" if outcome else table.status, outcome=outcome,
                                     finished_at=now if outcome else table.finished_at)
                     events = [*announce, *step.events]
-                    lease = await self._record(session, table, events)
+                    handoff = await self._record(session, table, events)
             except IntegrityError as exc:  # another process logged this seq first
                 raise TableError("table.stale", game_id=game_id) from exc
-        await self._send(table, lease)
+        await self._send(handoff)
         return ActResult(table=table, events=events, outcome=outcome)
 
     @staticmethod
@@ -392,6 +394,7 @@ class TableService(LobbyMixin):
         async with self._sessions() as session, session.begin():
             await timers.release_owner(session, self.owner)
             await outbox.release_owner(session, self.owner, self._clock())
+        self.deliverer.gave_back()
 
     async def release_timers(self, timer_ids: Sequence[int]) -> None:
         """Give back this process's claims it will not run (it is stopping)."""
