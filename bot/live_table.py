@@ -42,6 +42,7 @@ from bot.ui import ANSWERING, Outgoing, RenderContext
 
 if TYPE_CHECKING:
     from bot.app import Coroner
+    from bot.db.models import LiveTableState
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -148,7 +149,8 @@ class LiveTable:
                 after = await self._catch_up(table, message_id, after, config.table_repost_after)
             if after <= config.table_repost_after and not (same and row is not None and kept(row.log)):
                 steps = appended(row.log if same and row is not None else [], key, lines)
-                record = asyncio.create_task(self._record(table, message_id, steps, ping))  # while the edit goes out
+                known = row if same and table.table_message_id == message_id else None
+                record = asyncio.create_task(self._record(table, message_id, steps, ping, known))  # with the edit
                 ping = None  # armed with that record, whatever the edit does
                 try:
                     await self._edit(table, message_id, render(shown(steps)))
@@ -191,16 +193,25 @@ class LiveTable:
             await live.count_at_least(session, table.id, message_id, len(seen))
         return len(seen)
 
-    async def _record(self, table: Table, message_id: int, steps: list[Any], ping: TimerPlan | None = None) -> None:
+    async def _record(self, table: Table, message_id: int, steps: list[Any], ping: TimerPlan | None = None,
+                      known: LiveTableState | None = None) -> None:
         """Store what ``message_id`` now shows, take the turn ping away (it asked for the move just shown) and arm
-        the next one's timer (``ping``), in one transaction. From now on this process's gateway counts the messages
-        under it (no :meth:`_catch_up`)."""
+        the next one's timer (``ping``), in one transaction; ``known``: the game's row as read before, showing
+        ``message_id`` (then one statement records it while the row is unchanged). From now on this process's
+        gateway counts the messages under it (no :meth:`_catch_up`)."""
         self._caught_up.add(table.id)
+        now = self.bot.clock.now()
+        moved = True  # games.table_message_id may have moved (see below)
         async with self.bot.sessions() as session, session.begin():
-            await live.show(session, table.id, table.channel_id, message_id, steps, self.bot.clock.now())
-            old = await live.set_ping(session, table.id, None)
+            if known is not None and await live.show_again(session, known, steps, now):
+                old, moved = known.ping_message_id, False
+            else:  # (this may move games.table_message_id: a table read before no longer says where the table is)
+                await live.show(session, table.id, table.channel_id, message_id, steps, now)
+                old = await live.set_ping(session, table.id, None)
             if ping is not None:
                 await timers.schedule(session, table.id, ping.kind, ping.due_at, ping.payload, table.version)
+        if moved:
+            self.bot.tables.deliverer.touched(table.id)
         if ping is not None:
             self.bot.timers.wake(ping.due_at)
         await self._delete(table, old)

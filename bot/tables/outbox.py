@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from cachetools import LRUCache
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import OutboxEntry
@@ -55,6 +56,8 @@ LEASE = timedelta(seconds=30)
 #: once every :data:`PRUNE_EVERY`, by the timer loop's :meth:`Deliverer.sweep`
 RETENTION = timedelta(days=7)
 PRUNE_EVERY = timedelta(hours=1)
+#: games whose :meth:`Deliverer.mark` a process remembers (the least recently touched are forgotten first)
+MARKS = 10_000
 
 
 @dataclass(frozen=True)
@@ -127,13 +130,16 @@ class Handoff:
     """What the transaction that committed a step hands its delivery after the commit: the committed ``table``,
     the step's outbox ``entry``, the earliest timer the step armed (``due``, None: none) and the game's delivery
     ``lease`` taken with it (None: another process shows the game, or nothing is shown here). The deliverer shows
-    the step from these, reading nothing back, when it is the game's oldest undelivered step and no other drain of
-    this process gave the lease back meanwhile."""
+    the step from these, reading nothing back, when it is the game's oldest undelivered step, the lease is still
+    the one this process holds and nothing it writes about the game outside its steps (the table's message,
+    failed DMs: :meth:`Deliverer.touched`) changed since the table was read."""
 
     table: Table
     entry: OutboxEntry
     due: datetime | None
     lease: Lease | None
+    #: :meth:`Deliverer.mark` of the game when the step's transaction read the table
+    mark: int | None = None
 
 
 class Deliverer:
@@ -152,6 +158,10 @@ class Deliverer:
         self._pruned_at: datetime | None = None
         #: per game, the lease this process took last, until it gives it back (only games it is showing)
         self._held: dict[int, Lease] = {}
+        #: per game, a number that changes whenever this process writes about the game outside a step's own
+        #: transaction (see :meth:`touched`); bounded: a game forgotten here only costs its next step a read
+        self._marks: LRUCache[int, int] = LRUCache(maxsize=MARKS)
+        self._tick = 0
 
     async def drain(self, game_id: int, handoff: Handoff | None = None) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
@@ -167,6 +177,19 @@ class Deliverer:
                 return await self._drain_leased(game_id, handoff)
         finally:
             _DRAINING.reset(token)
+
+    def mark(self, game_id: int) -> int:
+        """The game's mark now: read it before reading the table a step is applied to (:class:`Handoff`)."""
+        if game_id not in self._marks:
+            self.touched(game_id)
+        return self._marks[game_id]
+
+    def touched(self, game_id: int) -> None:
+        """This process committed something about ``game_id`` that a table read before now may not show (where its
+        table message is, a failed DM: call after the commit): a step whose table was read before is shown from the
+        table read again."""
+        self._tick += 1
+        self._marks[game_id] = self._tick
 
     def gave_back(self) -> None:
         """Every lease of this process was given back in the database (it is stopping)."""
@@ -218,10 +241,12 @@ class Deliverer:
         return await self.claim_with(session, game_id)
 
     def _handed(self, lease: Lease, handoff: Handoff | None) -> bool:
-        """Whether the step ``handoff`` brought can be shown as handed: it is the game's oldest undelivered step
-        and ``lease`` is still the one this process holds (no other drain of it gave the lease back since)."""
+        """Whether the step ``handoff`` brought can be shown as handed: it is the game's oldest undelivered step,
+        ``lease`` is still the one this process holds (no other drain of it gave the lease back since) and the game
+        was not :meth:`touched` since its table was read."""
         return (handoff is not None and handoff.lease is lease and self._held.get(lease.game_id) is lease
-                and lease.first == handoff.entry.id and lease.until > self._clock())
+                and lease.first == handoff.entry.id and lease.until > self._clock()
+                and handoff.mark is not None and self._marks.get(lease.game_id) == handoff.mark)
 
     async def _drain(self, lease: Lease, handoff: Handoff | None) -> tuple[int, bool, Lease | None]:
         """Show the pending steps under ``lease`` and give it back: how many, whether to look again (False: nothing
@@ -235,8 +260,8 @@ class Deliverer:
             async with self._sessions() as session:
                 holder = await outbox.lease_of(session, game_id)
                 entries = list(await outbox.pending_of(session, game_id))
-                row = await games.get_game(session, game_id) if entries else None
-                table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
+                found = await games.game_with_seats(session, game_id) if entries else None
+                table = to_table(*found) if found is not None else None
             if holder is None or holder.owner != self.owner or holder.lease_until <= self._clock():
                 return 0, True, None  # given back by a drain of this process meanwhile: claim it again
             if not entries or table is None:

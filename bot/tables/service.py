@@ -112,7 +112,8 @@ class TableService(LobbyMixin):
                  superseded: frozenset[str] = frozenset()) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
         ``plan`` gives the timers a step arms; ``on_timers(due_at)`` is called after a committed step that armed
-        timers, with the earliest one's due time (to wake the timer loop when it would sleep past it). ``owner`` names this process in timer claims and delivery leases (default: host, pid and
+        timers, with the earliest one's due time (to wake the timer loop when it would sleep past it).
+        ``owner`` names this process in timer claims and delivery leases (default: host, pid and
         a random part). ``superseded``: timer kinds that do nothing once the decision they were armed for is
         over (turn warnings, timeouts, pings): each step disarms, in its transaction, the game's ones armed before
         :attr:`Table.decision_opened` (the version the decision it waits on was first offered at), so they never
@@ -132,10 +133,10 @@ class TableService(LobbyMixin):
         return self.locks(game_id)
 
     async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]:
-        row = await games.get_game(session, game_id)
-        if row is None:
+        found = await games.game_with_seats(session, game_id)
+        if found is None:
             raise TableError("table.not_found", game_id=game_id)
-        return row, to_table(row, await games.seats_of(session, game_id))
+        return found[0], to_table(*found)
 
     async def _commit_guarded(self, session: AsyncSession, table: Table, **values: Any) -> None:
         """Bump the version from ``table.version`` or raise ``table.stale`` (the caller's transaction rolls
@@ -152,8 +153,7 @@ class TableService(LobbyMixin):
         if self._superseded:
             await timers.disarm_superseded(session, table.id, self._superseded, table.decision_opened,
                                            self._clock())
-        for plan in plans:
-            await timers.schedule(session, table.id, plan.kind, plan.due_at, plan.payload, table.version)
+        await timers.schedule_many(session, table.id, [(p.kind, p.due_at, p.payload) for p in plans], table.version)
         entry = await outbox.add(session, table.id, table.version, kind,
                                  [e.model_dump(mode="json") for e in events],
                                  [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], self._clock())
@@ -248,6 +248,7 @@ class TableService(LobbyMixin):
                    user_id: int | None, seat: int | None, timed_out: bool = False) -> ActResult:
         async with self.lock(game_id):
             now = self._clock()
+            mark = self.deliverer.mark(game_id)
             try:
                 async with self._sessions() as session, session.begin():
                     row, table = await self._read(session, game_id)
@@ -277,7 +278,7 @@ class TableService(LobbyMixin):
                                     status="finished" if outcome else table.status, outcome=outcome,
                                     finished_at=now if outcome else table.finished_at)
                     events = [*announce, *step.events]
-                    handoff = await self._record(session, table, events)
+                    handoff = replace(await self._record(session, table, events), mark=mark)
             except IntegrityError as exc:  # another process logged this seq first
                 raise TableError("table.stale", game_id=game_id) from exc
         await self._send(handoff)
@@ -333,6 +334,7 @@ class TableService(LobbyMixin):
             result = await session.execute(update(Game).where(Game.id == game_id).values(**values))
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 raise TableError("table.not_found", game_id=game_id)
+        self.deliverer.touched(game_id)
 
     async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         await self._set(game_id, lobby_message_id=message_id)
@@ -345,6 +347,7 @@ class TableService(LobbyMixin):
         told with the game's next public step (:meth:`dm_notices_due`), by whichever process shows it."""
         async with self._sessions() as session, session.begin():
             await games.dm_refused(session, game_id, user_id, closed=closed)
+        self.deliverer.touched(game_id)
 
     async def dm_notices_due(self, game_id: int) -> list[int]:
         """The seats whose failed DMs the channel has not been told about yet (seat order)."""
@@ -355,6 +358,7 @@ class TableService(LobbyMixin):
         """The channel was told about the failed DMs of ``seats``."""
         async with self._sessions() as session, session.begin():
             await games.dm_notices_said(session, game_id, seats)
+        self.deliverer.touched(game_id)
 
     # --- timers --------------------------------------------------------------------------------------------
     async def schedule_timer(self, game_id: int, kind: str, due_at: datetime,
