@@ -36,9 +36,11 @@ from bot.db.base import utcnow
 from bot.db.models import Game, Timer
 from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
+from bot.tables.achievements import settle
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
 from bot.tables.outbox import Deliver, Deliverer, Handoff
+from bot.tables.schedule import ScheduleMixin
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
 from games.core.replay import replay
 
@@ -103,8 +105,9 @@ def admit(table: Table, *, user_id: int | None, seat: int | None, expected_versi
     return seat
 
 
-class TableService(LobbyMixin):
-    """Lobbies, starts, actions, timers and replay checks for every table, over one sessionmaker."""
+class TableService(LobbyMixin, ScheduleMixin):
+    """Lobbies (scheduled ones too), starts, actions, timers and replay checks for every table, over one
+    sessionmaker."""
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
@@ -263,6 +266,9 @@ class TableService(LobbyMixin):
                     announce = timeout_announcement(engine, table.state, seat) if timed_out else []
                     step = engine.apply(table.state, seat, parsed)
                     outcome = engine.outcome(step.state)
+                    if outcome is not None:
+                        moves = [(a.seat, a.action) for a in await games.actions_of(session, game_id)]
+                        outcome = await settle(session, table, outcome, [*moves, (seat, engine.dump_action(parsed))])
                     values: dict[str, Any] = {"state": engine.dump_state(step.state)}
                     if outcome is not None:
                         values |= {"status": "finished", "outcome": outcome.model_dump(mode="json"),
