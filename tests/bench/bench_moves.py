@@ -19,10 +19,6 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
-
-from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.bot import CoronerBot
 from bot.clock import FakeClock
@@ -34,33 +30,8 @@ from tests.discord_double import DiscordDouble
 from tests.discord_double.fixtures import pointed_at, running_bot
 from tests.e2e.conftest import World
 from tests.support import potato as potato_game
+from tests.support.sql_count import SqlCount
 from tests.support.tiny_game import ENGINE
-
-
-class SqlCount:
-    """Statements and commits on one engine (SQLAlchemy's ``before_cursor_execute`` and ``commit`` events);
-    ``kinds`` counts statements by their first words (``SELECT games``, ``UPDATE outbox``...)."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.statements = 0
-        self.commits = 0
-        self.kinds: Counter[str] = Counter()
-        event.listen(engine.sync_engine, "before_cursor_execute", self._statement)
-        event.listen(engine.sync_engine, "commit", self._commit)
-
-    def _statement(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        self.statements += 1
-        self.kinds[_kind(statement)] += 1
-
-    def _commit(self, conn: Any) -> None:
-        self.commits += 1
-
-
-def _kind(statement: str) -> str:
-    words = statement.split()
-    verb = words[0].upper() if words else "?"
-    table = next((words[i + 1] for i, w in enumerate(words[:-1]) if w.upper() in ("FROM", "INTO", "UPDATE")), "?")
-    return f"{verb} {table.strip(chr(34))}"
 
 
 async def bench(db_url: str, games_per_mode: int = GAMES, words: list[str] | None = None) -> None:
