@@ -2,8 +2,10 @@
 
 A step's events, new version and timers are written in the step's own transaction (``bot.db.repos.outbox``);
 this module shows them afterwards, outside the game's lock, through the ``deliver`` callback (the bot's
-:class:`bot.delivery.Delivery`). Each step is rendered from the latest committed snapshot, marked delivered only
-once ``deliver`` returned, and retried after a crash (at start the bot drains every game first). ``deliver`` may
+:class:`bot.delivery.Delivery`). The step just committed is shown from what its transaction handed over (the
+committed table and its outbox entry, :class:`Handoff`) when it is the game's oldest pending step; otherwise the
+pending steps are read with the latest committed snapshot. A step is marked delivered only once ``deliver``
+returned, and retried after a crash (at start the bot drains every game first). ``deliver`` may
 be called twice for one step (a crash after sending, before marking): its sends must be idempotent, which
 :func:`current_step` makes possible (message nonces from the step's id). Delivered steps are deleted after
 :data:`RETENTION` (7 days).
@@ -12,8 +14,9 @@ Across processes (many bot processes on one PostgreSQL), a game's steps are show
 drain works under the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, a ``delivery_leases`` row
 naming the process, valid for :data:`LEASE`, renewed while it works; taken in the transaction that commits the
 step, :meth:`Deliverer.claim_with`, so it costs no round trip of its own), shows the steps in commit order and
-gives the lease back with the last one. A process that finds the lease held leaves the game to its holder, which
-looks for new steps again after giving the lease back, so a step committed meanwhile is never stranded. A process
+gives the lease back with the last one, in the transaction that marks it delivered, where it also looks for new
+steps (taking the lease again when there are: :meth:`Deliverer._finish`). A process that finds the lease held leaves
+the game to its holder, which looks after giving the lease back, so a step committed meanwhile is never stranded. A process
 that dies holding a lease leaves it to run out; then any process takes the game over: the next drain (a move, a
 timer), or :meth:`Deliverer.sweep`, which every process's timer loop runs for steps nobody showed within
 :data:`LEASE`.
