@@ -108,7 +108,7 @@ class CoronerBot(Coroner):
             await self.metrics.serve(self.settings.metrics_port, self.sessions, self.clock.now)
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
-                                   clock=self.clock.now, on_timers=self.clock.poke,
+                                   clock=self.clock.now, on_timers=lambda due: self.timers.wake(due),
                                    owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED)
         self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))

@@ -62,8 +62,7 @@ class Delivery:
             # a step with no public event and no change to the public view shows nothing: a changed table after
             # a secret action (a social-mode night action, say) would tell the channel that someone just acted
             await self.live.show(table, lines, lambda log_lines: self.status_message(table, log_lines, public),
-                                 fresh=ui.fresh_table(table, events))
-            await self.live.after_step(table)
+                                 fresh=ui.fresh_table(table, events), ping=await self.live.ping_plan(table))
         await self.threads.after_step(table, events)
         if table.status in ("finished", "cancelled"):
             await self.live.forget(table)

@@ -34,13 +34,15 @@ import discord
 from cachetools import TTLCache
 
 from bot.budget import clip, size
-from bot.db.repos import games, live
+from bot.db.repos import games, live, timers
 from bot.deadline import answer_lock
+from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
 from bot.ui import ANSWERING, Outgoing, RenderContext
 
 if TYPE_CHECKING:
     from bot.app import Coroner
+    from bot.db.models import LiveTableState
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -123,14 +125,15 @@ class LiveTable:
 
     # --- showing --------------------------------------------------------------------------------------------
     async def show(self, table: Table, lines: list[str], render: Callable[[list[str]], Outgoing], *,
-                   fresh: bool = False) -> None:
+                   fresh: bool = False, ping: TimerPlan | None = None) -> None:
         """Show a step with public ``lines`` on the game's table message; ``render(log)`` draws the table around
         the "last moves" ``log``. The interaction's own edit or a PATCH; a new message (stripping the old one of
         its buttons, its log starting with this step) when more than ``table_repost_after`` messages came after
         the table, it was never shown or is gone, or the step is ``fresh``. The log is stored while the message
         is edited, or once it is posted (only a read comes before the click's answer), keyed by the step, so a
         step shown again after a crash is neither lost nor repeated (one deliverer per game at a time writes
-        it: :class:`bot.tables.outbox.Deliverer`)."""
+        it: :class:`bot.tables.outbox.Deliverer`). ``ping``: the turn ping's timer this step arms
+        (:meth:`ping_plan`), written with the log, in its transaction."""
         message_id = table.table_message_id or table.lobby_message_id
         step = current_step()
         key = step.entry_id if step is not None else None
@@ -146,7 +149,9 @@ class LiveTable:
                 after = await self._catch_up(table, message_id, after, config.table_repost_after)
             if after <= config.table_repost_after and not (same and row is not None and kept(row.log)):
                 steps = appended(row.log if same and row is not None else [], key, lines)
-                record = asyncio.create_task(self._record(table, message_id, steps))  # while the edit goes out
+                known = row if same and table.table_message_id == message_id else None
+                record = asyncio.create_task(self._record(table, message_id, steps, ping, known))  # with the edit
+                ping = None  # armed with that record, whatever the edit does
                 try:
                     await self._edit(table, message_id, render(shown(steps)))
                 except discord.NotFound:
@@ -162,7 +167,7 @@ class LiveTable:
         steps = appended([], key, lines, anew=True, keep=fresh)
         channel = await self.bot.delivery.channel(table.channel_id)
         message = await self.bot.delivery.send(channel, render(shown(steps)), "t")  # a nonce while a step is shown
-        await self._record(table, message.id, steps)
+        await self._record(table, message.id, steps, ping)
         if message_id and message.id != message_id:  # (the same id: this step shown again, its nonce returned it)
             await self.strip(table.channel_id, message_id, render(shown(steps)) if lobby else None)
 
@@ -188,14 +193,28 @@ class LiveTable:
             await live.count_at_least(session, table.id, message_id, len(seen))
         return len(seen)
 
-    async def _record(self, table: Table, message_id: int, steps: list[Any]) -> None:
-        """Store what ``message_id`` now shows and take the turn ping away (it asked for the move just shown), in
-        one transaction. From now on this process's gateway counts the messages under it (no :meth:`_catch_up`)."""
+    async def _record(self, table: Table, message_id: int, steps: list[Any], ping: TimerPlan | None = None,
+                      known: LiveTableState | None = None) -> None:
+        """Store what ``message_id`` now shows, take the turn ping away (it asked for the move just shown) and arm
+        the next one's timer (``ping``), in one transaction; ``known``: the game's row as read before, showing
+        ``message_id`` (then one statement records it while the row is unchanged). From now on this process's
+        gateway counts the messages under it (no :meth:`_catch_up`)."""
         self._caught_up.add(table.id)
+        now = self.bot.clock.now()
+        moved = True  # games.table_message_id may have moved (see below)
         async with self.bot.sessions() as session, session.begin():
-            await live.show(session, table.id, table.channel_id, message_id, steps, self.bot.clock.now())
-            ping = await live.set_ping(session, table.id, None)
-        await self._delete(table, ping)
+            if known is not None and await live.show_again(session, known, steps, now):
+                old, moved = known.ping_message_id, False
+            else:  # (this may move games.table_message_id: a table read before no longer says where the table is)
+                await live.show(session, table.id, table.channel_id, message_id, steps, now)
+                old = await live.set_ping(session, table.id, None)
+            if ping is not None:
+                await timers.schedule(session, table.id, ping.kind, ping.due_at, ping.payload, table.version)
+        if moved:
+            self.bot.tables.deliverer.touched(table.id)
+        if ping is not None:
+            self.bot.timers.wake(ping.due_at)
+        await self._delete(table, old)
 
     async def forget(self, table: Table) -> None:
         """The game ended: its table message stays as the result; its row goes (no count, no ping left)."""
@@ -236,13 +255,15 @@ class LiveTable:
             log.debug("could not clear the components of %s", message_id)
 
     # --- the turn ping ----------------------------------------------------------------------------------------
-    async def after_step(self, table: Table) -> None:
-        """A step was shown (and its ping went with it, :meth:`show`): a new ping is armed (a persisted timer) for
-        when the awaited players have not moved within the grace period."""
-        if table.status == "active" and awaited(table):
-            config = await self.bot.config(table.guild_id)
-            due = self.bot.clock.now() + timedelta(seconds=config.turn_ping_seconds)
-            await self.bot.timers.schedule(table.id, PING_TIMER, due, {"version": table.version})
+    async def ping_plan(self, table: Table) -> TimerPlan | None:
+        """The turn ping's timer a step shown on the table arms (:meth:`show` writes it with the table's log, and
+        takes the earlier ping away): due when the awaited players have not moved within the grace period; None
+        when nobody is awaited."""
+        if table.status != "active" or not awaited(table):
+            return None
+        config = await self.bot.config(table.guild_id)
+        due = self.bot.clock.now() + timedelta(seconds=config.turn_ping_seconds)
+        return TimerPlan(PING_TIMER, due, {"version": table.version})
 
     async def unping(self, table: Table) -> None:
         """Delete the game's turn ping, if it has one (best effort: it may be gone)."""

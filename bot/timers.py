@@ -43,13 +43,22 @@ class TimerRunner:
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._running: set[int] = set()  # the timers this process is running now (a claim may come back to it)
+        #: when the loop, asleep, wakes next (None: it is awake, or not started): :meth:`wake` pokes only before it
+        self._wake_at: datetime | None = None
 
     def on(self, kind: str, handler: Handler) -> None:
         self.handlers[kind] = handler
 
     async def schedule(self, game_id: int, kind: str, due_at: datetime, payload: dict[str, Any]) -> None:
         await self.bot.tables.schedule_timer(game_id, kind, due_at, payload)
-        self.bot.clock.poke()
+        self.wake(due_at)
+
+    def wake(self, due_at: datetime) -> None:
+        """A timer due at ``due_at`` was committed: wake the loop when it would otherwise sleep past it (a move that
+        arms a turn limit minutes away costs the loop nothing; a computer player's move due now wakes it). While the
+        loop is awake it reads the next due time after its batch, so nothing is lost; a poke meanwhile is kept."""
+        if self._wake_at is None or due_at < self._wake_at:
+            self.bot.clock.poke()
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="coroner-timers")
@@ -152,6 +161,9 @@ class TimerRunner:
                     await self.bot.tables.deliverer.sweep()
                 except Exception:  # the database may be away for a moment: the next poll tries again
                     log.exception("sweeping the outbox failed")
+            self._wake_at = None  # a timer committed from now on pokes (kept until the sleep below)
             due = await self.bot.tables.next_timer_due()
             wake = now + self.poll
-            await self.bot.clock.sleep_until(wake if due is None else min(due, wake))
+            self._wake_at = wake if due is None else min(due, wake)
+            await self.bot.clock.sleep_until(self._wake_at)
+            self._wake_at = None

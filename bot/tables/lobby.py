@@ -23,7 +23,7 @@ from games.core import Event, IllegalAction, SeatInfo
 from games.core.controls import NAME_LENGTH
 
 if TYPE_CHECKING:
-    from bot.tables.outbox import Lease
+    from bot.tables.outbox import Handoff
 
 
 class LobbyMixin:
@@ -37,8 +37,8 @@ class LobbyMixin:
         async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]: ...
         async def _commit_guarded(self, session: AsyncSession, table: Table, **values: Any) -> None: ...
         async def _record(self, session: AsyncSession, table: Table, events: list[Event],
-                          kind: str = ...) -> Lease | None: ...
-        async def _send(self, table: Table, lease: Lease | None) -> None: ...
+                          kind: str = ...) -> Handoff: ...
+        async def _send(self, handoff: Handoff) -> None: ...
         async def load(self, game_id: int) -> Table: ...
         def new_seed(self) -> int: ...
         async def act(self, game_id: int, user_id: int | None, action: dict[str, Any], *,
@@ -185,8 +185,8 @@ class LobbyMixin:
                                            state=engine.dump_state(state), started_at=self._clock())
                 table = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
                                 updated_at=self._clock())
-                lease = await self._record(session, table, engine.intro(state), "start")
-        await self._send(table, lease)
+                handoff = await self._record(session, table, engine.intro(state), "start")
+        await self._send(handoff)
         return table
 
     async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool, by_name: str = "") -> Table:

@@ -2,8 +2,10 @@
 
 A step's events, new version and timers are written in the step's own transaction (``bot.db.repos.outbox``);
 this module shows them afterwards, outside the game's lock, through the ``deliver`` callback (the bot's
-:class:`bot.delivery.Delivery`). Each step is rendered from the latest committed snapshot, marked delivered only
-once ``deliver`` returned, and retried after a crash (at start the bot drains every game first). ``deliver`` may
+:class:`bot.delivery.Delivery`). The step just committed is shown from what its transaction handed over (the
+committed table and its outbox entry, :class:`Handoff`) when it is the game's oldest pending step; otherwise the
+pending steps are read with the latest committed snapshot. A step is marked delivered only once ``deliver``
+returned, and retried after a crash (at start the bot drains every game first). ``deliver`` may
 be called twice for one step (a crash after sending, before marking): its sends must be idempotent, which
 :func:`current_step` makes possible (message nonces from the step's id). Delivered steps are deleted after
 :data:`RETENTION` (7 days).
@@ -12,8 +14,9 @@ Across processes (many bot processes on one PostgreSQL), a game's steps are show
 drain works under the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, a ``delivery_leases`` row
 naming the process, valid for :data:`LEASE`, renewed while it works; taken in the transaction that commits the
 step, :meth:`Deliverer.claim_with`, so it costs no round trip of its own), shows the steps in commit order and
-gives the lease back with the last one. A process that finds the lease held leaves the game to its holder, which
-looks for new steps again after giving the lease back, so a step committed meanwhile is never stranded. A process
+gives the lease back with the last one, in the transaction that marks it delivered, where it also looks for new
+steps (taking the lease again when there are: :meth:`Deliverer._finish`). A process that finds the lease held leaves
+the game to its holder, which looks after giving the lease back, so a step committed meanwhile is never stranded. A process
 that dies holding a lease leaves it to run out; then any process takes the game over: the next drain (a move, a
 timer), or :meth:`Deliverer.sweep`, which every process's timer loop runs for steps nobody showed within
 :data:`LEASE`.
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from cachetools import LRUCache
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import OutboxEntry
@@ -55,6 +59,8 @@ LEASE = timedelta(seconds=30)
 #: once every :data:`PRUNE_EVERY`, by the timer loop's :meth:`Deliverer.sweep`
 RETENTION = timedelta(days=7)
 PRUNE_EVERY = timedelta(hours=1)
+#: games whose :meth:`Deliverer.mark` a process remembers (the least recently touched are forgotten first)
+MARKS = 10_000
 
 
 @dataclass(frozen=True)
@@ -113,12 +119,30 @@ def _step_info(entry: OutboxEntry, shown: str | None) -> StepInfo:
 
 @dataclass
 class Lease:
-    """This process's delivery lease of a game: until when it holds, and the digest of the public view the
-    table shows."""
+    """This process's delivery lease of a game: until when it holds, the digest of the public view the table
+    shows, and the id of the game's oldest undelivered step when it was taken (``first``)."""
 
     game_id: int
     until: datetime
     shown: str | None
+    first: int | None = None
+
+
+@dataclass(frozen=True)
+class Handoff:
+    """What the transaction that committed a step hands its delivery after the commit: the committed ``table``,
+    the step's outbox ``entry``, the earliest timer the step armed (``due``, None: none) and the game's delivery
+    ``lease`` taken with it (None: another process shows the game, or nothing is shown here). The deliverer shows
+    the step from these, reading nothing back, when it is the game's oldest undelivered step, the lease is still
+    the one this process holds and nothing it writes about the game outside its steps (the table's message,
+    failed DMs: :meth:`Deliverer.touched`) changed since the table was read."""
+
+    table: Table
+    entry: OutboxEntry
+    due: datetime | None
+    lease: Lease | None
+    #: :meth:`Deliverer.mark` of the game when the step's transaction read the table
+    mark: int | None = None
 
 
 class Deliverer:
@@ -126,7 +150,7 @@ class Deliverer:
     processes. ``owner`` names this process in the leases (at most 64 chars)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], deliver: Deliver | None,
-                 clock: Callable[[], datetime], on_timers: Callable[[], None] | None = None, *,
+                 clock: Callable[[], datetime], on_timers: Callable[[datetime], None] | None = None, *,
                  owner: str = "local") -> None:
         self._sessions = sessions
         self._deliver = deliver
@@ -135,21 +159,44 @@ class Deliverer:
         self.owner = owner
         self.locks = KeyedLocks()
         self._pruned_at: datetime | None = None
+        #: per game, the lease this process took last, until it gives it back (only games it is showing)
+        self._held: dict[int, Lease] = {}
+        #: per game, a number that changes whenever this process writes about the game outside a step's own
+        #: transaction (see :meth:`touched`); bounded: a game forgotten here only costs its next step a read
+        self._marks: LRUCache[int, int] = LRUCache(maxsize=MARKS)
+        self._tick = 0
 
-    async def drain(self, game_id: int, lease: Lease | None = None) -> int:
+    async def drain(self, game_id: int, handoff: Handoff | None = None) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
-        another process holds the game's lease: its holder shows them). ``lease``: the one :meth:`claim_with`
-        took in the transaction of the step just committed. Stops at a step whose delivery fails: it is retried
-        by the next drain (the next move, the next start, or the :data:`RETRY_TIMER` armed for
-        :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
+        another process holds the game's lease: its holder shows them). ``handoff``: what the transaction of the
+        step just committed wrote (its lease, taken by :meth:`claim_with`, its entry and table). Stops at a step
+        whose delivery fails: it is retried by the next drain (the next move, the next start, or the
+        :data:`RETRY_TIMER` armed for :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
         if self._deliver is None or game_id in _DRAINING.get():
             return 0
         token = _DRAINING.set(_DRAINING.get() | {game_id})
         try:
             async with self.locks(game_id):
-                return await self._drain_leased(game_id, lease)
+                return await self._drain_leased(game_id, handoff)
         finally:
             _DRAINING.reset(token)
+
+    def mark(self, game_id: int) -> int:
+        """The game's mark now: read it before reading the table a step is applied to (:class:`Handoff`)."""
+        if game_id not in self._marks:
+            self.touched(game_id)
+        return self._marks[game_id]
+
+    def touched(self, game_id: int) -> None:
+        """This process committed something about ``game_id`` that a table read before now may not show (where its
+        table message is, a failed DM: call after the commit): a step whose table was read before is shown from the
+        table read again."""
+        self._tick += 1
+        self._marks[game_id] = self._tick
+
+    def gave_back(self) -> None:
+        """Every lease of this process was given back in the database (it is stopping)."""
+        self._held.clear()
 
     async def claim_with(self, session: AsyncSession, game_id: int) -> Lease | None:
         """Take the game's delivery lease in the caller's transaction (the one committing a step), saving the
@@ -157,11 +204,15 @@ class Deliverer:
         if self._deliver is None:
             return None
         now = self._clock()
-        won, shown = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
-        return Lease(game_id, now + LEASE, shown) if won else None
+        won, shown, first = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
+        if not won:
+            return None
+        lease = self._held[game_id] = Lease(game_id, now + LEASE, shown, first)
+        return lease
 
-    async def _drain_leased(self, game_id: int, lease: Lease | None) -> int:
+    async def _drain_leased(self, game_id: int, handoff: Handoff | None) -> int:
         done = 0
+        lease = handoff.lease if handoff is not None else None
         while True:  # looked at again after each lease is given back: a step another process committed meanwhile
             if lease is None:
                 async with self._sessions() as session, session.begin():
@@ -169,50 +220,77 @@ class Deliverer:
                 if lease is None:
                     return done  # nothing to show, or another process is showing it and looks again after
             try:
-                shown, more = await self._drain(lease)
+                shown, more, lease = await self._drain(lease, handoff)
             except BaseException:
                 await asyncio.shield(self._release(game_id))
                 raise
+            handoff = None
             done += shown
             if not more:
                 return done
-            lease = None
 
     async def _release(self, game_id: int) -> None:
         async with self._sessions() as session, session.begin():
             await outbox.release_game(session, game_id, self.owner, self._clock())
+        self._held.pop(game_id, None)
 
-    async def _drain(self, lease: Lease) -> tuple[int, bool]:
-        """Show the pending steps under ``lease`` and give it back: how many, and whether to look again (False:
-        a step failed and waits for its retry)."""
+    async def _finish(self, session: AsyncSession, game_id: int, shown: str | None) -> Lease | None:
+        """Give the lease back (recording the digest ``shown``, when known) and take it again when a step is still
+        pending (one committed meanwhile, by this process or another), in the caller's transaction (the one marking
+        the last step delivered): a step another process committed while this one held the lease is never
+        stranded, and a drained game costs no transaction of its own to look again."""
+        await outbox.release_game(session, game_id, self.owner, self._clock(), shown)
+        self._held.pop(game_id, None)
+        return await self.claim_with(session, game_id)
+
+    def _handed(self, lease: Lease, handoff: Handoff | None) -> bool:
+        """Whether the step ``handoff`` brought can be shown as handed: it is the game's oldest undelivered step,
+        ``lease`` is still the one this process holds (no other drain of it gave the lease back since) and the game
+        was not :meth:`touched` since its table was read."""
+        return (handoff is not None and handoff.lease is lease and self._held.get(lease.game_id) is lease
+                and lease.first == handoff.entry.id and lease.until > self._clock()
+                and handoff.mark is not None and self._marks.get(lease.game_id) == handoff.mark)
+
+    async def _drain(self, lease: Lease, handoff: Handoff | None) -> tuple[int, bool, Lease | None]:
+        """Show the pending steps under ``lease`` and give it back: how many, whether to look again (False: nothing
+        is pending any more, or a step failed and waits for its retry) and the lease to look with (None: claim it
+        again). The committed step a ``handoff`` brought is shown as it came when :meth:`_handed`; otherwise the
+        pending steps and the table are read."""
         game_id = lease.game_id
-        async with self._sessions() as session:
-            holder = await outbox.lease_of(session, game_id)
-            entries = list(await outbox.pending_of(session, game_id))
-            row = await games.get_game(session, game_id) if entries else None
-            table = to_table(row, await games.seats_of(session, game_id)) if row is not None else None
-        if holder is None or holder.owner != self.owner or holder.lease_until <= self._clock():
-            return 0, True  # given back by a drain of this process meanwhile: claim it again
-        if not entries or table is None:
-            await self._release(game_id)
-            return 0, True
+        if handoff is not None and self._handed(lease, handoff):
+            entries, table = [handoff.entry], handoff.table
+        else:
+            async with self._sessions() as session:
+                holder = await outbox.lease_of(session, game_id)
+                entries = list(await outbox.pending_of(session, game_id))
+                found = await games.game_with_seats(session, game_id) if entries else None
+                table = to_table(*found) if found is not None else None
+            if holder is None or holder.owner != self.owner or holder.lease_until <= self._clock():
+                return 0, True, None  # given back by a drain of this process meanwhile: claim it again
+            if not entries or table is None:
+                await self._release(game_id)
+                return 0, True, None
         done = 0
+        after: Lease | None = None
         for index, entry in enumerate(entries):
             if self._clock() >= lease.until - LEASE / 2:
                 async with self._sessions() as session, session.begin():
                     renewed = await self.claim_with(session, game_id)
                 if renewed is None:
                     log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
-                    return done, True
+                    return done, True, None
                 lease.until = renewed.until
-            if not await self._one(table, entry, lease, last=index == len(entries) - 1):
-                return done, False
+            delivered, after = await self._one(table, entry, lease, last=index == len(entries) - 1)
+            if not delivered:
+                return done, False, None
             done += 1
-        return done, True
+        return done, after is not None, after
 
-    async def _one(self, table: Table, entry: OutboxEntry, lease: Lease, *, last: bool) -> bool:
-        """Show one step; mark it delivered (giving the lease back with the ``last`` of the batch). False when it
-        failed and waits for its retry (the lease given back)."""
+    async def _one(self, table: Table, entry: OutboxEntry, lease: Lease, *,
+                   last: bool) -> tuple[bool, Lease | None]:
+        """Show one step; mark it delivered (with the ``last`` of the batch giving the lease back and taking it again
+        when a step is still pending, :meth:`_finish`). Returns whether it was delivered (False: it failed and
+        waits for its retry, the lease given back) and the lease to go on with (None: nothing more to show)."""
         events = [Event.model_validate(e) for e in entry.events]
         step = _step_info(entry, lease.shown)
         token = _STEP.set(step)
@@ -221,31 +299,37 @@ class Deliverer:
             await self._deliver(table, events)
         except Exception:  # the step stays committed; it is retried, then given up
             log.exception("delivering %d events of game %s (step %s) failed", len(events), table.id, entry.id)
+            after: Lease | None = lease
+            retry = self._clock() + RETRY_AFTER
             async with self._sessions() as session, session.begin():
                 attempts = await outbox.mark_failed(session, entry.id)
                 if attempts < MAX_ATTEMPTS:
-                    await timers.schedule(session, table.id, RETRY_TIMER, self._clock() + RETRY_AFTER, {},
-                                          entry.version)
+                    await timers.schedule(session, table.id, RETRY_TIMER, retry, {}, entry.version)
+                    await outbox.release_game(session, table.id, self.owner, self._clock())
                 else:
                     log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
                     await outbox.mark_delivered(session, entry.id, self._clock())
-                if last or attempts < MAX_ATTEMPTS:
-                    await outbox.release_game(session, table.id, self.owner, self._clock())
+                    if last:
+                        after = await self._finish(session, table.id, None)
             if attempts < MAX_ATTEMPTS:
+                self._held.pop(table.id, None)
                 if self._on_timers is not None:
-                    self._on_timers()
-                return False
-            return True
+                    self._on_timers(retry)
+                return False, None
+            return True, after
         finally:
             _STEP.reset(token)
+        changed = step.shows if step.shows is not None and step.shows != lease.shown else None
         async with self._sessions() as session, session.begin():
             await outbox.mark_delivered(session, entry.id, self._clock())
-            if step.shows is not None and step.shows != lease.shown:
-                await outbox.set_shown(session, table.id, self.owner, step.shows)
             if last:
-                await outbox.release_game(session, table.id, self.owner, self._clock())
+                after = await self._finish(session, table.id, changed)
+            else:
+                after = lease
+                if changed is not None:
+                    await outbox.set_shown(session, table.id, self.owner, changed)
         lease.shown = step.shows or lease.shown
-        return True
+        return True, after
 
     async def catch_up(self) -> int:
         """Drain every game with undelivered steps (at start, before serving anything else; a game another

@@ -39,7 +39,7 @@ from bot.locks import KeyedLocks
 from bot.tables.achievements import settle
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
-from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Lease
+from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
 from bot.tables.schedule import ScheduleMixin
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
 from games.core.controls import PauseGame, ResumeGame
@@ -113,11 +113,12 @@ class TableService(LobbyMixin, ScheduleMixin):
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
-                 on_timers: Callable[[], None] | None = None, owner: str | None = None,
+                 on_timers: Callable[[datetime], None] | None = None, owner: str | None = None,
                  superseded: frozenset[str] = frozenset()) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
-        ``plan`` gives the timers a step arms; ``on_timers`` is called after each committed step (to wake the
-        timer loop). ``owner`` names this process in timer claims and delivery leases (default: host, pid and
+        ``plan`` gives the timers a step arms; ``on_timers(due_at)`` is called after a committed step that armed
+        timers, with the earliest one's due time (to wake the timer loop when it would sleep past it).
+        ``owner`` names this process in timer claims and delivery leases (default: host, pid and
         a random part). ``superseded``: timer kinds that do nothing once the decision they were armed for is
         over (turn warnings, timeouts, pings): each step disarms, in its transaction, the game's ones armed before
         :attr:`Table.decision_opened` (the version the decision it waits on was first offered at), so they never
@@ -137,10 +138,10 @@ class TableService(LobbyMixin, ScheduleMixin):
         return self.locks(game_id)
 
     async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]:
-        row = await games.get_game(session, game_id)
-        if row is None:
+        found = await games.game_with_seats(session, game_id)
+        if found is None:
             raise TableError("table.not_found", game_id=game_id)
-        return row, to_table(row, await games.seats_of(session, game_id))
+        return found[0], to_table(*found)
 
     async def _commit_guarded(self, session: AsyncSession, table: Table, **values: Any) -> None:
         """Bump the version from ``table.version`` or raise ``table.stale`` (the caller's transaction rolls
@@ -149,26 +150,27 @@ class TableService(LobbyMixin, ScheduleMixin):
             raise TableError("table.stale", game_id=table.id)
 
     async def _record(self, session: AsyncSession, table: Table, events: list[Event],
-                      kind: str = "act") -> Lease | None:
+                      kind: str = "act") -> Handoff:
         """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
         the timers ``plan`` arms for it (stamped with ``table.version``), in the caller's transaction; and take the
-        game's delivery lease with it (None: another process is showing the game, or nothing is shown here)."""
+        game's delivery lease with it. Returns what the delivery is handed after the commit (:meth:`_send`)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
         if self._superseded:
             await timers.disarm_superseded(session, table.id, self._superseded, table.decision_opened,
                                            self._clock())
-        for plan in plans:
-            await timers.schedule(session, table.id, plan.kind, plan.due_at, plan.payload, table.version)
-        await outbox.add(session, table.id, table.version, kind, [e.model_dump(mode="json") for e in events],
-                         [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], self._clock())
-        return await self.deliverer.claim_with(session, table.id)
+        await timers.schedule_many(session, table.id, [(p.kind, p.due_at, p.payload) for p in plans], table.version)
+        entry = await outbox.add(session, table.id, table.version, kind,
+                                 [e.model_dump(mode="json") for e in events],
+                                 [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], self._clock())
+        due = min((p.due_at for p in plans), default=None)
+        return Handoff(table, entry, due, await self.deliverer.claim_with(session, table.id))
 
-    async def _send(self, table: Table, lease: Lease | None) -> None:
-        """Show the committed steps of ``table`` (call after commit, outside the game's lock) under the ``lease``
-        :meth:`_record` took."""
-        if self._on_timers is not None:
-            self._on_timers()
-        await self.deliverer.drain(table.id, lease)
+    async def _send(self, handoff: Handoff) -> None:
+        """Show the committed steps of the game (call after commit, outside the game's lock), starting from what
+        :meth:`_record` wrote; wake the timer loop when the step armed a timer due before it would wake."""
+        if self._on_timers is not None and handoff.due is not None:
+            self._on_timers(handoff.due)
+        await self.deliverer.drain(handoff.table.id, handoff)
 
     # --- reading -------------------------------------------------------------------------------------------
     async def load(self, game_id: int) -> Table:
@@ -256,6 +258,7 @@ class TableService(LobbyMixin, ScheduleMixin):
                    manager: bool = False) -> ActResult:
         async with self.lock(game_id):
             now = self._clock()
+            mark = self.deliverer.mark(game_id)
             try:
                 async with self._sessions() as session, session.begin():
                     row, table = await self._read(session, game_id)
@@ -295,10 +298,10 @@ class TableService(LobbyMixin, ScheduleMixin):
                                     status=status, outcome=outcome,
                                     finished_at=now if status != table.status else table.finished_at)
                     events = [*announce, *step.events]
-                    lease = await self._record(session, table, events)
+                    handoff = replace(await self._record(session, table, events), mark=mark)
             except IntegrityError as exc:  # another process logged this seq first
                 raise TableError("table.stale", game_id=game_id) from exc
-        await self._send(table, lease)
+        await self._send(handoff)
         return ActResult(table=table, events=events, outcome=outcome)
 
     @staticmethod
@@ -351,6 +354,7 @@ class TableService(LobbyMixin, ScheduleMixin):
             result = await session.execute(update(Game).where(Game.id == game_id).values(**values))
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 raise TableError("table.not_found", game_id=game_id)
+        self.deliverer.touched(game_id)
 
     async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         await self._set(game_id, lobby_message_id=message_id)
@@ -363,6 +367,7 @@ class TableService(LobbyMixin, ScheduleMixin):
         told with the game's next public step (:meth:`dm_notices_due`), by whichever process shows it."""
         async with self._sessions() as session, session.begin():
             await games.dm_refused(session, game_id, user_id, closed=closed)
+        self.deliverer.touched(game_id)
 
     async def dm_notices_due(self, game_id: int) -> list[int]:
         """The seats whose failed DMs the channel has not been told about yet (seat order)."""
@@ -373,6 +378,7 @@ class TableService(LobbyMixin, ScheduleMixin):
         """The channel was told about the failed DMs of ``seats``."""
         async with self._sessions() as session, session.begin():
             await games.dm_notices_said(session, game_id, seats)
+        self.deliverer.touched(game_id)
 
     # --- timers --------------------------------------------------------------------------------------------
     async def schedule_timer(self, game_id: int, kind: str, due_at: datetime,
@@ -412,6 +418,7 @@ class TableService(LobbyMixin, ScheduleMixin):
         async with self._sessions() as session, session.begin():
             await timers.release_owner(session, self.owner)
             await outbox.release_owner(session, self.owner, self._clock())
+        self.deliverer.gave_back()
 
     async def release_timers(self, timer_ids: Sequence[int]) -> None:
         """Give back this process's claims it will not run (it is stopping)."""

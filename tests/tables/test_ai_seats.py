@@ -297,7 +297,7 @@ async def test_a_computer_players_private_events_are_never_sent(service: TableSe
     monkeypatch.setattr(Delivery, "dm", dm)
     delivery = Delivery(SimpleNamespace(add_listener=lambda *args: None, tables=service))
     monkeypatch.setattr(delivery.live, "show", nothing)
-    monkeypatch.setattr(delivery.live, "after_step", nothing)
+    monkeypatch.setattr(delivery.live, "ping_plan", nothing)
     monkeypatch.setattr(delivery.threads, "after_step", nothing)
     assert current_step() is None
     events = table.engine.intro(table.state)

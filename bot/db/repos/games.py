@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import false, func, or_, select, update
+from sqlalchemy import false, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import ACTIVE_STATUSES, Game, GameAction, Seat
@@ -18,6 +18,17 @@ from bot.db.models import ACTIVE_STATUSES, Game, GameAction, Seat
 
 async def get_game(session: AsyncSession, game_id: int) -> Game | None:
     return await session.get(Game, game_id)
+
+
+async def game_with_seats(session: AsyncSession, game_id: int) -> tuple[Game, list[Seat]] | None:
+    """A game and its seats ordered by seat number, read in one statement (a LEFT JOIN); None when there is no
+    such game."""
+    stmt = (select(Game, Seat).outerjoin(Seat, Seat.game_id == Game.id).where(Game.id == game_id)
+            .order_by(Seat.seat))
+    rows = (await session.execute(stmt)).all()
+    if not rows:
+        return None
+    return rows[0][0], [seat for _, seat in rows if seat is not None]
 
 
 async def active_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
@@ -128,15 +139,14 @@ async def bump_version(session: AsyncSession, game_id: int, expected: int, **val
 
 
 async def append_action(session: AsyncSession, game_id: int, seat: int, user_id: int | None,
-                        action: dict[str, Any], at: datetime, *, timed_out: bool = False) -> GameAction:
-    """Append to the log with the next ``seq`` (from 1). Call after :func:`bump_version` succeeded: the guard
-    serialises writers, and ``uq_game_actions_game_id_seq`` backs it up."""
-    last = await session.scalar(select(func.max(GameAction.seq)).where(GameAction.game_id == game_id))
-    row = GameAction(game_id=game_id, seq=(last or 0) + 1, seat=seat, user_id=user_id, action=action, at=at,
-                     timed_out=timed_out)
-    session.add(row)
-    await session.flush()
-    return row
+                        action: dict[str, Any], at: datetime, *, timed_out: bool = False) -> None:
+    """Append to the log with the next ``seq`` (from 1), worked out inside the one ``INSERT`` statement. Call after
+    :func:`bump_version` succeeded: the guard serialises writers, and ``uq_game_actions_game_id_seq`` backs it
+    up."""
+    seq = (select(func.coalesce(func.max(GameAction.seq), 0) + 1).where(GameAction.game_id == game_id)
+           .scalar_subquery())
+    await session.execute(insert(GameAction).values(game_id=game_id, seq=seq, seat=seat, user_id=user_id,
+                                                    action=action, at=at, timed_out=timed_out))
 
 
 async def actions_of(session: AsyncSession, game_id: int) -> Sequence[GameAction]:

@@ -39,6 +39,18 @@ async def show(session: AsyncSession, game_id: int, channel_id: int, message_id:
     return row
 
 
+async def show_again(session: AsyncSession, row: LiveTableState, log: list[Any], at: datetime) -> bool:
+    """Record ``log`` on the message ``row`` (read before, unlocked) showed the table in, and take its turn ping
+    away, in one ``UPDATE`` that holds only while the row still shows that message with that ping; False when
+    either changed since (then use :func:`show` and :func:`set_ping`). ``games.table_message_id`` is left as it
+    is: the caller knows it names that message."""
+    stmt = (update(LiveTableState)
+            .where(LiveTableState.game_id == row.game_id, LiveTableState.message_id == row.message_id,
+                   LiveTableState.ping_message_id.is_not_distinct_from(row.ping_message_id))
+            .values(log=log, updated_at=at, ping_message_id=None).execution_options(synchronize_session=False))
+    return int((await session.execute(stmt)).rowcount or 0) == 1  # type: ignore[attr-defined]
+
+
 async def count_message(session: AsyncSession, channel_id: int, message_id: int) -> int:
     """One more message (``message_id``) in ``channel_id``: counted after every table of the channel it is newer
     than (one atomic ``UPDATE``, whichever process runs it). Returns how many tables counted it."""

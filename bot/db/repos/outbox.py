@@ -43,12 +43,13 @@ async def pending_games(session: AsyncSession, *, stranded_before: datetime | No
 
 
 async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime,
-                     until: datetime) -> tuple[bool, str | None]:
+                     until: datetime) -> tuple[bool, str | None, int | None]:
     """Take (or renew) the delivery lease of ``game_id`` for ``owner`` until ``until`` when the game has a step to
-    show: ``(True, shown)`` unless another owner holds a lease that runs past ``now`` or nothing is pending
-    (``(False, None)``); ``shown`` is the digest of the public view the table last showed. One
-    ``INSERT ... SELECT ... WHERE EXISTS ... ON CONFLICT DO UPDATE ... WHERE`` statement, so two processes
-    claiming at once never both win (commit at once, or with the step that made it pending)."""
+    show: ``(True, shown, first)`` unless another owner holds a lease that runs past ``now`` or nothing is pending
+    (``(False, None, None)``); ``shown`` is the digest of the public view the table last showed, ``first`` the id
+    of the game's oldest undelivered step (the one just added, when no earlier one waits). One
+    ``INSERT ... SELECT ... WHERE EXISTS ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`` statement, so two
+    processes claiming at once never both win (commit at once, or with the step that made it pending)."""
     insert = postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert
     pending = (select(OutboxEntry.id).where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None))
                .exists())
@@ -58,8 +59,10 @@ async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datet
     stmt = stmt.on_conflict_do_update(
         index_elements=[DeliveryLease.game_id], set_={"owner": owner, "lease_until": until},
         where=or_(DeliveryLease.lease_until <= now, DeliveryLease.owner == owner))
-    won = (await session.execute(stmt.returning(DeliveryLease.shown))).first()
-    return (True, won.shown) if won is not None else (False, None)
+    first = (select(func.min(OutboxEntry.id))
+             .where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None)).scalar_subquery())
+    won = (await session.execute(stmt.returning(DeliveryLease.shown, first))).first()
+    return (True, won[0], won[1]) if won is not None else (False, None, None)
 
 
 async def lease_of(session: AsyncSession, game_id: int) -> DeliveryLease | None:
@@ -67,10 +70,14 @@ async def lease_of(session: AsyncSession, game_id: int) -> DeliveryLease | None:
     return await session.get(DeliveryLease, game_id, populate_existing=True)
 
 
-async def release_game(session: AsyncSession, game_id: int, owner: str, now: datetime) -> None:
-    """End ``owner``'s delivery lease of ``game_id`` at ``now`` (nothing when it no longer holds it)."""
+async def release_game(session: AsyncSession, game_id: int, owner: str, now: datetime,
+                       shown: str | None = None) -> None:
+    """End ``owner``'s delivery lease of ``game_id`` at ``now`` (nothing when it no longer holds it); ``shown``:
+    record with it the digest of the public view the table shows now (as :func:`set_shown`, in the same
+    statement)."""
+    values: dict[str, Any] = {"lease_until": now} | ({"shown": shown} if shown is not None else {})
     await session.execute(update(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner)
-                          .values(lease_until=now).execution_options(synchronize_session=False))
+                          .values(**values).execution_options(synchronize_session=False))
 
 
 async def release_owner(session: AsyncSession, owner: str, now: datetime) -> None:

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, case, func, or_, select, update
+from sqlalchemy import and_, case, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Game, Timer
@@ -34,6 +34,16 @@ async def schedule(session: AsyncSession, game_id: int, kind: str, due_at: datet
     session.add(timer)
     await session.flush()
     return timer
+
+
+async def schedule_many(session: AsyncSession, game_id: int, plans: Sequence[tuple[str, datetime, dict[str, Any]]],
+                        version: int) -> None:
+    """Persist timers ``(kind, due_at, payload)`` of one game armed at ``version``, in one multi-row ``INSERT``
+    (nothing for none)."""
+    rows = [{"game_id": game_id, "kind": kind, "due_at": due_at, "payload": payload, "version_at_schedule": version}
+            for kind, due_at, payload in plans]
+    if rows:
+        await session.execute(insert(Timer), rows)
 
 
 def _claimable(now: datetime, owner: str) -> Any:

@@ -1,0 +1,96 @@
+"""What one accepted move costs the database, counted (a count, not a timing): moves of the test game and of
+Asesino en Serie's tabletop and small modes, made through the real client and the double, each counted from the
+click to its step being shown (the handler's read of the table, the move's transaction, the delivery and what it
+records), on the bot's own engine (the test's polling goes through another). The limits are what the move pipeline
+reaches (see the README's performance section); a change that adds a statement or a commit to every move fails
+here."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from bot.db.models import OutboxEntry
+from bot.tables import Table
+from tests.discord_double import StoredMessage
+from tests.e2e.conftest import World, mark, stored
+from tests.e2e.test_asesino import play_one
+from tests.support.newgame import newgame
+from tests.support.sql_count import SqlCount
+
+#: per accepted move, the most the pipeline spends now (measured: 15 for the test game's pass; 16 for an Asesino
+#: move, whose button and modal each read the table once before the move's own read), on SQLite and PostgreSQL.
+#: Issue 20's target is 8 statements and 2 commits: not reached yet (see the README's performance section)
+STATEMENTS = 16
+COMMITS = 3
+MOVES = 6
+
+
+def potato_tables(world: World) -> list[StoredMessage]:
+    return [m for m in world.bot_messages() if m.embeds and m.embeds[0].get("title", "").startswith("Hot Potato")]
+
+
+async def potato_move(world: World, table: Table, rng: random.Random) -> None:
+    user = next(u for u in world.players if u.id == table.user_of(table.state.holder))
+    status = potato_tables(world)[-1]
+    before = mark(potato_tables(world))
+    button = rng.choice([b for b in status.buttons() if ":pass:" in b["custom_id"]])
+    await (await user.click(status, custom_id=button["custom_id"])).response()
+    await world.double.wait_for(lambda: mark(potato_tables(world)) != before, what="the table after the pass")
+
+
+Move = Callable[[World, Table, random.Random], Awaitable[None]]
+MODES: list[tuple[str, str, int, dict[str, Any], Move]] = [
+    ("potato", "classic", 3, {"passes": 20}, potato_move),
+    ("asesino", "tabletop", 5, {}, play_one),
+    ("asesino", "small", 3, {}, play_one),
+]
+
+
+async def started(world: World) -> bool:
+    table = await world.tables.table_in_channel(world.games.id)
+    return table is not None and table.status == "active"
+
+
+async def delivered(world: World, table: Table) -> bool:
+    async with world.sessions() as session:
+        return await session.scalar(select(OutboxEntry.delivered_at).where(
+            OutboxEntry.game_id == table.id, OutboxEntry.version == table.version)) is not None
+
+
+@pytest.mark.parametrize(("game", "mode", "players", "options", "move"), MODES, ids=[f"{m[0]}-{m[1]}" for m in MODES])
+async def test_an_accepted_move_costs_at_most_the_pipeline_s_statements_and_commits(
+        world: World, potato: None, game: str, mode: str, players: int, options: dict[str, Any], move: Move) -> None:
+    rng = random.Random(7)
+    bot = world.bot()
+    async with world.running(bot):
+        seated = world.players[:players]
+        handle = await newgame(seated[0], world.games, game, mode, **options)
+        await handle.response()
+        lobby = handle.original
+        assert lobby is not None
+        for user in seated[1:]:
+            await (await user.click(lobby, label="Join")).response()
+        await (await seated[0].click(lobby, label="Start")).response()
+        await stored(world, lambda: started(world), "the game started")
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        await stored(world, lambda t=table: delivered(world, t), "the deal shown")
+        count = SqlCount(bot.db_engine)
+        costs: list[tuple[int, int, dict[str, int]]] = []
+        for _ in range(MOVES):
+            statements, commits, kinds = count.statements, count.commits, dict(count.kinds)
+            await move(world, table, rng)
+            after = await world.tables.load(table.id)
+            assert after.version == table.version + 1  # one accepted move
+            await stored(world, lambda t=after: delivered(world, t), "the move shown")
+            costs.append((count.statements - statements, count.commits - commits,
+                          {k: n - kinds.get(k, 0) for k, n in count.kinds.items() if n > kinds.get(k, 0)}))
+            table = after
+    assert max(c[0] for c in costs) <= STATEMENTS, costs
+    assert max(c[1] for c in costs) <= COMMITS, costs
+    assert min(c[1] for c in costs) >= 1  # the counter sees the bot's engine: the move's own commit at least
