@@ -28,6 +28,7 @@ from bot.i18n.translator import CatalogTranslator
 from bot.modals import LOBBY_OPTIONS, install_modal_router
 from bot.plugins import extensions
 from bot.private_view import show_secrets
+from bot.seat_controls import BACK, TAKE, accept_offer, take_back
 from bot.settings import Settings, StartupError
 from bot.startup import invite_url, ready_line
 from bot.tables import TableService
@@ -218,6 +219,12 @@ class CoronerBot(Coroner):
             table = await self.tables.load(game_id)
             if name == "secrets":
                 await show_secrets(interaction, table)
+                return
+            if name == BACK:  # who plays a seat: the same controls in every game (bot.seat_controls)
+                await take_back(self, interaction, table)
+                return
+            if name == TAKE and arg.isdigit():
+                await accept_offer(self, interaction, table, int(arg))
                 return
             await ui_for(table.game, table.mode).on_component(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply

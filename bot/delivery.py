@@ -19,6 +19,7 @@ from bot.ai_seats import ai_timers
 from bot.components import HistoryButton, secrets_button, view_of
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
+from bot.seat_controls import back_button
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
 from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, ui_for
@@ -209,6 +210,12 @@ class Delivery:
                 content = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
+            away = [s.seat for s in table.seats if s.away] if table.status == "active" else []
+            if away:  # the computer plays for them until they press "I'm back"
+                items.append(back_button(table, ctx.t("seat.button.back")))
+                if len(embed.fields) < MAX_FIELDS:
+                    embed.add_field(name="\u200b", inline=False,
+                                    value=ctx.t("seat.playing", seats=", ".join(ctx.shown_name(s) for s in away)))
         return Outgoing(content=content, embeds=embeds, files=files,
                         view=view_of(*items) if items else None, mentions=mentions, language=table.language)
 
@@ -226,7 +233,8 @@ class Delivery:
         (:attr:`bot.tables.Table.decision_opened`, from the engine's ``Waiting.open_for``); the ``ai_move`` of a computer player whenever the step waits on one
         (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
         if table.status == "finished":
-            return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
+            series = table.series_id is not None and not table.abandoned  # (an abandoned round ends nothing)
+            return [TimerPlan("series_round_finished", self.bot.clock.now())] if series else []
         now = self.bot.clock.now()
         ai = ai_timers(table, now)  # a computer player's move, at every step that waits on one
         waiting = table.engine.waiting(table.state)
@@ -271,7 +279,7 @@ def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes:
 def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
     """The result under a finished table: how it ended, the winners, and the scores in the game's unit
     (``GameUI.score_key``; points by default, "this round" only in a series)."""
-    outcome = table.engine.outcome(table.state)
+    outcome = table.engine.outcome(table.state) or table.outcome  # (an abandoned game's is the table's)
     embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
     if outcome is not None:
         ui = ui_for(table.game, table.mode)

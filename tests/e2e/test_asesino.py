@@ -302,10 +302,10 @@ async def test_an_idle_player_is_warned_then_the_bot_moves_for_them(world: World
         assert len([m for m in world.bot_messages() if not m.embeds]) == 1  # the channel holds one ping at most
 
 
-async def test_an_absent_prosecutor_is_never_named_while_asked_and_the_bot_accuses_at_random(
+async def test_an_absent_prosecutor_is_never_named_while_asked_and_the_bot_accuses_for_them(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ruling (Prosecutor effect): "A living Prosecutor must accuse: ... when the time limit runs out the bot names a
-    player at random for them and says so. The public table never says that a Prosecutor is being asked". Eight
+    """Ruling (Prosecutor effect): "A living Prosecutor must accuse: ... when the time limit runs out the bot names
+    the player its computer player would (from the Prosecutor's own view) and says so. The public table never says that a Prosecutor is being asked". Eight
     players, game seed 1: the 28th random move leaves the game waiting on the Prosecutor."""
     eight_players_seed_one(world, monkeypatch)
     async with world.running():
@@ -330,7 +330,7 @@ async def test_an_absent_prosecutor_is_never_named_while_asked_and_the_bot_accus
         world.clock.advance(seconds=100)  # past the time limit
         said = await world.double.wait_for(lambda: next((m for m in status_messages(world)
                                                          if "did not accuse in time" in m.text), None),
-                                           what="the random accusation")
-        assert "at random" in said.text
+                                           what="the bot's accusation")
+        assert "so the bot named" in said.text
         # no ping, warning or other message named the Prosecutor while they were asked
         assert not [m for m in world.bot_messages()[seen:] if m.id != said.id and str(hidden.id) in m.text]

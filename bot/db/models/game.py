@@ -66,6 +66,8 @@ class Seat(Base):
     #: a DM to this player failed and the channel was not told yet (said with the game's next public step, by
     #: whichever process shows it)
     dm_notice_due: Mapped[bool] = mapped_column(default=False)
+    #: the computer plays this person's seat (after timeouts in a row) until they take it back (issue 24)
+    away: Mapped[bool] = mapped_column(default=False)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

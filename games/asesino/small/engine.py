@@ -29,7 +29,19 @@ from games.asesino.small.models import (
 )
 from games.asesino.small.setup import deal
 from games.asesino.small.views import private_view, public_view
-from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
+from games.core import (
+    Audience,
+    Engine,
+    Event,
+    Features,
+    IllegalAction,
+    ModeInfo,
+    Outcome,
+    SeatInfo,
+    Step,
+    Waiting,
+    rng_for,
+)
 
 _ANSWERS: dict[str, type[BaseModel]] = {"accomplice": AccompliceSwap, "prosecutor": ProsecutorSwap,
                                         "journalist": JournalistReveal}
@@ -221,15 +233,13 @@ class SmallEngine(Engine[SmallState]):
         events.append(Event(key="asesino.small.journalist_revealed", params={"seat": seat, "cards": shown}))
 
     def timeout_action(self, state: SmallState) -> tuple[int, Any] | None:
-        """On timer expiry: a random legal move for a turn (deterministic from the state), skip for an effect."""
+        """The waiting seat whose time limit runs out, with its first legal move (an effect's skip) as the
+        engine's fallback: the bot plays the seat's policy from its view (:func:`games.core.ai.timeout_move`)."""
         waiting = self._pending(state)
         if waiting is None:
             return None
-        seat, kind = waiting
-        options = self.legal_actions(state, seat)
-        if kind == "turn":
-            return seat, rng_for(state.seed, "timeout", state.counter).choice(options)
-        return seat, options[0]
+        seat, _ = waiting
+        return seat, self.legal_actions(state, seat)[0]
 
     def view(self, state: SmallState, seat: int | None) -> dict[str, Any]:
         waiting = self._pending(state)
