@@ -108,12 +108,20 @@ async def after_timeout(bot: Coroner, table: Table, seat: int) -> None:
     async with bot.sessions() as session:
         if await games.timeouts_in_a_row(session, table.id, seat, needed) < needed:
             return
+    await hand_to_computer(bot, table, seat)
+
+
+async def hand_to_computer(bot: Coroner, table: Table, seat: int) -> Table:
+    """The computer plays ``seat`` from now on (``seat_away``, sent as the game's own clock); the table after it (as it was when refused because
+    the seat was taken back, handed over or the game closed meanwhile)."""
     try:
-        await ui_for(table.game, table.mode).play(bot, table, None, {"type": "seat_away", "seat": seat},
-                                                  seat=SYSTEM_SEAT)
+        result = await ui_for(table.game, table.mode).play(bot, table, None, {"type": "seat_away", "seat": seat},
+                                                           seat=SYSTEM_SEAT)
     except TableError as exc:  # taken back, handed over or closed meanwhile
         if exc.code not in ("seat.error.computer", "table.not_active"):
             raise
+        return table
+    return result.table
 
 
 def install_ai_seats(bot: Coroner) -> None:

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.ai_seats import on_ai_move
 from bot.clock import FakeClock
+from bot.cogs.asesino_social.days import catch_up
 from bot.db.models import GameAction, Score
 from bot.guild_config import GuildConfig
 from bot.metrics import Metrics
@@ -218,4 +219,29 @@ async def test_a_newcomer_takes_a_seat_only_by_the_offer_made_to_them(
         row = await session.scalar(select(GameAction).where(GameAction.game_id == table.id)
                                    .order_by(GameAction.seq.desc()))
     assert row is not None and (row.seat, row.user_id, row.action) == (HOST_SEAT, newcomer, take)
+    assert await service.replay_check(table.id)
+
+
+async def test_a_social_game_whose_players_stay_silent_two_days_ends_abandoned(
+        service: TableService, sessions: async_sessionmaker[AsyncSession]) -> None:
+    """The social mode has no turn time limits: a day without acting counts as one (ruling 31 of
+    ``games/asesino/README.md``). After day 1 nobody is handed over; the end of day 2 finds both people silent
+    for two days: the computer plays both seats, so the game ends as abandoned with no scores."""
+    bot = fake_bot(service, sessions)
+    table = await service.open_lobby(GUILD, 90, HOST, "asesino", "social", {"started_at": NOW.isoformat()})
+    for user in (ABSENT, PRESENT):
+        table = await service.join(table.id, user, [f"p{user}"])
+    for _ in range(4):
+        table = await service.add_ai(table.id, HOST)
+    table = await service.start(table.id, HOST, seed=3)
+    bot.clock.set(NOW + timedelta(days=1, minutes=1))
+    await catch_up(bot, table.id)
+    after_one = await service.load(table.id)
+    assert after_one.status == "active" and not any(s.away for s in after_one.seats)
+    bot.clock.set(NOW + timedelta(days=2, minutes=1))
+    await catch_up(bot, table.id)
+    final = await service.load(table.id)
+    assert final.status == "finished" and final.abandoned
+    assert [m[1] for m in await logged(sessions, table.id)][-2:] == ["seat_away", "seat_away"]
+    assert await scores(sessions, table.id) == 0
     assert await service.replay_check(table.id)
