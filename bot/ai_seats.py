@@ -112,8 +112,8 @@ async def after_timeout(bot: Coroner, table: Table, seat: int) -> None:
 
 
 async def hand_to_computer(bot: Coroner, table: Table, seat: int) -> Table:
-    """The computer plays ``seat`` from now on (``seat_away``, sent as the game's own clock); the table after it (as it was when refused because
-    the seat was taken back, handed over or the game closed meanwhile)."""
+    """The computer plays ``seat`` from now on (``seat_away``, sent as the game's own clock); the table after it
+    (as it was, when the seat was taken back, handed over or the game closed meanwhile)."""
     try:
         result = await ui_for(table.game, table.mode).play(bot, table, None, {"type": "seat_away", "seat": seat},
                                                            seat=SYSTEM_SEAT)
@@ -130,8 +130,8 @@ def install_ai_seats(bot: Coroner) -> None:
     async def handler(timer: Any) -> None:
         await on_ai_move(bot, timer)
 
-    async def lapse(timer: Any) -> None:  # an offer of a seat nobody took: it simply no longer stands
-        """(:data:`bot.tables.seats.OFFER_TIMER`)"""
+    async def lapse(timer: Any) -> None:
+        """An offer of a seat nobody took (:data:`bot.tables.seats.OFFER_TIMER`) no longer stands: nothing to do."""
 
     bot.timers.on(AI_TIMER, handler)
     bot.timers.on(OFFER_TIMER, lapse)
