@@ -68,15 +68,15 @@ def table_message(world: World, table: Table) -> StoredMessage:
                 if any(c.get("custom_id", "").startswith(wanted) for c in m.walk_components()))
 
 
-async def time_out(world: World, table: Table) -> Table:
-    """The awaited player's time runs out (the clock passes the longest time limit); the table after the bot's move
-    for them (and what it leads to) is shown."""
-    world.clock.advance(seconds=301)
+async def time_out(world: World, table: Table, seconds: int = 301) -> Table:
+    """The clock moves on ``seconds`` (by default past the longest time limit: the awaited player's time runs out;
+    7 s: a computer player's thinking time); the table after the bot's move (and what it leads to) is shown."""
+    world.clock.advance(seconds=seconds)
 
     async def moved() -> bool:
         return (await world.tables.load(table.id)).version > table.version
 
-    await stored(world, moved, "the bot's move for the silent player")
+    await stored(world, moved, f"the bot's move after {seconds} s")
     await settled(world)
     return await world.tables.load(table.id)
 
@@ -129,8 +129,7 @@ async def test_a_table_left_to_the_computer_ends_abandoned_without_scores(world:
     async with world.running():
         table = await start(world, language, [alice], ai=1)
         while table.status == "active":
-            table = await time_out(world, table) if table.engine.waiting(table.state).seats[0] == 0 else (
-                await _computer_moved(world, table))
+            table = await time_out(world, table, 301 if table.engine.waiting(table.state).seats[0] == 0 else 7)
         assert table.abandoned and table.outcome is not None and table.outcome.winners == []
         message = table_message(world, table)
         assert t(language, "table.abandoned") in message.text
@@ -139,18 +138,6 @@ async def test_a_table_left_to_the_computer_ends_abandoned_without_scores(world:
             assert await session.scalar(select(func.count(Score.id)).where(Score.game_id == table.id)) == 0
         timeline = await (await alice.slash(world.games, "history", game=table.id)).response()
         assert timeline is not None
-
-
-async def _computer_moved(world: World, table: Table) -> Table:
-    """The computer player's move (2-6 s after the step) is made and shown."""
-    world.clock.advance(seconds=7)
-
-    async def moved() -> bool:
-        return (await world.tables.load(table.id)).version > table.version
-
-    await stored(world, moved, "the computer player's move")
-    await settled(world)
-    return await world.tables.load(table.id)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -193,8 +180,8 @@ async def test_the_host_hands_a_seat_to_a_member_who_accepts_the_offer(world: Wo
         handed = await (await alice.slash(world.games, "replace", seat=0)).response()
         assert handed.ephemeral and t(language, "seat.handed_to_computer", seat=held.shown_name(0)) in handed.content
         while (current := await world.tables.load(table.id)).status == "active":
-            await time_out(world, current) if current.user_of(current.engine.waiting(current.state).seats[0]) else (
-                await _computer_moved(world, current))
+            awaited = current.engine.waiting(current.state).seats[0]
+            await time_out(world, current, 301 if current.user_of(awaited) else 7)
         assert current.abandoned
         history = await alice.slash(world.games, "history", game=table.id)
         await history.response()
