@@ -78,6 +78,8 @@ class Table:
     seats: tuple[TableSeat, ...]
     state: Any
     engine: Engine = field(repr=False)
+    #: changes of who plays a seat since the awaited decision was offered (:attr:`decision_opened`)
+    seat_steps: int = 0
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, or None when they are not playing (never an AI seat)."""
@@ -130,12 +132,13 @@ class Table:
     def decision_opened(self) -> int:
         """The version at which the decision the game waits on now was first offered (the engine's
         :attr:`~games.core.Waiting.open_for` steps ago): its time limit, armed then, holds at every later version
-        until it is made, and a control drawn for it at any version since still stands (:meth:`stands`). The table's
-        own version when nothing is awaited (a lobby, a finished game)."""
+        until it is made, and a control drawn for it at any version since still stands (:meth:`stands`); a change
+        of who plays a seat (:attr:`seat_steps` of them since) leaves it open. The table's own version when nothing
+        is awaited (a lobby, a finished game)."""
         if self.status != "active" or self.state is None:
             return self.version
         waiting = self.engine.waiting(self.state)
-        return self.version if waiting is None else self.version - waiting.open_for
+        return self.version if waiting is None else self.version - waiting.open_for - self.seat_steps
 
     def stands(self, version: int) -> bool:
         """Whether a control drawn at ``version`` is for the decision the game waits on now: the same version, or
@@ -202,4 +205,5 @@ def to_table(row: Game, seats: Sequence[Seat], *, with_state: bool = True) -> Ta
         seats=tuple(TableSeat(seat=s.seat, user_id=s.user_id, names=tuple(s.names), dm_ok=s.dm_ok, away=s.away)
                     for s in seats),
         state=engine.parse_state(row.state) if with_state and row.state is not None else None, engine=engine,
+        seat_steps=row.seat_steps or 0,
     )

@@ -23,6 +23,7 @@ from bot.db.models import Seat
 from bot.db.repos import timers
 from bot.tables.model import ABANDONED, Table, TableError, TableSeat
 from games.core import HOST_SEAT, IllegalAction, Outcome
+from games.core.seats import is_seat_change
 
 #: the timer of a pending offer of a seat to someone (payload ``seat``, ``user_id``, ``by``); it lapses at due time
 OFFER_TIMER = "seat_offer"
@@ -87,6 +88,16 @@ async def change_seat(session: AsyncSession, table: Table, action: dict[str, Any
     if kind == "seat_replaced":  # every offer armed until now lapses
         await timers.disarm_superseded(session, table.id, {OFFER_TIMER}, table.version + 1, now)
     return replace(table, seats=tuple(s if s.seat != target else _changed(s, values) for s in table.seats))
+
+
+def steps_since_decision(table: Table, state: Any, action: Any) -> int:
+    """The table's ``seat_steps`` after ``action`` took the game to ``state``: one more for a seat change (the
+    decision awaited stays open: its time limit runs on, its controls still stand), else kept while the engine
+    says the decision stays open (``Waiting.open_for``), else 0."""
+    if is_seat_change(action):
+        return table.seat_steps + 1
+    waiting = table.engine.waiting(state)
+    return table.seat_steps if waiting is not None and waiting.open_for else 0
 
 
 def abandoned_outcome(table: Table) -> Outcome | None:

@@ -39,7 +39,7 @@ from bot.locks import KeyedLocks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
 from bot.tables.outbox import Deliver, Deliverer, Lease
-from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat
+from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
 from games.core.replay import replay
 from games.core.seats import is_seat_change
@@ -268,10 +268,11 @@ class TableService(LobbyMixin):
                     announce = timeout_announcement(engine, table.state, seat) if timed_out else []
                     step = engine.apply(table.state, seat, parsed)
                     outcome = engine.outcome(step.state)
+                    seat_steps = steps_since_decision(table, step.state, parsed)
                     if is_seat_change(parsed):  # who plays the seat changes: the seats (and maybe the game's end)
                         table = await change_seat(session, table, action, user_id, now)
                         outcome = abandoned_outcome(table)
-                    values: dict[str, Any] = {"state": engine.dump_state(step.state)}
+                    values: dict[str, Any] = {"state": engine.dump_state(step.state), "seat_steps": seat_steps}
                     if outcome is not None:
                         values |= {"status": "finished", "outcome": outcome.model_dump(mode="json"),
                                    "finished_at": now}
@@ -284,6 +285,7 @@ class TableService(LobbyMixin):
                                                         outcome, now)
                         await timers.disarm_game(session, game_id, now)
                     table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
+                                    seat_steps=seat_steps,
                                     status="finished" if outcome else table.status, outcome=outcome,
                                     finished_at=now if outcome else table.finished_at)
                     events = [*announce, *step.events]

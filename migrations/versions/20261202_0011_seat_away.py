@@ -1,5 +1,6 @@
 """Computer seats for the absent: ``seats.away`` marks a person's seat the computer plays (after the server's
-number of timeouts in a row, ``guild_settings.timeouts_to_computer``) until they take it back (issue 24).
+number of timeouts in a row, ``guild_settings.timeouts_to_computer``) until they take it back; ``games.seat_steps``
+counts such changes since the decision the game waits on was offered, which they leave open (issue 24).
 
 Hand-written; ``tests/db/test_migrations.py`` checks it matches the models exactly and downgrades cleanly.
 
@@ -22,6 +23,10 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("seat_steps", sa.Integer(), nullable=False, server_default="0"))
+    with op.batch_alter_table("games") as batch:
+        batch.alter_column("seat_steps", server_default=None)
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("away", sa.Boolean(), nullable=False, server_default=sa.false()))
     with op.batch_alter_table("seats") as batch:
@@ -37,3 +42,5 @@ def downgrade() -> None:
         batch.drop_column("timeouts_to_computer")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("away")
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("seat_steps")

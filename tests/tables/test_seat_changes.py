@@ -245,3 +245,19 @@ async def test_a_social_game_whose_players_stay_silent_two_days_ends_abandoned(
     assert [m[1] for m in await logged(sessions, table.id)][-2:] == ["seat_away", "seat_away"]
     assert await scores(sessions, table.id) == 0
     assert await service.replay_check(table.id)
+
+
+async def test_a_seat_change_leaves_the_awaited_decision_open(service: TableService) -> None:
+    """A change of who plays another seat keeps the decision the game waits on: a control drawn before it still
+    stands (the awaited player's move is not refused as stale) and its time limit, armed when it was offered,
+    still counts (``decision_opened`` unchanged); the next move of the game opens a new decision."""
+    table = await started(service, 3)
+    drawn = table.version
+    holder = table.state.holder
+    other = (holder + 1) % 3
+    changed = await service.act(table.id, None, {"type": "seat_replaced", "seat": other, "to": "computer"},
+                                seat=HOST_SEAT)
+    assert changed.table.version == drawn + 1 and changed.table.decision_opened == drawn
+    assert changed.table.stands(drawn) and (await service.load(table.id)).decision_opened == drawn
+    moved = await service.act(table.id, table.user_of(holder), {"type": "pass", "to": other}, expected_version=drawn)
+    assert moved.table.decision_opened == moved.table.version and moved.table.seat_steps == 0

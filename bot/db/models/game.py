@@ -39,6 +39,9 @@ class Game(Base):
     options: Mapped[dict[str, Any]]
     state: Mapped[dict[str, Any] | None]
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: the changes of who plays a seat made since the decision the game waits on was offered (they leave it open:
+    #: :attr:`bot.tables.Table.decision_opened`)
+    seat_steps: Mapped[int] = mapped_column(Integer, default=0)
     language: Mapped[str] = mapped_column(String(8), default="en")
     series_id: Mapped[int | None] = mapped_column(ForeignKey("series.id", ondelete="SET NULL"), index=True)
     lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
