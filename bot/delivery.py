@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.achievements import earned_lines
 from bot.ai_seats import ai_timers
 from bot.components import HistoryButton, secrets_button, view_of
 from bot.i18n.catalog import plain_number
@@ -277,8 +278,9 @@ def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes:
 
 
 def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
-    """The result under a finished table: how it ended, the winners, and the scores in the game's unit
-    (``GameUI.score_key``; points by default, "this round" only in a series)."""
+    """The result under a finished table: how it ended, the winners, the scores in the game's unit
+    (``GameUI.score_key``; points by default, "this round" only in a series) and the achievements its people earned
+    (:func:`bot.achievements.earned_lines`)."""
     outcome = table.engine.outcome(table.state) or table.outcome  # (an abandoned game's is the table's)
     embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
     if outcome is not None:
@@ -291,6 +293,8 @@ def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
                                for s, p in sorted(outcome.scores.items(), key=lambda kv: -kv[1]))
             title = ui.scores_title_key or ("outcome.points" if table.series_id is not None else "outcome.points_game")
             embed.add_field(name=ctx.t(title), value=scores, inline=False)
+    if earned := earned_lines(ctx, table.outcome):
+        embed.add_field(name=ctx.t("outcome.achievements"), value="\n".join(earned), inline=False)
     return embed
 
 

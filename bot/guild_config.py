@@ -41,6 +41,7 @@ class GuildConfig(BaseModel):
     lobby_timeout_minutes: int = Field(default=30, ge=1, le=7 * DAY_MINUTES)
     prompt_timeout_seconds: int = Field(default=180, ge=10, le=DAY_SECONDS)
     dead_role_id: int | None = None
+    lobby_role_id: int | None = None  # pinged once when a lobby opens (``/config lobbyrole``)
     table_repost_after: int = Field(default=8, ge=1, le=100)  # messages under the table before it is re-posted
     turn_ping_seconds: int = Field(default=30, ge=5, le=86400)  # grace before "▶ your move" is posted
     social_max_days: int = Field(default=14, ge=1, le=365)  # a social game ends after this many days

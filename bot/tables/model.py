@@ -63,7 +63,7 @@ class Table:
     guild_id: int
     channel_id: int
     host_id: int
-    status: str  # lobby | active | finished | cancelled
+    status: str  # scheduled | lobby | active | finished | cancelled
     seed: int | None
     options: dict[str, Any]
     version: int

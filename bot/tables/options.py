@@ -59,7 +59,9 @@ _LIMITS = {"less_than_equal": "le", "less_than": "lt", "greater_than_equal": "ge
 
 def option_error(exc: ValidationError) -> TableError:
     """The first problem of bad options in the project's words, naming the real limit (``table.option.*`` with
-    ``name``, ``value`` and ``limit`` or ``allowed``); ``table.bad_options`` (``detail``) for any other kind."""
+    ``name``, ``value`` and ``limit`` or ``allowed``); a game's own refusal, a ``PydanticCustomError`` whose type
+    is a catalogue key (``asesino_social.option.unknown_role``), as that key with ``name`` and its context;
+    ``table.bad_options`` (``detail``) for any other kind."""
     error = exc.errors()[0]
     name = ".".join(str(part) for part in error["loc"]) or "-"
     context = error.get("ctx") or {}
@@ -72,4 +74,6 @@ def option_error(exc: ValidationError) -> TableError:
                           allowed=str(context.get("expected", "")).replace("'", ""))
     if error["type"] in ("int_parsing", "int_from_float", "int_type"):
         return TableError("table.option.whole_number", name=name, value=value)
+    if "." in error["type"]:  # a game's own refusal (a PydanticCustomError typed with its catalogue key)
+        return TableError(error["type"], name=name, **{k: str(v) for k, v in context.items()})
     return TableError("table.bad_options", detail=f"{name}={value}")

@@ -36,9 +36,11 @@ from bot.db.base import utcnow
 from bot.db.models import Game, Timer
 from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
+from bot.tables.achievements import settle
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
 from bot.tables.outbox import Deliver, Deliverer, Lease
+from bot.tables.schedule import ScheduleMixin
 from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
 from games.core.replay import replay
@@ -108,8 +110,9 @@ def admit(table: Table, *, user_id: int | None, seat: int | None, expected_versi
     return seat
 
 
-class TableService(LobbyMixin):
-    """Lobbies, starts, actions, timers and replay checks for every table, over one sessionmaker."""
+class TableService(LobbyMixin, ScheduleMixin):
+    """Lobbies (scheduled ones too), starts, actions, timers and replay checks for every table, over one
+    sessionmaker."""
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
@@ -272,6 +275,9 @@ class TableService(LobbyMixin):
                     if is_seat_change(parsed):  # who plays the seat changes: the seats (and maybe the game's end)
                         table = await change_seat(session, table, action, user_id, now)
                         outcome = abandoned_outcome(table)
+                    elif outcome is not None:
+                        moves = [(a.seat, a.action) for a in await games.actions_of(session, game_id)]
+                        outcome = await settle(session, table, outcome, [*moves, (seat, engine.dump_action(parsed))])
                     values: dict[str, Any] = {"state": engine.dump_state(step.state), "seat_steps": seat_steps}
                     if outcome is not None:
                         values |= {"status": "finished", "outcome": outcome.model_dump(mode="json"),

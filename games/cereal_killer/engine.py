@@ -8,6 +8,7 @@ option), so that nobody learns from the wait whether the Killer had a choice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -45,19 +46,9 @@ from games.cereal_killer.models import (
     Victim,
     waiting_of,
 )
-from games.cereal_killer.views import build_outcome, build_view
-from games.core import (
-    Audience,
-    Engine,
-    Event,
-    Features,
-    IllegalAction,
-    ModeInfo,
-    Outcome,
-    SeatInfo,
-    Step,
-    Waiting,
-)
+from games.cereal_killer.views import achievement_facts, build_outcome, build_view
+from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
+from games.core.achievements import Moment
 
 _PUBLIC = Audience.public()
 
@@ -197,6 +188,10 @@ class CerealKiller(Engine[CerealState]):
 
     def outcome(self, state: CerealState) -> Outcome | None:
         return build_outcome(state)
+
+    def facts(self, final: CerealState, moments: Sequence[Moment]) -> dict[int, dict[str, Any]]:
+        """See :func:`games.cereal_killer.views.achievement_facts` (the final state says it all)."""
+        return achievement_facts(final)
 
     def timeout_action(self, state: CerealState) -> tuple[int, Any] | None:
         """The seat whose turn timer runs out (the Killer for a pending answer or its route, else the hunter to

@@ -1,4 +1,4 @@
-"""What each seat sees, and how a finished game is scored (achievements).
+"""What each seat sees, how a finished game is scored and the facts its achievements are judged on.
 
 Public view (``seat=None``; also the Detective's)::
 
@@ -27,15 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.cereal_killer.models import DETECTIVE, KILLER, LOLA, QUESTIONS, ROLES, CerealState, waiting_of
+from games.cereal_killer.models import KILLER, LOLA, QUESTIONS, ROLES, CerealState, waiting_of
 from games.core import Outcome
-
-#: achievements the engine can observe, by seat (README: which ones it cannot)
-ACHIEVEMENTS: dict[int, tuple[str, ...]] = {
-    KILLER: ("invisible", "no_trace"),
-    DETECTIVE: ("hunch", "distrust", "operative", "claustrophobia"),
-    LOLA: ("k9",),
-}
 
 
 def build_view(state: CerealState, seat: int | None) -> dict[str, Any]:
@@ -83,6 +76,20 @@ def build_view(state: CerealState, seat: int | None) -> dict[str, Any]:
     return view
 
 
+def achievement_facts(state: CerealState) -> dict[int, dict[str, Any]]:
+    """The facts of a finished game that its achievements are judged on (``data/achievements.yaml``; README
+    "Achievements"), per seat: ``role``, ``won``, ``players``, ``reason`` (how it ended: ``arrested``, ``bitten``,
+    ``cornered``...), ``day`` (the day it ended on), ``questions`` (questions the Detective asked), ``rode`` (the
+    Detective took a ride), ``sniffed_out`` (a Sniff was answered other than "no") and ``invisible`` (the Killer
+    claimed a victim on the House where the Detective stood)."""
+    assert state.result is not None
+    winners = [KILLER] if state.result.winner == "killer" else [s for s in range(state.players) if s != KILLER]
+    shared = {"players": state.players, "reason": state.result.reason, "day": state.day,
+              "questions": len(state.questions_used), "rode": state.detective_rode,
+              "sniffed_out": state.sniffed_out, "invisible": state.invisible}
+    return {seat: {"role": ROLES[seat], "won": seat in winners, **shared} for seat in range(state.players)}
+
+
 def build_outcome(state: CerealState) -> Outcome | None:
     """``None`` while the game goes on. Winners: ``[0]`` or the hunters ``[1]`` / ``[1, 2]``; reason
     ``cereal_killer.end.<arrested|bitten|cornered|objective_failed|survived|arrests_exhausted>``."""
@@ -91,24 +98,6 @@ def build_outcome(state: CerealState) -> Outcome | None:
         return None
     seats = range(state.players)
     winners = [KILLER] if result.winner == "killer" else [s for s in seats if s != KILLER]
-    earned: dict[int, list[str]] = {seat: [] for seat in seats}
-    if state.invisible:
-        earned[KILLER].append("invisible")
-    if result.winner == "killer":
-        if state.players == 3 and not state.sniffed_out:
-            earned[KILLER].append("no_trace")
-    else:
-        if result.reason == "arrested" and state.day == 1:
-            earned[DETECTIVE].append("hunch")
-        if result.reason == "arrested" and not state.questions_used:
-            earned[DETECTIVE].append("distrust")
-        if result.reason == "cornered":
-            earned[DETECTIVE].append("operative")
-        if not state.detective_rode:
-            earned[DETECTIVE].append("claustrophobia")
-        if result.reason == "bitten" and state.day < 3:
-            earned[LOLA].append("k9")
     return Outcome(winners=winners, reason=f"cereal_killer.end.{result.reason}",
                    params=result.params | {"killer_space": state.killer},
-                   scores={seat: 1.0 if seat in winners else 0.0 for seat in seats},
-                   achievements=earned)
+                   scores={seat: 1.0 if seat in winners else 0.0 for seat in seats})

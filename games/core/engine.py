@@ -13,6 +13,8 @@ An engine is the game's spec in the style of boardgame.io / OpenSpiel:
 * ``due(state, now) -> list[Action]``: the game's own clock, for games whose ``features.clock`` is set
 * ``view(state, seat)``: what ``seat`` may see; ``seat=None`` is the public view
 * ``outcome(state) -> Outcome | None`` and ``is_over(state)``
+* ``facts(final, moments)``: what each seat did in a finished game, which its achievements are judged on
+  (:mod:`games.core.achievements`)
 * ``waiting(state) -> Waiting | None``: who must act now and on what (``None`` once the game is over)
 
 States and actions are pydantic v2 models, so they serialise to JSON and replay bit for bit from
@@ -24,14 +26,17 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import permutations, product
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from games.core.copying import deep_copy
 from games.core.seats import SeatAway, SeatBack, SeatReplaced, is_seat_change, parse_seat_change, seat_change_key
+
+if TYPE_CHECKING:
+    from games.core.achievements import Moment
 
 #: The seat of the game's own clock: actions such as "the day ends" that only the bot's timers send.
 SYSTEM_SEAT = -1
@@ -122,7 +127,9 @@ class Outcome(BaseModel):
 
     ``winners``: seats on the winning side; ``reason``: catalogue key with its ``params`` (``seat_params`` as on
     :class:`Event`); ``scores``: points per seat for the
-    round (string seat keys, JSON-safe), used by multi-round series; ``achievements``: per-seat achievement ids.
+    round (string seat keys, JSON-safe), used by multi-round series; ``achievements``: per-seat achievement ids,
+    filled in when the game ends from the game's book and its :meth:`Engine.facts` (:mod:`games.core.achievements`)
+    with what its people earned; an engine's own :meth:`Engine.outcome` leaves it empty.
     """
 
     winners: list[int]
@@ -432,6 +439,16 @@ class Engine(ABC, Generic[StateT]):
     @abstractmethod
     def outcome(self, state: StateT) -> Outcome | None:
         """``None`` while the game goes on."""
+
+    def facts(self, final: StateT, moments: Sequence[Moment]) -> dict[int, dict[str, Any]]:
+        """What each seat did in a finished game, as the game's achievements judge it
+        (``games/<game>/data/achievements.yaml``, :mod:`games.core.achievements`): ``seat -> {fact: value}`` with
+        JSON-like values (a yes/no, a number, a string), from the ``final`` state and every step that led to it
+        (``moments``, oldest first). The default gives ``won`` (the seat is among the outcome's winners); games add
+        their own (``role``, cards played on a seat...)."""
+        outcome = self.outcome(final)
+        winners = set(outcome.winners) if outcome is not None else set()
+        return {seat: {"won": seat in winners} for seat in range(self.seat_count(final))}
 
     def is_over(self, state: StateT) -> bool:
         """Whether the game has ended (its :meth:`outcome` is known)."""

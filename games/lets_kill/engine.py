@@ -7,6 +7,7 @@ an owner's discard, or the 20-point declaration. :meth:`LetsKill.timeout_action`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -26,7 +27,9 @@ from games.core import (
     Waiting,
     rng_for,
 )
+from games.core.achievements import Moment
 from games.lets_kill import pipeline, plays, rules
+from games.lets_kill.achievements import game_facts
 from games.lets_kill.cards import CARDS, LETS_KILL_DECK, VICTIMS_DECK
 from games.lets_kill.flow import HAND_SIZE, Flow
 from games.lets_kill.models import (
@@ -282,6 +285,10 @@ class LetsKill(Engine[LetsKillState]):
         best = max(scores.values())
         return Outcome(winners=[s for s, p in scores.items() if p == best], reason=f"lets_kill.end.{state.ended}",
                        params={"score": best}, scores={s: float(p) for s, p in scores.items()})
+
+    def facts(self, final: LetsKillState, moments: Sequence[Moment]) -> dict[int, dict[str, Any]]:
+        """See :func:`games.lets_kill.achievements.game_facts`."""
+        return game_facts(final, moments, self.outcome(final))
 
 
 def _hand_events(turn: int, hands: list[list[str]], after: LetsKillState) -> list[Event]:

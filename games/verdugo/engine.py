@@ -8,6 +8,7 @@ then the match's ``successor`` phase, or ``over``. Every decision has one awaite
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -24,7 +25,9 @@ from games.core import (
     Waiting,
     rng_for,
 )
+from games.core.achievements import Moment
 from games.verdugo import actions, execution, setup
+from games.verdugo.achievements import match_facts
 from games.verdugo.cards import rewards
 from games.verdugo.models import (
     CENTRE,
@@ -193,6 +196,10 @@ class Verdugo(Engine[VerdugoState]):
         return Outcome(winners=[s for s, c in enumerate(state.crowns) if c == best],
                        reason=f"verdugo.over.{state.end_reason}", params={"crowns": best},
                        scores={s: float(c) for s, c in enumerate(state.crowns)})
+
+    def facts(self, final: VerdugoState, moments: Sequence[Moment]) -> dict[int, dict[str, Any]]:
+        """See :func:`games.verdugo.achievements.match_facts`."""
+        return match_facts(final, moments, self.outcome(final))
 
     def timeout_action(self, state: VerdugoState) -> tuple[int, Any] | None:
         """The awaited seat whose time runs out, with the engine's fallback (a prisoner's ``Forfeit``, else the

@@ -49,27 +49,32 @@ def test_each_field_becomes_a_typed_parameter_with_the_models_limits() -> None:
     """Verdugo: ``match`` has the Literal's choices, ``cheese_variant`` is a yes/no, ``first_executioner`` a whole
     number 0-7; ``mode`` offers the one mode and may be left out."""
     verdugo = params("verdugo")
-    assert list(verdugo) == ["mode", "match", "cheese_variant", "first_executioner"]
+    assert list(verdugo) == ["mode", "match", "cheese_variant", "first_executioner", "starts_in"]
     assert [c.value for c in verdugo["match"].choices] == ["tour", "treasury", "open"]
     assert verdugo["cheese_variant"].type is discord.AppCommandOptionType.boolean
     first = verdugo["first_executioner"]
     assert (first.type, first.min_value, first.max_value, first.required) == (
         discord.AppCommandOptionType.integer, 0, 7, False)
     assert [c.value for c in verdugo["mode"].choices] == ["classic"] and not verdugo["mode"].required
+    starts = verdugo["starts_in"]  # every game's last parameter: book the lobby for later (minutes, up to a week)
+    assert (starts.type, starts.min_value, starts.max_value, starts.required) == (
+        discord.AppCommandOptionType.integer, 1, 10080, False)
 
 
 def test_a_game_with_modes_takes_the_union_of_their_options_and_rounds_for_series() -> None:
-    """Asesino: ``mode`` is required (three modes); ``first_player`` (tabletop, small), ``max_days`` and
-    ``idle_days`` (social) and ``rounds`` 1-10 (tabletop plays series); the social mode's server settings (day
-    length, time zone, start) are not offered."""
+    """Asesino: ``mode`` is required (three modes); ``first_player`` (tabletop, small), ``max_days``,
+    ``idle_days`` and ``special_roles`` (social) and ``rounds`` 1-10 (tabletop plays series), then ``starts_in``;
+    the social mode's server settings (day length, time zone, start) are not offered."""
     asesino = params("asesino")
-    assert list(asesino) == ["mode", "first_player", "max_days", "idle_days", "rounds"]
+    assert list(asesino) == ["mode", "first_player", "max_days", "idle_days", "special_roles", "rounds",
+                             "starts_in"]
     assert asesino["mode"].required and [c.value for c in asesino["mode"].choices] == ["tabletop", "small", "social"]
     assert (asesino["rounds"].min_value, asesino["rounds"].max_value) == (1, 10)
     assert (asesino["first_player"].min_value, asesino["first_player"].max_value) == (0, 9)  # a seat of 10
     options = {o.name: o.modes for o in game_options(get_game("asesino"))}
     assert options == {"first_player": ("tabletop", "small"), "max_days": ("social",), "idle_days": ("social",),
-                       "rounds": ("tabletop",)}
+                       "special_roles": ("social",), "rounds": ("tabletop",)}
+    assert asesino["special_roles"].type is discord.AppCommandOptionType.string  # validated by the role table
 
 
 class Colour(Enum):

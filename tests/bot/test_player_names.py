@@ -3,11 +3,10 @@ account's user name; the other names stay on the seat for the letter checks."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
-from datetime import UTC, datetime
-
-from bot.cogs.lobby.cog import user_names
+from bot.cogs.lobby.names import user_names
 from bot.tables import Table
 from bot.tables.model import TableSeat
 from bot.ui import RenderContext

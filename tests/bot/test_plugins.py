@@ -103,11 +103,12 @@ async def test_the_new_game_is_an_extension_that_registers_its_ui() -> None:
 @pytest.mark.usefixtures("spud")
 async def test_newgame_gets_a_subcommand_with_the_new_games_options() -> None:
     """/newgame has a ``spud`` subcommand whose ``mode`` offers its mode and whose ``passes`` parameter is the
-    engine's option with its limits, described from the game's own catalogue."""
+    engine's option with its limits, described from the game's own catalogue; ``starts_in`` (every game's) last."""
     group = newgame_group(Lobby(fake_bot()).open_game)
     spud = group.get_command(GAME)
     assert isinstance(spud, discord.app_commands.Command)
-    mode, passes = spud.parameters
+    mode, passes, starts_in = spud.parameters
+    assert starts_in.name == "starts_in"
     assert [c.value for c in mode.choices] == ["classic"]
     assert (passes.name, passes.min_value, passes.max_value) == ("passes", 1, 20)
     assert passes.description == "Passes before the spud burns (1-20)"

@@ -19,7 +19,7 @@ def test_defaults_are_declared() -> None:
     assert config.model_dump() == {
         "language": "en", "medium_channel_id": None, "game_channel_ids": [], "day_length_minutes": 1440,
         "day_boundary": "09:00", "timezone": "UTC", "turn_timeout_seconds": 300, "response_window_seconds": 900,
-        "lobby_timeout_minutes": 30, "prompt_timeout_seconds": 180, "dead_role_id": None,
+        "lobby_timeout_minutes": 30, "prompt_timeout_seconds": 180, "dead_role_id": None, "lobby_role_id": None,
         "table_repost_after": 8, "turn_ping_seconds": 30, "social_max_days": 14,
         "timeouts_to_computer": 2,
     }

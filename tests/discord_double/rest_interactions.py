@@ -142,8 +142,15 @@ class _InteractionRoutes:
         return json_response(self._target(request, self._handle(request)).payload())
 
     async def edit_message(self, request: web.Request) -> web.Response:
-        msg = self._target(request, self._handle(request))
-        return json_response(edit_message(self.d, msg, request[BODY], request[FILES]).payload())
+        handle = self._handle(request)
+        msg = self._target(request, handle)
+        loading = msg.loading
+        edited = edit_message(self.d, msg, request[BODY], request[FILES])
+        if loading:  # filling in the "thinking" message is its creation for the people it mentions (as a follow-up)
+            allowed = (request[BODY] or {}).get("allowed_mentions")
+            pings = pinged(handle.channel, self.d.bot_user, edited.content, allowed)
+            edited.pings = pings & {handle.user.id} if edited.ephemeral else pings
+        return json_response(edited.payload())
 
     async def delete_message(self, request: web.Request) -> web.Response:
         msg = self._target(request, self._handle(request))

@@ -147,7 +147,7 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
         assert "Distrust" not in status.text
     async with world.sessions() as session:
         rows = (await session.execute(select(Achievement.user_id, Achievement.achievement))).all()
-    assert sorted(rows) == sorted([(bob.id, "hunch"), (bob.id, "claustrophobia")])
+    assert sorted(rows) == sorted([(bob.id, "first_win_detective"), (bob.id, "hunch"), (bob.id, "claustrophobia")])
 
 
 async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None:
@@ -286,8 +286,10 @@ async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answe
         status = await click(world, carol, status, "bite", ["9"])
         assert "Lola bites the Killer on 9! The hunters win." in status.text and "The Killer was on 9" in status.text
         assert "Day 1: 3 → 8 → 13 → 12" in status.text and "Day 2: 12 → 13 → 14 → 9" in status.text
-        assert "Carol: K9" in status.text and "Bob: Claustrophobia" in status.text
+        assert "🏅 Carol: **K9** (won with a bite before day 3)" in status.text
+        assert "🏅 Bob: **Claustrophobia**" in status.text and "🏅 Carol: **Who's a good dog**" in status.text
         assert [b["label"] for b in status.buttons()] == ["History"]  # the only control left on the result
     async with world.sessions() as session:
         rows = (await session.execute(select(Achievement.user_id, Achievement.achievement))).all()
-    assert sorted(rows) == sorted([(carol.id, "k9"), (bob.id, "claustrophobia")])
+    assert sorted(rows) == sorted([(carol.id, "first_win_lola"), (carol.id, "k9"), (bob.id, "first_win_detective"),
+                                   (bob.id, "claustrophobia")])

@@ -56,7 +56,8 @@ def time_zones() -> tuple[str, ...]:
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class Admin(commands.GroupCog, group_name="config", group_description=_("Server settings for Coroner")):
-    """``/config show|medium|language|days|timeouts|deadrole`` and ``/config gamechannel add|remove|clear``."""
+    """``/config show|medium|language|days|timeouts|deadrole|lobbyrole`` and
+    ``/config gamechannel add|remove|clear``."""
 
     gamechannel = app_commands.Group(name="gamechannel", description=_("Channels where games may be opened"))
 
@@ -156,6 +157,14 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
     @app_commands.describe(role=_("The role; leave empty to give none"))
     async def deadrole(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
         await self._update(interaction, dead_role_id=role.id if role else None)
+
+    @app_commands.command(name="lobbyrole", description=_("A role pinged once when a lobby opens"))
+    @app_commands.describe(role=_("The role; leave empty to ping nobody"))
+    async def lobbyrole(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        """Raises ``UserError("config.lobbyrole.everyone")`` for @everyone (never pinged: that would be everyone)."""
+        if role is not None and role.is_default():
+            raise UserError("config.lobbyrole.everyone")
+        await self._update(interaction, lobby_role_id=role.id if role else None)
 
     # --- /config gamechannel add|remove|clear -------------------------------------------------------------
     async def _game_channels(self, interaction: discord.Interaction) -> list[int]:

@@ -7,7 +7,7 @@ board with its route is drawn only for the Killer's DMs.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -15,9 +15,6 @@ from bot.cogs.cereal_killer.render import describe_board, render_board
 from bot.ui import COLOUR, Attachment, Outgoing, RenderContext
 from games.cereal_killer.models import KILLER, LOLA, ROLES
 from games.core import Event
-
-if TYPE_CHECKING:
-    from games.core import Outcome
 
 BOARD_FILE = "cereal_killer_board.png"
 PRIVATE_FILE = "cereal_killer_private.png"
@@ -68,16 +65,6 @@ def _list(ctx: RenderContext, family: str, values: list[str]) -> str:
     return ", ".join(word(ctx, family, v) for v in values) or "-"
 
 
-def achievements_text(ctx: RenderContext, outcome: Outcome | None) -> str | None:
-    """One line per earned achievement (``None`` when nobody earned one)."""
-    if outcome is None:
-        return None
-    lines = [ctx.t("cereal_killer.ui.achievement_line", seat=ctx.shown_name(seat),
-                   achievement=word(ctx, "cereal_killer.achievement", name))
-             for seat, names in sorted(outcome.achievements.items()) for name in names]
-    return "\n".join(lines) or None
-
-
 def status_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
     """The public status: day (title), the board in words (description), next objective, arrests and questions left
     and whose turn (fields, each said once), the board image. Built from the public ``view`` only."""
@@ -101,10 +88,6 @@ def status_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
     if view["revealed"] is not None:
         embed.add_field(name=ctx.t("cereal_killer.ui.routes"), value=routes_text(ctx, view["revealed"]["routes"]),
                         inline=False)
-    if view["result"] is not None:
-        earned = achievements_text(ctx, ctx.table.outcome)
-        embed.add_field(name=ctx.t("cereal_killer.ui.achievements"),
-                        value=earned or ctx.t("cereal_killer.ui.no_achievements"), inline=False)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     return embed
 

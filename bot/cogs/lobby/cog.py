@@ -13,12 +13,16 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.cogs.lobby.names import user_names
 from bot.cogs.lobby.newgame import newgame_group
 from bot.cogs.lobby.options import chosen_options
 from bot.cogs.lobby.options_form import form_options, options_modal, submitted_options
+from bot.cogs.lobby.ping import with_ping
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_heading, lobby_view
+from bot.cogs.lobby.scheduled import STARTS_IN, ScheduledLobbies
 from bot.deadline import acknowledge_if_slow, in_time
 from bot.errors import UserError, send_error
+from bot.guild_config import GuildConfig
 from bot.i18n import t
 from bot.locks import KeyedLocks
 from bot.tables import TableError
@@ -34,20 +38,14 @@ log = logging.getLogger(__name__)
 LOBBY_EDITS = 3
 
 
-def user_names(user: discord.abc.User) -> list[str]:
-    """The names a player goes by here, the one the server shows first (nickname, else display name: the name the
-    table calls the seat by), then the user name and global display name (no duplicates)."""
-    names = [user.display_name, user.name, getattr(user, "global_name", None), getattr(user, "nick", None)]
-    return list(dict.fromkeys(n for n in names if n))
-
-
-class Lobby(commands.Cog):
+class Lobby(ScheduledLobbies, commands.Cog):
     """``/newgame``, ``/join``, ``/leave``, ``/start``, ``/cancel`` and the lobby buttons."""
 
     def __init__(self, bot: Coroner) -> None:
         self.bot = bot
         self._lobby_locks = KeyedLocks()
         bot.timers.on("lobby_expire", self.on_lobby_expire)
+        self.arm_schedule()
         bot.timers.on("series_round_finished", lambda timer: self.series_round_finished(timer.game_id))
 
     # --- /newgame ---------------------------------------------------------------------------------------------
@@ -61,18 +59,38 @@ class Lobby(commands.Cog):
 
     async def open_game(self, interaction: discord.Interaction, game: str, mode: str, given: dict[str, Any]) -> None:
         """``/newgame <game> mode ...``: open a lobby (and, with ``rounds``, a points series) with the options
-        ``given`` (by name; those left empty keep the engine's defaults), posted as the command's answer."""
+        ``given`` (by name; those left empty keep the engine's defaults), posted as the command's answer; with
+        ``starts_in`` (minutes), book it to open then instead (:mod:`bot.cogs.lobby.scheduled`)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        given = dict(given)
+        minutes = given.pop(STARTS_IN, None)
+        if minutes is not None:
+            await self.schedule_game(interaction, game, mode, given, minutes)
+            return
         table, expires, rounds = await in_time(interaction, self._open(interaction, game, mode, given),
                                                thinking=True)
         note = (t(f"{game}.series.first_round", table.language, total=rounds, count=rounds)
                 if rounds is not None else None)
-        await self._post_lobby(interaction, table, note, int(expires.timestamp()))
+        ping = (await self.bot.config(interaction.guild_id)).lobby_role_id
+        await self._post_lobby(interaction, table, note, int(expires.timestamp()), ping=ping)
 
     async def _open(self, interaction: discord.Interaction, game: str, mode: str,
                     given: dict[str, Any]) -> tuple[Table, datetime, int | None]:
         """The options checked, then the lobby row, the host's seat, the expiry timer and (with ``rounds``) the
         series in one transaction (the slow part of /newgame). Returns the lobby, its expiry and the series length (``None``: one game)."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        config, settings, rounds = await self._checked(interaction, game, mode, given)
+        expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
+        table = await self.bot.tables.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
+                                                 game, mode, settings, language=config.language, rounds=rounds,
+                                                 host_names=user_names(interaction.user), expires_at=expires)
+        return table, expires, rounds
+
+    async def _checked(self, interaction: discord.Interaction, game: str, mode: str,
+                       given: dict[str, Any]) -> tuple[GuildConfig, dict[str, Any], int | None]:
+        """The server's settings, then the options ``given`` checked for ``game``/``mode`` (the engine's, the series
+        length or ``None``). Raises ``UserError`` ``lobby.unknown_game``, ``lobby.wrong_channel`` (a channel games
+        may not be opened in) and the refusals of :func:`~bot.cogs.lobby.options.chosen_options`."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config = await self.bot.config(interaction.guild_id)
         try:
@@ -83,18 +101,16 @@ class Lobby(commands.Cog):
         settings, rounds = chosen_options(info, mode, given, config.language)
         if not config.allows_channel(interaction.channel_id):
             raise UserError("lobby.wrong_channel", channels=" ".join(f"<#{c}>" for c in config.game_channel_ids))
-        expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
-        table = await self.bot.tables.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
-                                                 game, mode, settings, language=config.language, rounds=rounds,
-                                                 host_names=user_names(interaction.user), expires_at=expires)
-        return table, expires, rounds
+        return config, settings, rounds
 
     async def _post_lobby(self, interaction: discord.Interaction, table: Table, note: str | None,
-                          expires_ts: int) -> None:
-        """Show a new lobby as the answer to /newgame (or, when that answer fails, as a channel message); a lobby
-        nobody can see is closed again, so it never blocks the channel."""
-        kwargs: dict[str, Any] = {"content": note, "embed": lobby_embed(table, table.language, expires_ts),
-                                  "view": lobby_view(table, table.language), "allowed_mentions": SILENT}
+                          expires_ts: int, *, ping: int | None = None) -> None:
+        """Show a new lobby as the answer to /newgame (or, when that answer fails, as a channel message), pinging
+        the role ``ping`` (the server's lobby role, :mod:`bot.cogs.lobby.ping`); a lobby nobody can see is closed
+        again, so it never blocks the channel."""
+        content, mentions = with_ping(note, ping, table.game, table.language)
+        kwargs: dict[str, Any] = {"content": content, "embed": lobby_embed(table, table.language, expires_ts),
+                                  "view": lobby_view(table, table.language), "allowed_mentions": SILENT, **mentions}
         try:
             if interaction.response.is_done():
                 message: discord.abc.Snowflake = await interaction.edit_original_response(**kwargs)
@@ -152,7 +168,13 @@ class Lobby(commands.Cog):
     @app_commands.command(name="cancel", description=_("Cancel the game in this channel (host or Manage Server)"))
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction) -> None:
-        await self.on_lobby_button(interaction, (await self._lobby_here(interaction)).id, "cancel", edit=False)
+        """The channel's lobby or game; in a channel with neither, the lobby booked here (``starts_in``)."""
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # before the first query
+        table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
+        if table is None:
+            await self.cancel_booking(interaction)
+            return
+        await self.on_lobby_button(interaction, table.id, "cancel", edit=False)
 
     # --- buttons ----------------------------------------------------------------------------------------------
     async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, action: str, *,

@@ -6,7 +6,8 @@ callback's signature): ``/newgame`` is a group; each game is a subcommand named 
 ``mode`` (the game's modes as choices, named with their player counts; optional when the game has one mode) and
 the union of its modes' lobby options (:func:`bot.cogs.lobby.options.game_options`): whole numbers with Discord's
 minimum and maximum from the field's constraints, choices for ``Literal``/``Enum`` fields, booleans, ``rounds`` for
-points series. Names and descriptions are localised through the catalogues (:func:`bot.i18n.translator.rendered`).
+points series, and last ``starts_in`` (minutes: book the lobby to open later, :mod:`bot.cogs.lobby.scheduled`).
+Names and descriptions are localised through the catalogues (:func:`bot.i18n.translator.rendered`).
 An option given for a mode that does not have it, and every value, is checked when the lobby opens with the
 store's own validators (:mod:`bot.tables.options`), so a dropped-in game gets its parameters with no edit here.
 """
@@ -22,6 +23,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.cogs.lobby.options import LobbyOption, game_options
+from bot.cogs.lobby.scheduled import MAX_STARTS_IN, STARTS_IN
 from bot.i18n import t
 from bot.i18n.translator import rendered
 from games.core import GameInfo, all_games, get_game
@@ -63,8 +65,8 @@ def game_command(info: GameInfo, open_game: OpenGame) -> app_commands.Command[An
     """``/newgame <game>``: ``mode`` then the game's options, each optional (a value not given keeps the
     engine's default). Raises ``ValueError`` past Discord's 25 options."""
     options = game_options(info)
-    if len(options) + 1 > MAX_OPTIONS:
-        raise ValueError(f"/newgame {info.id} has {len(options) + 1} options; Discord allows {MAX_OPTIONS}")
+    if len(options) + 2 > MAX_OPTIONS:
+        raise ValueError(f"/newgame {info.id} has {len(options) + 2} options; Discord allows {MAX_OPTIONS}")
     single = len(info.modes) == 1
 
     async def callback(interaction: discord.Interaction, **given: Any) -> None:
@@ -76,10 +78,15 @@ def game_command(info: GameInfo, open_game: OpenGame) -> app_commands.Command[An
     callback.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
         inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
         mode, *(inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(o), default=None)
-                for o in options)])
+                for o in options),
+        inspect.Parameter(STARTS_IN, inspect.Parameter.KEYWORD_ONLY, default=None,
+                          annotation=app_commands.Range[int, 1, MAX_STARTS_IN])])
     app_commands.describe(mode=_("The game's mode", key="cmd.newgame.mode.description"),
+                          starts_in=_("Open the lobby later: in this many minutes (it pings the lobby role then)",
+                                      key="cmd.newgame.starts_in.description"),
                           **{o.name: rendered(o.description) for o in options})(callback)
     app_commands.rename(mode=_("mode", key="cmd.newgame.mode.name"),
+                        starts_in=_("starts_in", key="cmd.newgame.starts_in.name"),
                         **{o.name: rendered(o.label) for o in options})(callback)
     choices = {o.name: [app_commands.Choice(name=rendered(lambda lang, o=o, v=v: o.choice_label(v, lang)), value=v)
                         for v in o.choices] for o in options if o.choices}

@@ -27,7 +27,7 @@ from bot.ui import ui_for
 from games.core import SERVER_SETTING, GameInfo, get_engine
 
 #: parameter names /newgame gives itself (an Options field may not use them)
-RESERVED = ("mode",)
+RESERVED = ("mode", "starts_in")
 #: the parameter of a points series (for the modes whose UI sets ``supports_series``)
 ROUNDS = "rounds"
 #: Discord's longest option description
@@ -80,10 +80,13 @@ class LobbyOption:
 
     def shown(self, language: str) -> str:
         """The option as /rules lists it: its name and what it accepts, each choice by the name /newgame gives it
-        (``side`` (A, B); ``rounds`` (1-10); ``match`` (Tour: everyone is the Executioner once, ...))."""
+        (``side`` (A, B); ``rounds`` (1-10); ``match`` (Tour: everyone is the Executioner once, ...); free text:
+        ``special_roles`` (text))."""
         accepts = ", ".join(self.choice_label(v, language) for v in self.choices) or self.limits()
         if self.kind is bool:
             accepts = catalog(language).render("option.yes_no")
+        elif self.kind is str and not self.choices:
+            accepts = catalog(language).render("option.text")
         return f"`{self.label(language)}`" + (f" ({accepts})" if accepts else "")
 
     def value_label(self, value: Any, language: str) -> str:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import discord
 
+from bot.achievements import achievement_name
 from bot.budget import FIELD_VALUE, fit_lines
 from bot.cogs.reference.entries import lookup
 from bot.cogs.stats.chart import results_chart, win_rates_chart
@@ -40,8 +43,8 @@ def _field(embed: discord.Embed, name: str, lines: list[str], language: str) -> 
 
 def player_embed(name: str, stats: PlayerStats, achievements: list[tuple[str, str]], language: str,
                  ) -> tuple[discord.Embed, list[Attachment]]:
-    """A member's statistics (``name`` already escaped), their achievements as ``(game, id)`` and, after two games
-    or more, the line of their results over time."""
+    """A member's statistics (``name`` already escaped), their achievements as ``(game, id)`` (oldest first; each
+    shown once, ``×N`` when earned N times) and, after two games or more, the line of their results over time."""
     embed = discord.Embed(title=t("stats.player.title", language, name=name), colour=COLOUR)
     if not stats.total.played:
         embed.description = t("stats.none", language)
@@ -62,7 +65,8 @@ def player_embed(name: str, stats: PlayerStats, achievements: list[tuple[str, st
         game, role = stats.favourite_role
         embed.add_field(name=t("stats.favourite", language),
                         value=f"{role_name(game, role, language)} ({t(f'game.{game}', language)})", inline=False)
-    earned = [f"🏅 {t(f'{g}.achievement.{a}', language)} ({t(f'game.{g}', language)})" for g, a in achievements]
+    earned = [t("stats.achievement", language, name=achievement_name(g, a, language), game=t(f"game.{g}", language))
+              + (f" ×{n}" if n > 1 else "") for (g, a), n in Counter(achievements).items()]
     _field(embed, t("stats.achievements", language), earned, language)
     files: list[Attachment] = []
     if len(stats.results) >= 2:

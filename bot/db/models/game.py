@@ -10,7 +10,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.db.base import Base, utcnow
 
-GAME_STATUSES: tuple[str, ...] = ("lobby", "active", "finished", "cancelled")
+#: ``scheduled``: a lobby ``/newgame ... starts_in:`` opens later (its ``lobby_open`` timer); it holds no channel
+GAME_STATUSES: tuple[str, ...] = ("scheduled", "lobby", "active", "finished", "cancelled")
 #: statuses of a game that still occupies its channel
 ACTIVE_STATUSES: tuple[str, ...] = ("lobby", "active")
 
@@ -23,7 +24,7 @@ class Game(Base):
 
     __tablename__ = "games"
     __table_args__ = (
-        CheckConstraint("status IN ('lobby', 'active', 'finished', 'cancelled')", name="status"),
+        CheckConstraint("status IN ('scheduled', 'lobby', 'active', 'finished', 'cancelled')", name="status"),
         Index(None, "channel_id", "status"),
         Index(None, "guild_id", "status"),
     )

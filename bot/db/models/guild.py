@@ -30,6 +30,7 @@ class GuildSettings(Base):
     lobby_timeout_minutes: Mapped[int] = mapped_column(Integer)
     prompt_timeout_seconds: Mapped[int] = mapped_column(Integer)
     dead_role_id: Mapped[int | None] = mapped_column(BigInteger)
+    lobby_role_id: Mapped[int | None] = mapped_column(BigInteger)
     table_repost_after: Mapped[int] = mapped_column(Integer)
     turn_ping_seconds: Mapped[int] = mapped_column(Integer)
     social_max_days: Mapped[int] = mapped_column(Integer)

@@ -111,6 +111,15 @@ async def lobby_expired(session: AsyncSession, game_id: int) -> bool:
     return await session.scalar(stmt) is not None
 
 
+async def booked_in_channel(session: AsyncSession, channel_id: int, kind: str) -> list[tuple[Game, datetime]]:
+    """The ``scheduled`` games of ``channel_id`` with the due time of their pending ``kind`` timer (the one that
+    opens them), soonest first."""
+    stmt = (select(Game, Timer.due_at).join(Timer, Timer.game_id == Game.id)
+            .where(Game.channel_id == channel_id, Game.status == "scheduled", Timer.kind == kind,
+                   Timer.fired_at.is_(None)).order_by(Timer.due_at, Game.id))
+    return [(game, due) for game, due in (await session.execute(stmt)).all()]
+
+
 async def mark_fired(session: AsyncSession, timer_id: int, now: datetime) -> bool:
     """Set ``fired_at`` if still unset. True only for the one caller that fired it (idempotent, race-safe)."""
     stmt = (update(Timer).where(Timer.id == timer_id, Timer.fired_at.is_(None)).values(fired_at=now)

@@ -7,11 +7,13 @@ Who must act (:meth:`SmallEngine.waiting`): the revealer while one of their reve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from games.asesino.achievements import small_facts
 from games.asesino.common import SEAT_PARAMS, waiting_for
 from games.asesino.small import effects
 from games.asesino.small.models import (
@@ -29,19 +31,8 @@ from games.asesino.small.models import (
 )
 from games.asesino.small.setup import deal
 from games.asesino.small.views import private_view, public_view
-from games.core import (
-    Audience,
-    Engine,
-    Event,
-    Features,
-    IllegalAction,
-    ModeInfo,
-    Outcome,
-    SeatInfo,
-    Step,
-    Waiting,
-    rng_for,
-)
+from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
+from games.core.achievements import Moment
 
 _ANSWERS: dict[str, type[BaseModel]] = {"accomplice": AccompliceSwap, "prosecutor": ProsecutorSwap,
                                         "journalist": JournalistReveal}
@@ -252,3 +243,7 @@ class SmallEngine(Engine[SmallState]):
             return None
         return Outcome(winners=effects.winners_of(state), reason=state.result.reason,
                        params={"side": state.result.side, "murders": len(state.murders)})
+
+    def facts(self, final: SmallState, moments: Sequence[Moment]) -> dict[int, dict[str, Any]]:
+        """See :func:`games.asesino.achievements.small_facts`."""
+        return small_facts(final, moments, self.outcome(final))

@@ -13,8 +13,10 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Annotated
 from zoneinfo import ZoneInfo
 
-from pydantic import AwareDatetime, BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, Field, field_validator
+from pydantic_core import PydanticCustomError
 
+from games.asesino.social.roles import SocialRole, UnknownRole, parse_specials, role_table
 from games.core.engine import SERVER_SETTING
 from games.core.timezones import TimeZoneName
 
@@ -27,7 +29,11 @@ class SocialOptions(BaseModel):
     ends at the end of that day (README ruling "Maximum length"); ``idle_days``: a living player who has not acted
     for that many days is reminded at each day's end (every ``idle_days`` days). The day span, the judgement
     window, the time zone and the start come from the server's settings at start (``SERVER_SETTING``); the lobby
-    offers ``max_days`` and ``idle_days``.
+    offers ``max_days``, ``idle_days`` and ``special_roles``: the specials the host puts in play (``None``: all
+    of the role table's; else a list such as ``"doctor, prosecutor"``, stored as the role ids in the table's order;
+    see :func:`~games.asesino.social.roles.parse_specials`). A name that is no special role is refused with
+    ``asesino_social.option.unknown_role`` (``value``, ``allowed``), a list naming none with
+    ``asesino_social.option.no_role`` (``allowed``).
     """
 
     day_length_minutes: Annotated[int, SERVER_SETTING] = Field(default=1440, ge=10, le=7 * 1440)
@@ -38,6 +44,26 @@ class SocialOptions(BaseModel):
     first_day_ends_at: Annotated[AwareDatetime | None, SERVER_SETTING] = None
     max_days: int = Field(default=14, ge=1, le=365)
     idle_days: int = Field(default=2, ge=1, le=30)
+    special_roles: str | None = Field(default=None, max_length=200)
+
+    @field_validator("special_roles")
+    @classmethod
+    def _known_specials(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        allowed = ", ".join(role.value for role in role_table().specials)
+        try:
+            return ", ".join(role.value for role in parse_specials(value))
+        except UnknownRole as exc:
+            if not exc.word:
+                raise PydanticCustomError("asesino_social.option.no_role", "no special role named",
+                                          {"allowed": allowed}) from None
+            raise PydanticCustomError("asesino_social.option.unknown_role", "{value} is no special role",
+                                      {"value": exc.word[:32], "allowed": allowed}) from None
+
+    def specials(self) -> tuple[SocialRole, ...] | None:
+        """The specials in play (``None``: all of them)."""
+        return None if self.special_roles is None else parse_specials(self.special_roles)
 
 
 def utc(moment: datetime) -> datetime:

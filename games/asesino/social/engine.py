@@ -9,12 +9,13 @@ decides on a letter sent for review (:class:`ReviewLetter`). Rules: the rulebook
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from games.asesino.achievements import social_facts
 from games.asesino.social import night, public, writing
 from games.asesino.social.actions import (
     CLOCK_ACTIONS,
@@ -58,6 +59,7 @@ from games.core import (
     Waiting,
     rng_for,
 )
+from games.core.achievements import Moment
 
 PLACEHOLDER = "..."  # free-text placeholder in legal_actions; the adapter lets the player type the text
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # placeholder `at` before the clock has started
@@ -113,7 +115,7 @@ class SocialEngine(Engine[SocialState]):
         assert isinstance(options, SocialOptions)
         if not self.mode.min_players <= len(seats) <= self.mode.max_players:
             raise IllegalAction("core.bad_player_count", count=len(seats))
-        roles = deal_roles(len(seats), rng_for(seed, "roles"))
+        roles = deal_roles(len(seats), rng_for(seed, "roles"), options.specials())
         names = deal_characters(len(seats), rng_for(seed, "characters"))
         state = SocialState(
             seed=seed,
@@ -218,6 +220,10 @@ class SocialEngine(Engine[SocialState]):
         return Outcome(winners=winners, reason=state.result.reason, params=state.result.params,
                        scores={s: (1.0 if s in winners else 0.0) for s in range(state.players)},
                        seat_params=OUTCOME_SEATS)
+
+    def facts(self, final: SocialState, moments: Sequence[Moment]) -> dict[int, dict[str, Any]]:
+        """See :func:`games.asesino.achievements.social_facts`."""
+        return social_facts(final, moments, self.outcome(final))
 
 
 def _check(state: SocialState, seat: int, action: Any) -> None:

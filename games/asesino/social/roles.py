@@ -7,13 +7,15 @@ follows the rulebook's "Awakening the Instinct" table; the 12-player row is our 
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from random import Random
 
 import yaml
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 DATA = Path(__file__).with_name("data")
 
@@ -45,8 +47,18 @@ class RoleRow(BaseModel):
 
 
 class RoleTable(BaseModel):
+    """The specials a game may deal (``specials``), the other words a host may name each by (``aliases``: the
+    ``special_roles`` option, any case, accents ignored) and the row per player count."""
+
     specials: list[SocialRole]
+    aliases: dict[SocialRole, list[str]] = Field(default_factory=dict)
     table: dict[int, RoleRow]
+
+    @model_validator(mode="after")
+    def _aliases_name_specials(self) -> RoleTable:
+        if stray := set(self.aliases) - set(self.specials):
+            raise ValueError(f"aliases for roles that are not specials: {sorted(stray)}")
+        return self
 
 
 class Characters(BaseModel):
@@ -66,12 +78,45 @@ def characters() -> tuple[str, ...]:
     return tuple(data.characters)
 
 
-def deal_roles(players: int, rng: Random) -> list[SocialRole]:
-    """One role per seat: 1 Killer, the Victims and the drawn specials, shuffled. Raises ``KeyError`` for a
-    count outside the table."""
+class UnknownRole(ValueError):
+    """A word of the ``special_roles`` option that names no special role (``word``; empty: none was named)."""
+
+    def __init__(self, word: str) -> None:
+        super().__init__(word)
+        self.word = word
+
+
+def _folded(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
+
+
+def parse_specials(text: str) -> tuple[SocialRole, ...]:
+    """The special roles a host named in ``text`` (``"doctor, fiscal"``: commas, semicolons, slashes or spaces
+    between them; role ids or their ``aliases``, any case, accents ignored), in the role table's order, each once.
+    Raises :class:`UnknownRole` for a word that names none, or when ``text`` names none."""
+    table = role_table()
+    names = {_folded(role.value): role for role in table.specials}
+    names |= {_folded(alias): role for role, aliases in table.aliases.items() for alias in aliases}
+    chosen: set[SocialRole] = set()
+    for word in filter(None, re.split(r"[\s,;/]+", text)):
+        if (role := names.get(_folded(word))) is None:
+            raise UnknownRole(word)
+        chosen.add(role)
+    if not chosen:
+        raise UnknownRole("")
+    return tuple(role for role in table.specials if role in chosen)
+
+
+def deal_roles(players: int, rng: Random, specials: tuple[SocialRole, ...] | None = None) -> list[SocialRole]:
+    """One role per seat: 1 Killer, the Victims and the drawn specials, shuffled. ``specials``: the host's choice
+    of specials in play (the ``special_roles`` option, in the table's order; ``None``: all of them); a row that
+    needs more specials than were chosen deals Victims in their place (our ruling, ``games/asesino/README.md``,
+    "Special roles in play"). Raises ``KeyError`` for a count outside the table."""
     row = role_table().table[players]
-    specials = rng.sample(role_table().specials, row.specials)
-    cards = [SocialRole.KILLER] * row.killer + [SocialRole.VICTIM] * row.victims + specials
+    pool = list(role_table().specials if specials is None else specials)
+    drawn = rng.sample(pool, min(row.specials, len(pool)))
+    victims = row.victims + row.specials - len(drawn)
+    cards = [SocialRole.KILLER] * row.killer + [SocialRole.VICTIM] * victims + drawn
     rng.shuffle(cards)
     return cards
 

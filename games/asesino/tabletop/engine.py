@@ -8,11 +8,13 @@ legal target).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import permutations
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from games.asesino.achievements import tabletop_facts
 from games.asesino.common import SEAT_PARAMS, side_of, waiting_for
 from games.asesino.series import round_points
 from games.asesino.tabletop.flow import advance, can_declare, end, next_seat, seal, targets
@@ -32,18 +34,8 @@ from games.asesino.tabletop.models import (
 )
 from games.asesino.tabletop.setup import deal
 from games.asesino.tabletop.views import private_view, public_view
-from games.core import (
-    Audience,
-    Engine,
-    Event,
-    Features,
-    IllegalAction,
-    ModeInfo,
-    Outcome,
-    SeatInfo,
-    Step,
-    Waiting,
-)
+from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting
+from games.core.achievements import Moment
 
 #: which action answers which prompt kind ("turn" and "declare_all" take ``Declare`` / ``Pass``)
 _ANSWERS: dict[str, type[BaseModel]] = {"direction": ChooseDirection, "order": OrderEffects,
@@ -220,3 +212,7 @@ class TabletopEngine(Engine[TabletopState]):
                               killer_caught=state.result.caught)
         return Outcome(winners=winners, reason=state.result.reason, scores=scores,
                        params={"side": state.result.side, "deaths": len(state.deaths)})
+
+    def facts(self, final: TabletopState, moments: Sequence[Moment]) -> dict[int, dict[str, Any]]:
+        """See :func:`games.asesino.achievements.tabletop_facts`."""
+        return tabletop_facts(final, moments, self.outcome(final))

@@ -11,7 +11,6 @@ from bot.cogs.cereal_killer.messages import FAMILIES as WORD_FAMILIES
 from bot.i18n.catalog import load_language
 from games.cereal_killer.board import KIND_NAMES
 from games.cereal_killer.models import QUESTIONS, ROLES
-from games.cereal_killer.views import ACHIEVEMENTS
 
 SOURCES = [*Path("games/cereal_killer").glob("*.py"), *Path("bot/cogs/cereal_killer").glob("*.py")]
 LITERAL = re.compile(r'"(cereal_killer\.[a-z_.]+[a-z_])"')
@@ -26,7 +25,6 @@ FAMILIES = (
     + [f"cereal_killer.answer.{a}" for a in ("north", "south", "east", "west", "here", "yes", "no", "even", "odd",
                                              "city", "suburbs")]
     + [f"cereal_killer.ability.{a}" for a in ("sniff", "bark", "bite")]
-    + [f"cereal_killer.achievement.{a}" for seat in ACHIEVEMENTS.values() for a in seat]
     + [f"cereal_killer.difficulty.{d}" for d in ("beginner", "recurring", "compulsive", "cereal")]
     + [f"cereal_killer.render.{piece}" for piece in ("detective", "lola", "witness")]
 )

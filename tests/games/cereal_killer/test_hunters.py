@@ -19,6 +19,7 @@ from games.cereal_killer.models import (
     Victim,
 )
 from games.core import Audience, IllegalAction
+from games.core.achievements import judge
 from tests.games.cereal_killer.helpers import at, new_game, play, step
 
 ONE = [Victim(day=1, space=3)]
@@ -205,10 +206,11 @@ def test_witness_leaves_at_the_end_of_the_detectives_turn() -> None:
 
 def test_right_arrest_on_day_one_wins_with_hunch_and_distrust() -> None:
     """Arresting the Killer's space wins; on day 1 without questions it earns Hunch and Distrust."""
-    outcome = ENGINE.outcome(step(detective_at(7, day=1), 1, Arrest(space=8)).state)
+    done = step(detective_at(7, day=1), 1, Arrest(space=8)).state
+    outcome = ENGINE.outcome(done)
     assert outcome is not None and outcome.winners == [1]
     assert outcome.reason == "cereal_killer.end.arrested"
-    assert outcome.achievements == {0: [], 1: ["hunch", "distrust", "claustrophobia"]}
+    assert judge(ENGINE, done, []) == {0: [], 1: ["first_win_detective", "hunch", "distrust", "claustrophobia"]}
 
 
 def test_wrong_arrest_ends_the_turn_and_spends_an_attempt() -> None:
@@ -223,9 +225,10 @@ def test_wrong_arrest_ends_the_turn_and_spends_an_attempt() -> None:
 def test_running_out_of_arrests_hands_the_killer_the_win() -> None:
     """The fourth miss (shared with Lola's Bite) wins for the Killer."""
     state = at(lola_at(13, killer=1), arrests_left=1)
-    outcome = ENGINE.outcome(step(state, 2, Bite(space=12)).state)
+    done = step(state, 2, Bite(space=12)).state
+    outcome = ENGINE.outcome(done)
     assert outcome is not None and (outcome.winners, outcome.reason) == ([0], "cereal_killer.end.arrests_exhausted")
-    assert outcome.achievements[0] == ["no_trace"]
+    assert judge(ENGINE, done, [])[0] == ["first_win_killer", "no_trace"]
 
 
 # ---------------------------------------------------------------- Lola
@@ -263,9 +266,10 @@ def test_bark_counts_the_eight_neighbours(lola: int, answer: str) -> None:
 
 def test_bite_wins_before_day_three_with_k9() -> None:
     """A right Bite wins for both hunters; before day 3 Lola earns K9."""
-    outcome = ENGINE.outcome(step(lola_at(9, killer=8), 2, Bite(space=8)).state)
+    done = step(lola_at(9, killer=8), 2, Bite(space=8)).state
+    outcome = ENGINE.outcome(done)
     assert outcome is not None and (outcome.winners, outcome.reason) == ([1, 2], "cereal_killer.end.bitten")
-    assert outcome.achievements[2] == ["k9"]
+    assert judge(ENGINE, done, [])[2] == ["first_win_lola", "k9"]
 
 
 def test_wrong_bite_ends_lolas_turn() -> None:

@@ -1,0 +1,107 @@
+"""``/newgame <game> ... starts_in:`` in the lobby cog: book a lobby that opens later, and open it when its
+``lobby_open`` timer fires (the rules of it: :mod:`bot.tables.schedule`).
+
+Booking answers the command in public (the game, when it opens and who hosts it), pinging nobody. At its time the
+lobby is posted in the channel as a new message pinging the server's lobby role (:mod:`bot.cogs.lobby.ping`), with
+a nonce, so a timer run again after a crash posts (and pings) once; a channel busy at that time gets a short
+notice instead, naming the host."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.cogs.lobby.names import user_names
+from bot.cogs.lobby.ping import with_ping
+from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_view
+from bot.deadline import in_time, respond
+from bot.errors import UserError
+from bot.i18n import t
+from bot.tables.schedule import LOBBY_OPEN
+from bot.ui import SILENT
+
+if TYPE_CHECKING:
+    from bot.app import Coroner
+    from bot.tables import Table
+
+#: the ``/newgame`` parameter that books a lobby for later: minutes from now (at most a week)
+STARTS_IN = "starts_in"
+MAX_STARTS_IN = 7 * 24 * 60
+
+
+class ScheduledLobbies:
+    """The scheduled half of :class:`bot.cogs.lobby.cog.Lobby` (which provides the methods below)."""
+
+    bot: Coroner
+
+    if TYPE_CHECKING:
+        async def _checked(self, interaction: discord.Interaction, game: str, mode: str,
+                           given: dict[str, Any]) -> tuple[Any, dict[str, Any], int | None]: ...
+        async def _send_lobby(self, table: Table, kwargs: dict[str, Any]) -> discord.Message: ...
+
+    def arm_schedule(self) -> None:
+        self.bot.timers.on(LOBBY_OPEN, self.on_lobby_open)
+
+    async def schedule_game(self, interaction: discord.Interaction, game: str, mode: str, given: dict[str, Any],
+                            minutes: int) -> None:
+        """Book the lobby ``minutes`` from now (checked as ``/newgame`` checks an opening lobby) and say so in the
+        channel."""
+        table, opens_at = await in_time(interaction, self._book(interaction, game, mode, given, minutes),
+                                        thinking=True)
+        stamp = int(opens_at.timestamp())
+        text = t("lobby.scheduled", table.language, game=t(f"game.{game}", table.language),
+                 mode=t(f"mode.{game}.{mode}", table.language), host=f"<@{table.host_id}>",
+                 at=f"<t:{stamp}:f>", relative=f"<t:{stamp}:R>")
+        await respond(interaction, ephemeral=False, content=text, allowed_mentions=SILENT)
+
+    async def _book(self, interaction: discord.Interaction, game: str, mode: str, given: dict[str, Any],
+                    minutes: int) -> tuple[Table, datetime]:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        config, settings, rounds = await self._checked(interaction, game, mode, given)
+        opens_at = self.bot.clock.now() + timedelta(minutes=minutes)
+        names = user_names(interaction.user)
+        table = await self.bot.tables.schedule_lobby(interaction.guild_id, interaction.channel_id,
+                                                     interaction.user.id, game, mode, settings, config.language,
+                                                     opens_at=opens_at, host_names=names, rounds=rounds)
+        return table, opens_at
+
+    async def on_lobby_open(self, timer: Any) -> None:
+        """The ``lobby_open`` timer: open the booked lobby and post it, pinging the lobby role; posted (and pinged)
+        once however often the timer runs."""
+        table = await self.bot.tables.load(timer.game_id)
+        config = await self.bot.config(table.guild_id)
+        expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
+        table, opening = await self.bot.tables.open_scheduled(table.id, expires, timer.payload.get("rounds"))
+        channel = await self.bot.delivery.channel(table.channel_id)
+        if opening == "busy":
+            await channel.send(t("lobby.scheduled_busy", table.language, game=t(f"game.{table.game}", table.language),
+                                 host=f"<@{table.host_id}>"), allowed_mentions=SILENT, nonce=f"busy{table.id}")
+            return
+        if table.status != "lobby" or table.lobby_message_id is not None:
+            return  # opened and posted by an earlier run, or closed since
+        content, mentions = with_ping(None, config.lobby_role_id, table.game, table.language)
+        stamp = await lobby_expires_at(self.bot.tables, table)
+        message = await self._send_lobby(table, {
+            "content": content, "embed": lobby_embed(table, table.language, stamp),
+            "view": lobby_view(table, table.language), "allowed_mentions": SILENT, **mentions})
+        await self.bot.tables.set_lobby_message(table.id, message.id)
+
+    async def cancel_booking(self, interaction: discord.Interaction) -> None:
+        """``/cancel`` in a channel with no lobby or game: cancel the lobby booked here that opens first (the
+        caller's own first; a server manager may cancel anyone's), saying so in the channel. Raises
+        ``UserError("lobby.no_game_here")`` when nothing is booked here either, and the refusals of
+        :meth:`~bot.tables.schedule.ScheduleMixin.cancel_booked`."""
+        user = interaction.user
+        booked = await self.bot.tables.booked_in_channel(interaction.channel_id or 0)
+        if not booked:
+            raise UserError("lobby.no_game_here")
+        table, opens_at = next((b for b in booked if b[0].host_id == user.id), booked[0])
+        manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+        table = await self.bot.tables.cancel_booked(table.id, user.id, is_manager=manager)
+        stamp, language = int(opens_at.timestamp()), table.language
+        channel = await self.bot.delivery.channel(table.channel_id)
+        await channel.send(t("lobby.booking_cancelled", language, game=t(f"game.{table.game}", language),
+                             at=f"<t:{stamp}:f>", user=f"<@{user.id}>"), allowed_mentions=SILENT)
+        await respond(interaction, ephemeral=True, content=t("lobby.done.cancel", language))

@@ -1,0 +1,54 @@
+"""The achievements a finishing game leaves, settled in the transaction of its last move.
+
+The game judges what each seat earned (:func:`games.core.achievements.earned`: its facts, replayed from the seed and
+the action log, against ``games/<game>/data/achievements.yaml``); the store then keeps what only it can know: a
+computer seat earns nothing (it has no player), and an achievement marked ``once`` (the first win as the Killer...)
+is earned only by a player who has not earned it in this server before. What is left goes into the game's stored
+:class:`~games.core.Outcome` (``achievements``), which the result message shows, and into the ``achievements`` table
+(:func:`bot.db.repos.scores.record_outcome`). A cancelled game never gets here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import Achievement
+from bot.tables.model import Table
+from games.core import Outcome, SeatInfo
+from games.core.achievements import book_of, earned
+
+log = logging.getLogger(__name__)
+
+
+async def settle(session: AsyncSession, table: Table, outcome: Outcome,
+                 moves: Sequence[tuple[int, dict[str, Any]]]) -> Outcome:
+    """``outcome`` with the achievements the people of ``table`` earned in it (``moves``: the whole action log,
+    the last move included, as ``(seat, action JSON)``); seats that earned nothing are left out. A game whose log
+    no longer replays (it never should) earns nothing rather than failing its last move."""
+    engine = table.engine
+    assert table.seed is not None
+    try:
+        # a replay of the whole game (0.1 s for a long Let's Kill! game): off the event loop, the engines are pure
+        judged = await asyncio.to_thread(earned, engine, engine.Options.model_validate(table.options),
+                                         [SeatInfo(names=s.names) for s in table.seats], table.seed, list(moves))
+    except Exception:  # noqa: BLE001 - the last move must stand whatever the judging does
+        log.exception("could not judge the achievements of game %s", table.id)
+        judged = {}
+    people = {seat.seat: seat.user_id for seat in table.seats if seat.user_id is not None}
+    book = book_of(table.game)
+    once = {a for names in judged.values() for a in names if (spec := book.spec(a)) is not None and spec.once}
+    held: set[tuple[int, str]] = set()
+    if once and people:
+        stmt = select(Achievement.user_id, Achievement.achievement).where(
+            Achievement.guild_id == table.guild_id, Achievement.game == table.game,
+            Achievement.user_id.in_(list(people.values())), Achievement.achievement.in_(sorted(once)))
+        held = {(user, name) for user, name in (await session.execute(stmt)).all()}
+    kept = {seat: [a for a in names if (people[seat], a) not in held]
+            for seat, names in judged.items() if seat in people}
+    return outcome.model_copy(update={"achievements": {seat: names for seat, names in kept.items() if names}})

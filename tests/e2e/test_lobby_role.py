@@ -1,0 +1,54 @@
+"""``/config lobbyrole``: the role is pinged once, when a lobby opens, and nobody else: not the host, not a member
+of another role, not @everyone; edits of the lobby never ping again; @everyone is refused as the lobby role."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import World, refusal
+from tests.support.newgame import newgame
+
+PING = {"en": "A lobby of Asesino en Serie is open: come and join!",
+        "es": "Hay una sala abierta de Asesino en Serie: ¡venid a jugar!"}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_the_lobby_role_is_pinged_once_and_alone(world: World, language: str) -> None:
+    """Bob and Carol hold the lobby role, Dave another role named in the same server: the lobby's message pings
+    Bob and Carol only (its allowed mentions name that role alone), in the server's language; a join edits the
+    lobby and pings nobody."""
+    alice, bob, carol, dave = world.players[:4]
+    players = world.guild.add_role("Players")
+    other = world.guild.add_role("Other")
+    for user, role in ((bob, players), (carol, players), (dave, other)):
+        world.guild.member(user).role_ids.append(role.id)
+    async with world.running():
+        await (await world.admin.slash(world.games, "config language", language=language)).response()
+        await (await world.admin.slash(world.games, "config lobbyrole", role=players)).response()
+        handle = await newgame(alice, world.games, "asesino", "tabletop")
+        await handle.response()
+        lobby = await handle.wait_original()
+        assert lobby.content == f"<@&{players.id}> {PING[language]}"
+        assert lobby.pings == {bob.id, carol.id}
+        join = "Join" if language == "en" else "Unirse"
+        await (await dave.click(lobby, label=join)).response()
+        assert f"<@{dave.id}>" in lobby.text and lobby.pings == {bob.id, carol.id}  # the edit pinged nobody new
+    loud = [m for m in world.double.messages(world.games, include_ephemeral=True) if m.author.bot and m.pings]
+    assert [m.id for m in loud] == [lobby.id]
+
+
+async def test_without_a_lobby_role_a_lobby_pings_nobody_and_everyone_is_refused(world: World) -> None:
+    """No lobby role: the lobby has no ping line and pings nobody; ``role:@everyone`` is refused, saving nothing;
+    the role set then cleared pings nobody again."""
+    alice, bob = world.players[:2]
+    players = world.guild.add_role("Players")
+    world.guild.member(bob).role_ids.append(players.id)
+    async with world.running():
+        refused = await refusal(await world.admin.slash(world.games, "config lobbyrole", role=world.guild.everyone))
+        await (await world.admin.slash(world.games, "config lobbyrole", role=players)).response()
+        await (await world.admin.slash(world.games, "config lobbyrole")).response()
+        handle = await newgame(alice, world.games, "asesino", "tabletop")
+        await handle.response()
+        lobby = await handle.wait_original()
+    assert refused.startswith("⛔ @everyone cannot be the lobby role")
+    assert not lobby.content and lobby.pings == frozenset()

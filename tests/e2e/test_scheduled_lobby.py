@@ -1,0 +1,145 @@
+"""``/newgame ... starts_in:``: a lobby booked for later opens at its time, once, pinging only the lobby role; it
+opens after a restart too (its timer is persisted), and a channel busy at that time cancels it with a notice."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.discord_double import Role
+from tests.e2e.conftest import World, refusal, stored
+from tests.support.newgame import newgame
+
+BOOKED = {"en": "🗓️ A lobby of Asesino en Serie — Tabletop opens <t:{ts}:R> (<t:{ts}:f>), hosted by <@{host}>.",
+          "es": "🗓️ Una sala de Asesino en Serie — De mesa se abrirá <t:{ts}:R> (<t:{ts}:f>), con <@{host}> de"}
+PING = {"en": "A lobby of Asesino en Serie is open: come and join!",
+        "es": "Hay una sala abierta de Asesino en Serie: ¡venid a jugar!"}
+
+
+def _lobby_role(world: World) -> Role:
+    """A "Players" role held by Bob and Carol, and an "Other" role held by Dave."""
+    players, other = world.guild.add_role("Players"), world.guild.add_role("Other")
+    bob, carol, dave = world.players[1:4]
+    for user, role in ((bob, players), (carol, players), (dave, other)):
+        world.guild.member(user).role_ids.append(role.id)
+    return players
+
+
+def _lobbies(world: World) -> list:
+    """The lobby messages the bot posted in the game channel (not the booking's answer)."""
+    return [m for m in world.bot_messages() if m.embeds and not m.interaction_id]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_a_booked_lobby_opens_once_at_its_time_pinging_only_the_lobby_role(world: World, language: str) -> None:
+    """Booked 30 minutes ahead: the answer says when, pinging nobody, and the channel stays free; at 29 minutes
+    nothing is open; at 30 the lobby is posted with Alice seated as host, pinging Bob and Carol only; nothing opens
+    again later."""
+    alice, bob, carol = world.players[:3]
+    role = _lobby_role(world)
+    async with world.running():
+        await (await world.admin.slash(world.games, "config language", language=language)).response()
+        await (await world.admin.slash(world.games, "config lobbyrole", role=role)).response()
+        opens = int(world.clock.now().timestamp()) + 30 * 60
+        handle = await newgame(alice, world.games, "asesino", "tabletop", starts_in=30)
+        await handle.response()
+        booked = await handle.wait_original()
+        assert booked.content.startswith(BOOKED[language].format(ts=opens, host=alice.id))
+        assert booked.pings == frozenset()
+        assert await world.tables.table_in_channel(world.games.id) is None
+        world.clock.advance(minutes=29)
+        assert _lobbies(world) == []
+        world.clock.advance(minutes=1)
+        await world.double.wait_for(lambda: len(_lobbies(world)) == 1, what="the lobby to open")
+        lobby = _lobbies(world)[0]
+
+        async def opened() -> bool:
+            table = await world.tables.table_in_channel(world.games.id)
+            return table is not None and table.lobby_message_id == lobby.id
+
+        await stored(world, opened, "the lobby's message id")
+        world.clock.advance(minutes=5)
+        table = await world.tables.table_in_channel(world.games.id)
+    assert lobby.content == f"<@&{role.id}> {PING[language]}"
+    assert lobby.pings == {bob.id, carol.id}
+    assert f"<@{alice.id}>" in lobby.text
+    assert table is not None and table.status == "lobby" and table.host_id == alice.id
+    assert [s.user_id for s in table.seats] == [alice.id]
+    assert len(_lobbies(world)) == 1
+
+
+async def test_a_booked_lobby_opens_after_a_restart_once(world: World) -> None:
+    """The bot stops with a lobby booked; its time passes while it is down; started again, it opens the lobby once,
+    pinging the role; a second restart opens nothing more."""
+    alice, bob, carol = world.players[:3]
+    role = _lobby_role(world)
+    async with world.running():
+        await (await world.admin.slash(world.games, "config lobbyrole", role=role)).response()
+        handle = await newgame(alice, world.games, "asesino", "tabletop", starts_in=60)
+        await handle.response()
+        await handle.wait_original()
+    world.clock.advance(minutes=90)
+    async with world.running():
+        await world.double.wait_for(lambda: len(_lobbies(world)) == 1, what="the lobby to open after the restart")
+
+        async def opened() -> bool:
+            table = await world.tables.table_in_channel(world.games.id)
+            return table is not None and table.lobby_message_id is not None
+
+        await stored(world, opened, "the lobby's message id")
+    async with world.running():
+        world.clock.advance(minutes=1)
+        table = await world.tables.table_in_channel(world.games.id)
+    assert len(_lobbies(world)) == 1
+    assert _lobbies(world)[0].pings == {bob.id, carol.id}
+    assert table is not None and table.status == "lobby"
+
+
+async def test_a_booked_lobby_whose_channel_is_busy_is_cancelled_with_a_notice(world: World) -> None:
+    """Bob opens a lobby in the channel before Alice's booked one is due: at its time Alice's is cancelled and the
+    channel is told, pinging nobody; Bob's lobby stays."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        handle = await newgame(alice, world.games, "verdugo", "classic", starts_in=10)
+        await handle.response()
+        await handle.wait_original()
+        bobs = await newgame(bob, world.games, "asesino", "tabletop")
+        await bobs.response()
+        world.clock.advance(minutes=10)
+        notice = "The lobby of Verdugo booked by"
+        await world.double.wait_for(lambda: any(m.content.startswith(f"🗓️ {notice}") for m in world.bot_messages()),
+                                    what="the busy notice")
+        table = await world.tables.table_in_channel(world.games.id)
+    said = next(m for m in world.bot_messages() if m.content.startswith(f"🗓️ {notice}"))
+    assert said.content == (f"🗓️ {notice} <@{alice.id}> could not open: this channel has a game on. Book it again "
+                            "with /newgame when the channel is free.")
+    assert said.pings == frozenset()
+    assert table is not None and table.host_id == bob.id and table.game == "asesino"
+
+
+HOST_ONLY = {"en": "⛔ Only the host or a server manager can cancel this game.",
+             "es": "⛔ Solo el anfitrión o quien gestione el servidor puede cancelar esta partida."}
+CANCELLED = {"en": "🗓️ The lobby of Verdugo booked for <t:{ts}:f> will not open: <@{user}> cancelled it.",
+             "es": "🗓️ La sala de Verdugo reservada para <t:{ts}:f> no se abrirá: <@{user}> la ha cancelado."}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_cancel_in_a_free_channel_cancels_the_booked_lobby(world: World, language: str) -> None:
+    """Bob, neither its host nor a manager, may not cancel Alice's booking; Alice's /cancel does, the channel is
+    told, and at its time nothing opens."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        await (await world.admin.slash(world.games, "config language", language=language)).response()
+        opens = int(world.clock.now().timestamp()) + 20 * 60
+        handle = await newgame(alice, world.games, "verdugo", "classic", starts_in=20)
+        await handle.response()
+        await handle.wait_original()
+        refused = await refusal(await bob.slash(world.games, "cancel"))
+        await (await alice.slash(world.games, "cancel")).response()
+        notice = CANCELLED[language].format(ts=opens, user=alice.id)
+        await world.double.wait_for(lambda: any(m.content == notice for m in world.bot_messages()),
+                                    what="the cancellation notice")
+        world.clock.advance(minutes=25)
+        assert await world.tables.table_in_channel(world.games.id) is None
+        booked = await world.tables.booked_in_channel(world.games.id)
+    assert refused == HOST_ONLY[language] and booked == []
+    assert _lobbies(world) == []
