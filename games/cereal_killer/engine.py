@@ -47,7 +47,7 @@ from games.cereal_killer.models import (
     waiting_of,
 )
 from games.cereal_killer.views import achievement_facts, build_outcome, build_view
-from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
+from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting
 from games.core.achievements import Moment
 
 _PUBLIC = Audience.public()
