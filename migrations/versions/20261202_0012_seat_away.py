@@ -4,8 +4,8 @@ counts such changes since the decision the game waits on was offered, which they
 
 Hand-written; ``tests/db/test_migrations.py`` checks it matches the models exactly and downgrades cleanly.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-02
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0011"
-down_revision: str | None = "0010"  # main's head when this branch was made
+revision: str = "0012"
+down_revision: str | None = "0011"  # main's head when this branch merged it
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
