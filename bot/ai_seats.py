@@ -41,9 +41,10 @@ def ai_delay(seed: int, version: int, attempt: int = 0) -> timedelta:
 
 
 def ai_movers(table: Table) -> list[int]:
-    """The AI seats the game waits on now that have a legal action, in the engine's order (empty unless active)."""
+    """The AI seats the game waits on now that have a legal action, in the engine's order (empty unless active and
+    not paused)."""
     ai = set(table.ai_seats())
-    if not ai or table.status != "active" or table.state is None:
+    if not ai or table.status != "active" or table.state is None or table.paused:
         return []
     waiting = table.engine.waiting(table.state)
     if waiting is None:

@@ -76,9 +76,6 @@ class Deliveries(Protocol):
     async def show_table(self, table: Table) -> None:
         """Show the table message of ``table`` as it is now."""
 
-    async def announce_cancel(self, table: Table, by_user_id: int) -> None:
-        """Say on the table that ``by_user_id`` cancelled the game."""
-
     def status_message(self, table: Table, lines: list[str], public: dict[str, Any] | None = None) -> Outgoing:
         """The table message: the public view with the log ``lines``."""
 

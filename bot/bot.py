@@ -18,7 +18,7 @@ from discord import app_commands
 
 from bot.ai_seats import install_ai_seats, resume_ai_moves
 from bot.app import Coroner
-from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton
+from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton, LobbySelect
 from bot.db.check import open_database
 from bot.db.session import make_sessionmaker
 from bot.deadline import acknowledge_if_slow
@@ -114,7 +114,7 @@ class CoronerBot(Coroner):
         install_ai_seats(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
-        self.add_dynamic_items(LobbyButton, GameButton, GameSelect, HistoryButton)
+        self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, HistoryButton)
         install_modal_router(self)
         await self.load_plugins()
         # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered
@@ -214,8 +214,8 @@ class CoronerBot(Coroner):
         """Route a persistent game component to the game's UI; errors become ephemeral replies."""
         table = None
         try:
-            if name == "secrets":  # answered with a message: deferred before the load while the database is slow
-                await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
+            if name == "secrets" or (name, arg) == ("host", "panel"):  # answered with a private message: deferred
+                await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # first while the database is slow
             table = await self.tables.load(game_id)
             if name == "secrets":
                 await show_secrets(interaction, table)
@@ -225,6 +225,9 @@ class CoronerBot(Coroner):
                 return
             if name == TAKE and arg.isdigit():
                 await accept_offer(self, interaction, table, int(arg))
+                return
+            if name == "host":  # the host's panel and its controls, the same for every game
+                await self.get_cog("Host").on_component(interaction, table, arg, values)  # type: ignore[union-attr]
                 return
             await ui_for(table.game, table.mode).on_component(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply

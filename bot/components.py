@@ -1,7 +1,8 @@
 """Persistent components: their ``custom_id`` carries the game id (and the table version they were drawn at), so
 they keep working after a restart and a click on an outdated message is recognised as stale.
 
-Templates: ``coroner:lobby:<game>:<action>`` for lobby buttons, ``coroner:g:<game>:<version>:<name>:<arg>`` for
+Templates: ``coroner:lobby:<game>:<action>`` for lobby buttons (and the Cancel confirmation's), ``coroner:lobbysel:<game>:<action>``
+for the host's lobby select, ``coroner:g:<game>:<version>:<name>:<arg>`` for
 game buttons, ``coroner:s:<game>:<version>:<name>:<arg>`` for game selects (the picked values reach the
 handler) and ``coroner:h:<what>:<game>:<page>`` for the history's buttons. ``version`` 0 means "any version" (e.g.
 the My secrets button). Every number is bounded by :data:`~bot.db.base.MAX_ROW_ID` as it is parsed (see
@@ -75,6 +76,32 @@ class LobbyButton(_Bounded, discord.ui.DynamicItem[discord.ui.Button],
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = cast("Coroner", interaction.client)
         await bot.get_cog("Lobby").on_lobby_button(interaction, self.game_id, self.action)  # type: ignore[union-attr]
+
+
+class LobbySelect(_Bounded, discord.ui.DynamicItem[discord.ui.Select],
+                  template=r"coroner:lobbysel:(?P<game_id>\d+):(?P<action>[a-z_]+)"):
+    """The host's select on a lobby message (``kick``: remove a joined player before the start), on its own row."""
+
+    def __init__(self, game_id: int, action: str, *, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"coroner:lobbysel:{game_id}:{action}",
+                                           options=options or [discord.SelectOption(label="-")],
+                                           placeholder=placeholder), row=2)
+        self.game_id = game_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LobbySelect:
+        select = cast(discord.ui.Select, item)
+        game_id = int(match["game_id"])
+        return cls.parsed(cls(game_id, match["action"], options=list(select.options) or None,
+                              placeholder=select.placeholder), game_id)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast("Coroner", interaction.client)
+        await bot.get_cog("Lobby").on_lobby_button(  # type: ignore[union-attr]
+            interaction, self.game_id, self.action, values=list(self.item.values))
 
 
 class GameButton(_Bounded, discord.ui.DynamicItem[discord.ui.Button],
@@ -160,6 +187,12 @@ def game_button(game_id: int, version: int, name: str, arg: str = "", **kwargs: 
 def secrets_button(game_id: int, label: str) -> GameButton:
     """The "My secrets" button: works at any version, shows the clicker's private view ephemerally."""
     return GameButton(game_id, 0, "secrets", label=label, style=discord.ButtonStyle.secondary, emoji="🔒")
+
+
+def host_button(game_id: int, label: str) -> GameButton:
+    """The "Host" button on a running table: opens the host's panel (:mod:`bot.cogs.host`) for the table's host or
+    a server manager; works at any version."""
+    return GameButton(game_id, 0, "host", "panel", label=label, style=discord.ButtonStyle.secondary, emoji="🛠️")
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

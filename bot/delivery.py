@@ -17,13 +17,13 @@ import discord
 
 from bot.achievements import earned_lines
 from bot.ai_seats import ai_timers
-from bot.components import HistoryButton, secrets_button, view_of
+from bot.components import HistoryButton, host_button, secrets_button, view_of
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
 from bot.seat_controls import back_button
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
-from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, ui_for
+from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, text_name, ui_for
 from games.core import Event
 
 if TYPE_CHECKING:
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
+#: the events of the host's controls (:mod:`games.core.controls`), worded alike for every game
+CONTROL_EVENTS = frozenset({"core.paused", "core.resumed", "core.closed"})
 
 
 class Delivery:
@@ -52,13 +54,13 @@ class Delivery:
         public = table.engine.view(table.state, None)
         step = current_step()
         changed = step is None or step.public_changed(public)  # outside a step's delivery: unknown, so changed
-        if table.status in ("active", "finished") and (lines or changed):
+        if table.status in ("active", "finished", "cancelled") and (lines or changed):
             # a step with no public event and no change to the public view shows nothing: a changed table after
             # a secret action (a social-mode night action, say) would tell the channel that someone just acted
             await self.live.show(table, lines, lambda log_lines: self.status_message(table, log_lines, public),
                                  fresh=ui.fresh_table(table, events))
             await self.live.after_step(table)
-        if table.status == "finished":
+        if table.status in ("finished", "cancelled"):
             await self.live.forget(table)
             await self.close_notices(table)
         for seat, outs in private.items():
@@ -148,20 +150,6 @@ class Delivery:
         out = Outgoing(content=text, view=view, mentions=True, language=table.language)
         await self.send(await self.channel(table.channel_id), out, "f")
 
-    async def announce_cancel(self, table: Table, by_user_id: int) -> None:
-        """A running game was cancelled: the table says so, without its buttons (one edit)."""
-        ctx = RenderContext(table, table.language)
-
-        def render(log_lines: list[str]) -> Outgoing:
-            out = self.status_message(table, log_lines)
-            out.view = None
-            return out
-
-        await self.live.unping(table)
-        await self.live.show(table, [ctx.t("game.cancelled", user=f"<@{by_user_id}>")], render)
-        await self.live.forget(table)
-        await self.close_notices(table)
-
     async def close_notices(self, table: Table) -> None:
         """The game is over (finished or cancelled): its closed-DM notices (:meth:`dm_fallback`) lose their
         "My secrets" button, which has nothing left to act on. Only for a game where some seat's DMs were closed;
@@ -188,8 +176,11 @@ class Delivery:
                        full: bool = False) -> Outgoing:
         """The public table: the table embed with ``lines`` (the "last moves" log) as its last field, who the game
         waits on, and the components, all from ``public`` (``engine.view(state, None)``, computed here when not
-        given); once finished, the result with a History button (the timeline, see :mod:`bot.cogs.history`).
-        ``full`` (``/status``): the UI's :meth:`~bot.ui.GameUI.status_embeds` follow the table."""
+        given); once finished, the result with a History button (the timeline, see :mod:`bot.cogs.history`); once
+        cancelled (the view then reveals what a finished game does), only the History button; while paused, who
+        paused it instead of who the game waits on, and no move's controls. A running table has the host's button
+        (:func:`bot.components.host_button`). ``full`` (``/status``): the UI's
+        :meth:`~bot.ui.GameUI.status_embeds` follow the table."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
         if public is None:
@@ -202,15 +193,21 @@ class Delivery:
         embeds = [embed, *(ui.status_embeds(ctx, public) if full else [])]
         items: list[discord.ui.Item[Any]] = []
         mentions = False
-        if table.status == "finished":
-            embeds.append(outcome_embed(ctx, table))
+        paused = table.engine.paused(table.state) if table.paused else None
+        if table.status in ("finished", "cancelled"):
+            if table.status == "finished":
+                embeds.append(outcome_embed(ctx, table))
             items = [HistoryButton("game", table.id, 0, label=ctx.t("history.button"), emoji="📜")]
+        elif paused is not None:
+            content = ctx.t("host.paused_by", by=text_name(paused.by))
+            items = [secrets_button(table.id, ctx.t("secrets.button")), host_button(table.id, ctx.t("host.button"))]
         else:
-            waiting = table.engine.waiting(table.state) if table.status == "active" else None  # (not cancelled)
+            waiting = table.engine.waiting(table.state) if table.status == "active" else None
             if waiting is not None and waiting.pings and not waiting.hidden:
                 content = ctx.t("turn.waiting_on", seats=", ".join(ctx.mention(s) for s in waiting.seats))
                 mentions = True
-            items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button"))]
+            items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button")),
+                     host_button(table.id, ctx.t("host.button"))]
             away = [s.seat for s in table.seats if s.away] if table.status == "active" else []
             if away:  # the computer plays for them until they press "I'm back"
                 items.append(back_button(table, ctx.t("seat.button.back")))
@@ -229,13 +226,15 @@ class Delivery:
         """The timers the step that produced ``table`` arms (the table service's ``plan``, recorded in the step's
         transaction): for engines that define ``timeout_action``, while the game waits on seats it pings, a
         warning at half the turn time and the bot's move at the time limit, both carrying the version they were
-        armed at (they do nothing once the game moved on), and the UI's ``step_timers(table, timeout_at)`` if it
-        has any; none when the step leaves open a decision whose timers were armed before
+        armed at (they do nothing once the game moved on), and the UI's own :meth:`~bot.ui.GameUI.step_timers`;
+        none when the step leaves open a decision whose timers were armed before
         (:attr:`bot.tables.Table.decision_opened`, from the engine's ``Waiting.open_for``); the ``ai_move`` of a computer player whenever the step waits on one
         (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
         if table.status == "finished":
             series = table.series_id is not None and not table.abandoned  # (an abandoned round ends nothing)
             return [TimerPlan("series_round_finished", self.bot.clock.now())] if series else []
+        if table.paused:  # nothing runs while paused (the resume gives the held timers the time they had left)
+            return []
         now = self.bot.clock.now()
         ai = ai_timers(table, now)  # a computer player's move, at every step that waits on one
         waiting = table.engine.waiting(table.state)
@@ -247,10 +246,8 @@ class Delivery:
         config = await self.bot.config(table.guild_id)
         timeout = timedelta(seconds=ui.move_timeout(table, config))
         payload = {"version": table.version}
-        extra = getattr(ui, "step_timers", None)  # e.g. a prompt's own deadline
         return [TimerPlan("turn_warning", now + timeout / 2, payload),
-                TimerPlan("turn_timeout", now + timeout, payload), *(extra(table, now + timeout) if extra else []),
-                *ai]
+                TimerPlan("turn_timeout", now + timeout, payload), *ui.step_timers(table, now + timeout), *ai]
 
 
 def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes: bool = False,
@@ -264,6 +261,9 @@ def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes:
     medium: list[Outgoing] = []
     for event in events:
         if not echoes and ui.echoes(event, events):
+            continue
+        if event.key in CONTROL_EVENTS:  # the host's controls, the same in every game
+            lines.append(ctx.t(event.key, by=text_name(str(event.params.get("by", "")))))
             continue
         if event.audience.kind == "public":
             line = ui.public_event(ctx, event)

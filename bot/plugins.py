@@ -18,7 +18,7 @@ from games.core import all_games
 
 #: the bot's own cogs, loaded first and in this order; every other package under ``bot/cogs/`` follows by name
 CORE_EXTENSIONS: tuple[str, ...] = ("bot.cogs.lobby", "bot.cogs.core", "bot.cogs.admin", "bot.cogs.dm",
-                                    "bot.cogs.history")
+                                    "bot.cogs.history", "bot.cogs.host")
 
 
 def extensions() -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,7 +23,7 @@ import discord
 from bot.budget import fit_message
 from bot.deadline import in_time
 from bot.i18n import catalog
-from bot.tables.model import TableError
+from bot.tables.model import TableError, TimerPlan
 from games.core import SYSTEM_SEAT, Event, IllegalAction, Outcome, seat_keys
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ class RenderContext:
         list. A name is markdown-escaped (a player may be called ``**x**``): it reads as typed in a message line."""
         show: Callable[[int], str] = self.mention if mention else self.shown_name
         out = dict(params)
-        engine_seats = getattr(self.table.engine, "seat_params", ())
+        engine_seats = self.table.engine.seat_params  # declared by every engine (Engine.seat_params)
         for key in seat_keys(params, (*declared, *engine_seats)):
             value = params.get(key)
             if isinstance(value, int) and not isinstance(value, bool):
@@ -179,10 +180,22 @@ class GameUI:
         of the living table; ``table`` is the table after the step. None by default."""
         return False
 
+    def step_timers(self, table: Table, timeout_at: datetime) -> list[TimerPlan]:
+        """Timers of this game's own that a step arms beside the turn timers (e.g. a prompt's own deadline at
+        ``timeout_at``, the turn's time limit); ``table`` is the table after the step. None by default."""
+        return []
+
+    def series_embed(self, ctx: RenderContext, rounds: list[dict[int, float]], series_id: int, played: int,
+                     total: int) -> discord.Embed | None:
+        """The standings posted after ``played`` of ``total`` rounds of a points series (``rounds``: seat -> points,
+        one dict a round), for a mode whose engine declares ``features.series``; ``None`` (the default): nothing is
+        posted."""
+        return None
+
     # --- playing ---------------------------------------------------------------------------------------------
     async def play(self, bot: Any, table: Table, user_id: int | None, action: dict[str, Any], *,
                    version: int | None = None, interaction: discord.Interaction | None = None,
-                   seat: int | None = None, timed_out: bool = False) -> ActResult:
+                   seat: int | None = None, timed_out: bool = False, manager: bool = False) -> ActResult:
         """The one path every move of every game is played through (a click, a modal, a DM, a computer player, a
         time limit's default, the game's clock, a host's action): :meth:`complete_action` (not for the game's
         clock), then
@@ -200,13 +213,14 @@ class GameUI:
 
         ``seat`` (with ``user_id`` None): the bot's move for that seat: a computer player (:mod:`bot.ai_seats`), the
         default after a time limit (``timed_out``, :mod:`bot.turns`) or the game's own clock (``SYSTEM_SEAT``); the
-        same door, checks and follow-up (:meth:`after_play`) as a person's."""
+        same door, checks and follow-up (:meth:`after_play`) as a person's. ``manager``: the person manages the
+        server, so a host action of theirs is the host's (``HOST_SEAT``)."""
         assert (user_id is None) != (seat is None), "a move is a person's or the bot's for a seat"
         if seat != SYSTEM_SEAT:  # the game's own clock stamps its moves itself (Engine.due)
             action = self.complete_action(bot, action)
         with answering(interaction):
             acting = bot.tables.act(table.id, user_id, action, expected_version=version, seat=seat,
-                                    timed_out=timed_out)
+                                    timed_out=timed_out, manager=manager)
             try:
                 result = await (acting if interaction is None else in_time(interaction, acting))
             except (IllegalAction, TableError):

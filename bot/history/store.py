@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import ColumnElement, Select, String, cast, false, func, or_, select
+from sqlalchemy import ColumnElement, Select, String, and_, cast, false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import defer
 
@@ -17,12 +17,24 @@ from bot.tables import Table, TableError, to_table
 from games.core import all_games
 
 FINISHED = "finished"
+CANCELLED = "cancelled"
+
+
+def kept(table: Table) -> bool:
+    """Whether the history keeps ``table``: a finished game, or a game its host cancelled after the start (a
+    lobby cancelled before it has nothing to tell)."""
+    return table.status == FINISHED or (table.status == CANCELLED and table.seed is not None)
 
 
 def _finished_of(guild_id: int) -> Select[tuple[Game]]:
-    """The finished games of ``guild_id`` whose game this bot still has (an engine to read them with)."""
-    return select(Game).where(Game.guild_id == guild_id, Game.status == FINISHED,
-                              Game.game.in_([g.id for g in all_games()]))
+    """The games of ``guild_id`` the history keeps (:func:`kept`) whose game this bot still has (an engine to read
+    them with)."""
+    return select(Game).where(Game.guild_id == guild_id, _kept(), Game.game.in_([g.id for g in all_games()]))
+
+
+def _kept() -> ColumnElement[bool]:
+    """:func:`kept` as a condition on ``games``."""
+    return or_(Game.status == FINISHED, and_(Game.status == CANCELLED, Game.seed.is_not(None)))
 
 
 async def _newest(session: AsyncSession, stmt: Select[tuple[Game]]) -> list[Table]:
@@ -60,9 +72,10 @@ async def search(sessions: async_sessionmaker[AsyncSession], guild_id: int, text
 
 
 async def finished_ids(sessions: async_sessionmaker[AsyncSession]) -> Sequence[int]:
-    """Every finished game of every server, oldest first (for ``coroner replay``)."""
+    """Every game the history keeps (:func:`kept`: finished, or cancelled after the start) of every server, oldest
+    first (for ``coroner replay``)."""
     async with sessions() as session:
-        return (await session.scalars(select(Game.id).where(Game.status == FINISHED).order_by(Game.id))).all()
+        return (await session.scalars(select(Game.id).where(_kept()).order_by(Game.id))).all()
 
 
 async def load_record(sessions: async_sessionmaker[AsyncSession], game_id: int) -> GameRecord:

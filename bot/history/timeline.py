@@ -16,6 +16,7 @@ from datetime import datetime
 from bot.budget import clip, size
 from bot.delivery import outcome_embed
 from bot.history.record import GameRecord, replay_steps
+from bot.history.store import kept
 from bot.simulate.transcript import embed_text, step_lines
 from bot.ui import RenderContext, ui_for
 
@@ -37,10 +38,11 @@ class Entry:
 
 
 def timeline(record: GameRecord, language: str) -> list[Entry]:
-    """The whole timeline of a finished game in ``language``. Raises :class:`NotFinished` for any other game,
+    """The whole timeline of a finished game (or one its host cancelled after the start) in ``language``. Raises
+    :class:`NotFinished` for any other game,
     :class:`~games.core.IllegalAction` when its log no longer replays."""
     table = record.table
-    if table.status != "finished":
+    if not kept(table):
         raise NotFinished(f"game {table.id} is {table.status}")
     ui = ui_for(table.game, table.mode)
     steps = replay_steps(record)
@@ -61,7 +63,8 @@ def timeline(record: GameRecord, language: str) -> list[Entry]:
         secrets = embed_text(ui.secrets_embed(ctx, seat.seat, view)).splitlines()
         entries.append(Entry(None, [ctx.t("history.secrets_of", seat=ctx.shown_name(seat.seat)),
                                     *(INDENT + line for line in secrets)]))
-    entries.append(Entry(record.table.finished_at, embed_text(outcome_embed(ctx, final)).splitlines()))
+    if table.status == "finished":  # (a cancelled game's last step says who cancelled it)
+        entries.append(Entry(record.table.finished_at, embed_text(outcome_embed(ctx, final)).splitlines()))
     return entries
 
 

@@ -19,7 +19,8 @@ from bot.db.repos import games, scores, timers
 from bot.i18n import t
 from bot.tables.model import Table, TableError, to_table
 from bot.tables.options import validate_options, validate_rounds
-from games.core import Event, SeatInfo
+from games.core import Event, IllegalAction, SeatInfo
+from games.core.controls import NAME_LENGTH
 
 if TYPE_CHECKING:
     from bot.tables.outbox import Lease
@@ -40,6 +41,8 @@ class LobbyMixin:
         async def _send(self, table: Table, lease: Lease | None) -> None: ...
         async def load(self, game_id: int) -> Table: ...
         def new_seed(self) -> int: ...
+        async def act(self, game_id: int, user_id: int | None, action: dict[str, Any], *,
+                      manager: bool = ...) -> Any: ...
 
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, game: str, mode: str,
                          options: dict[str, Any] | None = None, language: str = "en", *,
@@ -186,16 +189,42 @@ class LobbyMixin:
         await self._send(table, lease)
         return table
 
-    async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool) -> Table:
-        """Cancel a lobby or a running game: its host or a server manager only. Pending timers are disarmed.
+    async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool, by_name: str = "") -> Table:
+        """Cancel a lobby or a running game: its host or a server manager only. Pending timers are disarmed. A
+        running game is cancelled by an action of the game (:class:`games.core.controls.CloseGame` by ``by_name``,
+        through :meth:`act`: logged, replayed, shown in the history; the table reveals what a finished game does).
         Raises ``TableError``: ``table.host_or_manager``, ``table.not_active`` (already over)."""
+        table = await self.load(game_id)
+        check_cancel(table, by_user_id, is_manager=is_manager)
+        if table.status == "active":
+            close = {"type": "close", "at": self._clock().isoformat(), "by": by_name[:NAME_LENGTH] or "?"}
+            try:
+                await self.act(game_id, by_user_id, close, manager=is_manager)
+            except IllegalAction as exc:  # (finished meanwhile)
+                raise TableError("table.not_active", game_id=game_id) from exc
+            return await self.load(game_id)
         async with self.lock(game_id), self._sessions() as session, session.begin():
             _, table = await self._read(session, game_id)
-            if not table.is_open:
-                raise TableError("table.not_active", game_id=game_id)
-            if by_user_id != table.host_id and not is_manager:
-                raise TableError("table.host_or_manager")
+            check_cancel(table, by_user_id, is_manager=is_manager)
+            if table.status != "lobby":  # started meanwhile: cancelled as a running game
+                raise TableError("table.stale", game_id=game_id)
             await self._close(session, table, "cancelled")
+        return await self.load(game_id)
+
+    async def kick(self, game_id: int, by_user_id: int, user_id: int) -> Table:
+        """The host removes ``user_id`` from the lobby before the start (later seats move up; the host cannot
+        remove themselves: they leave). Raises ``TableError``: ``table.host_only``, ``table.already_started``,
+        ``table.not_active``, ``table.not_a_player`` (``user_id`` is not seated), ``table.kick_self``."""
+        async with self.lock(game_id), self._sessions() as session, session.begin():
+            _, table = await self._read(session, game_id)
+            self._check_lobby(table)
+            self._check_host(table, by_user_id)
+            if user_id == by_user_id:
+                raise TableError("table.kick_self")
+            if table.seat_of(user_id) is None:
+                raise TableError("table.not_a_player", game_id=game_id)
+            await self._commit_guarded(session, table)
+            await games.remove_seat(session, game_id, user_id)
         return await self.load(game_id)
 
     async def expire(self, game_id: int) -> Table:
@@ -225,3 +254,13 @@ class LobbyMixin:
         ``TableError("table.host_only")``."""
         if user_id != table.host_id or not table.user_ids():
             raise TableError("table.host_only")
+
+
+def check_cancel(table: Table, user_id: int, *, is_manager: bool) -> None:
+    """Refuse ``user_id`` cancelling ``table`` unless they host it or manage the server (``is_manager``) and it is
+    still open (the check the confirmation asks before it is shown, and the cancel itself). Raises ``TableError``:
+    ``table.not_active``, ``table.host_or_manager``."""
+    if not table.is_open:
+        raise TableError("table.not_active", game_id=table.id)
+    if user_id != table.host_id and not is_manager:
+        raise TableError("table.host_or_manager")

@@ -137,8 +137,8 @@ class Table:
         is awaited (a lobby, a finished game)."""
         if self.status != "active" or self.state is None:
             return self.version
-        waiting = self.engine.waiting(self.state)
-        return self.version if waiting is None else self.version - waiting.open_for - self.seat_steps
+        age = self.engine.decision_age(self.state)  # the host's pause and resume leave the decision open
+        return self.version if age is None else self.version - age - self.seat_steps
 
     def stands(self, version: int) -> bool:
         """Whether a control drawn at ``version`` is for the decision the game waits on now: the same version, or
@@ -146,6 +146,11 @@ class Table:
         while its answers come in: each is an answer to the same decision, whichever arrived first, LK-19). Only a
         control for a decision that has closed is stale."""
         return self.decision_opened <= version <= self.version
+
+    @property
+    def paused(self) -> bool:
+        """A running game its host has paused (:mod:`games.core.controls`): every timer of it is held."""
+        return self.status == "active" and self.state is not None and self.engine.paused(self.state) is not None
 
     @property
     def is_open(self) -> bool:

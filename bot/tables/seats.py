@@ -23,6 +23,7 @@ from bot.db.models import Seat
 from bot.db.repos import timers
 from bot.tables.model import ABANDONED, Table, TableError, TableSeat
 from games.core import HOST_SEAT, IllegalAction, Outcome
+from games.core.controls import CONTROL_TYPES
 from games.core.seats import is_seat_change
 
 #: the timer of a pending offer of a seat to someone (payload ``seat``, ``user_id``, ``by``); it lapses at due time
@@ -96,6 +97,8 @@ def steps_since_decision(table: Table, state: Any, action: Any) -> int:
     says the decision stays open (``Waiting.open_for``), else 0."""
     if is_seat_change(action):
         return table.seat_steps + 1
+    if getattr(action, "type", None) in CONTROL_TYPES:  # the host's pause or resume leaves the decision open too
+        return table.seat_steps
     waiting = table.engine.waiting(state)
     return table.seat_steps if waiting is not None and waiting.open_for else 0
 

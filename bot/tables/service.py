@@ -39,10 +39,11 @@ from bot.locks import KeyedLocks
 from bot.tables.achievements import settle
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
-from bot.tables.outbox import Deliver, Deliverer, Lease
+from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Lease
 from bot.tables.schedule import ScheduleMixin
 from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
+from games.core.controls import PauseGame, ResumeGame
 from games.core.replay import replay
 from games.core.seats import is_seat_change
 
@@ -84,18 +85,18 @@ def process_owner(shard_ids: Sequence[int] | None = None) -> str:
 
 
 def admit(table: Table, *, user_id: int | None, seat: int | None, expected_version: int | None,
-          host_action: bool = False) -> int:
+          host_action: bool = False, manager: bool = False) -> int:
     """The seat acting on ``table`` (the table's facts only; who may move now is the engine's,
     :meth:`games.core.Engine.check_actor`): ``seat`` when the bot acts for it (``SYSTEM_SEAT`` and ``HOST_SEAT``
-    included); else, for the person ``user_id``, ``HOST_SEAT`` when they host the table and the move is one of the
-    game's host actions (``host_action``), otherwise their seat. Raises ``TableError``: ``table.not_active``,
-    ``table.not_a_player``, ``seat.error.away`` (the computer plays their seat: "I'm back" first), ``table.bad_seat``,
-    ``table.stale`` (in that order; stale: ``expected_version``, the
+    included); else, for the person ``user_id``, ``HOST_SEAT`` when they host the table (or manage the server:
+    ``manager``) and the move is one of the game's host actions (``host_action``), otherwise their seat. Raises
+    ``TableError``: ``table.not_active``, ``table.not_a_player``, ``seat.error.away`` (the computer plays their
+    seat: "I'm back" first), ``table.bad_seat``, ``table.stale`` (in that order; stale: ``expected_version``, the
     version a control was drawn at, is for a decision that has closed, :meth:`Table.stands`)."""
     if table.status != "active":
         raise TableError("table.not_active", game_id=table.id)
     if seat is None:
-        if host_action and user_id is not None and user_id == table.host_id:
+        if host_action and user_id is not None and (user_id == table.host_id or manager):
             seat = HOST_SEAT
         else:
             seat = table.seat_of(user_id) if user_id is not None else None
@@ -231,27 +232,32 @@ class TableService(LobbyMixin, ScheduleMixin):
     # --- playing -------------------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int | None, action: dict[str, Any], *,
                   expected_version: int | None = None, seat: int | None = None,
-                  timed_out: bool = False) -> ActResult:
+                  timed_out: bool = False, manager: bool = False) -> ActResult:
         """The one door every move enters by, with the same checks, persistence and delivery: apply ``action``
         (JSON, parsed by the engine) to game ``game_id``.
 
         Who moves: the person ``user_id`` (a click, a modal, a DM: their seat, or ``HOST_SEAT`` when they host the
-        table and the move is one of the game's host actions, e.g. ending a Verdugo match); or, with ``user_id``
+        table or manage the server (``manager``) and the move is one of the game's host actions, e.g. ending a
+        Verdugo match, pausing the game); or, with ``user_id``
         None, the bot for ``seat`` (logged with no user): a computer player, the default after a time limit
         (``timed_out``: logged as such and announced by :func:`timeout_announcement`'s events, shown before the
         step's own and committed with it, so "the bot moved for you" is said exactly when that move counted), the
         game's own clock (``SYSTEM_SEAT``). ``expected_version``: the table version the control was drawn at
         (``None`` for moves valid at any version): refused as stale only when the decision it was drawn for has
-        closed (:meth:`Table.stands`), checked inside the game's lock.
+        closed (:meth:`Table.stands`), checked inside the game's lock. The host's controls
+        (:mod:`games.core.controls`): a pause holds every timer of the game and the resume gives each the time it
+        had left, in the step's transaction; a cancel ends the game ``cancelled``, with no scores.
 
         Raises ``TableError``: ``table.not_found``, ``table.not_active``, ``table.not_a_player``,
         ``table.bad_seat`` (a ``seat`` not at the table), ``table.stale`` (a closed decision, or another writer
         won the race), ``table.bad_action`` (malformed JSON); and the engine's ``IllegalAction`` unchanged (game
         over, not this actor's move, the game's rules). Nothing is written when it raises."""
-        return await self._act(game_id, action, expected_version, user_id=user_id, seat=seat, timed_out=timed_out)
+        return await self._act(game_id, action, expected_version, user_id=user_id, seat=seat, timed_out=timed_out,
+                               manager=manager)
 
     async def _act(self, game_id: int, action: dict[str, Any], expected_version: int | None, *,
-                   user_id: int | None, seat: int | None, timed_out: bool = False) -> ActResult:
+                   user_id: int | None, seat: int | None, timed_out: bool = False,
+                   manager: bool = False) -> ActResult:
         async with self.lock(game_id):
             now = self._clock()
             try:
@@ -262,7 +268,7 @@ class TableService(LobbyMixin, ScheduleMixin):
                         seat = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
                     else:
                         seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version,
-                                     host_action=action.get("type") in engine.features.host_actions)
+                                     host_action=engine.is_host_action(action.get("type")), manager=manager)
                     try:
                         parsed = engine.parse_action(action)
                     except ValidationError as exc:
@@ -278,10 +284,12 @@ class TableService(LobbyMixin, ScheduleMixin):
                     elif outcome is not None:
                         moves = [(a.seat, a.action) for a in await games.actions_of(session, game_id)]
                         outcome = await settle(session, table, outcome, [*moves, (seat, engine.dump_action(parsed))])
+                    status = "finished" if outcome else "cancelled" if engine.closed(step.state) else table.status
                     values: dict[str, Any] = {"state": engine.dump_state(step.state), "seat_steps": seat_steps}
+                    if status != table.status:
+                        values |= {"status": status, "finished_at": now}
                     if outcome is not None:
-                        values |= {"status": "finished", "outcome": outcome.model_dump(mode="json"),
-                                   "finished_at": now}
+                        values["outcome"] = outcome.model_dump(mode="json")
                     await self._commit_guarded(session, table, **values)
                     await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now,
                                               timed_out=timed_out)
@@ -289,11 +297,15 @@ class TableService(LobbyMixin, ScheduleMixin):
                         if outcome.reason != ABANDONED:  # an abandoned game scores nothing
                             await scores.record_outcome(session, row, await games.seats_of(session, game_id),
                                                         outcome, now)
+                    if status != table.status:
                         await timers.disarm_game(session, game_id, now)
+                    elif isinstance(parsed, PauseGame):
+                        await timers.hold_game(session, game_id, now, keep=(RETRY_TIMER,))
+                    elif isinstance(parsed, ResumeGame):
+                        await timers.release_game(session, game_id, now)
                     table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
-                                    seat_steps=seat_steps,
-                                    status="finished" if outcome else table.status, outcome=outcome,
-                                    finished_at=now if outcome else table.finished_at)
+                                    seat_steps=seat_steps, status=status, outcome=outcome,
+                                    finished_at=now if status != table.status else table.finished_at)
                     events = [*announce, *step.events]
                     lease = await self._record(session, table, events)
             except IntegrityError as exc:  # another process logged this seq first
@@ -323,7 +335,7 @@ class TableService(LobbyMixin, ScheduleMixin):
         :meth:`check_turn` does, and ``table.bad_action`` for malformed JSON."""
         engine = table.engine
         seat = admit(table, user_id=user_id, seat=None, expected_version=expected_version,
-                     host_action=action.get("type") in engine.features.host_actions)
+                     host_action=engine.is_host_action(action.get("type")))
         try:
             parsed = engine.parse_action(action)
         except ValidationError as exc:

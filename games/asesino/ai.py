@@ -19,7 +19,7 @@ from games.asesino.common import BAD_CARDS, side_of
 from games.asesino.small.models import PlayCard, ProsecutorSwap, Reveal
 from games.asesino.social.ai import ai_plays
 from games.asesino.tabletop.models import Accuse, Declare
-from games.core.ai import register_policy
+from games.core.ai import Policy, register_policy
 
 #: what a computer player writes where the rules ask for free text (a statement, last words, a letter, a clue, a
 #: post): no name, no time, no place, in both of the bot's languages
@@ -53,7 +53,7 @@ def _suspicion(view: dict[str, Any]) -> dict[int, float]:
     return out
 
 
-class TabletopPolicy:
+class TabletopPolicy(Policy):
     """See the module docstring."""
 
     def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
@@ -156,7 +156,7 @@ def _detective_risk(view: dict[str, Any], column: dict[str, Any]) -> int:
     return unknown + max(0, 2 - len(column["slots"])) + (9 if seen else 0)
 
 
-class SmallPolicy:
+class SmallPolicy(Policy):
     """See the module docstring: every card goes where it moves the columns' murder chances its side's way; the
     Detective card joins the cards of the player most likely to be the Killer."""
 
@@ -192,7 +192,7 @@ class SmallPolicy:
 
 # ---------------------------------------------------------------- social (6-12)
 
-class SocialPolicy:
+class SocialPolicy(Policy):
     """Killers strike and recruit and never judge each other; the others inspect, protect, and open or back
     judgements against whoever they have found or suspect. Free text is :data:`WORDS`."""
 

@@ -89,7 +89,7 @@ def waiting_for(pending: tuple[int, str] | None) -> Waiting | None:
         return None
     seat, kind = pending
     if kind == "accuse":  # ruling: "The public table never says that a Prosecutor is being asked"
-        return Waiting(seats=(seat,), kind=kind, pace="prompt", hidden=True)
+        return Waiting.of((seat,), kind, "prompt", hidden=True)
     return Waiting.turn(seat, kind) if kind in TURN_KINDS else Waiting.prompt(seat, kind)
 
 #: parameters that are seats in the card modes' events, refusals and outcomes (see ``games.core.seat_keys``)

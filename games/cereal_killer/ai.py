@@ -25,7 +25,7 @@ from games.cereal_killer.belief import (
 )
 from games.cereal_killer.board import Geometry
 from games.cereal_killer.models import CALENDAR, DETECTIVE, LOLA, ChooseAnswer, KillerTurn
-from games.core.ai import register_policy
+from games.core.ai import Policy, register_policy
 
 
 def _best(scored: list[tuple[float, Any]], rng: random.Random) -> Any:
@@ -217,7 +217,7 @@ def _answers(question: str) -> tuple[str, ...]:
             "zone": ("city", "suburbs")}.get(question, ("yes", "no"))
 
 
-class CerealPolicy:
+class CerealPolicy(Policy):
     """The seat's role decides: seat 0 the Killer, seats 1 and 2 the hunters."""
 
     killer = KillerPolicy()

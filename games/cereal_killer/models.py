@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.cereal_killer.board import DIFFICULTIES, Side
 from games.core import Waiting
+from games.core.controls import Controlled
 
 KILLER, DETECTIVE, LOLA = 0, 1, 2
 ROLES: tuple[str, ...] = ("killer", "detective", "lola")
@@ -199,7 +200,7 @@ class Result(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict)
 
 
-class CerealState(BaseModel):
+class CerealState(Controlled):
     """The whole game. Secret: ``killer`` (current space) and ``routes`` (one list per day: start + 3 steps)."""
 
     seed: int

@@ -29,6 +29,7 @@ from typing import Any
 
 from games.cereal_killer.models import KILLER, LOLA, QUESTIONS, ROLES, CerealState, waiting_of
 from games.core import Outcome
+from games.core.controls import cancelled
 
 
 def build_view(state: CerealState, seat: int | None) -> dict[str, Any]:
@@ -64,7 +65,7 @@ def build_view(state: CerealState, seat: int | None) -> dict[str, Any]:
             "seat": turn.seat, "role": ROLES[turn.seat], "steps_left": turn.steps_left,
             "bonus_used": turn.bonus_used, "asked": turn.asked, "ability": turn.ability},
         "result": None if state.result is None else state.result.model_dump(mode="json"),
-        "revealed": None if state.result is None else {
+        "revealed": None if state.result is None and not cancelled(state) else {
             "killer_space": state.killer, "routes": [list(r) for r in state.routes]},
     }
     if seat == KILLER:

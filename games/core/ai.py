@@ -22,22 +22,25 @@ from games.core.registry import all_games
 
 
 class Policy(Protocol):
-    """How a computer player picks its move."""
+    """How a computer player picks its move. A game's policy subclasses it (so it gets the defaults)."""
 
     def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
         """One of ``legal`` (never empty) for the seat whose ``view`` this is. Free-text placeholders in a legal
         action may be filled in (the engine still validates the result)."""
 
+    def at_table(self, action: Any) -> bool:
+        """Whether a computer player seated at a real table makes ``action`` (its :meth:`choose`), or passes until
+        the game changes (only a real-time mode may pass: elsewhere the game waits on the move). Every move by
+        default; ``coroner simulate`` plays every choice whatever this says."""
+        return True
+
 
 def plays_at_table(game: str, mode: str, action: Any) -> bool:
-    """Whether a computer player seated at a real table makes ``action`` (its policy's choice), or passes until the
-    game changes: the policy's own ``at_table(action)`` when it has one (only a real-time mode may pass, elsewhere
-    the game waits on the move), else every move. ``coroner simulate`` plays every choice."""
-    at_table = getattr(policy_for(game, mode), "at_table", None)
-    return True if at_table is None else bool(at_table(action))
+    """Whether a computer player seated at a real table makes ``action``: its policy's :meth:`Policy.at_table`."""
+    return bool(policy_for(game, mode).at_table(action))
 
 
-class RandomPolicy:
+class RandomPolicy(Policy):
     """Any legal move, uniformly: the fallback for every mode without its own policy."""
 
     def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:

@@ -38,6 +38,9 @@ IMMUTABLE: frozenset[type] = frozenset({int, str, bool, float, complex, bytes, t
                                         pydantic.AwareDatetime, pydantic.NaiveDatetime, pydantic.PastDatetime,
                                         pydantic.FutureDatetime, pydantic.PastDate, pydantic.FutureDate})
 
+#: the scalar types a value of unknown type is most often (JSON's): shared at once
+_SCALARS: frozenset[type] = frozenset({int, str, bool, float, type(None)})
+
 Copier = Callable[[Any], Any]
 _BY_TYPE: dict[type, Copier] = {}  # copiers chosen by a value's own type
 _PLANS: dict[type, Copier] = {}  # model copiers made from the declarations
@@ -88,12 +91,16 @@ def _by_type(cls: type) -> Copier:
 def _list_of(item: Copier | None) -> Copier:
     if item is None:
         return list
+    if item is deep_copy:  # values of any type: a scalar is shared without a call (most are, in JSON-like data)
+        return lambda value: [x if x.__class__ in _SCALARS else deep_copy(x) for x in value]
     return lambda value: [item(x) for x in value]
 
 
 def _dict_of(item: Copier | None) -> Copier:
     if item is None:
         return dict
+    if item is deep_copy:
+        return lambda value: {key: x if x.__class__ in _SCALARS else deep_copy(x) for key, x in value.items()}
     return lambda value: {key: item(x) for key, x in value.items()}
 
 

@@ -16,6 +16,8 @@ An engine is the game's spec in the style of boardgame.io / OpenSpiel:
 * ``facts(final, moments)``: what each seat did in a finished game, which its achievements are judged on
   (:mod:`games.core.achievements`)
 * ``waiting(state) -> Waiting | None``: who must act now and on what (``None`` once the game is over)
+* the host's controls (pause, resume, close: :mod:`games.core.controls`), which the contract applies for every game
+  whose ``State`` is :class:`~games.core.controls.Controlled`
 
 States and actions are pydantic v2 models, so they serialise to JSON and replay bit for bit from
 ``(seed, actions)``. Randomness comes only from :func:`rng_for`; time enters only as data inside actions.
@@ -23,6 +25,7 @@ States and actions are pydantic v2 models, so they serialise to JSON and replay 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from abc import ABC, abstractmethod
@@ -32,6 +35,17 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from games.core.controls import (
+    CONTROL_TYPES,
+    CloseGame,
+    Closed,
+    Control,
+    Controls,
+    Paused,
+    PauseGame,
+    ResumeGame,
+    paused_for,
+)
 from games.core.copying import deep_copy
 from games.core.seats import SeatAway, SeatBack, SeatReplaced, is_seat_change, parse_seat_change, seat_change_key
 
@@ -112,10 +126,14 @@ class IllegalAction(Exception):
     """
 
     def __init__(self, code: str, *, seat_params: Iterable[str] = (), **params: Any) -> None:
-        super().__init__(f"{code} {params}" if params else code)
+        super().__init__(code)
         self.code = code
         self.params = params
         self.seat_params = tuple(seat_params)
+
+    def __str__(self) -> str:
+        # written when read, not when raised: listing legal actions raises (and drops) thousands of refusals
+        return f"{self.code} {self.params}" if self.params else self.code
 
     @property
     def seat_keys(self) -> frozenset[str]:
@@ -172,17 +190,30 @@ class Waiting(BaseModel):
     @classmethod
     def turn(cls, seat: int, kind: str = "turn") -> Waiting:
         """``seat``'s turn (decision ``kind``)."""
-        return cls(seats=(seat,), kind=kind, pace="turn")
+        return cls.of((seat,), kind, "turn")
 
     @classmethod
     def prompt(cls, seat: int, kind: str) -> Waiting:
         """A question ``kind`` put to ``seat`` in the middle of play."""
-        return cls(seats=(seat,), kind=kind, pace="prompt")
+        return cls.of((seat,), kind, "prompt")
+
+    @classmethod
+    def of(cls, seats: tuple[int, ...], kind: str = "turn", pace: Literal["turn", "prompt", "realtime"] = "turn",
+           hidden: bool = False, open_for: int = 0) -> Waiting:
+        """``Waiting(seats=..., kind=..., ...)``, made once per distinct value: a frozen value, shared (engines ask
+        who must act several times a move, and validating it each time was a tenth of a move)."""
+        return _waiting(cls, seats, kind, pace, hidden, open_for)
 
     @property
     def pings(self) -> bool:
         """Whether the adapter mentions ``seats`` under the status and arms their move timers (not in real time)."""
         return self.pace != "realtime" and bool(self.seats)
+
+
+@functools.lru_cache(maxsize=4096)
+def _waiting(cls: type[Waiting], seats: tuple[int, ...], kind: str, pace: Literal["turn", "prompt", "realtime"],
+             hidden: bool, open_for: int) -> Waiting:
+    return cls(seats=seats, kind=kind, pace=pace, hidden=hidden, open_for=open_for)
 
 
 class SeatInfo(BaseModel):
@@ -253,6 +284,8 @@ class Features(BaseModel):
       may too); a player gets ``host_only``.
     * ``ai``: the game has its own computer players (a policy registered in ``games/<game>/ai.py``), else they play
       random legal moves.
+    * ``series``: the mode plays points series (the lobby offers ``rounds``; each round's :attr:`Outcome.scores`
+      add up, and the UI's ``series_embed`` shows the standings).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -264,6 +297,7 @@ class Features(BaseModel):
     system_only: str = "core.system_only"
     host_only: str = "core.host_only"
     ai: bool = False
+    series: bool = False
 
 
 StateT = TypeVar("StateT", bound=BaseModel)
@@ -287,6 +321,7 @@ class Engine(ABC, Generic[StateT]):
     features: ClassVar[Features] = Features()
 
     _action_adapter: ClassVar[TypeAdapter[Any] | None] = None
+    _control_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Control)
 
     @classmethod
     def action_adapter(cls) -> TypeAdapter[Any]:
@@ -296,16 +331,25 @@ class Engine(ABC, Generic[StateT]):
         return cls._action_adapter  # type: ignore[return-value]
 
     def parse_action(self, data: dict[str, Any]) -> Any:
-        """Validate a JSON action: one of the game's, or a change of who plays a seat (:mod:`games.core.seats`).
-        Raises ``pydantic.ValidationError`` on malformed input."""
+        """Validate a JSON action (the game's own, one of the host's controls, or a change of who plays a seat:
+        :mod:`games.core.seats`). Raises ``pydantic.ValidationError`` on malformed input."""
         if is_seat_change(data):
             return parse_seat_change(data)
+        if isinstance(data, dict) and data.get("type") in CONTROL_TYPES:
+            return self._control_adapter.validate_python(data)
         return self.action_adapter().validate_python(data)
 
     def dump_action(self, action: Any) -> dict[str, Any]:
         if is_seat_change(action):
             return action.model_dump(mode="json")  # type: ignore[no-any-return]
+        if isinstance(action, PauseGame | ResumeGame | CloseGame):
+            return action.model_dump(mode="json")
         return self.action_adapter().dump_python(action, mode="json")
+
+    def is_host_action(self, kind: str | None) -> bool:
+        """Whether the action ``type`` ``kind`` is one only the table's host sends (``features.host_actions`` and
+        the controls every game has: pause, resume, close)."""
+        return kind is not None and (kind in CONTROL_TYPES or kind in self.features.host_actions)
 
     def parse_state(self, data: dict[str, Any]) -> StateT:
         return self.State.model_validate(data)  # type: ignore[return-value]
@@ -354,13 +398,77 @@ class Engine(ABC, Generic[StateT]):
         """Apply ``action`` by ``seat``: :meth:`check_actor`, then the game's own step :meth:`_apply` on
         :meth:`copy_state` of ``state``. Returns a new state (the input is never mutated) and the events. Raises
         :class:`IllegalAction` when the rules forbid it (``core.game_over``, the wrong actor, then the game's own
-        codes). Games do not override it: they write :meth:`_apply`. A change of who plays a seat
+        codes). Games do not override it: they write :meth:`_apply`. The host's controls (pause, resume, close,
+        :mod:`games.core.controls`) are the contract's own step (:meth:`_control`); a change of who plays a seat
         (:mod:`games.core.seats`) is checked by :meth:`check_seat_change` and leaves the state as it is."""
         if is_seat_change(action):
             self.check_seat_change(state, seat, action)
             return Step(state=state, events=[Event(key=seat_change_key(action), params={"seat": action.seat})])
         self.check_actor(state, seat, action)
-        return self._apply(self.copy_state(state), seat, action)
+        if isinstance(action, PauseGame | ResumeGame | CloseGame):
+            return self._control(self.copy_state(state), action)
+        step = self._apply(self.copy_state(state), seat, action)
+        controls = self.controls(step.state)
+        if controls is not None and controls.steps:  # a new decision opened: the control steps are behind it
+            waiting = self.waiting(step.state)
+            if waiting is None or waiting.open_for == 0:
+                # a new Controls on a shallow copy: a game's copy_state may share it with the input
+                fresh = controls.model_copy(update={"steps": 0})
+                step = Step(state=step.state.model_copy(update={"controls": fresh}), events=step.events)
+        return step
+
+    def _control(self, state: StateT, action: PauseGame | ResumeGame | CloseGame) -> Step:
+        """The host's control ``action`` (already admitted by :meth:`check_actor`) on the copy ``state``: the
+        events ``core.paused`` / ``core.resumed`` / ``core.closed`` (params ``by``, a name; ``seconds``: how long
+        the game was paused)."""
+        old = self.controls(state)
+        assert old is not None  # check_actor refuses the controls to a game without them
+        controls = old.model_copy(update={"steps": old.steps + 1})  # a game's copy_state may share the old one
+        state = state.model_copy(update={"controls": controls})
+        if isinstance(action, PauseGame):
+            controls.paused = Paused(at=action.at, by=action.by)
+            return Step(state=state, events=[Event(key="core.paused", params={"by": action.by})])
+        if isinstance(action, ResumeGame):
+            assert controls.paused is not None
+            seconds = paused_for(controls.paused, action.at)
+            controls.paused = None
+            self.resumed(state, seconds)
+            return Step(state=state, events=[Event(key="core.resumed", params={"by": action.by,
+                                                                               "seconds": round(seconds)})])
+        controls.paused = None
+        controls.closed = Closed(at=action.at, by=action.by)
+        return Step(state=state, events=[Event(key="core.closed", params={"by": action.by})])
+
+    @staticmethod
+    def controls(state: Any) -> Controls | None:
+        """The host's controls of ``state`` (None for a state that is not
+        :class:`~games.core.controls.Controlled`)."""
+        return getattr(state, "controls", None)
+
+    def paused(self, state: StateT) -> Paused | None:
+        """Since when and by whom the game is paused (None: it is not)."""
+        controls = self.controls(state)
+        return None if controls is None else controls.paused
+
+    def closed(self, state: StateT) -> Closed | None:
+        """When and by whom the running game was cancelled (None: it was not)."""
+        controls = self.controls(state)
+        return None if controls is None else controls.closed
+
+    def decision_age(self, state: StateT) -> int | None:
+        """How many accepted steps ago the decision the game waits on was first offered: the game's
+        :attr:`Waiting.open_for` plus the host's control steps since (a pause and its resume leave the decision
+        as it was); ``None`` when the game waits on nobody."""
+        waiting = self.waiting(state)
+        if waiting is None:
+            return None
+        controls = self.controls(state)
+        return waiting.open_for + (controls.steps if controls is not None else 0)
+
+    def resumed(self, state: StateT, seconds: float) -> None:
+        """The game was paused for ``seconds`` and resumes now (``state`` is the step's copy, to change in place):
+        a game that keeps deadlines of its own (the social mode's day end, a judgement's expiry) moves them by that
+        much, so each has the time it had left. Nothing by default."""
 
     def check_seat_change(self, state: StateT, actor: int, action: Any) -> None:
         """Raise the refusal of ``actor`` sending the seat change ``action``, the same for every game:
@@ -391,11 +499,24 @@ class Engine(ABC, Generic[StateT]):
         :class:`Features`) from anyone but ``SYSTEM_SEAT``: ``features.system_only``; a host action from anyone
         but ``HOST_SEAT`` or ``SYSTEM_SEAT``: ``features.host_only``; any other move from a seat the game does not
         wait on (:meth:`waiting`, ``SYSTEM_SEAT`` and ``HOST_SEAT`` included): :meth:`refusal`. The rules of the
-        move itself are the game's (:meth:`_apply`)."""
+        move itself are the game's (:meth:`_apply`). The host's controls (:mod:`games.core.controls`): from anyone
+        but ``HOST_SEAT``, ``features.host_only``; ``core.already_paused``, ``core.not_paused``. While the game is
+        paused every other move: ``core.is_paused`` (``by``: who paused it)."""
         if self.is_over(state):
             raise IllegalAction("core.game_over")
         kind = getattr(action, "type", None)
         features = self.features
+        controls = self.controls(state)
+        if isinstance(action, PauseGame | ResumeGame | CloseGame):
+            if seat != HOST_SEAT or controls is None:
+                raise IllegalAction(features.host_only)
+            if isinstance(action, PauseGame) and controls.paused is not None:
+                raise IllegalAction("core.already_paused", by=controls.paused.by)
+            if isinstance(action, ResumeGame) and controls.paused is None:
+                raise IllegalAction("core.not_paused")
+            return
+        if controls is not None and controls.paused is not None:
+            raise IllegalAction("core.is_paused", by=controls.paused.by)
         if kind is not None and kind in features.clock_actions:
             if seat != SYSTEM_SEAT:
                 raise IllegalAction(features.system_only)
@@ -416,7 +537,15 @@ class Engine(ABC, Generic[StateT]):
     def due(self, state: StateT, now: Any) -> list[Any]:
         """The game's own clock (``features.clock``): the actions it makes at ``now`` (an aware ``datetime``), in
         order, each applied as ``SYSTEM_SEAT`` before anything else happens at that moment; empty when nothing is
-        due. Apply the first and ask again: one may make the next one due. None by default."""
+        due, and always while the game is paused or once it is over. Apply the first and ask again: one may make
+        the next one due. Games write :meth:`_due`."""
+        if self.paused(state) is not None or self.is_over(state):
+            return []
+        return self._due(state, now)
+
+    def _due(self, state: StateT, now: Any) -> list[Any]:
+        """The game's own clock at ``now`` (see :meth:`due`, which asks it only while the game runs). None by
+        default."""
         return []
 
     def timeout_action(self, state: StateT) -> tuple[int, Any] | None:
@@ -451,8 +580,8 @@ class Engine(ABC, Generic[StateT]):
         return {seat: {"won": seat in winners} for seat in range(self.seat_count(final))}
 
     def is_over(self, state: StateT) -> bool:
-        """Whether the game has ended (its :meth:`outcome` is known)."""
-        return self.outcome(state) is not None
+        """Whether the game has ended: its :meth:`outcome` is known, or its host cancelled it (:meth:`closed`)."""
+        return self.closed(state) is not None or self.outcome(state) is not None
 
     def waiting(self, state: StateT) -> Waiting | None:
         """Who must act now and on what; ``None`` once the game is over. The default: every seat with a legal

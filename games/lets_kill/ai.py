@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.core.ai import register_policy
+from games.core.ai import Policy, register_policy
 from games.lets_kill.cards import CARDS
 from games.lets_kill.models import Declare, DiscardHand, PlaceVictim, PlayCard, Pledge
 
@@ -23,7 +23,7 @@ def _points(victims: Sequence[str]) -> int:
     return sum(CARDS[v].points or 0 for v in victims)
 
 
-class LetsKillPolicy:
+class LetsKillPolicy(Policy):
     """See the module docstring."""
 
     def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:

@@ -145,7 +145,7 @@ class LetsKill(Engine[LetsKillState]):
             assert state.window is not None
             seats = tuple(s for s in state.window.eligible if s not in state.window.answers)
             # one simultaneous decision: each sealed answer is a step, the window stands since it opened (LK-19)
-            return Waiting(seats=seats, kind="window", open_for=len(state.window.answers))
+            return Waiting.of(seats, "window", open_for=len(state.window.answers))
         if pending.kind == "pledge":
             return Waiting.prompt(pending.seat, "pledge")
         return Waiting.turn(pending.seat, pending.kind)

@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from games.core.controls import Controlled
+
 SeatNo = int
 
 
@@ -123,7 +125,7 @@ class Task(BaseModel):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-class LetsKillState(BaseModel):
+class LetsKillState(Controlled):
     seed: int
     seats: list[str]
     lk_deck: list[str]

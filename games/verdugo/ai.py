@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from games.core.ai import register_policy
+from games.core.ai import Policy, register_policy
 from games.verdugo.models import CENTRE, Chop, Peek, Stop, Swap
 
 #: objects whose holder's death hands the round to the Saboteurs
@@ -28,7 +28,7 @@ FATAL_ROLES = frozenset({"princess"})
 DEADLY = frozenset({"pardon", "hat", "chalice", "cheese", "mimic"})
 
 
-class VerdugoPolicy:
+class VerdugoPolicy(Policy):
     """See the module docstring."""
 
     def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:

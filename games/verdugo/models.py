@@ -10,6 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from games.core.controls import Controlled
+
 CENTRE = "centre"
 Position = int | Literal["centre"]
 Direction = Literal["left", "right"]
@@ -95,7 +97,7 @@ class RoundState(BaseModel):
         return [p for p in self.prisoners() if p not in self.dead and p not in self.escaped]
 
 
-class VerdugoState(BaseModel):
+class VerdugoState(Controlled):
     """A match: fixed seats, Crowns per seat (the Treasury is the rest of 80), the rounds played and the current
     round. ``phase``: ``round`` (a round is being played), ``successor`` (the outgoing Executioner picks the
     next), ``over``."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.controls import cancelled
 from games.verdugo.execution import min_executions
 from games.verdugo.models import VerdugoState
 from games.verdugo.treasury import treasury
@@ -36,7 +37,7 @@ def build_view(s: VerdugoState, seat: int | None) -> dict[str, Any]:
         "shown_roles": list(r.shown_roles), "centre_shown": r.centre_shown, "crier": r.crier, "ending": r.ending,
         "reveal": None,
     }
-    if r.phase == "over":
+    if r.phase == "over" or cancelled(s):
         view["reveal"] = {"roles": list(r.roles), "objects": list(r.objects), "centre": r.centre,
                           "discarded_role": r.discarded_role,
                           "deltas": [c - b for c, b in zip(s.crowns, r.start_crowns, strict=True)]}

@@ -62,9 +62,9 @@ def random_move(engine: Engine, state: Any, rng: random.Random) -> tuple[int, An
         system = engine.legal_actions(state, SYSTEM_SEAT)
         if system:
             return SYSTEM_SEAT, rng.choice(system)
-    timeout = getattr(engine, "timeout_action", None)
-    if timeout is not None and waiting.pings and rng.random() < TIMEOUT_RATE:
-        move = timeout(state)
+    timeouts = engine.features.timeouts
+    if timeouts and waiting.pings and rng.random() < TIMEOUT_RATE:
+        move = engine.timeout_action(state)
         if move is not None:
             return move
     seats = list(waiting.seats)
@@ -73,7 +73,7 @@ def random_move(engine: Engine, state: Any, rng: random.Random) -> tuple[int, An
         legal = engine.legal_actions(state, seat)
         if legal:
             return seat, _stamped(rng.choice(legal), state, rng)
-    move = timeout(state) if timeout is not None else None
+    move = engine.timeout_action(state) if timeouts else None
     if move is None and waiting.pace == "realtime":
         system = engine.legal_actions(state, SYSTEM_SEAT)
         return (SYSTEM_SEAT, system[0]) if system else None

@@ -7,15 +7,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import make_url, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.bot import INTERACTION_TASKS, CoronerBot
 from bot.clock import FakeClock
+from bot.db.check import open_database
 from bot.db.models import OutboxEntry
 from bot.db.session import create_engine, make_sessionmaker
 from bot.settings import Settings
@@ -29,6 +32,10 @@ from tests.e2e.latency import env_sql_latency, slow_sql  # noqa: F401 - COR_SQL_
 from tests.support import potato as potato_game
 from tests.support.newgame import older_shape
 from tests.support.tiny_game import ENGINE
+
+
+#: how many times the double's wait a bot's start may take before the test fails (10 s was hit under load)
+START_TIMEOUTS = 6
 
 
 @dataclass
@@ -56,8 +63,10 @@ class World:
         return CoronerBot(settings, clock=self.clock, guild_ready_timeout=0.05)
 
     def running(self, bot: CoronerBot | None = None) -> contextlib.AbstractAsyncContextManager[None]:
-        """Run the bot until the block ends (its start upgrades a fresh database: slow with SQL latency)."""
-        return running_bot(bot or self.bot(), timeout=2 * self.double.wait_timeout)
+        """Run the bot until the block ends (its start upgrades a fresh database: slow with SQL latency). The start
+        may take :data:`START_TIMEOUTS` times the double's wait: a guard against a start that hangs, not a measure
+        (a start costs ~0.4 s of CPU, and a machine shared by many test runs gives it a fraction of a core)."""
+        return running_bot(bot or self.bot(), timeout=START_TIMEOUTS * self.double.wait_timeout)
 
     def bot_messages(self, channel: Channel | None = None) -> list:
         return [m for m in self.double.messages(channel or self.games) if m.author.id == self.double.bot_user.id]
@@ -78,8 +87,21 @@ def social_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: SEED))
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file upgraded to the newest schema once per test process (each e2e test on SQLite starts from a
+    copy: the bot's start then finds the schema up to date instead of running every migration again)."""
+    path = tmp_path_factory.mktemp("schema") / "coroner.db"
+
+    async def upgrade() -> None:
+        await (await open_database(f"sqlite+aiosqlite:///{path}")).dispose()
+
+    asyncio.run(upgrade())
+    return path
+
+
 @pytest.fixture
-async def world(double: DiscordDouble, db_url: str) -> AsyncIterator[World]:  # noqa: F811
+async def world(double: DiscordDouble, db_url: str, sqlite_template: Path) -> AsyncIterator[World]:  # noqa: F811
     guild = double.add_guild("Coroner Test")
     games = guild.add_text_channel("games")
     medium = guild.add_text_channel("official-medium")
@@ -96,6 +118,9 @@ async def world(double: DiscordDouble, db_url: str) -> AsyncIterator[World]:  # 
         double.wait_timeout = 5.0 * (1 + 10 * latency)
     double.slash_call_shape = older_shape  # tests written before typed /newgame options keep working
     url = db_url
+    database = make_url(url).database
+    if url.startswith("sqlite") and database and not Path(database).exists():
+        shutil.copyfile(sqlite_template, database)  # the schema a bot's start makes, without the migrations' cost
     engine = create_engine(url)
     yield World(double, guild, games, medium, admin, players, url, FakeClock(), make_sessionmaker(engine))
     await engine.dispose()
@@ -157,6 +182,29 @@ async def refusal(handle) -> str:  # type: ignore[no-untyped-def]
         return first.content
     assert response.ephemeral, response.content
     return response.content
+
+
+async def answer(handle) -> StoredMessage:  # type: ignore[no-untyped-def]
+    """The private message the bot answered ``handle`` with (the callback's message, or after a deferral its first
+    follow-up), to click on. Fails if the answer was public."""
+    response = await handle.response()
+    if response.deferred:
+        (first, *_) = await handle.wait_followups(1)
+    else:
+        first = response.message
+    assert first is not None and first.ephemeral, first
+    return first
+
+
+async def confirm_cancel(world: World, user: User, handle, *, label: str = "Yes, cancel it") -> str:  # type: ignore[no-untyped-def]
+    """Answer the private "Cancel this game?" the bot asked ``user`` in answer to ``handle`` (``/cancel``, the
+    lobby's Cancel, the host's panel) with the button ``label``; the question's text once it was answered (the
+    question becomes the answer)."""
+    question = await answer(handle)
+    before = question.content
+    await (await user.click(question, label=label)).response()
+    return await world.double.wait_for(lambda: question.content if question.content != before else None,
+                                       what="the question to become its answer")
 
 
 def mark(messages: list[StoredMessage]) -> tuple[int, int]:

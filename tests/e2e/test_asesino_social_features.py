@@ -12,7 +12,7 @@ import pytest
 from bot.cogs.asesino_social import days
 from bot.tables import TableService
 from tests.discord_double.permissions import MANAGE_ROLES, README_MINIMAL
-from tests.e2e.conftest import World, refusal
+from tests.e2e.conftest import World, confirm_cancel, refusal
 from tests.e2e.social import (
     cast,
     count_in_statuses,
@@ -233,7 +233,7 @@ async def test_cancelling_a_social_game_takes_the_dead_role_back(world: World) -
         await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
         member = world.guild.member(who["bystander"])
         await world.double.wait_for(lambda: dead_role.id in member.role_ids, what="the dead role")
-        assert "cancelled" in await refusal(await players[0].slash(world.games, "cancel"))
+        assert "cancelled" in await confirm_cancel(world, players[0], await players[0].slash(world.games, "cancel"))
         await world.double.wait_for(lambda: dead_role.id not in member.role_ids, what="the role taken back")
         assert any("was cancelled by" in m.text for m in world.bot_messages())
         assert (await world.tables.load(table.id)).status == "cancelled"

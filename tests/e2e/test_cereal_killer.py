@@ -128,7 +128,7 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
 
         status = await click(world, bob, status, "ask", ["direction"])
         assert "asks the Witness on 2: Which way are you from the Witness?" in status.text
-        assert [b["label"] for b in status.buttons()] == ["My secrets"]  # the Killer answers first
+        assert [b["label"] for b in status.buttons()] == ["My secrets", "Host"]  # the Killer answers first
         prompt = await world.double.wait_for(lambda: alice.dms()[-1] if alice.dms()[-1].buttons() else None)
         assert "which way you are from the Witness on 2" in prompt.text
         assert [b["label"] for b in prompt.buttons()] == ["South"] and "Time limit" in prompt.text

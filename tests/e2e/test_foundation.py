@@ -7,7 +7,7 @@ import pytest
 
 from tests.discord_double import StoredMessage
 from tests.discord_double.messages import walk_components
-from tests.e2e.conftest import World, as_drawn_before, mark, refusal, stored
+from tests.e2e.conftest import World, as_drawn_before, confirm_cancel, mark, refusal, stored
 from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.usefixtures("potato")
@@ -148,7 +148,7 @@ async def test_a_dm_no_game_takes_names_the_missing_game_in_the_servers_language
         assert reply.content == ("You have no game #99 running. Check the number, or leave it out if you play only "
                                  "one game.")
         await open_lobby(world)
-        assert "cancelled" in await refusal(await alice.slash(world.games, "cancel"))  # no running game now
+        assert "cancelled" in await confirm_cancel(world, alice, await alice.slash(world.games, "cancel"))
         await (await world.admin.slash(world.games, "config language", language="es")).response()
         await alice.dm_bot("8 3 2 1")
         spanish = await world.double.wait_for(lambda: alice.dms()[-1] if len(alice.dms()) == 2 else None,
@@ -183,10 +183,11 @@ async def test_cancelling_a_running_game_is_announced_and_disables_its_buttons(w
         status = await world.double.wait_for(lambda: status_messages(world)[-1:] or None, what="the status")
         assert "This game was cancelled" not in lobby.text
         assert "only" in (await refusal(await bob.slash(world.games, "cancel"))).lower()
-        assert "cancelled" in await refusal(await alice.slash(world.games, "cancel"))
-        await world.double.wait_for(lambda: not status[0].components, what="the status buttons to go")
+        assert "cancelled" in await confirm_cancel(world, alice, await alice.slash(world.games, "cancel"))
+        await world.double.wait_for(lambda: [c.get("label") for c in status[0].walk_components() if c.get("type") == 2] == ["History"],
+                                    what="the status buttons to go (but the History)")
         assert status[0].id == lobby.id
-        assert f"was cancelled by {alice.mention}" in lobby.text
+        assert "was cancelled by Alice" in lobby.text
         assert "Waiting on" not in lobby.content  # nobody is awaited in a cancelled game
         assert [m.id for m in world.bot_messages()] == [lobby.id]
         assert (await world.tables.load(1)).status == "cancelled"  # the only game of this fresh database

@@ -15,6 +15,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, register, rng_for
+from games.core.controls import Controlled
 
 
 class PotatoOptions(BaseModel):
@@ -25,7 +26,7 @@ class PotatoSeat(BaseModel):
     secret: int
 
 
-class PotatoState(BaseModel):
+class PotatoState(Controlled):
     seed: int
     seats: list[PotatoSeat]
     holder: int

@@ -39,7 +39,6 @@ class AsesinoUI(ActionsMixin):
     """What both card modes share: event lines, DMs, the secrets embed, and the series hand-off."""
 
     game = "asesino"
-    supports_series = False
     echo_keys = frozenset({"asesino.you_declared", "asesino.small.you_played"})  # the player just did it
 
     def outcome_text(self, ctx: RenderContext, outcome: Outcome) -> str:
@@ -69,7 +68,7 @@ class AsesinoUI(ActionsMixin):
         return render.hand_embed(ctx, seat, view)
 
     def series_embed(self, ctx: RenderContext, rounds: list[dict[int, float]], series_id: int, played: int,
-                     total: int) -> discord.Embed:
+                     total: int) -> discord.Embed | None:
         """Standings after ``played`` of ``total`` rounds (``rounds``: seat -> points, one dict a round)."""
         result = standings(rounds)
         return render.series_embed(ctx, result.totals, result.winners, series_id, played, total)
@@ -85,7 +84,6 @@ class AsesinoUI(ActionsMixin):
 
 class TabletopUI(AsesinoUI):
     mode = "tabletop"
-    supports_series = True
 
     def table_embed(self, ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
         return render.tabletop_embed(ctx, view)

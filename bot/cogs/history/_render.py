@@ -27,7 +27,9 @@ def players(table: Table, *, plain: bool = False) -> str:
 
 
 def winners(table: Table, language: str) -> str:
-    """The winners' names, or "nobody"."""
+    """The winners' names, or "nobody" (a game its host cancelled: "cancelled")."""
+    if table.status == "cancelled":
+        return t("history.cancelled", language)
     ctx = RenderContext(table, language)
     won = table.outcome.winners if table.outcome is not None else []
     return ", ".join(ctx.shown_name(s) for s in won) or t("outcome.nobody", language)

@@ -23,7 +23,7 @@ from bot.cogs.history._render import PER_PAGE, choice_label, export_files, list_
 from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError, send_error
 from bot.history.record import GameRecord
-from bot.history.store import load_record, recent, search
+from bot.history.store import kept, load_record, recent, search
 from bot.history.timeline import Entry, discord_stamp, pages, stamped, timeline
 from bot.i18n import t
 from bot.tables import TableError
@@ -61,7 +61,7 @@ class History(commands.Cog):
             raise UserError("history.not_here", id=game_id)
         if record.table.is_open:
             raise UserError("history.running", id=game_id)
-        if record.table.status != "finished":
+        if not kept(record.table):
             raise UserError("history.not_finished", id=game_id)
         return record
 

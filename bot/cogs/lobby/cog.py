@@ -13,19 +13,20 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.cogs.lobby.names import user_names
+from bot.cogs.lobby.names import is_manager, user_names
 from bot.cogs.lobby.newgame import newgame_group
 from bot.cogs.lobby.options import chosen_options
 from bot.cogs.lobby.options_form import form_options, options_modal, submitted_options
 from bot.cogs.lobby.ping import with_ping
-from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_heading, lobby_view
+from bot.cogs.lobby.render import cancel_confirmation, lobby_embed, lobby_expires_at, lobby_heading, lobby_view
 from bot.cogs.lobby.scheduled import STARTS_IN, ScheduledLobbies
-from bot.deadline import acknowledge_if_slow, in_time
+from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
 from bot.errors import UserError, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import t
 from bot.locks import KeyedLocks
 from bot.tables import TableError
+from bot.tables.lobby import check_cancel
 from bot.ui import SILENT, RenderContext, answering, ui_for
 from games.core import get_game
 
@@ -178,17 +179,32 @@ class Lobby(ScheduledLobbies, commands.Cog):
 
     # --- buttons ----------------------------------------------------------------------------------------------
     async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, action: str, *,
-                              edit: bool = True) -> None:
-        """Join / Leave / Start / Cancel / Add AI / Remove AI (the last two: host only). ``edit``: the interaction
-        came from the lobby message itself."""
+                              edit: bool = True, values: list[str] | None = None) -> None:
+        """Join / Leave / Start / Cancel / Add AI / Remove AI / Options / the host's "Remove a player" select
+        (``kick``, its ``values`` the picked user id). ``edit``: the interaction came from the lobby message itself.
+        Cancel (the button, ``/cancel``, the host's panel) first asks, privately (:func:`cancel_confirmation`):
+        ``cancel_yes`` cancels, ``cancel_no`` changes nothing."""
         try:
-            await self._lobby_action(interaction, game_id, action, edit)
+            await self._lobby_action(interaction, game_id, action, edit, values or [])
         except Exception as exc:  # noqa: BLE001
             await send_error(self.bot, interaction, exc)
 
-    async def _lobby_action(self, interaction: discord.Interaction, game_id: int, action: str, edit: bool) -> None:
+    async def _lobby_action(self, interaction: discord.Interaction, game_id: int, action: str, edit: bool,
+                            values: list[str]) -> None:
         tables = self.bot.tables
         user = interaction.user
+        if action == "cancel":  # the question first, to the host (or a manager) alone
+            table = await tables.load(game_id)
+            check_cancel(table, user.id, is_manager=is_manager(user))
+            await respond(interaction, ephemeral=True, **cancel_confirmation(table))
+            return
+        if action == "cancel_no":
+            await edit_answer(interaction, content=t("lobby.cancel.kept", (await tables.load(game_id)).language),
+                              embed=None, view=None)
+            return
+        if action == "cancel_yes":
+            await self._cancel(interaction, game_id)
+            return
         if action == "start":
             if not interaction.response.is_done():  # (the /start command may have deferred already)
                 await interaction.response.defer(ephemeral=not edit, thinking=not edit)
@@ -215,18 +231,15 @@ class Lobby(ScheduledLobbies, commands.Cog):
                 raise TableError("table.host_only")
             await interaction.response.send_modal(options_modal(table, table.language))
             return
-        if action not in ("join", "leave", "cancel", "add_ai", "remove_ai"):
+        if action not in ("join", "leave", "add_ai", "remove_ai", "kick"):
             raise UserError("lobby.unknown_action")
-        table = await in_time(interaction, self._change(interaction, game_id, action), ephemeral=not edit,
+        table = await in_time(interaction, self._change(interaction, game_id, action, values), ephemeral=not edit,
                               thinking=not edit)
         async with self._shown(game_id):  # the answer renders the lobby as committed when it is sent
             shown = await self._answer_with_lobby(interaction, game_id) if edit else None
             await self._refresh_lobby(table, locked=True, shown=shown)
             if shown is not None:
                 return
-        if action == "cancel" and table.status == "cancelled" and table.state is not None:
-            await self.bot.delivery.announce_cancel(table, user.id)
-            await ui_for(table.game, table.mode).on_cancelled(self.bot, table)
         if not edit:
             text = await self.bot.t(interaction.guild_id, f"lobby.done.{action}")
             if interaction.response.is_done():
@@ -248,18 +261,33 @@ class Lobby(ScheduledLobbies, commands.Cog):
         await interaction.response.send_message(t("lobby.options_saved", changed.language), ephemeral=True)
         await self._refresh_lobby(changed)
 
-    async def _change(self, interaction: discord.Interaction, game_id: int, action: str) -> Table:
+    async def _cancel(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The host confirmed the cancel (on the private question): a lobby closes (its message says so), a running
+        game ends by the game's own cancel (the table, edited by its delivery, says who cancelled it and reveals);
+        the question becomes the answer."""
+        user = interaction.user
+        table = await in_time(interaction, self.bot.tables.cancel(game_id, user.id, is_manager=is_manager(user),
+                                                                  by_name=user.display_name))
+        if table.state is None:
+            await self._refresh_lobby(table)
+        else:
+            await ui_for(table.game, table.mode).on_cancelled(self.bot, table)
+        await edit_answer(interaction, content=t("lobby.done.cancel", table.language), embed=None, view=None)
+
+    async def _change(self, interaction: discord.Interaction, game_id: int, action: str,
+                      values: list[str] | None = None) -> Table:
         tables, user = self.bot.tables, interaction.user
+        if action == "kick":
+            if not values or not values[0].isdigit():
+                raise UserError("lobby.unknown_action")
+            return await tables.kick(game_id, user.id, int(values[0]))
         if action == "join":
             return await tables.join(game_id, user.id, user_names(user))
         if action == "leave":
             return await tables.leave(game_id, user.id)
         if action == "add_ai":
             return await tables.add_ai(game_id, user.id)
-        if action == "remove_ai":
-            return await tables.remove_ai(game_id, user.id)
-        manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
-        return await tables.cancel(game_id, user.id, is_manager=manager)
+        return await tables.remove_ai(game_id, user.id)
 
     def _shown(self, game_id: int) -> asyncio.Lock:
         """Serialises the edits of one lobby message, each rendering the latest committed lobby when it is sent and
@@ -358,9 +386,9 @@ class Lobby(ScheduledLobbies, commands.Cog):
                    is not None} for r in sorted(series.points)]
         ui = ui_for(table.game, table.mode)
         channel = await self.bot.delivery.channel(table.channel_id)
-        if hasattr(ui, "series_embed"):
-            embed = ui.series_embed(RenderContext(table, table.language), rounds, series.series_id,
-                                    series.rounds_played, series.rounds_total)
+        embed = ui.series_embed(RenderContext(table, table.language), rounds, series.series_id,
+                                series.rounds_played, series.rounds_total)
+        if embed is not None:
             # a nonce: the same standings again (a run taken over after a crash) return the message already posted
             await channel.send(embed=embed, allowed_mentions=SILENT, nonce=f"series{table.id}")
         if series.rounds_played >= series.rounds_total:

@@ -23,12 +23,11 @@ from bot.errors import UserError
 from bot.i18n import catalog
 from bot.tables import TableError
 from bot.tables.options import SeriesOptions, validate_options, validate_rounds
-from bot.ui import ui_for
 from games.core import SERVER_SETTING, GameInfo, get_engine
 
 #: parameter names /newgame gives itself (an Options field may not use them)
 RESERVED = ("mode", "starts_in")
-#: the parameter of a points series (for the modes whose UI sets ``supports_series``)
+#: the parameter of a points series (for the modes whose engine declares ``features.series``)
 ROUNDS = "rounds"
 #: Discord's longest option description
 DESCRIPTION_MAX = 100
@@ -191,8 +190,8 @@ def mode_options(game: GameInfo, mode: str) -> list[LobbyOption]:
 
 
 def _series(game: str, mode: str) -> bool:
-    """Whether ``mode`` plays points series (its UI's ``supports_series``)."""
-    return bool(getattr(ui_for(game, mode), "supports_series", False))
+    """Whether ``mode`` plays points series (its engine's ``features.series``)."""
+    return get_engine(game, mode).features.series
 
 
 def chosen_options(game: GameInfo, mode: str, given: dict[str, Any], language: str) -> Chosen:

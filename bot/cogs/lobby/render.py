@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from pydantic import ValidationError
@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.options_form import form_options
 from bot.budget import FIELD_VALUE, clip
-from bot.components import LobbyButton, view_of
+from bot.components import LobbyButton, LobbySelect, view_of
 from bot.errors import error_text
 from bot.i18n import catalog
 from bot.ui import COLOUR, RenderContext, ui_for
@@ -101,4 +101,22 @@ def lobby_view(table: Table, language: str) -> discord.ui.View | None:
         return None
     cat = catalog(language)
     actions = ("join", "leave", "start", "cancel", "add_ai", "remove_ai", *(("options",) if form_options(table) else ()))
-    return view_of(*(LobbyButton(table.id, action, label=cat.render(f"lobby.button.{action}")) for action in actions))
+    items: list[discord.ui.Item[Any]] = [LobbyButton(table.id, action, label=cat.render(f"lobby.button.{action}"))
+                                         for action in actions]
+    ctx = RenderContext(table, language)
+    joined = [seat for seat in table.seats if seat.user_id is not None and seat.user_id != table.host_id]
+    if joined:  # the host's "Remove a player" (anyone else is refused privately)
+        options = [discord.SelectOption(label=ctx.name(seat.seat)[:100], value=str(seat.user_id)) for seat in joined]
+        items.append(LobbySelect(table.id, "kick", options=options, placeholder=cat.render("lobby.kick.placeholder")))
+    return view_of(*items)
+
+
+def cancel_confirmation(table: Table) -> dict[str, Any]:
+    """The private question before a cancel (``send_message`` keywords): "Cancel this game?" with Cancel the game
+    (``cancel_yes``) and Back (``cancel_no``, nothing changes)."""
+    cat = catalog(table.language)
+    key = "lobby.cancel.confirm_game" if table.status == "active" else "lobby.cancel.confirm_lobby"
+    return {"content": cat.render(key, id=table.id),
+            "view": view_of(LobbyButton(table.id, "cancel_yes", label=cat.render("lobby.cancel.yes"),
+                                        style=discord.ButtonStyle.danger),
+                            LobbyButton(table.id, "cancel_no", label=cat.render("lobby.cancel.no")))}

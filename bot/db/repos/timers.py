@@ -18,7 +18,7 @@ The claim protocol (any number of processes on one database):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, case, func, or_, select, update
@@ -141,3 +141,40 @@ async def disarm_game(session: AsyncSession, game_id: int, now: datetime) -> Non
     stmt = (update(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)).values(fired_at=now)
             .execution_options(synchronize_session=False))
     await session.execute(stmt)
+
+
+#: the deadline of a held timer (its game is paused): never due; its payload keeps the seconds it had left
+HELD_UNTIL = datetime(9999, 1, 1, tzinfo=UTC)
+HELD_KEY = "held_seconds"
+
+
+async def hold_game(session: AsyncSession, game_id: int, now: datetime, keep: Iterable[str] = ()) -> int:
+    """Hold every pending timer of a game but ``keep``'s kinds (its host paused it): each is due at
+    :data:`HELD_UNTIL` and remembers in its payload (:data:`HELD_KEY`) the seconds it had left at ``now``. A claim
+    on it is dropped with it. Returns how many were held."""
+    kept = set(keep)
+    held = 0
+    for timer in await pending_of(session, game_id):
+        if timer.kind in kept or HELD_KEY in timer.payload:
+            continue
+        left = max(0.0, (timer.due_at - now).total_seconds())
+        await session.execute(update(Timer).where(Timer.id == timer.id).values(
+            due_at=HELD_UNTIL, payload={**timer.payload, HELD_KEY: left}, claimed_by=None, lease_until=None)
+            .execution_options(synchronize_session=False))
+        held += 1
+    return held
+
+
+async def release_game(session: AsyncSession, game_id: int, now: datetime) -> int:
+    """Give every held timer of a game the time it had left, from ``now`` (its host resumed it). Returns how many
+    were released."""
+    released = 0
+    for timer in await pending_of(session, game_id):
+        if HELD_KEY not in timer.payload:
+            continue
+        payload = dict(timer.payload)
+        left = float(payload.pop(HELD_KEY))
+        await session.execute(update(Timer).where(Timer.id == timer.id).values(
+            due_at=now + timedelta(seconds=left), payload=payload).execution_options(synchronize_session=False))
+        released += 1
+    return released

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.asesino.common import Card, Side
+from games.core.controls import Controlled
 
 Intention = Literal["good", "bad"]
 EffectKind = Literal["accomplice", "prosecutor", "journalist"]
@@ -67,7 +68,7 @@ class SmallResult(BaseModel):
     reason: str
 
 
-class SmallState(BaseModel):
+class SmallState(Controlled):
     """The whole game; ``murders`` is the murder register (columns, in order); ``counter`` counts accepted
     actions (randomness salt)."""
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.asesino.small.models import SmallState
+from games.core.controls import cancelled
 
 
 def public_view(state: SmallState, waiting: tuple[int, str] | None, must_pass: bool = False) -> dict[str, Any]:
@@ -24,7 +25,7 @@ def public_view(state: SmallState, waiting: tuple[int, str] | None, must_pass: b
                   "card": slot.card if slot.face_up or column.revealed else None} for slot in column.slots]
         columns.append({"column": index, "slots": slots, "sealed": column.sealed, "revealed": column.revealed,
                         "murder": column.murder})
-    over = state.result is not None
+    over = state.result is not None or cancelled(state)
     return {
         "players": len(state.seats),
         "turn": state.turn,

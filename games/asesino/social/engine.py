@@ -10,7 +10,7 @@ decides on a letter sent for review (:class:`ReviewLetter`). Rules: the rulebook
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -60,6 +60,7 @@ from games.core import (
     rng_for,
 )
 from games.core.achievements import Moment
+from games.core.copying import replace
 
 PLACEHOLDER = "..."  # free-text placeholder in legal_actions; the adapter lets the player type the text
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # placeholder `at` before the clock has started
@@ -86,6 +87,15 @@ RULES: dict[type[BaseModel], tuple[Check, Do]] = {
     EndDay: (public.check_end_day, public.do_end_day),
     ExpireJudgements: (public.check_system, public.do_expire),
 }
+
+
+#: the actions on a player, in the order :meth:`SocialEngine.legal_actions` lists them: the kind, its target field
+#: and the part of its check that does not depend on the target
+TARGETED: list[tuple[type[BaseModel], str, Callable[[SocialState, int], None]]] = [
+    (Recruit, "target", night.may_recruit), (Protect, "target", night.may_protect),
+    (Inspect, "target", night.may_inspect), (Interview, "target", night.may_interview),
+    (ManiacKill, "target", night.may_kill_as_maniac), (Crime, "victim", night.may_commit_crime),
+    (OpenJudgement, "accused", public.may_open)]
 
 
 def next_boundary(state: SocialState) -> datetime | None:
@@ -145,7 +155,7 @@ class SocialEngine(Engine[SocialState]):
         game's own clock ends it; nobody in particular is waited on. ``None`` once the game is over."""
         if state.result is not None:
             return None
-        return Waiting(seats=tuple(range(state.players)), kind="day", pace="realtime")
+        return Waiting.of(tuple(range(state.players)), "day", "realtime")
 
     def legal_actions(self, state: SocialState, seat: int) -> list[Any]:
         """Every concrete action ``seat`` may take now (``-1``: the system actions). Free text is
@@ -162,26 +172,38 @@ class SocialEngine(Engine[SocialState]):
             if any(j.status == "open" for j in state.judgements):
                 system.append(ExpireJudgements(at=now))
             return system + reviews
-        targets = range(state.players)
-        candidates: list[Any] = [
-            *(kind(at=now, target=t) for kind in (Recruit, Protect, Inspect, Interview, ManiacKill) for t in targets),
-            *(Crime(at=now, victim=t) for t in targets),
-            *(OpenJudgement(at=now, accused=t) for t in targets),
-            *(BackJudgement(at=now, judgement=j.id) for j in state.judgements if j.status == "open"),
-            *(kind(at=now, text=PLACEHOLDER) for kind in (PublishNote, InterviewSay, WriteLetter, RequestReview,
-                                                          SendClue, AnonymousPost)),
-        ]
+        # who may act and the time are the same for every candidate (none is a clock or host action): checked once
+        try:
+            self.check_actor(state, seat)
+            _check_time(state, PublishNote(at=now, text=PLACEHOLDER))
+        except IllegalAction:
+            return []
+        # one validated action per kind, the others copied from it with another target (no validation: a seat
+        # number is what the field declares)
+        seats = range(state.players)
+        candidates: list[Any] = []
+        for kind, field, may in TARGETED:
+            try:
+                may(state, seat)  # what does not depend on the target: a seat without the power skips every one
+            except IllegalAction:
+                continue
+            first = kind(at=now, **{field: 0})
+            candidates += [first, *(replace(first, **{field: t}) for t in seats[1:])]
+        candidates += [BackJudgement(at=now, judgement=j.id) for j in state.judgements if j.status == "open"]
+        candidates += [kind(at=now, text=PLACEHOLDER) for kind in (PublishNote, InterviewSay, WriteLetter,
+                                                                  RequestReview, SendClue, AnonymousPost)]
         return [action for action in candidates if _allowed(state, seat, action)]
 
     def refusal(self, state: SocialState, seat: int) -> IllegalAction:
         """Everyone seated may act during the day: only a seat that is not a player is refused here."""
         return IllegalAction("asesino_social.not_a_player", seat=seat)
 
-    def due(self, state: SocialState, now: datetime) -> list[Any]:
+    def _due(self, state: SocialState, now: datetime) -> list[Any]:
         """The social clock (ruling "Time"): at ``now`` (aware), the current day's end once its boundary has passed
         (stamped at the boundary, :func:`next_boundary`), else the expiry of the judgements whose window has ended
-        (stamped ``now``); empty when nothing is due. Apply the first and ask again: after downtime every overdue day
-        ends in order, each at its own boundary, before anything else is applied."""
+        (stamped ``now``); empty when nothing is due (and while the host has paused the game, :meth:`Engine.due`).
+        Apply the first and ask again: after downtime every overdue day ends in order, each at its own boundary,
+        before anything else is applied."""
         if state.result is not None:
             return []
         now = utc(now)
@@ -191,6 +213,16 @@ class SocialEngine(Engine[SocialState]):
         if any(j.status == "open" and j.expires_at < now for j in state.judgements):
             return [ExpireJudgements(at=now)]
         return []
+
+    def resumed(self, state: SocialState, seconds: float) -> None:
+        """After a pause of ``seconds``: the day's end and every open judgement's expiry move by that much, so
+        each has the time it had left when the host paused (README ruling 32, "Pause")."""
+        shift = timedelta(seconds=seconds)
+        if state.day_ends_at is not None:
+            state.day_ends_at += shift
+        for judgement in state.judgements:
+            if judgement.status == "open":
+                judgement.expires_at += shift
 
     def _apply(self, new: SocialState, seat: int, action: Any) -> Step:
         """Check the time and the action's rules, then apply; record the action in the (secret) timeline. Raises
@@ -244,9 +276,9 @@ def _check_time(state: SocialState, action: Any) -> None:
 
 
 def _allowed(state: SocialState, seat: int, action: Any) -> bool:
+    """Whether the rules of ``action``'s kind allow it (who acts and when are checked by the caller)."""
     try:
-        ENGINE.check_actor(state, seat, action)
-        _check(state, seat, action)
+        RULES[type(action)][0](state, seat, action)
     except IllegalAction:
         return False
     return True

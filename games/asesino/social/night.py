@@ -24,13 +24,18 @@ from games.asesino.social.state import SocialState
 from games.core import Audience, Event, IllegalAction
 
 
-def check_recruit(state: SocialState, seat: int, action: Recruit) -> None:
-    """The Killer recruits once per game; any other living player, irrefutably."""
+def may_recruit(state: SocialState, seat: int) -> None:
+    """The Killer recruits once per game (whoever the target)."""
     require_alive(state, seat)
     if seat != state.killer:
         raise IllegalAction("asesino_social.not_your_role", role=SocialRole.KILLER.value)
     if state.accomplice is not None:
         raise IllegalAction("asesino_social.already_recruited")
+
+
+def check_recruit(state: SocialState, seat: int, action: Recruit) -> None:
+    """The Killer recruits once per game; any other living player, irrefutably."""
+    may_recruit(state, seat)
     require_target(state, seat, action.target)
 
 
@@ -51,8 +56,9 @@ def do_recruit(ctx: Ctx, action: Recruit) -> None:
     ctx.tell([target], key, killer=ctx.seat, card=recruit.card.value)
 
 
-def check_crime(state: SocialState, seat: int, action: Crime) -> None:
-    """The Killer or the living Accomplice; after the recruitment; one crime a day for the pair."""
+def may_commit_crime(state: SocialState, seat: int) -> None:
+    """The Killer or the living Accomplice; after the recruitment; one crime a day for the pair (whoever the
+    victim)."""
     require_alive(state, seat)
     if seat not in (state.killer, state.accomplice):
         raise IllegalAction("asesino_social.not_your_role", role=SocialRole.KILLER.value)
@@ -60,6 +66,11 @@ def check_crime(state: SocialState, seat: int, action: Crime) -> None:
         raise IllegalAction("asesino_social.recruit_first")
     if state.today.crime:
         raise IllegalAction("asesino_social.crime_spent")
+
+
+def check_crime(state: SocialState, seat: int, action: Crime) -> None:
+    """:func:`may_commit_crime`, on another living player outside the pair."""
+    may_commit_crime(state, seat)
     require_target(state, seat, action.victim)
     if action.victim in (state.killer, state.accomplice):
         raise IllegalAction("asesino_social.target_partner")
@@ -72,11 +83,16 @@ def do_crime(ctx: Ctx, action: Crime) -> None:
     attack(ctx, action.victim, pair, "crime")
 
 
-def check_protect(state: SocialState, seat: int, action: Protect) -> None:
-    """The Doctor, once a day, another living player, not yesterday's pick."""
+def may_protect(state: SocialState, seat: int) -> None:
+    """The Doctor, once a day (whoever the target)."""
     require_power(state, seat, SocialRole.DOCTOR)
     if state.today.protected is not None:
         raise IllegalAction("asesino_social.protect_spent")
+
+
+def check_protect(state: SocialState, seat: int, action: Protect) -> None:
+    """The Doctor, once a day, another living player, not yesterday's pick."""
+    may_protect(state, seat)
     require_target(state, seat, action.target)
     if action.target == state.last_protected:
         raise IllegalAction("asesino_social.protect_same_twice", seat_params=("target",),
@@ -90,10 +106,15 @@ def do_protect(ctx: Ctx, action: Protect) -> None:
     ctx.tell([action.target], "asesino_social.protect.you", doctor=ctx.seat)
 
 
-def check_inspect(state: SocialState, seat: int, action: Inspect) -> None:
+def may_inspect(state: SocialState, seat: int) -> None:
+    """The Detective, once a day (whoever the target)."""
     require_power(state, seat, SocialRole.DETECTIVE)
     if state.today.inspected:
         raise IllegalAction("asesino_social.inspect_spent")
+
+
+def check_inspect(state: SocialState, seat: int, action: Inspect) -> None:
+    may_inspect(state, seat)
     require_target(state, seat, action.target)
 
 
@@ -108,10 +129,15 @@ def do_inspect(ctx: Ctx, action: Inspect) -> None:
     ctx.tell([action.target], "asesino_social.inspect.you", detective=ctx.seat)
 
 
-def check_interview(state: SocialState, seat: int, action: Interview) -> None:
+def may_interview(state: SocialState, seat: int) -> None:
+    """The Journalist, once a day (whoever the interviewee)."""
     require_power(state, seat, SocialRole.JOURNALIST)
     if state.today.interview is not None:
         raise IllegalAction("asesino_social.interview_spent")
+
+
+def check_interview(state: SocialState, seat: int, action: Interview) -> None:
+    may_interview(state, seat)
     require_target(state, seat, action.target)
 
 
@@ -150,10 +176,15 @@ def do_note(ctx: Ctx, action: PublishNote) -> None:
     ctx.tell([ctx.seat], "asesino_social.note.saved")
 
 
-def check_maniac(state: SocialState, seat: int, action: ManiacKill) -> None:
+def may_kill_as_maniac(state: SocialState, seat: int) -> None:
+    """The Maniac, once a day (whoever the target)."""
     require_power(state, seat, SocialRole.MANIAC)
     if state.today.maniac_kill:
         raise IllegalAction("asesino_social.maniac_spent")
+
+
+def check_maniac(state: SocialState, seat: int, action: ManiacKill) -> None:
+    may_kill_as_maniac(state, seat)
     require_target(state, seat, action.target)
 
 

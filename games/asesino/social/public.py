@@ -33,10 +33,15 @@ def _require_judgement_right(state: SocialState, seat: int) -> None:
         raise IllegalAction("asesino_social.judgement_limit", limit=limit, count=limit)
 
 
+def may_open(state: SocialState, seat: int) -> None:
+    """A respected player with a judgement left (whoever the accused)."""
+    _require_judgement_right(state, seat)
+
+
 def check_open(state: SocialState, seat: int, action: OpenJudgement) -> None:
     """A respected player with a judgement left accuses another living player not judged before, against whom
     no judgement is open."""
-    _require_judgement_right(state, seat)
+    may_open(state, seat)
     require_target(state, seat, action.accused)
     if state.seats[action.accused].judged_day is not None:
         raise IllegalAction("asesino_social.already_judged", seat_params=("accused",), accused=action.accused)

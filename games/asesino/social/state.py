@@ -8,6 +8,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from games.asesino.social.clock import SocialOptions
 from games.asesino.social.roles import KEPT_WHEN_RECRUITED, SocialRole
+from games.core.controls import Controlled
 
 #: the seat that sends system actions (``EndDay``, ``ExpireJudgements``): the bot's persisted timers
 SYSTEM_SEAT = -1
@@ -118,7 +119,7 @@ class Result(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict)
 
 
-class SocialState(BaseModel):
+class SocialState(Controlled):
     """Everything about one social game. ``last_protected`` is yesterday's protection (no two days running)."""
 
     seed: int

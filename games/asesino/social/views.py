@@ -8,6 +8,7 @@ from typing import Any
 from games.asesino.social.roles import SocialRole
 from games.asesino.social.rules import judgements_left, may_send_clue, may_write_letter, require_player
 from games.asesino.social.state import SocialState
+from games.core.controls import cancelled
 
 
 def _iso(moment: Any) -> str | None:
@@ -27,7 +28,7 @@ def public_view(state: SocialState) -> dict[str, Any]:
         "players": state.players,
         "murders": state.murders,
         "murders_to_win": state.murders_to_win,
-        "over": state.result is not None,
+        "over": state.result is not None or cancelled(state),
         "seats": [{"seat": i, "alive": s.alive, "deprived": s.judged_day is not None,
                    "shown_card": s.card.value if s.judged_day is not None else None}
                   for i, s in enumerate(state.seats)],
@@ -35,9 +36,9 @@ def public_view(state: SocialState) -> dict[str, Any]:
         "published": [p.model_dump(mode="json") for p in state.published],
         "posts": [{"id": p.id, "character": p.character, "day": p.day, "text": p.text} for p in state.posts],
     }
-    if state.result is not None:
+    if state.result is not None or cancelled(state):
         view |= {
-            "result": state.result.model_dump(mode="json"),
+            "result": None if state.result is None else state.result.model_dump(mode="json"),
             "roles": [{"seat": i, "card": s.card.value, "role": s.role.value} for i, s in enumerate(state.seats)],
             "authors": {str(p.id): p.seat for p in state.posts},
             "timeline": [entry.model_dump(mode="json") for entry in state.timeline],

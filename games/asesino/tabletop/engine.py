@@ -34,8 +34,20 @@ from games.asesino.tabletop.models import (
 )
 from games.asesino.tabletop.setup import deal
 from games.asesino.tabletop.views import private_view, public_view
-from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting
+from games.core import (
+    Audience,
+    Engine,
+    Event,
+    Features,
+    IllegalAction,
+    ModeInfo,
+    Outcome,
+    SeatInfo,
+    Step,
+    Waiting,
+)
 from games.core.achievements import Moment
+from games.core.copying import replace
 
 #: which action answers which prompt kind ("turn" and "declare_all" take ``Declare`` / ``Pass``)
 _ANSWERS: dict[str, type[BaseModel]] = {"direction": ChooseDirection, "order": OrderEffects,
@@ -50,7 +62,7 @@ class TabletopEngine(Engine[TabletopState]):
     State = TabletopState
     Options = TabletopOptions
     Action: ClassVar[Any] = TabletopAction
-    features: ClassVar[Features] = Features(timeouts=True, ai=True)
+    features: ClassVar[Features] = Features(timeouts=True, ai=True, series=True)
     seat_params: ClassVar[tuple[str, ...]] = SEAT_PARAMS
 
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> TabletopState:
@@ -102,8 +114,12 @@ class TabletopEngine(Engine[TabletopState]):
             return [LastWords()]
         if kind == "accuse":
             return [Accuse(target=other) for other in range(len(state.seats)) if other != seat]
-        declares = [Declare(card=card, target=target) for card in dict.fromkeys(state.seats[seat].hand)
-                    for target in targets(state, seat)]
+        hand = state.seats[seat].hand
+        declares: list[Any] = []
+        if hand:
+            first = Declare(card=hand[0], target=0)  # the others copied from it: a card of the hand and a seat
+            declares = [replace(first, card=card, target=target) for card in dict.fromkeys(hand)
+                        for target in targets(state, seat)]
         return declares or [Pass()]
 
     def _apply(self, state: TabletopState, seat: int, action: Any) -> Step:

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.asesino.common import SPEECH_MAX, WORDS_MAX, Card, Side
+from games.core.controls import Controlled
 
 PromptKind = Literal["direction", "order", "statement", "accuse", "last_words"]
 
@@ -80,7 +81,7 @@ class Result(BaseModel):
     caught: bool = False
 
 
-class TabletopState(BaseModel):
+class TabletopState(Controlled):
     """The whole game. ``clockwise`` is ``None`` until the first player chooses it; ``obligations`` is a stack
     of murdered seats still playing out their hand; ``counter`` counts accepted actions (randomness salt)."""
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from games.asesino.common import side_of
 from games.asesino.tabletop.models import TabletopState
+from games.core.controls import cancelled
 
 
 def public_view(state: TabletopState, waiting: tuple[int, str] | None, must_pass: bool = False) -> dict[str, Any]:
@@ -36,7 +37,7 @@ def public_view(state: TabletopState, waiting: tuple[int, str] | None, must_pass
             "revealed": list(player.revealed) if player.resolved else [],
             "murdered": player.murdered,
         })
-    over = state.result is not None
+    over = state.result is not None or cancelled(state)
     return {
         "players": len(state.seats),
         "first": state.first,
