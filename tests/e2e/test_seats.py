@@ -150,8 +150,10 @@ async def test_a_table_left_to_the_computer_ends_abandoned_without_scores(world:
         while table.status == "active":
             table = await time_out(world, table, 301 if table.engine.waiting(table.state).seats[0] == 0 else 7)
         assert table.abandoned and table.outcome is not None and table.outcome.winners == []
-        message = table_message(world, table)
-        assert t(language, "table.abandoned") in message.text
+        await settled(world)  # (the handover that ends it is committed just after the timed-out move was shown)
+        message = await world.double.wait_for(
+            lambda: next((m for m in tables(world) if t(language, "table.abandoned") in m.text), None),
+            what="the abandoned table")
         assert any(c.get("custom_id", "").startswith(f"coroner:h:game:{table.id}:") for c in message.walk_components())
         async with world.sessions() as session:
             assert await session.scalar(select(func.count(Score.id)).where(Score.game_id == table.id)) == 0
