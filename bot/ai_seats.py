@@ -16,10 +16,12 @@ import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from bot.db.repos import games
 from bot.tables import Table, TableError
 from bot.tables.model import TimerPlan
+from bot.tables.seats import OFFER_TIMER
 from bot.ui import ui_for
-from games.core import IllegalAction, rng_for
+from games.core import SYSTEM_SEAT, IllegalAction, rng_for
 from games.core.ai import choose_action, plays_at_table
 
 if TYPE_CHECKING:
@@ -96,10 +98,41 @@ async def resume_ai_moves(bot: Coroner) -> None:
             await bot.timers.schedule(table.id, plan.kind, plan.due_at, plan.payload)
 
 
+async def after_timeout(bot: Coroner, table: Table, seat: int) -> None:
+    """``seat``'s time ran out again (``table`` is the game after the bot's move for it): once that is the server's
+    ``timeouts_to_computer`` in a row, the computer plays the seat for the rest of the game (``seat_away``, an
+    action of the game, :mod:`games.core.seats`) until its player presses "I'm back". Nothing for the game's own
+    clock, a seat the computer plays already, or a game that is over."""
+    if seat < 0 or table.status != "active" or seat in table.ai_seats():
+        return
+    needed = (await bot.config(table.guild_id)).timeouts_to_computer
+    async with bot.sessions() as session:
+        if await games.timeouts_in_a_row(session, table.id, seat, needed) < needed:
+            return
+    await hand_to_computer(bot, table, seat)
+
+
+async def hand_to_computer(bot: Coroner, table: Table, seat: int) -> Table:
+    """The computer plays ``seat`` from now on (``seat_away``, sent as the game's own clock); the table after it
+    (as it was, when the seat was taken back, handed over or the game closed meanwhile)."""
+    try:
+        result = await ui_for(table.game, table.mode).play(bot, table, None, {"type": "seat_away", "seat": seat},
+                                                           seat=SYSTEM_SEAT)
+    except TableError as exc:  # taken back, handed over or closed meanwhile
+        if exc.code not in ("seat.error.computer", "table.not_active"):
+            raise
+        return table
+    return result.table
+
+
 def install_ai_seats(bot: Coroner) -> None:
-    """Register the ``ai_move`` handler."""
+    """Register the ``ai_move`` handler (and the lapse of a seat's offer, which does nothing)."""
 
     async def handler(timer: Any) -> None:
         await on_ai_move(bot, timer)
 
+    async def lapse(timer: Any) -> None:
+        """An offer of a seat nobody took (:data:`bot.tables.seats.OFFER_TIMER`) no longer stands: nothing to do."""
+
     bot.timers.on(AI_TIMER, handler)
+    bot.timers.on(OFFER_TIMER, lapse)

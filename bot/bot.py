@@ -28,6 +28,7 @@ from bot.i18n.translator import CatalogTranslator
 from bot.modals import LOBBY_OPTIONS, install_modal_router
 from bot.plugins import extensions
 from bot.private_view import show_secrets
+from bot.seat_controls import BACK, TAKE, accept_offer, take_back
 from bot.settings import Settings, StartupError
 from bot.startup import invite_url, ready_line
 from bot.tables import TableService
@@ -224,6 +225,12 @@ class CoronerBot(Coroner):
                 return
             if name == "watch":
                 await on_watch(self.delivery.threads, interaction, table)
+                return
+            if name == BACK:  # who plays a seat: the same controls in every game (bot.seat_controls)
+                await take_back(self, interaction, table)
+                return
+            if name == TAKE and arg.isdigit():
+                await accept_offer(self, interaction, table, int(arg))
                 return
             if name == "host":  # the host's panel and its controls, the same for every game
                 await self.get_cog("Host").on_component(interaction, table, arg, values)  # type: ignore[union-attr]

@@ -20,6 +20,7 @@ from bot.ai_seats import ai_timers
 from bot.components import HistoryButton, host_button, secrets_button, view_of, watch_button
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
+from bot.seat_controls import back_button
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
 from bot.threads import GameThreads
@@ -212,6 +213,12 @@ class Delivery:
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button")),
                      host_button(table.id, ctx.t("host.button"))]
+            away = [s.seat for s in table.seats if s.away] if table.status == "active" else []
+            if away:  # the computer plays for them until they press "I'm back"
+                items.append(back_button(table, ctx.t("seat.button.back")))
+                if len(embed.fields) < MAX_FIELDS:
+                    embed.add_field(name="\u200b", inline=False,
+                                    value=ctx.t("seat.playing", seats=", ".join(ctx.shown_name(s) for s in away)))
             if self.threads.offers_watch(table) and sum(item.width for item in items) < MAX_COMPONENTS:  # room
                 items.append(watch_button(table.id, ctx.t("threads.watch.button")))
         return Outgoing(content=content, embeds=embeds, files=files,
@@ -231,7 +238,8 @@ class Delivery:
         (:attr:`bot.tables.Table.decision_opened`, from the engine's ``Waiting.open_for``); the ``ai_move`` of a computer player whenever the step waits on one
         (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
         if table.status == "finished":
-            return [TimerPlan("series_round_finished", self.bot.clock.now())] if table.series_id is not None else []
+            series = table.series_id is not None and not table.abandoned  # (an abandoned round ends nothing)
+            return [TimerPlan("series_round_finished", self.bot.clock.now())] if series else []
         if table.paused:  # nothing runs while paused (the resume gives the held timers the time they had left)
             return []
         now = self.bot.clock.now()
@@ -280,7 +288,7 @@ def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
     """The result under a finished table: how it ended, the winners, the scores in the game's unit
     (``GameUI.score_key``; points by default, "this round" only in a series) and the achievements its people earned
     (:func:`bot.achievements.earned_lines`)."""
-    outcome = table.engine.outcome(table.state)
+    outcome = table.engine.outcome(table.state) or table.outcome  # (an abandoned game's is the table's)
     embed = discord.Embed(title=ctx.t("outcome.title"), colour=discord.Colour.gold())
     if outcome is not None:
         ui = ui_for(table.game, table.mode)

@@ -45,6 +45,7 @@ class GuildConfig(BaseModel):
     table_repost_after: int = Field(default=8, ge=1, le=100)  # messages under the table before it is re-posted
     turn_ping_seconds: int = Field(default=30, ge=5, le=86400)  # grace before "▶ your move" is posted
     social_max_days: int = Field(default=14, ge=1, le=365)  # a social game ends after this many days
+    timeouts_to_computer: int = Field(default=2, ge=1, le=20)  # timeouts in a row before the computer takes a seat
 
     @field_validator("day_boundary")
     @classmethod

@@ -309,9 +309,10 @@ class LiveTable:
 
 def awaited(table: Table) -> list[int]:
     """The seats a ping names: those the game waits on, when the game says they are pinged (not in a real-time
-    game where everyone acts at once) and not hidden (e.g. the Prosecutor asked to accuse); never a computer player
-    (it moves on its own, :mod:`bot.ai_seats`); nobody while the host has paused the game."""
+    game where everyone acts at once) and not hidden (e.g. the Prosecutor asked to accuse); never a seat the
+    computer plays (it moves on its own, :mod:`bot.ai_seats`); nobody while the host has paused the game."""
     waiting = table.engine.waiting(table.state) if table.state is not None and not table.paused else None
     if waiting is None or not waiting.pings or waiting.hidden:
         return []
-    return [seat for seat in waiting.seats if table.user_of(seat) is not None]
+    computer = set(table.ai_seats())
+    return [seat for seat in waiting.seats if seat not in computer]

@@ -1,6 +1,8 @@
 """Turn time limits: the turn ping after a short grace period, a warning at half time (both in the table's one ping
-slot: the channel holds at most one), then the engine's default move (``engine.timeout_action``), announced in the
-table's "last moves" by an event committed with the move. The timers carry the table version they were armed at
+slot: the channel holds at most one), then the move the seat's computer player would make from its view
+(:func:`games.core.ai.timeout_move`, drawn from the seed and the table version), announced in the table's "last
+moves" by an event committed with the move; after the server's number of timeouts in a row the computer plays the
+seat (:func:`bot.ai_seats.after_timeout`). The timers carry the table version they were armed at
 and do nothing once the game has moved on to another decision (a step that leaves the same decision open, such as
 an answer in a Let's Kill! response window, keeps them: :attr:`bot.tables.Table.decision_opened`, from the engine's
 ``Waiting.open_for``). The default move enters by the one door every move takes (:meth:`bot.ui.GameUI.play`)."""
@@ -9,9 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.ai_seats import after_timeout
 from bot.live_table import PING_TIMER
 from bot.tables import TableError
 from bot.ui import ui_for
+from games.core import rng_for
+from games.core.ai import timeout_move
 
 if TYPE_CHECKING:
     from bot.app import Coroner
@@ -22,37 +27,45 @@ if TYPE_CHECKING:
 SUPERSEDED = frozenset({PING_TIMER, "turn_warning", "turn_timeout"})
 
 
-def install_turn_timers(bot: Coroner) -> None:
-    async def current(timer: Any) -> Any:
-        table = await bot.tables.load(timer.game_id)
-        if table.status != "active":
-            return None
-        if table.decision_opened != timer.payload.get("version"):
-            return None
-        return table
+async def current(bot: Coroner, timer: Any) -> Any:
+    """The running table ``timer`` was armed for, while the decision it was armed at still stands (else None)."""
+    table = await bot.tables.load(timer.game_id)
+    if table.status != "active" or table.decision_opened != timer.payload.get("version"):
+        return None
+    return table
 
+
+async def on_turn_timeout(bot: Coroner, timer: Any) -> None:
+    """The awaited seat's time ran out: the bot makes its computer player's move for it (announced, committed with
+    the move; a player's own move that won the race makes this one stale and nothing is said), then
+    :func:`bot.ai_seats.after_timeout` hands the seat to the computer once that is too many in a row."""
+    table = await current(bot, timer)
+    if table is None:
+        return
+    assert table.seed is not None  # a running game has its seed
+    move = timeout_move(table.engine, table.state, rng_for(table.seed, "timeout", table.version))
+    if move is None:
+        return
+    seat, action = move
+    try:
+        result = await ui_for(table.game, table.mode).play(
+            bot, table, None, table.engine.dump_action(action), seat=seat, version=table.version, timed_out=True)
+    except TableError as exc:
+        if exc.code != "table.stale":
+            raise
+        return
+    await after_timeout(bot, result.table, seat)
+
+
+def install_turn_timers(bot: Coroner) -> None:
     async def warn(timer: Any) -> None:
-        table = await current(timer)
+        table = await current(bot, timer)
         if table is None:
             return
         await bot.delivery.live.ping(table, "turn.warning")
 
     async def expire(timer: Any) -> None:
-        table = await current(timer)
-        if table is None:
-            return
-        move = table.engine.timeout_action(table.state)
-        if move is None:
-            return
-        seat, action = move
-        # the announcement is committed with the move: if a player's own move won the race, the version check
-        # refuses this one (table.stale) and nothing is said
-        try:
-            await ui_for(table.game, table.mode).play(bot, table, None, table.engine.dump_action(action), seat=seat,
-                                                      version=table.version, timed_out=True)
-        except TableError as exc:
-            if exc.code != "table.stale":
-                raise
+        await on_turn_timeout(bot, timer)
 
     bot.timers.on(PING_TIMER, bot.delivery.live.on_ping_timer)
     bot.timers.on("turn_warning", warn)

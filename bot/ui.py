@@ -108,8 +108,10 @@ class RenderContext:
         return text_name(self.name(seat))
 
     def mention(self, seat: int) -> str:
+        """A mention of ``seat``'s person; the name for a seat the computer plays (a computer player's, or an
+        away person's: never pinged)."""
         user_id = self.table.user_of(seat)
-        return f"<@{user_id}>" if user_id else self.name(seat)
+        return f"<@{user_id}>" if user_id and seat not in self.table.ai_seats() else self.name(seat)
 
     def seat_params(self, params: dict[str, Any], declared: Iterable[str] = (), *,
                     mention: bool = False) -> dict[str, Any]:

@@ -3,8 +3,8 @@ plays its game's policy, :mod:`games.core.ai`), with no Discord, token or databa
 
 Moves come from the engine contract only: who must act from ``engine.waiting``, what they may do from
 ``engine.legal_actions``, which of them from the seat's policy reading the seat's own view. Like the bot's timers,
-a silent seat's turn sometimes runs out (``engine.timeout_action``, armed only for a :class:`~games.core.Waiting`
-that pings, see :mod:`bot.turns`), a game with a clock (``features.clock``) applies what its ``engine.due`` gives
+a silent seat's turn sometimes runs out (its policy moves, :func:`games.core.ai.timeout_move`; armed only for a
+:class:`~games.core.Waiting` that pings, see :mod:`bot.turns`), a game with a clock (``features.clock``) applies what its ``engine.due`` gives
 as the bot's timers would (:mod:`bot.cogs.asesino_social.days`), and the host answers what waits on them (a random
 one of ``legal_actions(state, HOST_SEAT)``, e.g. a letter sent for review). Every player's move goes through its UI's ``complete_action`` (e.g. the social mode stamps
 ``at`` with the simulated clock), as :meth:`bot.ui.GameUI.play` does. Same ``(game, mode, players, seed)``, same
@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from bot.simulate.uis import load_uis
 from bot.ui import ui_for
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, get_engine, rng_for
-from games.core.ai import Policy, policy_for
+from games.core.ai import Policy, policy_for, timeout_move
 
 #: the seats' names, in seat order (12: the largest table of any mode today)
 NAMES = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fede", "Gloria", "Hugo", "Inés", "Julio", "Lola", "Mario")
@@ -129,7 +129,7 @@ def play(game: str, mode: str, players: int, seed: int, *, policies: Mapping[int
             continue
         seat, legal = _someone_able(engine, result.state, waiting.seats, rng)
         if features.timeouts and waiting.pings and (seat is None or rng.random() < timeout_rate):
-            move = engine.timeout_action(result.state)
+            move = timeout_move(engine, result.state, rng_for(seed, "timeout", len(result.moves)))
             if move is not None:
                 _apply(result, move[0], move[1], timed_out=True)
                 continue

@@ -13,6 +13,9 @@ from games.core import Engine, Event, Outcome, get_engine
 if TYPE_CHECKING:
     from bot.db.models import Game, Seat
 
+#: the outcome reason of a game every person left to the computer (:attr:`Table.abandoned`)
+ABANDONED = "table.abandoned"
+
 
 class TableError(Exception):
     """A refusal by the table service (not by the rules: those raise :class:`~games.core.IllegalAction`).
@@ -29,17 +32,24 @@ class TableError(Exception):
 @dataclass(frozen=True, slots=True)
 class TableSeat:
     """A seat: its number, its Discord user (None: a computer player, see :attr:`is_ai`), the names it goes by
-    (display name first) and whether DMs to it get through."""
+    (display name first), whether DMs to it get through, and whether its person is ``away`` (the computer plays
+    it until they take it back, :mod:`games.core.seats`)."""
 
     seat: int
     user_id: int | None
     names: tuple[str, ...]
     dm_ok: bool = True
+    away: bool = False
 
     @property
     def is_ai(self) -> bool:
         """A computer player: no Discord user, never mentioned, messaged or scored."""
         return self.user_id is None
+
+    @property
+    def played_by_computer(self) -> bool:
+        """The computer moves for this seat: a computer player's, or a person's who is away."""
+        return self.user_id is None or self.away
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +78,8 @@ class Table:
     seats: tuple[TableSeat, ...]
     state: Any
     engine: Engine = field(repr=False)
+    #: changes of who plays a seat since the awaited decision was offered (:attr:`decision_opened`)
+    seat_steps: int = 0
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, or None when they are not playing (never an AI seat)."""
@@ -86,8 +98,17 @@ class Table:
         return any(s.seat == seat for s in self.seats)
 
     def ai_seats(self) -> list[int]:
-        """The computer players' seats, in order."""
-        return [s.seat for s in self.seats if s.is_ai]
+        """The seats the computer moves for (computer players, and people who are away), in order."""
+        return [s.seat for s in self.seats if s.played_by_computer]
+
+    def away_seat_of(self, user_id: int) -> int | None:
+        """The seat of ``user_id`` when the computer plays it for them (they are away), else None."""
+        return next((s.seat for s in self.seats if s.user_id == user_id and s.away), None)
+
+    @property
+    def abandoned(self) -> bool:
+        """The game ended because every person at it had left their seat to the computer (no scores)."""
+        return self.outcome is not None and self.outcome.reason == ABANDONED
 
     def seat_names(self, seat: int) -> tuple[str, ...]:
         """The names ``seat`` goes by (display name first), empty for an unknown seat."""
@@ -111,12 +132,13 @@ class Table:
     def decision_opened(self) -> int:
         """The version at which the decision the game waits on now was first offered (the engine's
         :attr:`~games.core.Waiting.open_for` steps ago): its time limit, armed then, holds at every later version
-        until it is made, and a control drawn for it at any version since still stands (:meth:`stands`). The table's
-        own version when nothing is awaited (a lobby, a finished game)."""
+        until it is made, and a control drawn for it at any version since still stands (:meth:`stands`); a change
+        of who plays a seat (:attr:`seat_steps` of them since) leaves it open. The table's own version when nothing
+        is awaited (a lobby, a finished game)."""
         if self.status != "active" or self.state is None:
             return self.version
         age = self.engine.decision_age(self.state)  # the host's pause and resume leave the decision open
-        return self.version if age is None else self.version - age
+        return self.version if age is None else self.version - age - self.seat_steps
 
     def stands(self, version: int) -> bool:
         """Whether a control drawn at ``version`` is for the decision the game waits on now: the same version, or
@@ -185,6 +207,8 @@ def to_table(row: Game, seats: Sequence[Seat], *, with_state: bool = True) -> Ta
         language=row.language, series_id=row.series_id, lobby_message_id=row.lobby_message_id,
         table_message_id=row.table_message_id, created_at=row.created_at, updated_at=row.updated_at,
         finished_at=row.finished_at, outcome=Outcome.model_validate(row.outcome) if row.outcome else None,
-        seats=tuple(TableSeat(seat=s.seat, user_id=s.user_id, names=tuple(s.names), dm_ok=s.dm_ok) for s in seats),
+        seats=tuple(TableSeat(seat=s.seat, user_id=s.user_id, names=tuple(s.names), dm_ok=s.dm_ok, away=s.away)
+                    for s in seats),
         state=engine.parse_state(row.state) if with_state and row.state is not None else None, engine=engine,
+        seat_steps=row.seat_steps or 0,
     )

@@ -38,12 +38,14 @@ from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
 from bot.tables.achievements import settle
 from bot.tables.lobby import LobbyMixin
-from bot.tables.model import ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
+from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
 from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
 from bot.tables.schedule import ScheduleMixin
+from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
 from games.core.controls import PauseGame, ResumeGame
 from games.core.replay import replay
+from games.core.seats import is_seat_change
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +90,8 @@ def admit(table: Table, *, user_id: int | None, seat: int | None, expected_versi
     :meth:`games.core.Engine.check_actor`): ``seat`` when the bot acts for it (``SYSTEM_SEAT`` and ``HOST_SEAT``
     included); else, for the person ``user_id``, ``HOST_SEAT`` when they host the table (or manage the server:
     ``manager``) and the move is one of the game's host actions (``host_action``), otherwise their seat. Raises
-    ``TableError``: ``table.not_active``,
-    ``table.not_a_player``, ``table.bad_seat``, ``table.stale`` (in that order; stale: ``expected_version``, the
+    ``TableError``: ``table.not_active``, ``table.not_a_player``, ``seat.error.away`` (the computer plays their
+    seat: "I'm back" first), ``table.bad_seat``, ``table.stale`` (in that order; stale: ``expected_version``, the
     version a control was drawn at, is for a decision that has closed, :meth:`Table.stands`)."""
     if table.status != "active":
         raise TableError("table.not_active", game_id=table.id)
@@ -100,6 +102,8 @@ def admit(table: Table, *, user_id: int | None, seat: int | None, expected_versi
             seat = table.seat_of(user_id) if user_id is not None else None
             if seat is None:
                 raise TableError("table.not_a_player", game_id=table.id)
+            if user_id is not None and table.away_seat_of(user_id) is not None:
+                raise TableError("seat.error.away", game_id=table.id)
     elif seat not in (SYSTEM_SEAT, HOST_SEAT) and not table.has_seat(seat):
         raise TableError("table.bad_seat", seat=seat)
     if expected_version is not None and not table.stands(expected_version):
@@ -263,8 +267,11 @@ class TableService(LobbyMixin, ScheduleMixin):
                 async with self._sessions() as session, session.begin():
                     row, table = await self._read(session, game_id)
                     engine = table.engine
-                    seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version,
-                                 host_action=engine.is_host_action(action.get("type")), manager=manager)
+                    if is_seat_change(action):
+                        seat = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
+                    else:
+                        seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version,
+                                     host_action=engine.is_host_action(action.get("type")), manager=manager)
                     try:
                         parsed = engine.parse_action(action)
                     except ValidationError as exc:
@@ -273,11 +280,15 @@ class TableService(LobbyMixin, ScheduleMixin):
                     announce = timeout_announcement(engine, table.state, seat) if timed_out else []
                     step = engine.apply(table.state, seat, parsed)
                     outcome = engine.outcome(step.state)
-                    if outcome is not None:
+                    seat_steps = steps_since_decision(table, step.state, parsed)
+                    if is_seat_change(parsed):  # who plays the seat changes: the seats (and maybe the game's end)
+                        table = await change_seat(session, table, action, user_id, now)
+                        outcome = abandoned_outcome(table)
+                    elif outcome is not None:
                         moves = [(a.seat, a.action) for a in await games.actions_of(session, game_id)]
                         outcome = await settle(session, table, outcome, [*moves, (seat, engine.dump_action(parsed))])
                     status = "finished" if outcome else "cancelled" if engine.closed(step.state) else table.status
-                    values: dict[str, Any] = {"state": engine.dump_state(step.state)}
+                    values: dict[str, Any] = {"state": engine.dump_state(step.state), "seat_steps": seat_steps}
                     if status != table.status:
                         values |= {"status": status, "finished_at": now}
                     if outcome is not None:
@@ -286,8 +297,9 @@ class TableService(LobbyMixin, ScheduleMixin):
                     await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now,
                                               timed_out=timed_out)
                     if outcome is not None:
-                        seats = await games.seats_of(session, game_id)
-                        await scores.record_outcome(session, row, seats, outcome, now)
+                        if outcome.reason != ABANDONED:  # an abandoned game scores nothing
+                            await scores.record_outcome(session, row, await games.seats_of(session, game_id),
+                                                        outcome, now)
                     if status != table.status:
                         await timers.disarm_game(session, game_id, now)
                     elif isinstance(parsed, PauseGame):
@@ -295,7 +307,7 @@ class TableService(LobbyMixin, ScheduleMixin):
                     elif isinstance(parsed, ResumeGame):
                         await timers.release_game(session, game_id, now)
                     table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
-                                    status=status, outcome=outcome,
+                                    seat_steps=seat_steps, status=status, outcome=outcome,
                                     finished_at=now if status != table.status else table.finished_at)
                     events = [*announce, *step.events]
                     handoff = replace(await self._record(session, table, events), mark=mark)

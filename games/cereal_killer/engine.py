@@ -47,7 +47,7 @@ from games.cereal_killer.models import (
     waiting_of,
 )
 from games.cereal_killer.views import achievement_facts, build_outcome, build_view
-from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting, rng_for
+from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, Waiting
 from games.core.achievements import Moment
 
 _PUBLIC = Audience.public()
@@ -194,22 +194,16 @@ class CerealKiller(Engine[CerealState]):
         return achievement_facts(final)
 
     def timeout_action(self, state: CerealState) -> tuple[int, Any] | None:
-        """What a silent player does when its turn timer runs out (``None`` once the game is over): a pending
-        answer -> a random true option; the Killer's route -> a random legal :class:`KillerTurn` (one of
-        :meth:`legal_actions`, so an absent Killer never stalls the game: issue 9); the Detective's placement ->
-        a random Cafe; a hunter's turn -> ``EndTurn``. Random only from the seed and the action count, so the
-        same state always times out the same way."""
+        """The seat whose turn timer runs out (the Killer for a pending answer or its route, else the hunter to
+        act; ``None`` once the game is over), with the engine's fallback (its first legal move, ``EndTurn`` for a
+        hunter's turn): the bot plays the seat's policy from its view (:func:`games.core.ai.timeout_move`), so an
+        absent Killer never stalls the game (issue 9)."""
         if state.result is not None:
             return None
-        rng = rng_for(state.seed, "timeout", state.actions)
-        if state.pending is not None:
-            return KILLER, ChooseAnswer(answer=rng.choice(state.pending.options))
-        if state.phase == "killer":
-            return KILLER, rng.choice(killer.killer_turns(state, geo_of(state)))
-        seat = self.to_act(state)[0]
-        if state.turn is None:
-            return seat, PlaceDetective(space=rng.choice(geo_of(state).of_kind("C")))
-        return seat, EndTurn()
+        seat = KILLER if state.pending is not None or state.phase == "killer" else self.to_act(state)[0]
+        if state.turn is not None and seat != KILLER:
+            return seat, EndTurn()
+        return seat, self.legal_actions(state, seat)[0]
 
     # ------------------------------------------------------------ dispatch
 

@@ -6,6 +6,9 @@ buttons a person would get). It never reads the hidden state. A game registers i
 (e.g. ``games/cereal_killer/ai.py``) with :func:`register_policy`; a mode without one plays random legal moves.
 Policies are pure and deterministic for a given ``rng`` (the caller seeds it from the game's seed and the step),
 so a game with AI seats replays exactly.
+
+The same policy moves for a person whose time runs out (:func:`timeout_move`): the default after a time limit is the
+move the computer would make from that seat's view, never a random or fixed one (issue 24).
 """
 
 from __future__ import annotations
@@ -69,3 +72,17 @@ def choose_action(engine: Engine, state: Any, seat: int, rng: random.Random) -> 
     if not legal:
         return None
     return policy_for(engine.game, engine.mode.id).choose(engine.view(state, seat), legal, rng)
+
+
+def timeout_move(engine: Engine, state: Any, rng: random.Random) -> tuple[int, Any] | None:
+    """The move made when the awaited seat's time runs out, as ``(seat, action)``, or ``None`` when nothing is
+    awaited: whose time it is comes from :meth:`~games.core.Engine.timeout_action`; a person's seat gets its
+    policy's move from its own view (:func:`choose_action` with ``rng``, so the same seed makes the same move, and
+    it reads no hidden state), marked by :meth:`~games.core.Engine.timeout_marked`; the game's own clock
+    (``SYSTEM_SEAT``, e.g. a response window closing) and a seat with no legal action keep the engine's default."""
+    move = engine.timeout_action(state)
+    if move is None or move[0] < 0:
+        return move
+    seat = move[0]
+    action = choose_action(engine, state, seat, rng)
+    return move if action is None else (seat, engine.timeout_marked(state, action))

@@ -47,6 +47,7 @@ from games.core.controls import (
     paused_for,
 )
 from games.core.copying import deep_copy
+from games.core.seats import SeatAway, SeatBack, SeatReplaced, is_seat_change, parse_seat_change, seat_change_key
 
 if TYPE_CHECKING:
     from games.core.achievements import Moment
@@ -330,13 +331,17 @@ class Engine(ABC, Generic[StateT]):
         return cls._action_adapter  # type: ignore[return-value]
 
     def parse_action(self, data: dict[str, Any]) -> Any:
-        """Validate a JSON action (the game's own, or one of the host's controls). Raises
-        ``pydantic.ValidationError`` on malformed input."""
+        """Validate a JSON action (the game's own, one of the host's controls, or a change of who plays a seat:
+        :mod:`games.core.seats`). Raises ``pydantic.ValidationError`` on malformed input."""
+        if is_seat_change(data):
+            return parse_seat_change(data)
         if isinstance(data, dict) and data.get("type") in CONTROL_TYPES:
             return self._control_adapter.validate_python(data)
         return self.action_adapter().validate_python(data)
 
     def dump_action(self, action: Any) -> dict[str, Any]:
+        if is_seat_change(action):
+            return action.model_dump(mode="json")  # type: ignore[no-any-return]
         if isinstance(action, PauseGame | ResumeGame | CloseGame):
             return action.model_dump(mode="json")
         return self.action_adapter().dump_python(action, mode="json")
@@ -394,7 +399,11 @@ class Engine(ABC, Generic[StateT]):
         :meth:`copy_state` of ``state``. Returns a new state (the input is never mutated) and the events. Raises
         :class:`IllegalAction` when the rules forbid it (``core.game_over``, the wrong actor, then the game's own
         codes). Games do not override it: they write :meth:`_apply`. The host's controls (pause, resume, close,
-        :mod:`games.core.controls`) are the contract's own step (:meth:`_control`)."""
+        :mod:`games.core.controls`) are the contract's own step (:meth:`_control`); a change of who plays a seat
+        (:mod:`games.core.seats`) is checked by :meth:`check_seat_change` and leaves the state as it is."""
+        if is_seat_change(action):
+            self.check_seat_change(state, seat, action)
+            return Step(state=state, events=[Event(key=seat_change_key(action), params={"seat": action.seat})])
         self.check_actor(state, seat, action)
         if isinstance(action, PauseGame | ResumeGame | CloseGame):
             return self._control(self.copy_state(state), action)
@@ -461,6 +470,23 @@ class Engine(ABC, Generic[StateT]):
         a game that keeps deadlines of its own (the social mode's day end, a judgement's expiry) moves them by that
         much, so each has the time it had left. Nothing by default."""
 
+    def check_seat_change(self, state: StateT, actor: int, action: Any) -> None:
+        """Raise the refusal of ``actor`` sending the seat change ``action``, the same for every game:
+        ``core.game_over`` once the game is over; ``core.bad_seat`` for a seat not at the table; the computer takes
+        a seat over (``seat_away``) for the game's own clock only (``core.system_only``), a seat is taken back
+        (``seat_back``) by that seat only (``core.not_your_seat``), and handed over (``seat_replaced``) by the
+        host only (``core.host_only``). Who holds a seat is the table's (``bot/tables``)."""
+        if self.is_over(state):
+            raise IllegalAction("core.game_over")
+        if action.seat >= self.seat_count(state):
+            raise IllegalAction("core.bad_seat", seat=action.seat)
+        if isinstance(action, SeatAway) and actor != SYSTEM_SEAT:
+            raise IllegalAction("core.system_only")
+        if isinstance(action, SeatBack) and actor != action.seat:
+            raise IllegalAction("core.not_your_seat")
+        if isinstance(action, SeatReplaced) and actor not in (HOST_SEAT, SYSTEM_SEAT):
+            raise IllegalAction("core.host_only")
+
     @abstractmethod
     def _apply(self, state: StateT, seat: int, action: Any) -> Step:
         """The game's own step: ``action`` by ``seat``, already known to be a move this actor may make now
@@ -523,9 +549,16 @@ class Engine(ABC, Generic[StateT]):
         return []
 
     def timeout_action(self, state: StateT) -> tuple[int, Any] | None:
-        """The default move when the awaited player's time runs out (``features.timeouts``): ``(seat, action)``,
-        the seat possibly ``SYSTEM_SEAT`` (e.g. a response window closing), or ``None``. None by default."""
+        """Whose time runs out now (``features.timeouts``) and the engine's own default: ``(seat, action)``, the
+        seat possibly ``SYSTEM_SEAT`` (e.g. a response window closing), or ``None``. For a person's seat the bot
+        plays the seat's policy instead (:func:`games.core.ai.timeout_move`); the action here is the fallback for a
+        seat with no legal action. None by default."""
         return None
+
+    def timeout_marked(self, state: StateT, action: Any) -> Any:
+        """``action`` (the policy's move for a seat whose time ran out) as the game records a timeout's move (e.g.
+        a Prosecutor's accusation flagged as the bot's). Unchanged by default."""
+        return action
 
     @abstractmethod
     def view(self, state: StateT, seat: int | None) -> dict[str, Any]:

@@ -151,9 +151,11 @@ class LetsKill(Engine[LetsKillState]):
         return Waiting.turn(pending.seat, pending.kind)
 
     def timeout_action(self, state: LetsKillState) -> tuple[int, Any] | None:
-        """The move made when time is up: a window closes (everyone silent passes), a pledge passes, a Location is
-        the first that qualifies, a Stakeout discards nothing, a declaration is not made, an owner's discard takes
-        the first cards, the Step-2 card is the hand discarded, and a mandatory extra play is the first legal one."""
+        """Whose time is up and the engine's own default: a window closes (the game's clock: everyone silent
+        passes); for a seat, the bot plays the seat's policy from its view instead (:func:`games.core.ai.timeout_move`)
+        and this is the fallback: a pledge passes, a Location is the first that qualifies, a Stakeout discards
+        nothing, a declaration is not made, an owner's discard takes the first cards, the Step-2 card is the hand
+        discarded, and a mandatory extra play is the first legal one."""
         pending = state.pending
         if pending is None or state.ended:
             return None

@@ -202,23 +202,15 @@ class Verdugo(Engine[VerdugoState]):
         return match_facts(final, moments, self.outcome(final))
 
     def timeout_action(self, state: VerdugoState) -> tuple[int, Any] | None:
-        """What the bot does for an absent player (V-39 and our ruling for the Executioner, see README):
-        set-aside -> the most recently added allowed card; draw -> draw; a prisoner's action -> ``Forfeit``;
-        a card's choice, the next prisoner to call, a Shield's target, the successor -> a random legal choice;
-        the execution -> ``Stop`` once allowed, else a random eligible prisoner."""
+        """The awaited seat whose time runs out, with the engine's fallback (a prisoner's ``Forfeit``, else the
+        first legal move): the bot plays the seat's policy from its view (:func:`games.core.ai.timeout_move`;
+        ruling B-1 in the README: the Executioner stops or chops as his computer player would, V-39 as revised)."""
         seat = self.awaited(state)
         if seat is None:
             return None
-        r = state.round
-        rng = rng_for(state.seed, "timeout", state.actions)
-        if state.phase == "round" and r.phase == "set_aside":
-            return seat, SetAside(index=setup.set_aside_allowed(r)[-1])
-        if state.phase == "round" and r.phase == "act":
+        if state.phase == "round" and state.round.phase == "act":
             return seat, Forfeit()
-        legal = self.legal_actions(state, seat)
-        if state.phase == "round" and r.phase == "execute" and execution.may_stop(r):
-            return seat, Stop()
-        return seat, legal[0] if len(legal) == 1 else rng.choice(legal)
+        return seat, self.legal_actions(state, seat)[0]
 
     # ------------------------------------------------------------ flow
 

@@ -29,7 +29,7 @@ def test_a_name_in_a_message_line_is_shown_as_typed_not_as_markdown() -> None:
     """A seat named ``**Bo**||b||`` (Discord allows markdown characters in names) is shown with its stars and bars
     escaped in the lines made from an event's seats, so it cannot bold, hide or strike the rest of the line; a
     mention is left as it is."""
-    table = SimpleNamespace(shown_name=lambda seat: "**Bo**||b||_x_", user_of=lambda seat: 42,
+    table = SimpleNamespace(shown_name=lambda seat: "**Bo**||b||_x_", user_of=lambda seat: 42, ai_seats=list,
                             engine=SimpleNamespace(seat_params=()))
     ctx = RenderContext(table, "en")  # type: ignore[arg-type]
     assert ctx.seat_params({"seat": 0, "seats": [0, 0], "n": 3}) == {

@@ -21,6 +21,7 @@ def test_defaults_are_declared() -> None:
         "day_boundary": "09:00", "timezone": "UTC", "turn_timeout_seconds": 300, "response_window_seconds": 900,
         "lobby_timeout_minutes": 30, "prompt_timeout_seconds": 180, "dead_role_id": None, "lobby_role_id": None,
         "table_repost_after": 8, "turn_ping_seconds": 30, "social_max_days": 14,
+        "timeouts_to_computer": 2,
     }
     assert config.allows_channel(123)
 

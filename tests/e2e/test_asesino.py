@@ -13,7 +13,8 @@ import pytest
 from bot.i18n import catalog
 from bot.tables import Table, TableService
 from games.asesino.common import card_key
-from games.core import Waiting
+from games.core import Waiting, rng_for
+from games.core.ai import timeout_move
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, mark, refusal, table_log, until_delivered
 from tests.support.newgame import newgame
@@ -293,7 +294,8 @@ async def test_an_idle_player_is_warned_then_the_bot_moves_for_them(world: World
         assert f"{table.seat_names(table.state.turn)[0]} ran out of time" in status_messages(world)[-1].text
         await world.double.wait_for(lambda: warning.deleted, what="the warning to go with the move")
         moved = await world.tables.load(table.id)
-        assert moved.version == table.version + 1 and moved.state.clockwise is True
+        _, chosen = timeout_move(table.engine, table.state, rng_for(table.seed, "timeout", table.version))
+        assert moved.version == table.version + 1 and moved.state.clockwise is chosen.clockwise  # the policy's
         assert moved.engine.waiting(moved.state).kind == "turn"
         world.clock.advance(seconds=149)
         assert not any("half of your time" in m.content for m in world.bot_messages())
@@ -302,11 +304,12 @@ async def test_an_idle_player_is_warned_then_the_bot_moves_for_them(world: World
         assert len([m for m in world.bot_messages() if not m.embeds]) == 1  # the channel holds one ping at most
 
 
-async def test_an_absent_prosecutor_is_never_named_while_asked_and_the_bot_accuses_at_random(
+async def test_an_absent_prosecutor_is_never_named_while_asked_and_the_bot_accuses(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ruling (Prosecutor effect): "A living Prosecutor must accuse: ... when the time limit runs out the bot names a
-    player at random for them and says so. The public table never says that a Prosecutor is being asked". Eight
-    players, game seed 1: the 28th random move leaves the game waiting on the Prosecutor."""
+    """Ruling (Prosecutor effect): "A living Prosecutor must accuse: ... when the time limit runs out the bot names
+    the player its computer player would (from the Prosecutor's own view) and says so. The public table never says
+    that a Prosecutor is being asked". Eight players, game seed 1: the 28th random move leaves the game waiting on
+    the Prosecutor."""
     eight_players_seed_one(world, monkeypatch)
     async with world.running():
         table = await open_and_start(world, "tabletop", world.players)
@@ -330,7 +333,7 @@ async def test_an_absent_prosecutor_is_never_named_while_asked_and_the_bot_accus
         world.clock.advance(seconds=100)  # past the time limit
         said = await world.double.wait_for(lambda: next((m for m in status_messages(world)
                                                          if "did not accuse in time" in m.text), None),
-                                           what="the random accusation")
-        assert "at random" in said.text
+                                           what="the bot's accusation")
+        assert "so the bot named" in said.text
         # no ping, warning or other message named the Prosecutor while they were asked
         assert not [m for m in world.bot_messages()[seen:] if m.id != said.id and str(hidden.id) in m.text]

@@ -30,6 +30,7 @@ WindowSeconds = option_range("response_window_seconds")
 LobbyMinutes = option_range("lobby_timeout_minutes")
 PingSeconds = option_range("turn_ping_seconds")
 RepostAfter = option_range("table_repost_after")
+ComputerAfter = option_range("timeouts_to_computer")
 LANGUAGE_NAMES = {"en": "English", "es": "Español"}
 #: the setting of the declaration each value option of ``/config days`` and ``/config timeouts`` changes
 OPTION_SETTINGS = {
@@ -37,6 +38,7 @@ OPTION_SETTINGS = {
     "max_days": "social_max_days", "turn_seconds": "turn_timeout_seconds", "prompt_seconds": "prompt_timeout_seconds",
     "response_window_seconds": "response_window_seconds", "lobby_minutes": "lobby_timeout_minutes",
     "ping_seconds": "turn_ping_seconds", "repost_after": "table_repost_after",
+    "computer_after": "timeouts_to_computer",
 }
 
 
@@ -139,15 +141,17 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
                            response_window_seconds=_("Seconds a response window stays open"),
                            lobby_minutes=_("Minutes before an idle lobby expires"),
                            ping_seconds=_("Seconds a player may take before the bot pings them"),
-                           repost_after=_("Messages under the table before the bot posts it again"))
+                           repost_after=_("Messages under the table before the bot posts it again"),
+                           computer_after=_("Timeouts in a row before the computer plays the seat"))
     async def timeouts(self, interaction: discord.Interaction, turn_seconds: TurnSeconds | None = None,
                        prompt_seconds: PromptSeconds | None = None,
                        response_window_seconds: WindowSeconds | None = None,
                        lobby_minutes: LobbyMinutes | None = None, ping_seconds: PingSeconds | None = None,
-                       repost_after: RepostAfter | None = None) -> None:
+                       repost_after: RepostAfter | None = None, computer_after: ComputerAfter | None = None) -> None:
         await self._update(interaction, **_changes(
             turn_seconds=turn_seconds, prompt_seconds=prompt_seconds, response_window_seconds=response_window_seconds,
-            lobby_minutes=lobby_minutes, ping_seconds=ping_seconds, repost_after=repost_after))
+            lobby_minutes=lobby_minutes, ping_seconds=ping_seconds, repost_after=repost_after,
+            computer_after=computer_after))
 
     @app_commands.command(name="deadrole", description=_("A role given to dead players in the social mode"))
     @app_commands.describe(role=_("The role; leave empty to give none"))

@@ -23,10 +23,11 @@ import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from bot.ai_seats import hand_to_computer
 from bot.tables import TableError
 from bot.ui import ui_for
 from games.asesino.social import SYSTEM_SEAT, next_boundary
-from games.core import IllegalAction
+from games.core import Event, IllegalAction
 
 if TYPE_CHECKING:
     from bot.app import Coroner
@@ -44,6 +45,8 @@ STALE_DAY = "asesino_social.stale_day"
 OVER = frozenset({"table.not_active", "table.not_found", "core.game_over"})
 #: the most clock actions one catch-up applies (a game lasts at most 365 days)
 MAX_CATCH_UP = 400
+#: the private reminder a day's end gives a living player who has not acted for ``days`` days
+IDLE_REMINDER = "asesino_social.reminder.idle"
 
 
 def is_social(table: Table) -> bool:
@@ -97,8 +100,8 @@ async def catch_up(bot: Coroner, game_id: int) -> None:
             return
         action = table.engine.dump_action(due[0])
         try:
-            await ui_for(table.game, table.mode).play(bot, table, None, action, seat=SYSTEM_SEAT,
-                                                      version=table.version)
+            result = await ui_for(table.game, table.mode).play(bot, table, None, action, seat=SYSTEM_SEAT,
+                                                               version=table.version)
         except IllegalAction as exc:
             if exc.code != STALE_DAY:
                 raise
@@ -109,7 +112,21 @@ async def catch_up(bot: Coroner, game_id: int) -> None:
             if exc.code != "table.stale":
                 raise
             continue
+        await after_idle_days(bot, result.table, result.events)  # the silent for too long: the computer plays
     log.warning("social game %s: more than %d overdue clock actions", game_id, MAX_CATCH_UP)
+
+
+async def after_idle_days(bot: Coroner, table: Table, events: list[Event]) -> None:
+    """A day ended (``table`` after it, ``events`` the step's): a person whose idle reminder
+    (:data:`IDLE_REMINDER`, with the ``days`` they have not acted) says they stayed silent for the server's
+    ``timeouts_to_computer`` days or more has let that many decisions time out, so the computer plays their seat
+    from now on (ruling "Absent players" in ``games/asesino/README.md``)."""
+    needed = (await bot.config(table.guild_id)).timeouts_to_computer
+    for event in events:
+        if event.key == IDLE_REMINDER and int(event.params.get("days", 0)) >= needed:
+            for seat in event.audience.seats:
+                if table.status == "active" and seat not in table.ai_seats():
+                    table = await hand_to_computer(bot, table, seat)
 
 
 async def ensure_day_timer(bot: Coroner, table: Table) -> None:

@@ -40,6 +40,9 @@ class Game(Base):
     options: Mapped[dict[str, Any]]
     state: Mapped[dict[str, Any] | None]
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: the changes of who plays a seat made since the decision the game waits on was offered (they leave it open:
+    #: :attr:`bot.tables.Table.decision_opened`)
+    seat_steps: Mapped[int] = mapped_column(Integer, default=0)
     language: Mapped[str] = mapped_column(String(8), default="en")
     series_id: Mapped[int | None] = mapped_column(ForeignKey("series.id", ondelete="SET NULL"), index=True)
     lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
@@ -67,6 +70,8 @@ class Seat(Base):
     #: a DM to this player failed and the channel was not told yet (said with the game's next public step, by
     #: whichever process shows it)
     dm_notice_due: Mapped[bool] = mapped_column(default=False)
+    #: the computer plays this person's seat (after timeouts in a row) until they take it back (issue 24)
+    away: Mapped[bool] = mapped_column(default=False)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

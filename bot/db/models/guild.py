@@ -34,4 +34,5 @@ class GuildSettings(Base):
     table_repost_after: Mapped[int] = mapped_column(Integer)
     turn_ping_seconds: Mapped[int] = mapped_column(Integer)
     social_max_days: Mapped[int] = mapped_column(Integer)
+    timeouts_to_computer: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)

@@ -50,8 +50,9 @@ async def active_games_of_guild(session: AsyncSession, guild_id: int) -> Sequenc
 
 
 async def running_games_with_ai(session: AsyncSession) -> Sequence[Game]:
-    """Running games with at least one computer player (a seat without a user), oldest first."""
-    has_ai = select(Seat.id).where(Seat.game_id == Game.id, Seat.user_id.is_(None)).exists()
+    """Running games with at least one computer player (a seat without a user, or one its player is away from),
+    oldest first."""
+    has_ai = select(Seat.id).where(Seat.game_id == Game.id, or_(Seat.user_id.is_(None), Seat.away)).exists()
     stmt = select(Game).where(Game.status == "active", has_ai).order_by(Game.id)
     return (await session.scalars(stmt)).all()
 
@@ -147,6 +148,19 @@ async def append_action(session: AsyncSession, game_id: int, seat: int, user_id:
            .scalar_subquery())
     await session.execute(insert(GameAction).values(game_id=game_id, seq=seq, seat=seat, user_id=user_id,
                                                     action=action, at=at, timed_out=timed_out))
+
+
+async def timeouts_in_a_row(session: AsyncSession, game_id: int, seat: int, limit: int) -> int:
+    """How many of ``seat``'s latest logged moves (at most ``limit``) were the bot's after its time ran out, counting
+    back to its last move of any other kind (its own, a computer's, taking the seat back)."""
+    stmt = (select(GameAction.timed_out).where(GameAction.game_id == game_id, GameAction.seat == seat)
+            .order_by(GameAction.seq.desc()).limit(limit))
+    count = 0
+    for timed_out in await session.scalars(stmt):
+        if not timed_out:
+            break
+        count += 1
+    return count
 
 
 async def actions_of(session: AsyncSession, game_id: int) -> Sequence[GameAction]:

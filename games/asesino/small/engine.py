@@ -236,15 +236,13 @@ class SmallEngine(Engine[SmallState]):
         events.append(Event(key="asesino.small.journalist_revealed", params={"seat": seat, "cards": shown}))
 
     def timeout_action(self, state: SmallState) -> tuple[int, Any] | None:
-        """On timer expiry: a random legal move for a turn (deterministic from the state), skip for an effect."""
+        """The waiting seat whose time limit runs out, with its first legal move (an effect's skip) as the
+        engine's fallback: the bot plays the seat's policy from its view (:func:`games.core.ai.timeout_move`)."""
         waiting = self._pending(state)
         if waiting is None:
             return None
-        seat, kind = waiting
-        options = self.legal_actions(state, seat)
-        if kind == "turn":
-            return seat, rng_for(state.seed, "timeout", state.counter).choice(options)
-        return seat, options[0]
+        seat, _ = waiting
+        return seat, self.legal_actions(state, seat)[0]
 
     def view(self, state: SmallState, seat: int | None) -> dict[str, Any]:
         waiting = self._pending(state)

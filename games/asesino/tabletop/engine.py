@@ -45,7 +45,6 @@ from games.core import (
     SeatInfo,
     Step,
     Waiting,
-    rng_for,
 )
 from games.core.achievements import Moment
 
@@ -195,21 +194,19 @@ class TabletopEngine(Engine[TabletopState]):
             end(state, "good", "asesino.end.prosecutor_sentenced", events, caught=True)
 
     def timeout_action(self, state: TabletopState) -> tuple[int, Any] | None:
-        """The default the adapter applies when the waiting seat's timer expires: a random legal declaration
-        (or ``Pass``) for a turn or an obligation, clockwise for the direction, the shown order, an empty
-        statement or last words, and for the Prosecutor a player named at random, saying so (edition ruling:
-        "when the time limit runs out the bot names a player at random for them and says so"). Deterministic
-        from the state."""
+        """The waiting seat whose time limit runs out, with the first legal move as the engine's fallback: the bot
+        plays the seat's policy from its view (:func:`games.core.ai.timeout_move`, edition ruling 3 in the README
+        for the Prosecutor, whose accusation is flagged as the bot's, :meth:`timeout_marked`)."""
         waiting = self._pending(state)
         if waiting is None:
             return None
-        seat, kind = waiting
-        rng = rng_for(state.seed, "timeout", state.counter)
-        if kind in ("turn", "declare_all"):
-            return seat, rng.choice(self.legal_actions(state, seat))
-        if kind == "accuse":
-            return seat, rng.choice(self.legal_actions(state, seat)).model_copy(update={"at_random": True})
+        seat, _ = waiting
         return seat, self.legal_actions(state, seat)[0]
+
+    def timeout_marked(self, state: TabletopState, action: Any) -> Any:
+        """An accusation made for a silent Prosecutor says so (``at_random``: "the bot named ..."); other moves are
+        unchanged."""
+        return action.model_copy(update={"at_random": True}) if isinstance(action, Accuse) else action
 
     def view(self, state: TabletopState, seat: int | None) -> dict[str, Any]:
         waiting = self._pending(state)

@@ -3,6 +3,7 @@ rulings and README rulings 1-4, 7-8)."""
 
 from __future__ import annotations
 
+import random
 from itertools import permutations
 
 import pytest
@@ -20,6 +21,7 @@ from games.asesino.tabletop.models import (
     TabletopOptions,
 )
 from games.core import IllegalAction, SeatInfo, Step, Waiting
+from games.core.ai import policy_for, timeout_move
 from tests.games.asesino.support import TABLE, keys, table
 
 SIX: list[Card] = ["victim", "detective", "prosecutor", "killer", "accomplice", "victim"]
@@ -173,12 +175,15 @@ def test_living_prosecutor_must_accuse_and_declining_is_not_legal() -> None:
         TABLE.parse_action({"type": "accuse", "target": None})
 
 
-def test_prosecutor_timeout_names_a_player_at_random_and_says_so() -> None:
-    """Ruling: "when the time limit runs out the bot names a player at random for them and says so"."""
+def test_prosecutor_timeout_names_the_policys_choice_and_says_so() -> None:
+    """Ruling 3: "when the time limit runs out the bot names the player its computer player would (from the
+    Prosecutor's own view) and says so"."""
     step = resolve(["prosecutor", "good", "good"])
-    seat, action = TABLE.timeout_action(step.state)
-    assert seat == 2 and isinstance(action, Accuse) and action.at_random and action.target in (0, 1, 3, 4, 5)
-    assert TABLE.timeout_action(step.state) == (seat, action)  # deterministic from the state
+    seat, action = timeout_move(TABLE, step.state, random.Random(4))
+    chosen = policy_for("asesino", "tabletop").choose(TABLE.view(step.state, 2), TABLE.legal_actions(step.state, 2),
+                                                      random.Random(4))
+    assert seat == 2 and isinstance(action, Accuse) and action.at_random and action.target == chosen.target
+    assert timeout_move(TABLE, step.state, random.Random(4)) == (seat, action)  # the same rng seed, the same move
     after = TABLE.apply(step.state, seat, action)
     verdict = "right" if action.target == 3 else "wrong"
     (said,) = [e for e in after.events if e.key.startswith("asesino.accusation.")]

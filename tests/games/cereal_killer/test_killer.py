@@ -6,8 +6,9 @@ import pytest
 
 from games.cereal_killer import ENGINE
 from games.cereal_killer.models import Arrest, EndTurn, KillerTurn, PlaceDetective, Victim
-from games.core import Audience, IllegalAction
+from games.core import Audience, IllegalAction, rng_for
 from games.core.achievements import judge
+from games.core.ai import policy_for, timeout_move
 from tests.games.cereal_killer.helpers import at, new_game, play, step
 
 
@@ -203,28 +204,32 @@ def test_detective_placement_comes_after_the_first_turn() -> None:
     assert (err.value.code, err.value.params) == ("cereal_killer.not_a_cafe", {"space": 8})
 
 
-def test_an_absent_killer_gets_a_seeded_random_legal_turn() -> None:
-    """Golden: on day 1 of seed 7 the turn timer walks the Killer from House 14 via 19 and 18 to 13, claiming 18
-    (no Park next to it, so no Witness); the same state always draws the same turn, another seed another one."""
+def test_an_absent_killer_gets_its_computer_players_turn() -> None:
+    """Golden: on day 1 of seed 7 the turn timer plays the Killer's policy from its view (issue 24): from House 8
+    via 13 and 12 to 17, claiming 8; the same state and rng seed always make the same turn, another seed another."""
     state = new_game(seed=7)
-    expected = (0, KillerTurn(start=14, path=[19, 18, 13], victim=18))
-    assert ENGINE.timeout_action(state) == expected
-    assert ENGINE.timeout_action(state.model_copy(deep=True)) == expected
-    assert ENGINE.timeout_action(new_game(seed=8)) == (0, KillerTurn(start=11, path=[16, 11, 6]))
+    expected = (0, KillerTurn(start=8, path=[13, 12, 17], victim=8))
+    assert timeout_move(ENGINE, state, rng_for(7, "timeout", 0)) == expected
+    assert timeout_move(ENGINE, state.model_copy(deep=True), rng_for(7, "timeout", 0)) == expected
+    assert expected[1] == policy_for("cereal_killer", "classic").choose(
+        ENGINE.view(state, 0), ENGINE.legal_actions(state, 0), rng_for(7, "timeout", 0))
+    assert timeout_move(ENGINE, new_game(seed=8), rng_for(8, "timeout", 0)) == (
+        0, KillerTurn(start=8, path=[9, 8, 9], victim=8))
     done = step(state, 0, expected[1])
-    assert (done.state.killer, done.state.routes, done.state.phase) == (13, [[14, 19, 18, 13]], "detective")
+    assert (done.state.killer, done.state.routes, done.state.phase) == (17, [[8, 13, 12, 17]], "detective")
 
 
-def test_the_timed_out_turn_avoids_the_hunters_and_tells_the_channel_no_route() -> None:
-    """Golden: standing on 5 with the Detective on 4, the timed-out turn rides the Underground (5 -> 10 -> 15 ->
-    14) around the Detective; its public events name the day only, the route goes to the Killer alone."""
+def test_the_timed_out_turn_tells_the_channel_no_route() -> None:
+    """Standing on 5 with the Detective on 4, the timed-out turn's public events name the day only; the route
+    (5 -> 10 -> 16 -> 11) goes to the Killer alone."""
     state = at(new_game(), day=2, killer=5, routes=[[1, 2, 3, 4]], detective=4, victims=[Victim(day=1, space=3)])
-    seat, turn = ENGINE.timeout_action(state)  # type: ignore[misc]
-    assert (seat, turn) == (0, KillerTurn(path=[10, 15, 14]))
+    seat, turn = timeout_move(ENGINE, state, rng_for(state.seed, "timeout", 0))  # type: ignore[misc]
+    assert (seat, turn.path) == (0, [10, 16, 11])
     done = step(state, seat, turn)
     public = [e for e in done.events if e.audience == Audience.public()]
-    assert [(e.key, e.params) for e in public] == [
-        ("cereal_killer.killer_moved", {"day": 2}),
-        ("cereal_killer.turn", {"seat": 1, "role": "detective", "day": 2, "place": False})]
+    assert all("route" not in e.params and "path" not in e.params for e in public)
+    assert ("cereal_killer.killer_moved", {"day": 2}) in [(e.key, e.params) for e in public]
     private = [e for e in done.events if e.audience == Audience.to(0)]
-    assert [(e.key, e.params["route"]) for e in private] == [("cereal_killer.route_recorded", [5, 10, 15, 14])]
+    assert [(e.key, e.params["route"]) for e in private if e.key == "cereal_killer.route_recorded"] == [
+        ("cereal_killer.route_recorded", [5, 10, 16, 11])]
+

@@ -3,11 +3,13 @@ loop, the data files, successors and the match's end."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from games.core import SYSTEM_SEAT, IllegalAction, SeatInfo
+from games.core.ai import timeout_move
 from games.verdugo import ENGINE, cards
 from games.verdugo.models import Chop, EndMatch, SetAside, Stop, Successor, VerdugoOptions
 from games.verdugo.setup import has_safe
@@ -68,8 +70,8 @@ def test_pardon_rule_replaces_the_last_drawn_card_by_the_first_pardon_of_the_dec
 
 
 def test_safe_loop_never_removes_the_only_pardon_and_times_out_on_the_newest_card() -> None:
-    """§4 step 6 (V-06): E may set aside any card but the only Pardon; the timeout default is the most recently
-    added allowed card."""
+    """§4 step 6 (V-06): E may set aside any card but the only Pardon; a timeout sets aside what E's computer
+    player would (ruling B-1), which is always an allowed card."""
     s = rig_round(new_match(), 0, roles=ROLES, scaffold=[],
                   objects="Pardon, Shield, Parasite, Mimic, Shield | Parasite, Mimic, Fancy Hat, Doll, Golden Chalice, "
                           "Fancy Hat, Golden Chalice, Fancy Hat")
@@ -77,7 +79,9 @@ def test_safe_loop_never_removes_the_only_pardon_and_times_out_on_the_newest_car
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(s, 0, SetAside(index=0))
     assert err.value.code == "verdugo.cannot_set_aside"
-    assert ENGINE.timeout_action(s) == (0, SetAside(index=4))
+    for n in range(5):
+        seat, action = timeout_move(ENGINE, s, random.Random(n))
+        assert seat == 0 and action in ENGINE.legal_actions(s, 0)
     s = play(s, (0, SetAside(index=4)))  # draws the Parasite: still no safe object
     assert s.round.phase == "set_aside"
     s = play(s, (0, SetAside(index=4)), (0, SetAside(index=4)))  # Mimic, then the Fancy Hat

@@ -1,0 +1,59 @@
+"""``/replace seat [member]``: the table's host (or a member with Manage Server) replaces a seated player of the
+channel's running game: by ``member`` (an offer posted in the channel that only they may accept) or, without one,
+by the computer at once. The seat is picked from the table's seats (autocomplete); everything else is
+:func:`bot.seat_controls.hand_over`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.budget import OPTION_TEXT, clip
+from bot.deadline import acknowledge_if_slow
+from bot.errors import UserError
+from bot.seat_controls import hand_over
+
+if TYPE_CHECKING:
+    from bot.app import Coroner
+    from bot.tables import Table
+
+#: the highest seat number the command takes (a table holds at most 12 players)
+MAX_SEAT = 11
+
+
+class Seats(commands.Cog):
+    """``/replace``."""
+
+    def __init__(self, bot: Coroner) -> None:
+        self.bot = bot
+
+    async def _running(self, interaction: discord.Interaction) -> Table:
+        table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
+        if table is None or table.status != "active":
+            raise UserError("seat.error.no_game")
+        return table
+
+    async def seat_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[int]]:
+        """The seats of the channel's running game whose name contains ``current`` (at most 25)."""
+        table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
+        if table is None or table.state is None:
+            return []
+        typed = current.casefold()
+        return [app_commands.Choice(name=clip(f"#{s.seat + 1} {table.shown_name(s.seat)}", OPTION_TEXT),
+                                    value=s.seat) for s in table.seats
+                if typed in table.shown_name(s.seat).casefold()][:25]
+
+    @app_commands.command(name="replace", description=_("Hand a player's seat to someone else or to the computer"))
+    @app_commands.describe(seat=_("The seat to hand over"),
+                           member=_("Who takes it (they accept with a button); leave empty for the computer"))
+    @app_commands.autocomplete(seat=seat_autocomplete)
+    @app_commands.guild_only()
+    async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 0, MAX_SEAT],
+                      member: discord.Member | None = None) -> None:
+        await acknowledge_if_slow(interaction, ephemeral=member is None, thinking=True)
+        await hand_over(self.bot, interaction, await self._running(interaction), seat, member)
