@@ -2,7 +2,8 @@
 
 The game judges what each seat earned (:func:`games.core.achievements.earned`: its facts, replayed from the seed and
 the action log, against ``games/<game>/data/achievements.yaml``); the store then keeps what only it can know: a
-computer seat earns nothing (it has no player), and an achievement marked ``once`` (the first win as the Killer...)
+computer seat earns nothing (it has no player), nor does a seat the computer has taken over from an absent
+player (``away``: the computer played it to the end), and an achievement marked ``once`` (the first win as the Killer...)
 is earned only by a player who has not earned it in this server before. What is left goes into the game's stored
 :class:`~games.core.Outcome` (``achievements``), which the result message shows, and into the ``achievements`` table
 (:func:`bot.db.repos.scores.record_outcome`). A cancelled game never gets here.
@@ -40,7 +41,7 @@ async def settle(session: AsyncSession, table: Table, outcome: Outcome,
     except Exception:  # noqa: BLE001 - the last move must stand whatever the judging does
         log.exception("could not judge the achievements of game %s", table.id)
         judged = {}
-    people = {seat.seat: seat.user_id for seat in table.seats if seat.user_id is not None}
+    people = {seat.seat: seat.user_id for seat in table.seats if seat.user_id is not None and not seat.away}
     book = book_of(table.game)
     once = {a for names in judged.values() for a in names if (spec := book.spec(a)) is not None and spec.once}
     held: set[tuple[int, str]] = set()

@@ -98,7 +98,7 @@ async def test_a_seat_timing_out_twice_is_played_by_the_computer_to_a_proper_end
         players: int) -> None:
     """ABSENT never moves: after their second timeout in a row the computer plays their seat (a logged
     ``seat_away``), no timeout is made for them any more, and the game, PRESENT playing, ends with a real outcome
-    scored for both people; the log replays."""
+    scored for both people (ABSENT earns no achievement the computer won for them); the log replays."""
     bot = fake_bot(service, sessions)
     for seed in range(11, 31):  # (a short game may end before ABSENT's second turn: the next deal is played)
         table = await table_of(service, game, mode, players, seed)
@@ -117,6 +117,7 @@ async def test_a_seat_timing_out_twice_is_played_by_the_computer_to_a_proper_end
     assert not any(m[0] == 0 and m[2] for m in moves[away_at:]), "a timeout for a seat the computer plays"
     assert any(m[0] == 0 for m in moves[away_at:]), "the computer never moved for the absent seat"
     assert [s.away for s in table.seats][:2] == [True, False]
+    assert 0 not in table.outcome.achievements, "the computer earned an achievement for the absent player"
     assert await scores(sessions, table.id) == 2
     assert await service.replay_check(table.id)
 
