@@ -105,12 +105,14 @@ class Role:
     permissions: int = 0
     position: int = 0
     managed: bool = False
+    #: "Allow anyone to @mention this role": without it only a member with Mention Everyone pings it
+    mentionable: bool = False
 
     def payload(self) -> dict[str, Any]:
         return {
             "id": str(self.id), "name": self.name, "permissions": str(self.permissions), "position": self.position,
             "color": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
-            "hoist": False, "managed": self.managed, "mentionable": False, "icon": None, "unicode_emoji": None,
+            "hoist": False, "managed": self.managed, "mentionable": self.mentionable, "icon": None, "unicode_emoji": None,
             "flags": 0,
         }
 
@@ -240,10 +242,10 @@ class Guild:
         self._double._dispatch_guild(self, "CHANNEL_CREATE", channel.payload())
         return channel
 
-    def add_role(self, name: str, permissions: int = 0, *, managed: bool = False) -> Role:
+    def add_role(self, name: str, permissions: int = 0, *, managed: bool = False, mentionable: bool = False) -> Role:
         """Create a role (dispatching GUILD_ROLE_CREATE if the bot is connected)."""
         role = Role(id=self._double.ids.next(), name=name, permissions=permissions, position=len(self.roles),
-                    managed=managed)
+                    managed=managed, mentionable=mentionable)
         self.roles[role.id] = role
         self._double._dispatch_guild(self, "GUILD_ROLE_CREATE", {"guild_id": str(self.id), "role": role.payload()})
         return role

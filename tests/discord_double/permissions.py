@@ -27,6 +27,7 @@ PRIVATE_THREADS = CREATE_PRIVATE_THREADS | SEND_MESSAGES_IN_THREADS | MANAGE_THR
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
+MENTION_EVERYONE = 1 << 17
 ALL = (1 << 53) - 1
 
 #: the README's minimal invite: View Channels, Send Messages, Embed Links, Attach Files, Read Message History

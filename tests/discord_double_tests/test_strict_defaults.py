@@ -104,16 +104,18 @@ async def test_everyone_roles_and_replies_ping_only_when_allowed_and_an_edit_pin
         strict: Strict) -> None:  # noqa: F811
     guild = strict.channel.guild
     assert guild is not None
-    role = guild.add_role("players", 0)
+    role = guild.add_role("players", 0, mentionable=True)
+    closed = guild.add_role("closed", 0)  # not mentionable, and the bot has no Mention Everyone
     bob = strict.double.add_user("bob")
     guild.add_member(bob)
     guild.members[bob.id].role_ids.append(role.id)
+    guild.members[strict.alice.id].role_ids.append(closed.id)
     path = f"/channels/{strict.channel.id}/messages"
     await strict.post(path, {"content": "@everyone", "allowed_mentions": {"parse": ["everyone"]}})
     assert {strict.alice.id, bob.id} <= strict.channel.messages[-1].pings
     assert strict.double.bot_user.id not in strict.channel.messages[-1].pings
-    await strict.post(path, {"content": f"<@&{role.id}>", "allowed_mentions": {"parse": ["roles"]}})
-    assert strict.channel.messages[-1].pings == {bob.id}
+    await strict.post(path, {"content": f"<@&{role.id}> <@&{closed.id}>", "allowed_mentions": {"parse": ["roles"]}})
+    assert strict.channel.messages[-1].pings == {bob.id}  # alice's role is not mentionable
     await strict.alice.say(strict.channel, "hi")
     said = strict.channel.messages[-1]
     reference = {"message_id": str(said.id)}

@@ -17,7 +17,7 @@ PING = {"en": "A lobby of Asesino en Serie is open: come and join!",
 
 def _lobby_role(world: World) -> Role:
     """A "Players" role held by Bob and Carol, and an "Other" role held by Dave."""
-    players, other = world.guild.add_role("Players"), world.guild.add_role("Other")
+    players, other = world.guild.add_role("Players", mentionable=True), world.guild.add_role("Other", mentionable=True)
     bob, carol, dave = world.players[1:4]
     for user, role in ((bob, players), (carol, players), (dave, other)):
         world.guild.member(user).role_ids.append(role.id)

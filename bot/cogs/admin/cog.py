@@ -161,9 +161,14 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
     @app_commands.command(name="lobbyrole", description=_("A role pinged once when a lobby opens"))
     @app_commands.describe(role=_("The role; leave empty to ping nobody"))
     async def lobbyrole(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
-        """Raises ``UserError("config.lobbyrole.everyone")`` for @everyone (never pinged: that would be everyone)."""
+        """Raises ``UserError("config.lobbyrole.everyone")`` for @everyone (never pinged: that would be everyone) and
+        ``UserError("config.lobbyrole.not_mentionable")`` for a role Discord would not let the bot ping: one not
+        marked mentionable while the bot lacks Mention Everyone (the invite's permissions do not include it), whose
+        lobby ping would silently notify nobody."""
         if role is not None and role.is_default():
             raise UserError("config.lobbyrole.everyone")
+        if role is not None and not role.mentionable and not interaction.app_permissions.mention_everyone:
+            raise UserError("config.lobbyrole.not_mentionable", role=role.mention)
         await self._update(interaction, lobby_role_id=role.id if role else None)
 
     # --- /config gamechannel add|remove|clear -------------------------------------------------------------

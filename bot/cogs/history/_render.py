@@ -27,9 +27,7 @@ def players(table: Table, *, plain: bool = False) -> str:
 
 
 def winners(table: Table, language: str) -> str:
-    """The winners' names, or "nobody" (a game its host cancelled: "cancelled")."""
-    if table.status == "cancelled":
-        return t("history.cancelled", language)
+    """The winners' names, or "nobody"."""
     ctx = RenderContext(table, language)
     won = table.outcome.winners if table.outcome is not None else []
     return ", ".join(ctx.shown_name(s) for s in won) or t("outcome.nobody", language)
@@ -60,8 +58,12 @@ def _nav(what: str, game_id: int, page: int, pages: int, language: str) -> list[
 
 def list_line(table: Table, language: str, room: int) -> str:
     """``table``'s line in the list in at most ``room`` UTF-16 units: the players' and winners' names are shortened
-    when long (a full page of 12-seat games of 32-character names would not fit the embed otherwise)."""
+    when long (a full page of 12-seat games of 32-character names would not fit the embed otherwise). A game its host
+    cancelled says so in place of its winners (it has none: "won: cancelled" read as if someone had)."""
     words = {**game_words(table, language), "date": f"<t:{int((table.finished_at or table.updated_at).timestamp())}:d>"}
+    if table.status == "cancelled":
+        names = room - size(t("history.line_cancelled", language, **words, players=""))
+        return t("history.line_cancelled", language, **words, players=clip(players(table), max(names, 1)))
     names = room - size(t("history.line", language, **words, players="", winners=""))
     won = clip(winners(table, language), max(names // 3, 1))
     return t("history.line", language, **words, players=clip(players(table), max(names - size(won), 1)), winners=won)
