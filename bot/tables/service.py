@@ -270,10 +270,10 @@ class TableService(LobbyMixin, ScheduleMixin):
                     announce = timeout_announcement(engine, table.state, seat) if timed_out else []
                     step = engine.apply(table.state, seat, parsed)
                     outcome = engine.outcome(step.state)
-                    status = "finished" if outcome else "cancelled" if engine.closed(step.state) else table.status
                     if outcome is not None:
                         moves = [(a.seat, a.action) for a in await games.actions_of(session, game_id)]
                         outcome = await settle(session, table, outcome, [*moves, (seat, engine.dump_action(parsed))])
+                    status = "finished" if outcome else "cancelled" if engine.closed(step.state) else table.status
                     values: dict[str, Any] = {"state": engine.dump_state(step.state)}
                     if status != table.status:
                         values |= {"status": status, "finished_at": now}

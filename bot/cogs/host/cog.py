@@ -14,7 +14,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.cogs.host.panel import check_host, panel
-from bot.cogs.lobby.cog import is_manager
+from bot.cogs.lobby.names import is_manager
 from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
 from bot.errors import UserError, send_error
 from bot.i18n import t

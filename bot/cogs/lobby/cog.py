@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.cogs.lobby.names import user_names
+from bot.cogs.lobby.names import is_manager, user_names
 from bot.cogs.lobby.newgame import newgame_group
 from bot.cogs.lobby.options import chosen_options
 from bot.cogs.lobby.options_form import form_options, options_modal, submitted_options
@@ -37,11 +37,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 #: edits of the lobby message one refresh makes at most, following changes committed meanwhile
 LOBBY_EDITS = 3
-
-
-def is_manager(user: discord.abc.User) -> bool:
-    """Whether ``user`` may manage the server (Manage Server): the host's powers are theirs too."""
-    return isinstance(user, discord.Member) and user.guild_permissions.manage_guild
 
 
 class Lobby(ScheduledLobbies, commands.Cog):

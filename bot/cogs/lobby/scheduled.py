@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.lobby.names import user_names
+from bot.cogs.lobby.names import is_manager, user_names
 from bot.cogs.lobby.ping import with_ping
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_view
 from bot.deadline import in_time, respond
@@ -98,7 +98,7 @@ class ScheduledLobbies:
         if not booked:
             raise UserError("lobby.no_game_here")
         table, opens_at = next((b for b in booked if b[0].host_id == user.id), booked[0])
-        manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+        manager = is_manager(user)
         table = await self.bot.tables.cancel_booked(table.id, user.id, is_manager=manager)
         stamp, language = int(opens_at.timestamp()), table.language
         channel = await self.bot.delivery.channel(table.channel_id)
