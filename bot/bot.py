@@ -33,6 +33,7 @@ from bot.startup import invite_url, ready_line
 from bot.tables import TableService
 from bot.tables.outbox import RETRY_TIMER
 from bot.tables.service import process_owner
+from bot.threads.watch import on_watch
 from bot.timers import TimerRunner
 from bot.turns import SUPERSEDED, install_turn_timers
 from bot.ui import ui_for
@@ -66,6 +67,8 @@ def point_at_api(base: str | None) -> None:
 class CoronerBot(Coroner):
     """Coroner's composition root: builds the services in :meth:`setup_hook` (released in :meth:`close`), loads
     the cogs and routes the game components and modals."""
+
+    delivery: Delivery
 
     _announced = False
     _setting_up = False  # setup_hook has begun (login's own requests are over)
@@ -213,11 +216,14 @@ class CoronerBot(Coroner):
         """Route a persistent game component to the game's UI; errors become ephemeral replies."""
         table = None
         try:
-            if name == "secrets" or (name, arg) == ("host", "panel"):  # answered with a private message: deferred
-                await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # first while the database is slow
+            if name in ("secrets", "watch") or (name, arg) == ("host", "panel"):  # answered with a private message:
+                await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # deferred first while it is slow
             table = await self.tables.load(game_id)
             if name == "secrets":
                 await show_secrets(interaction, table)
+                return
+            if name == "watch":
+                await on_watch(self.delivery.threads, interaction, table)
                 return
             if name == "host":  # the host's panel and its controls, the same for every game
                 await self.get_cog("Host").on_component(interaction, table, arg, values)  # type: ignore[union-attr]

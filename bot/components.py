@@ -189,6 +189,12 @@ def secrets_button(game_id: int, label: str) -> GameButton:
     return GameButton(game_id, 0, "secrets", label=label, style=discord.ButtonStyle.secondary, emoji="🔒")
 
 
+def watch_button(game_id: int, label: str) -> GameButton:
+    """The living table's "Watch" button: an onlooker joins the game's thread of the dead and watchers
+    (:mod:`bot.threads`)."""
+    return GameButton(game_id, 0, "watch", label=label, style=discord.ButtonStyle.secondary, emoji="👁️")
+
+
 def host_button(game_id: int, label: str) -> GameButton:
     """The "Host" button on a running table: opens the host's panel (:mod:`bot.cogs.host`) for the table's host or
     a server manager; works at any version."""

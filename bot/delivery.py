@@ -17,11 +17,12 @@ import discord
 
 from bot.achievements import earned_lines
 from bot.ai_seats import ai_timers
-from bot.components import HistoryButton, host_button, secrets_button, view_of
+from bot.components import HistoryButton, host_button, secrets_button, view_of, watch_button
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
+from bot.threads import GameThreads
 from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, text_name, ui_for
 from games.core import Event
 
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
+#: a message's component slots: 5 rows of 5 (a select fills a row)
+MAX_COMPONENTS = 25
 #: the events of the host's controls (:mod:`games.core.controls`), worded alike for every game
 CONTROL_EVENTS = frozenset({"core.paused", "core.resumed", "core.closed"})
 
@@ -41,12 +44,14 @@ class Delivery:
     def __init__(self, bot: Coroner) -> None:
         self.bot = bot
         self.live = LiveTable(bot)
+        self.threads = GameThreads(bot, self.send)
 
     async def __call__(self, table: Table, events: list[Event]) -> None:
         """Show a committed step: the table first (it may be the answer to the click that made the move), then
         one DM per seat whose private information changed, then the official medium's posts."""
         ctx = RenderContext(table, table.language)
         ui = ui_for(table.game, table.mode)
+        events = await self.threads.divert(table, events)  # an interview's talk, posted in its thread
         lines, private, medium = split_events(ctx, ui, events)
         # a computer player's private events go nowhere: it has no DMs to read them in
         private = {seat: outs for seat, outs in private.items() if table.user_of(seat) is not None}
@@ -59,6 +64,7 @@ class Delivery:
             await self.live.show(table, lines, lambda log_lines: self.status_message(table, log_lines, public),
                                  fresh=ui.fresh_table(table, events))
             await self.live.after_step(table)
+        await self.threads.after_step(table, events)
         if table.status in ("finished", "cancelled"):
             await self.live.forget(table)
             await self.close_notices(table)
@@ -207,6 +213,8 @@ class Delivery:
                 mentions = True
             items = [*ui.turn_items(ctx, public), secrets_button(table.id, ctx.t("secrets.button")),
                      host_button(table.id, ctx.t("host.button"))]
+            if self.threads.offers_watch(table) and sum(item.width for item in items) < MAX_COMPONENTS:  # room
+                items.append(watch_button(table.id, ctx.t("threads.watch.button")))
         return Outgoing(content=content, embeds=embeds, files=files,
                         view=view_of(*items) if items else None, mentions=mentions, language=table.language)
 

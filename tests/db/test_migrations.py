@@ -19,7 +19,7 @@ from bot.db import Base
 from bot.db.migrate import alembic_config, downgrade_to, migrations_dir, upgrade_to_head
 
 TABLES = {"guild_settings", "games", "seats", "game_actions", "timers", "series", "scores", "farewell_letters",
-          "anonymous_posts", "achievements", "outbox", "delivery_leases", "live_tables"}
+          "anonymous_posts", "achievements", "outbox", "delivery_leases", "live_tables", "game_threads"}
 
 
 def _diff(connection: Connection) -> list[object]:
@@ -115,8 +115,8 @@ async def test_the_outbox_migration_is_reversible(engine: AsyncEngine) -> None:
     await upgrade_to_head(engine)
     await downgrade_to(engine, "0003")
     async with engine.connect() as conn:
-        assert await conn.run_sync(_tables) == (TABLES - {"outbox", "delivery_leases", "live_tables"}) | {
-            "alembic_version"}
+        later = {"outbox", "delivery_leases", "live_tables", "game_threads"}
+        assert await conn.run_sync(_tables) == (TABLES - later) | {"alembic_version"}
     await upgrade_to_head(engine)
     async with engine.connect() as conn:
         assert await conn.run_sync(_diff) == []
@@ -144,9 +144,21 @@ async def test_the_leases_migration_is_reversible(engine: AsyncEngine) -> None:
     await upgrade_to_head(engine)
     await downgrade_to(engine, "0007")
     async with engine.connect() as conn:
-        assert await conn.run_sync(_tables) == (TABLES - {"delivery_leases", "live_tables"}) | {"alembic_version"}
+        assert await conn.run_sync(_tables) == (TABLES - {"delivery_leases", "live_tables", "game_threads"}) | {
+            "alembic_version"}
         assert not {"claimed_by", "lease_until"} & await conn.run_sync(_timer_columns)
     await upgrade_to_head(engine)
     async with engine.connect() as conn:
         assert {"claimed_by", "lease_until"} <= await conn.run_sync(_timer_columns)
+        assert await conn.run_sync(_diff) == []
+
+
+async def test_the_game_threads_migration_is_reversible(engine: AsyncEngine) -> None:
+    """Downgrading below revision 0012 drops exactly the games' threads; upgrading again restores them."""
+    await upgrade_to_head(engine)
+    await downgrade_to(engine, "0011")
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_tables) == (TABLES - {"game_threads"}) | {"alembic_version"}
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
         assert await conn.run_sync(_diff) == []

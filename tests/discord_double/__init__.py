@@ -39,6 +39,8 @@ Scripted API (all waiting is on conditions with a timeout, never a fixed sleep):
         double.close_dms(alice)                            # bot's DMs to alice -> 403 code 50007
         double.fail_once("POST", r"/channels/\\d+/messages$", status=429)  # or 500; returns a Fault (.hits)
         double.drop_connection()                           # client RESUMEs and gets missed events
+        double.set_bot_channel_permissions(games, allow=..., deny=...)  # the bot's overwrite in one channel
+        double.threads_of(games); double.thread_members(thread)   # private threads (see .rest_threads)
     double.schema_violations; double.schema_check_skipped_reason; double.unknown_requests; double.assert_clean()
     await double.stop()
 

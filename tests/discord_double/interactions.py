@@ -17,6 +17,7 @@ from tests.discord_double.clock import ANSWER_SLACK, REAL_TIME_MARGIN, real_cloc
 from tests.discord_double.messages import EPHEMERAL, StoredMessage
 from tests.discord_double.model import Channel, Member, Role, User
 from tests.discord_double.permissions import DEFAULT_EVERYONE
+from tests.discord_double.rest_threads import user_sees
 
 if TYPE_CHECKING:
     from tests.discord_double.server import DiscordDouble
@@ -333,6 +334,8 @@ class Actions:
 
         if channel.guild is not None and user.id not in channel.guild.members:
             raise LookupError(f"{user.username} is not a member of {channel.guild.name}")
+        if not user_sees(channel, user.id):
+            raise LookupError(f"{user.username} cannot see the private thread {channel.name}")
         msg = StoredMessage(id=self.d.ids.next(), channel_id=channel.id,
                             guild_id=channel.guild.id if channel.guild else None, author=user, content=content)
         channel.messages.append(msg)
@@ -355,6 +358,8 @@ class Actions:
         if guild is not None:
             if user.id not in guild.members:
                 raise LookupError(f"{user.username} is not a member of {guild.name}")
+            if not user_sees(channel, user.id):
+                raise LookupError(f"{user.username} cannot see the private thread {channel.name}")
             bot_perms = guild.members[self.d.bot_user.id].permissions(channel)
             payload.update(
                 guild_id=str(guild.id), guild_locale=guild.locale, app_permissions=str(bot_perms),

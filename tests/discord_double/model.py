@@ -155,6 +155,22 @@ class Channel:
     recipient: User | None = field(default=None, repr=False)
     owner_id: int | None = None
     messages: list[StoredMessage] = field(default_factory=list, repr=False)
+    #: a thread's members: user id -> when they joined (ISO); its metadata below
+    thread_members: dict[int, str] = field(default_factory=dict, repr=False)
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    auto_archive_duration: int = 1440
+    archive_timestamp: str = field(default_factory=iso_now, repr=False)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+
+    def thread_member_payload(self, user_id: int) -> dict[str, Any]:
+        """Discord's thread member object for ``user_id`` (a member of this thread)."""
+        return {"id": str(self.id), "user_id": str(user_id), "join_timestamp": self.thread_members[user_id],
+                "flags": 0}
 
     @property
     def mention(self) -> str:
@@ -175,12 +191,15 @@ class Channel:
             data["guild_id"] = str(self.guild.id)
         if self.type == TEXT:
             data.update(topic=self.topic, default_auto_archive_duration=1440)
-        if self.type in (PUBLIC_THREAD, PRIVATE_THREAD):
+        if self.is_thread:
+            metadata: dict[str, Any] = {"archived": self.archived, "auto_archive_duration": self.auto_archive_duration,
+                                        "archive_timestamp": self.archive_timestamp, "locked": self.locked}
+            if self.type == PRIVATE_THREAD:
+                metadata["invitable"] = self.invitable
             data.update(
-                owner_id=str(self.owner_id), message_count=len(self.messages), member_count=1,
-                total_message_sent=len(self.messages),
-                thread_metadata={"archived": False, "auto_archive_duration": 1440, "archive_timestamp": iso_now(),
-                                 "locked": False, "invitable": True},
+                owner_id=str(self.owner_id), message_count=len(self.messages),
+                member_count=min(len(self.thread_members), 50), total_message_sent=len(self.messages),
+                thread_metadata=metadata,
             )
             del data["permission_overwrites"], data["position"]
         return data
@@ -254,7 +273,7 @@ class Guild:
     def payload(self) -> dict[str, Any]:
         """The GUILD_CREATE / GET /guilds/{id} payload, including channels, roles and every member."""
         text_like = [c for c in self.channels.values() if c.type in (TEXT, CATEGORY)]
-        threads = [c for c in self.channels.values() if c.type in (PUBLIC_THREAD, PRIVATE_THREAD)]
+        threads = [c for c in self.channels.values() if c.is_thread and not c.archived]  # active threads only
         return {
             "id": str(self.id), "name": self.name, "icon": None, "splash": None, "discovery_splash": None,
             "owner_id": str(self.owner_id), "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,

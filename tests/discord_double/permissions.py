@@ -18,6 +18,12 @@ VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 MANAGE_MESSAGES = 1 << 13
 MANAGE_ROLES = 1 << 28
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
+#: what the bot needs for private threads of its own: create them, post and add members, archive and lock them
+PRIVATE_THREADS = CREATE_PRIVATE_THREADS | SEND_MESSAGES_IN_THREADS | MANAGE_THREADS
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
@@ -57,7 +63,10 @@ def base_permissions(guild: Guild, member: Member) -> int:
 
 
 def channel_permissions(guild: Guild, member: Member, channel: Channel | None) -> int:
-    """Permissions of ``member`` in ``channel`` after applying its overwrites (Discord's documented order)."""
+    """Permissions of ``member`` in ``channel`` after applying its overwrites (Discord's documented order); a
+    thread has its parent channel's permissions (threads carry no overwrites of their own)."""
+    if channel is not None and channel.is_thread and channel.parent_id in guild.channels:
+        channel = guild.channels[channel.parent_id]
     perms = base_permissions(guild, member)
     if perms & ADMINISTRATOR or perms == ALL or channel is None:
         return perms

@@ -9,6 +9,7 @@ from aiohttp import web
 from tests.discord_double.commands import check_commands
 from tests.discord_double.faults import BODY, discord_error, json_response
 from tests.discord_double.model import DM, TEXT, Channel, Guild, Member
+from tests.discord_double.rest_threads import edit_thread
 from tests.discord_double.permissions import MANAGE_CHANNELS, MANAGE_ROLES, require, require_role_below
 
 if TYPE_CHECKING:
@@ -270,6 +271,8 @@ class _CoreRoutes:
         channel = self._channel(request)
         if channel is None or channel.type == DM or channel.guild is None:
             return discord_error(404, 10003, "Unknown Channel")
+        if channel.is_thread:
+            return json_response(edit_thread(self.d, channel, request[BODY] or {}))
         self._require(channel.guild, MANAGE_CHANNELS, channel)
         body = request[BODY] or {}
         channel.name = body.get("name", channel.name)

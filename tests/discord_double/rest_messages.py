@@ -1,4 +1,5 @@
-"""Channel messages (create with JSON or multipart files, edit, delete, fetch), typing, threads, attachments.
+"""Channel messages (create with JSON or multipart files, edit, delete, fetch), typing, attachments (threads:
+:mod:`.rest_threads`).
 
 ``create_message`` and ``edit_message`` are shared with the interaction/webhook routes: they enforce the checks
 Discord makes (empty message, 2000-character content, 10 embeds, closed DMs) and dispatch the gateway events.
@@ -16,7 +17,8 @@ from tests.discord_double.gateway import INTENT_DM_MESSAGES, INTENT_GUILD_MESSAG
 from tests.discord_double.limits import check_message
 from tests.discord_double.mentions import pinged
 from tests.discord_double.messages import EPHEMERAL, LOADING, StoredAttachment, StoredMessage, numbered
-from tests.discord_double.model import DM, PRIVATE_THREAD, PUBLIC_THREAD, Channel, User
+from tests.discord_double.model import DM, Channel, User
+from tests.discord_double.rest_threads import check_post
 from tests.discord_double.permissions import ATTACH_FILES, MANAGE_MESSAGES, READ_MESSAGE_HISTORY, SEND_MESSAGES, require
 
 if TYPE_CHECKING:
@@ -35,9 +37,6 @@ def register(router: web.UrlDispatcher, prefix: str, double: DiscordDouble) -> N
         ("PATCH", "/channels/{channel_id}/messages/{message_id}", r.edit),
         ("DELETE", "/channels/{channel_id}/messages/{message_id}", r.delete),
         ("POST", "/channels/{channel_id}/typing", r.typing),
-        ("POST", "/channels/{channel_id}/threads", r.thread),
-        ("POST", "/channels/{channel_id}/messages/{message_id}/threads", r.thread),
-        ("PUT", "/channels/{channel_id}/thread-members/{user_id}", r.typing),
     ]:
         router.add_route(method, prefix + path, handler)
     router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", r.attachment)
@@ -174,7 +173,9 @@ class _MessageRoutes:
 
     async def create(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        self._require(channel, SEND_MESSAGES | (ATTACH_FILES if request[FILES] else 0))
+        if channel.is_thread:  # Send Messages in Threads, not Send Messages; not in a locked, archived thread
+            check_post(self.d, channel)
+        self._require(channel, (0 if channel.is_thread else SEND_MESSAGES) | (ATTACH_FILES if request[FILES] else 0))
         body = request[BODY] or {}
         nonce = body.get("nonce")
         now = self.d.clock()
@@ -228,21 +229,6 @@ class _MessageRoutes:
     async def typing(self, request: web.Request) -> web.Response:
         self._channel(request)
         return web.Response(status=204)
-
-    async def thread(self, request: web.Request) -> web.Response:
-        parent = self._channel(request)
-        if parent.guild is None:
-            raise ApiError(400, 50024, "Cannot execute action on this channel type")
-        body = request[BODY] or {}
-        from_message = "message_id" in request.match_info
-        kind = PUBLIC_THREAD if from_message else int(body.get("type", PRIVATE_THREAD))
-        thread = Channel(id=int(request.match_info["message_id"]) if from_message else self.d.ids.next(),
-                         name=body.get("name", "thread"), type=kind, guild=parent.guild, parent_id=parent.id,
-                         owner_id=self.d.bot_user.id)
-        parent.guild.channels[thread.id] = thread
-        self.d.channels[thread.id] = thread
-        self.d._dispatch_guild(parent.guild, "THREAD_CREATE", {**thread.payload(), "newly_created": True})
-        return json_response(thread.payload(), status=201)
 
     async def attachment(self, request: web.Request) -> web.Response:
         aid = int(request.match_info["attachment_id"])

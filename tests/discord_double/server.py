@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.discord_double import rest_core, rest_interactions, rest_messages, schema
+from tests.discord_double import rest_core, rest_interactions, rest_messages, rest_threads, schema
 from tests.discord_double._ids import SnowflakeGen
 from tests.discord_double.clock import real_clock
 from tests.discord_double.faults import BODY, FILES, ApiError, Fault, discord_error
@@ -113,7 +113,7 @@ class DiscordDouble:
         """Serve on 127.0.0.1 at a free port."""
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self.gateway.handle)
-        for module in (rest_core, rest_messages, rest_interactions):
+        for module in (rest_core, rest_messages, rest_threads, rest_interactions):
             module.register(app.router, API_PREFIX, self)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
@@ -281,6 +281,25 @@ class DiscordDouble:
         role = next(r for r in guild.roles.values() if r.managed and r.name == self.bot_user.username)
         role.permissions = permissions
         self._dispatch_guild(guild, "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()})
+
+    def set_bot_channel_permissions(self, channel: Channel, *, allow: int = 0, deny: int = 0) -> None:
+        """Give the bot a member overwrite in ``channel`` (``allow``/``deny`` bits, as a server admin would), so its
+        permissions there differ from the server's: Discord computes them from the overwrite (and a thread from its
+        parent channel's). Dispatches CHANNEL_UPDATE."""
+        assert channel.guild is not None and not channel.is_thread
+        bot_id = str(self.bot_user.id)
+        channel.overwrites = [o for o in channel.overwrites if o["id"] != bot_id] + [
+            {"id": bot_id, "type": 1, "allow": str(allow), "deny": str(deny)}]
+        self._dispatch_guild(channel.guild, "CHANNEL_UPDATE", channel.payload())
+
+    def thread_members(self, thread: Channel) -> set[int]:
+        """The user ids in ``thread`` (the bot included)."""
+        return set(thread.thread_members)
+
+    def threads_of(self, channel: Channel) -> list[Channel]:
+        """The threads made in ``channel``, oldest first."""
+        assert channel.guild is not None
+        return [c for c in channel.guild.channels.values() if c.is_thread and c.parent_id == channel.id]
 
     def validate_payload(self, schema_name: str, data: Any, where: str) -> None:
         """Record a gateway payload of the double's that the spec's ``schema_name`` rejects."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from tests.discord_double.permissions import MANAGE_CHANNELS, MANAGE_ROLES, README_MINIMAL
+from tests.discord_double.permissions import CREATE_PRIVATE_THREADS, MANAGE_CHANNELS, MANAGE_ROLES, README_MINIMAL
 from tests.discord_double_tests._bot import DoubleBot
 from tests.discord_double_tests.conftest import World
 
@@ -42,7 +42,9 @@ async def test_set_permissions_and_roles_are_applied(world: World, bot: DoubleBo
 
 
 async def test_thread_messages_and_history(world: World, bot: DoubleBot) -> None:
-    """A private thread can be created and posted in; channel history comes back newest first."""
+    """A private thread can be created (with Create Private Threads) and posted in; channel history comes back newest
+    first."""
+    world.double.set_bot_permissions(world.guild, README_MINIMAL | CREATE_PRIVATE_THREADS)
     channel = bot.get_channel(world.games.id)
     assert isinstance(channel, discord.TextChannel)
     thread = await channel.create_thread(name="night", type=discord.ChannelType.private_thread)

@@ -50,7 +50,8 @@ def make_table(game: str, mode: str, names: list[str], language: str, state: Any
 
 def offline_delivery() -> Delivery:
     """A Delivery whose rendering works without a bot (nothing is sent)."""
-    return Delivery(SimpleNamespace(add_listener=lambda *_: None))  # type: ignore[arg-type]
+    bot = SimpleNamespace(add_listener=lambda *_: None, get_channel=lambda _id: None)  # no channel: no Watch button
+    return Delivery(bot)  # type: ignore[arg-type]
 
 
 def payload(out: Outgoing) -> dict[str, Any]:

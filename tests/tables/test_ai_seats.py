@@ -235,7 +235,7 @@ async def test_a_spent_move_is_planned_again_at_start(planned: TableService) -> 
     assert bot.scheduled == [(AI_TIMER, {"version": table.version, "attempt": 0})]
 
 
-class PassesToItself:
+class PassesToItself(ai.Policy):
     """A broken policy: a move the rules refuse."""
 
     def choose(self, view: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
@@ -298,6 +298,7 @@ async def test_a_computer_players_private_events_are_never_sent(service: TableSe
     delivery = Delivery(SimpleNamespace(add_listener=lambda *args: None, tables=service))
     monkeypatch.setattr(delivery.live, "show", nothing)
     monkeypatch.setattr(delivery.live, "after_step", nothing)
+    monkeypatch.setattr(delivery.threads, "after_step", nothing)
     assert current_step() is None
     events = table.engine.intro(table.state)
     assert sorted(s for e in events for s in e.audience.seats) == [0, 1]

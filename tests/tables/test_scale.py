@@ -362,6 +362,7 @@ def delivery(process: Process, monkeypatch: pytest.MonkeyPatch) -> Delivery:
 
     monkeypatch.setattr(shown.live, "show", nothing)  # the living table is not what this test looks at
     monkeypatch.setattr(shown.live, "after_step", nothing)
+    monkeypatch.setattr(shown.threads, "after_step", nothing)  # nor the game's threads
     return shown
 
 

@@ -52,6 +52,8 @@ DM_COMMANDS = {"note": "publish_note", "nota": "publish_note", "letter": "write_
                "review": "request_review", "revision": "request_review", "revisión": "request_review",
                "clue": "send_clue", "pista": "send_clue"}
 MAX_SELECTS = 4
+#: the interview's talk, typed in the text modal from the interview thread's "Say…" button (:mod:`bot.threads`)
+TALK = "interview_say"
 DAY_OVER = "asesino_social.day_over"
 
 
@@ -195,7 +197,7 @@ class SocialUI(GameUI):
         ctx = RenderContext(table, table.language)
         if name == "social_actions":
             await self.show_actions(interaction, table, seat, ctx, int(arg) if arg.isdigit() else 0)
-        elif name == "social_write" and arg in WRITE_KINDS:
+        elif name == "social_write" and (arg in WRITE_KINDS or arg == TALK):  # TALK: the interview thread's button
             await interaction.response.send_modal(open_modal_checked(bot, table, seat, arg))
         elif name == "social_target" and arg in TARGET_KINDS and values:
             await interaction.response.defer(ephemeral=True, thinking=True)

@@ -6,6 +6,7 @@ from bot.db.models.live import LiveTableState
 from bot.db.models.outbox import DeliveryLease, OutboxEntry
 from bot.db.models.social import AnonymousPost, FarewellLetter
 from bot.db.models.stats import SERIES_STATUSES, Achievement, Score, Series
+from bot.db.models.threads import GameThread
 
 __all__ = [
     "ACTIVE_STATUSES",
@@ -17,6 +18,7 @@ __all__ = [
     "FarewellLetter",
     "Game",
     "GameAction",
+    "GameThread",
     "GuildSettings",
     "LiveTableState",
     "OutboxEntry",

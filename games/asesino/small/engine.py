@@ -45,7 +45,6 @@ from games.core import (
     rng_for,
 )
 from games.core.achievements import Moment
-from games.core.copying import replace
 
 _ANSWERS: dict[str, type[BaseModel]] = {"accomplice": AccompliceSwap, "prosecutor": ProsecutorSwap,
                                         "journalist": JournalistReveal}
@@ -98,14 +97,10 @@ class SmallEngine(Engine[SmallState]):
             pairs = [[a, b] for a, b in combinations(down, 2) if a.column != b.column]
             return [JournalistReveal()] + [JournalistReveal(slots=[ref]) for ref in down] + [
                 JournalistReveal(slots=pair) for pair in pairs]
-        hand = state.seats[seat].hand
-        # one validated play, the others copied from it (a card of the hand, a column and an intention are what the
-        # fields declare): validating each was a third of a move
-        plays: list[Any] = []
-        if hand:
-            first = PlayCard(card=hand[0], column=0, declared="good")
-            plays = [replace(first, card=card, column=column, declared=declared) for card in dict.fromkeys(hand)
-                     for column, col in enumerate(state.columns) if not col.sealed for declared in ("good", "bad")]
+        plays = [PlayCard(card=card, column=column, declared=declared)
+                 for card in dict.fromkeys(state.seats[seat].hand)
+                 for column, col in enumerate(state.columns) if not col.sealed
+                 for declared in ("good", "bad")]
         reveals = [Reveal(column=c) for c, col in enumerate(state.columns) if col.sealed and not col.revealed]
         return plays + reveals or [Pass()]
 

@@ -48,7 +48,6 @@ from games.core import (
     rng_for,
 )
 from games.core.achievements import Moment
-from games.core.copying import replace
 
 #: which action answers which prompt kind ("turn" and "declare_all" take ``Declare`` / ``Pass``)
 _ANSWERS: dict[str, type[BaseModel]] = {"direction": ChooseDirection, "order": OrderEffects,
@@ -115,12 +114,8 @@ class TabletopEngine(Engine[TabletopState]):
             return [LastWords()]
         if kind == "accuse":
             return [Accuse(target=other) for other in range(len(state.seats)) if other != seat]
-        hand = state.seats[seat].hand
-        declares: list[Any] = []
-        if hand:
-            first = Declare(card=hand[0], target=0)  # the others copied from it: a card of the hand and a seat
-            declares = [replace(first, card=card, target=target) for card in dict.fromkeys(hand)
-                        for target in targets(state, seat)]
+        declares = [Declare(card=card, target=target) for card in dict.fromkeys(state.seats[seat].hand)
+                    for target in targets(state, seat)]
         return declares or [Pass()]
 
     def _apply(self, state: TabletopState, seat: int, action: Any) -> Step:
