@@ -25,6 +25,27 @@ class SeriesOptions(BaseModel):
     rounds: int = Field(ge=1, le=MAX_ROUNDS)
 
 
+#: the longest ``starts_in``, in minutes (a week)
+MAX_STARTS_IN = 7 * 24 * 60
+
+
+class Booking(BaseModel):
+    """A lobby booked for later (``/newgame ... starts_in:``): it opens ``starts_in`` minutes from now, at least 1
+    and at most a week (:data:`MAX_STARTS_IN`). Discord's client keeps to the command's declared range; this is
+    the check when a request does not (a past time would open at once, as a missed one does)."""
+
+    starts_in: int = Field(ge=1, le=MAX_STARTS_IN)
+
+
+def validate_starts_in(minutes: Any) -> int:
+    """``starts_in`` checked with :class:`Booking`. Raises ``TableError`` ``table.option.*`` (e.g.
+    ``greater_than_equal`` with ``name="starts_in"``, ``limit=1``)."""
+    try:
+        return Booking.model_validate({"starts_in": minutes}).starts_in
+    except ValidationError as exc:
+        raise option_error(exc) from exc
+
+
 def validate_options(game: str, mode: str, options: dict[str, Any]) -> dict[str, Any]:
     """``options`` checked with the engine's ``Options`` of ``game`` in ``mode`` -> the JSON-safe options to store
     (defaults filled in). Raises ``TableError``: ``table.unknown_game``, ``table.unknown_options`` (a name the

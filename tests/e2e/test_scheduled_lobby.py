@@ -4,9 +4,11 @@ opens after a restart too (its timer is persisted), and a channel busy at that t
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import select
 
+from bot.db.models import Game
 from tests.discord_double import Role
-from tests.e2e.conftest import World, refusal, stored
+from tests.e2e.conftest import World, refusal, settled, stored
 from tests.support.newgame import newgame
 
 BOOKED = {"en": "🗓️ A lobby of Asesino en Serie — Tabletop opens <t:{ts}:R> (<t:{ts}:f>), hosted by <@{host}>.",
@@ -143,3 +145,20 @@ async def test_cancel_in_a_free_channel_cancels_the_booked_lobby(world: World, l
         booked = await world.tables.booked_in_channel(world.games.id)
     assert refused == HOST_ONLY[language] and booked == []
     assert _lobbies(world) == []
+
+
+@pytest.mark.parametrize(("minutes", "words"), [(-5, "at least 1, not -5"), (0, "at least 1, not 0"),
+                                                (7 * 24 * 60 + 1, "at most 10080, not 10081")])
+async def test_a_starts_in_outside_a_week_is_refused_and_books_nothing(world: World, minutes: int,
+                                                                       words: str) -> None:
+    """Discord's client keeps ``starts_in`` to 1-10080, but a request that does not is refused privately, naming
+    the limit, and books nothing (a past time would have booked a lobby that opens at once)."""
+    alice = world.players[0]
+    async with world.running():
+        refused = await refusal(await newgame(alice, world.games, "verdugo", "classic", starts_in=minutes))
+        await settled(world)
+        assert words in refused and "starts_in" in refused
+        assert await world.tables.table_in_channel(world.games.id) is None
+        assert world.bot_messages() == []
+        async with world.sessions() as session:
+            assert (await session.scalars(select(Game).where(Game.status == "scheduled"))).all() == []

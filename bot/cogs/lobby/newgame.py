@@ -23,9 +23,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.cogs.lobby.options import LobbyOption, game_options
-from bot.cogs.lobby.scheduled import MAX_STARTS_IN, STARTS_IN
+from bot.cogs.lobby.scheduled import STARTS_IN
 from bot.i18n import t
 from bot.i18n.translator import rendered
+from bot.tables.options import MAX_STARTS_IN
 from games.core import GameInfo, all_games, get_game
 
 #: Discord's limits on a command's subcommands and on a subcommand's options

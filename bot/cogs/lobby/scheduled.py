@@ -19,6 +19,7 @@ from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_view
 from bot.deadline import in_time, respond
 from bot.errors import UserError
 from bot.i18n import t
+from bot.tables.options import validate_starts_in
 from bot.tables.schedule import LOBBY_OPEN
 from bot.ui import SILENT
 
@@ -26,9 +27,8 @@ if TYPE_CHECKING:
     from bot.app import Coroner
     from bot.tables import Table
 
-#: the ``/newgame`` parameter that books a lobby for later: minutes from now (at most a week)
+#: the ``/newgame`` parameter that books a lobby for later: minutes from now (1 to ``MAX_STARTS_IN``, a week)
 STARTS_IN = "starts_in"
-MAX_STARTS_IN = 7 * 24 * 60
 
 
 class ScheduledLobbies:
@@ -60,7 +60,7 @@ class ScheduledLobbies:
                     minutes: int) -> tuple[Table, datetime]:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config, settings, rounds = await self._checked(interaction, game, mode, given)
-        opens_at = self.bot.clock.now() + timedelta(minutes=minutes)
+        opens_at = self.bot.clock.now() + timedelta(minutes=validate_starts_in(minutes))
         names = user_names(interaction.user)
         table = await self.bot.tables.schedule_lobby(interaction.guild_id, interaction.channel_id,
                                                      interaction.user.id, game, mode, settings, config.language,
