@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from tests.discord_double.permissions import PRIVATE_THREADS, README_MINIMAL
 from tests.e2e.conftest import World, refusal
-from tests.e2e.test_verdugo import ALICE, BOB, CAROL, DAVE, ERIN, action_phase, chop, control, controls, current, use
+from tests.e2e.test_verdugo import (ALICE, BOB, CAROL, DAVE, ERIN, action_phase, chop, control, current,
+                                   start_table, use)
 from tests.e2e.test_verdugo import verdugo_seed  # noqa: F401 - the fixture
-from tests.support.newgame import newgame
 
 
 async def test_the_dead_of_a_round_share_the_thread_until_the_round_ends(world: World, verdugo_seed: None) -> None:
@@ -20,14 +20,7 @@ async def test_the_dead_of_a_round_share_the_thread_until_the_round_ends(world: 
     world.guild.add_member(onlooker)
     world.double.set_bot_permissions(world.guild, README_MINIMAL | PRIVATE_THREADS)
     async with world.running():
-        handle = await newgame(alice, world.games, "verdugo", "classic", match="open", first_executioner=0)
-        await handle.response()
-        lobby = await handle.wait_original()
-        assert lobby is not None
-        for user in (bob, carol, dave, erin):
-            await (await user.click(lobby, label="Join")).response()
-        await (await alice.click(lobby, label="Start")).response()
-        await world.double.wait_for(lambda: controls(world), what="the table's first controls")
+        await start_table(world, [alice, bob, carol, dave, erin], match="open")
         await action_phase(world, alice, [BOB, CAROL, DAVE, ERIN])
         await chop(world, alice, DAVE)
         await use(world, dave, "chop", arg=str(ERIN))

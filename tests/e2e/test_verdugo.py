@@ -97,6 +97,20 @@ async def chop(world: World, executioner: User, target: int) -> None:
     await settle(world, version)
 
 
+async def start_table(world: World, players: list[User], **options: Any) -> None:
+    """``players[0]`` opens a classic Verdugo table (seat 0 the first Executioner, plus ``options``), the others
+    join in order and the host starts it; returns once the table's first controls are shown."""
+    host, *others = players
+    handle = await newgame(host, world.games, "verdugo", "classic", first_executioner=0, **options)
+    await handle.response()
+    lobby = await handle.wait_original()  # /newgame may answer after a deferral ("thinking")
+    assert lobby is not None
+    for user in others:
+        await (await user.click(lobby, label="Join")).response()
+    await (await host.click(lobby, label="Start")).response()
+    await world.double.wait_for(lambda: controls(world), what="the table's first controls")
+
+
 async def action_phase(world: World, executioner: User, order: list[int]) -> None:
     await use(world, executioner, "draw")
     for seat in order:
@@ -109,15 +123,8 @@ async def test_five_players_shield_chain_saboteur_win_then_a_safe_round(world: W
     alice, bob, carol, dave, erin = world.players
     world.double.close_dms(carol)
     async with world.running():
-        handle = await newgame(alice, world.games, "verdugo", "classic", match="open", first_executioner=0)
-        await handle.response()
-        lobby = await handle.wait_original()
-        assert lobby is not None
-        for user in (bob, carol, dave, erin):
-            await (await user.click(lobby, label="Join")).response()
-        await (await alice.click(lobby, label="Start")).response()
+        await start_table(world, [alice, bob, carol, dave, erin], match="open")
         await world.double.wait_for(lambda: all(u.dms() for u in (bob, dave, erin)), what="the roles by DM")
-        await world.double.wait_for(lambda: controls(world), what="the table's first controls")
         table = await current(world)
         assert [s.user_id for s in table.seats] == [u.id for u in world.players]
         roles = table.state.round.roles
@@ -167,13 +174,7 @@ async def test_an_absent_table_never_stalls(world: World, verdugo_seed: None) ->
     the called prisoner's action as its computer player would (ruling B-1), announcing each move."""
     alice, bob, carol, dave = world.players[:4]
     async with world.running():
-        handle = await newgame(alice, world.games, "verdugo", "classic", first_executioner=0)
-        await handle.response()
-        lobby = await handle.wait_original()  # /newgame may answer after a deferral ("thinking")
-        for user in (bob, carol, dave):
-            await (await user.click(lobby, label="Join")).response()
-        await (await alice.click(lobby, label="Start")).response()
-        await world.double.wait_for(lambda: controls(world), what="the table's first controls")
+        await start_table(world, [alice, bob, carol, dave])
         for _ in range(6):  # (the Executioner's seat goes to the computer after his second timeout: a step too)
             table = await current(world)
             if table.state.round.acted:
@@ -192,14 +193,7 @@ async def test_each_rounds_reveal_stays_in_its_own_message_and_old_tables_wait_o
     new message), and no table the game moved away from still says "Waiting on"."""
     alice, bob, carol, dave, erin = world.players
     async with world.running():
-        handle = await newgame(alice, world.games, "verdugo", "classic", match="open", first_executioner=0)
-        await handle.response()
-        lobby = await handle.wait_original()
-        assert lobby is not None
-        for user in (bob, carol, dave, erin):
-            await (await user.click(lobby, label="Join")).response()
-        await (await alice.click(lobby, label="Start")).response()
-        await world.double.wait_for(lambda: controls(world), what="the table's first controls")
+        await start_table(world, [alice, bob, carol, dave, erin], match="open")
         await action_phase(world, alice, [BOB, CAROL, DAVE, ERIN])
         await chop(world, alice, DAVE)
         await use(world, dave, "chop", arg=str(ERIN))
@@ -222,14 +216,7 @@ async def test_twin_display_names_are_told_apart_on_the_table_in_the_menus_and_t
     alice, bob, carol, dave, erin = world.players
     bob.global_name = carol.global_name = "Alex"
     async with world.running():
-        handle = await newgame(alice, world.games, "verdugo", "classic", match="open", first_executioner=0)
-        await handle.response()
-        lobby = await handle.wait_original()
-        assert lobby is not None
-        for user in (bob, carol, dave, erin):
-            await (await user.click(lobby, label="Join")).response()
-        await (await alice.click(lobby, label="Start")).response()
-        await world.double.wait_for(lambda: controls(world), what="the table's first controls")
+        await start_table(world, [alice, bob, carol, dave, erin], match="open")
         await use(world, alice, "draw")
         message, ident = await control(world, "call")
         labels = [o["label"] for c in message.selects() for o in c.get("options", [])]
