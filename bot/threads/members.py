@@ -6,8 +6,9 @@
   of the thread, when the next round begins). Cereal Killer, Let's Kill! and the 2-4 player mode have nobody out:
   their thread holds the watchers only. Rulings: ``games/asesino/README.md`` and ``games/verdugo/README.md`` ("The
   thread of the dead and the watchers").
-* ``pair``: the Killer and the Accomplice, from the recruitment's private event (told to the Killer, naming the
-  Accomplice), so the pair's secret never comes from the state.
+* ``pair``: the Killer and the Accomplice: made from the recruitment's private event (told to the Killer, naming the
+  Accomplice); afterwards, as seats change hands, the holders of the two seats the state names (:func:`plotters`;
+  the bot's own copy of the state, read only to add those two people).
 * ``interview:<day>``: the Journalist and the interviewee, from the interview's opening event.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.asesino.social.state import SocialState
 from games.core import Event
 
 RECRUITED = "asesino_social.recruit.done"
@@ -35,6 +37,11 @@ def out_seats(public: dict[str, Any]) -> set[int]:
     if isinstance(dead, list) and public.get("phase") == "round":
         out |= {int(seat) for seat in dead}
     return out
+
+
+def plotters(state: SocialState) -> tuple[int, ...]:
+    """The social mode's ``(killer, accomplice)`` seats once the Accomplice is recruited, else ``()``."""
+    return (state.killer, state.accomplice) if state.accomplice is not None else ()
 
 
 def recruited_pair(events: list[Event]) -> tuple[int, int] | None:

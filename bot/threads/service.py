@@ -32,7 +32,7 @@ from bot.components import game_button, view_of
 from bot.db.models import GameThread
 from bot.db.repos import threads as repo
 from bot.locks import KeyedLocks
-from bot.threads.members import INTERVIEW_TALK, opened_interview, out_seats, recruited_pair
+from bot.threads.members import INTERVIEW_TALK, opened_interview, out_seats, plotters, recruited_pair
 from bot.ui import Outgoing, RenderContext, ui_for
 from games.asesino.social.rules import interview_pair
 from games.core import Event
@@ -92,27 +92,38 @@ class GameThreads:
             await self._after_step(table, events)
 
     async def _after_step(self, table: Table, events: list[Event]) -> None:
+        """Every step (a seat changing hands included: ``/replace``, the computer taking a seat over, I'm back)
+        makes each thread's members those the table says now: whoever holds a seat that belongs in it is added,
+        whoever no longer does is taken out. A watcher who now holds a living seat leaves the thread of the dead
+        and watchers and is no longer stored as a watcher (hidden information: the dead talk freely there)."""
         rows = await self._rows(table.id)
         public = table.engine.view(table.state, None)
         dead = {u for s in out_seats(public) if (u := table.user_of(s)) is not None}
         row = rows.get(DEAD)
         if dead or row is not None:
-            await self.sync(table, DEAD, dead | set(row.watchers if row else ()), row)
+            watchers = {w for w in (row.watchers if row else ()) if table.seat_of(w) is None}
+            await self.sync(table, DEAD, dead | watchers, row, watchers)
         if table.game == "asesino" and table.mode == "social":
             await self._social(table, events, rows)
 
     async def _social(self, table: Table, events: list[Event], rows: dict[str, GameThread]) -> None:
-        pair = recruited_pair(events)
-        if pair is not None and PAIR not in rows:
+        pair, row = recruited_pair(events), rows.get(PAIR)
+        if row is not None:  # whoever holds the Killer's and the Accomplice's seats now
+            await self.sync(table, PAIR, self._users(table, plotters(table.state)), row)
+        elif pair is not None:
             await self.sync(table, PAIR, self._users(table, pair), None)
         interview = opened_interview(events)
         kind = f"{INTERVIEW}:{table.state.day}"
         if interview is not None and kind not in rows:
             await self.sync(table, kind, self._users(table, interview), None)
+        talking = interview_pair(table.state)
         for other, row in rows.items():  # an interview that is over (its day ended, a side died) is archived
-            if other.startswith(INTERVIEW) and row.archived_at is None and row.thread_id != NONE and (
-                    other != kind or not interview_pair(table.state)):
+            if not other.startswith(INTERVIEW) or row.archived_at is not None or row.thread_id == NONE:
+                continue
+            if other != kind or not talking:
                 await self.archive(table, row)
+            else:  # still open: whoever holds the Journalist's and the interviewee's seats now
+                await self.sync(table, other, self._users(table, talking), row)
 
     async def divert(self, table: Table, events: list[Event]) -> list[Event]:
         """``events`` without the interview's talk posted in today's interview thread (the other side reads it
@@ -170,7 +181,11 @@ class GameThreads:
         return None if row is None or user_id not in row.members else row.thread_id
 
     async def thread_with(self, table: Table, user_id: int) -> int | None:
-        """The game's open thread of the dead and watchers when ``user_id`` is in it, else None."""
+        """The game's open thread of the dead and watchers when ``user_id`` is in it and does not hold a living
+        seat (a seat the public view shows out, or none), else None."""
+        seat = table.seat_of(user_id)
+        if seat is not None and seat not in out_seats(table.engine.view(table.state, None)):
+            return None
         row = (await self._rows(table.id)).get(DEAD)
         ok = row is not None and row.thread_id != NONE and row.archived_at is None and user_id in row.members
         return row.thread_id if ok and row is not None else None
