@@ -18,7 +18,8 @@ from bot.db.check import open_database
 from bot.db.session import make_sessionmaker
 from bot.history.record import check
 from bot.history.store import finished_ids, load_record
-from games.core import IllegalAction, SeatInfo, get_engine
+from bot.history.verdict import outcome_problem, refusal
+from games.core import IllegalAction, Outcome, SeatInfo, get_engine
 from games.core.replay import replay
 
 
@@ -68,18 +69,20 @@ RECORD_FIELDS = ("game", "mode", "options", "seats", "seed", "actions", "outcome
 
 def replay_file(data: dict[str, Any]) -> str | None:
     """None when an exported record (``/history``'s or ``coroner simulate --json``'s) replays from its seed to its
-    outcome, else what went wrong. Raises ``KeyError``/``TypeError``/``ValueError`` for a file that is not one."""
+    outcome (the abandonment and the achievements replayed too: :func:`bot.history.verdict.outcome_problem`), else
+    what went wrong (worded in English). Raises ``KeyError``/``TypeError``/``ValueError`` for a file that is not one."""
     engine = get_engine(data["game"], data["mode"])
     seats = [SeatInfo(names=tuple(s["names"]) if isinstance(s, dict) else (str(s),)) for s in data["seats"]]
+    # a seat's person (None: the computer's); simulate --json's seats are bare names, all the computer's
+    holders = [s.get("user_id") if isinstance(s, dict) else None for s in data["seats"]]
+    moves = [(int(a["seat"]), a["action"]) for a in data["actions"]]
     try:
-        state = replay(engine, engine.Options.model_validate(data["options"]), seats, int(data["seed"]),
-                       [(int(a["seat"]), a["action"]) for a in data["actions"]])
+        options = engine.Options.model_validate(data["options"])
+        state = replay(engine, options, seats, int(data["seed"]), moves)
+        stored = Outcome.model_validate(data["outcome"]) if data["outcome"] is not None else None
     except (IllegalAction, ValidationError) as exc:
-        return f"an action no longer applies: {str(exc).splitlines()[0]}"
-    outcome = engine.outcome(state)
-    if (outcome.model_dump(mode="json") if outcome is not None else None) != data["outcome"]:
-        return "the replay ends with another outcome than the recorded one"
-    return None
+        return refusal(exc)
+    return outcome_problem(engine, options, seats, int(data["seed"]), moves, state, holders, stored, "recorded")
 
 
 def not_a_record(path: str) -> str | None:

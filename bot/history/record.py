@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.history.verdict import outcome_problem, refusal
 from bot.tables import Table
 from bot.tables.service import timeout_announcement
 from games.core import Event, IllegalAction, SeatInfo
@@ -97,18 +98,24 @@ def _at(table: Table, state: Any) -> Table:
 
 
 def check(record: GameRecord) -> str | None:
-    """None when the record replays from its seed to its stored outcome and final snapshot; otherwise what went
-    wrong, in one line (an action that no longer applies, a different outcome or state)."""
+    """None when the record replays from its seed to its stored outcome (the abandonment and the achievements
+    replayed too: :func:`bot.history.verdict.outcome_problem`) and final snapshot; otherwise what went wrong, in one
+    line (an action that no longer applies, worded in English; a different outcome or state)."""
     table = record.table
     try:
         final = replay_steps(record)[-1].table
     except (IllegalAction, ValidationError) as exc:
-        return f"an action no longer applies: {str(exc).splitlines()[0]}"
+        return refusal(exc)
     except ValueError as exc:
         return str(exc)
     engine = table.engine
-    if final.outcome != table.outcome:
-        return "the replay ends with another outcome than the stored one"
+    assert table.seed is not None  # (replay_steps refused a game without one)
+    moves = [(a.seat, a.action) for a in record.actions]
+    problem = outcome_problem(engine, engine.Options.model_validate(table.options),
+                              [SeatInfo(names=s.names) for s in table.seats], table.seed, moves, final.state,
+                              [s.user_id for s in table.seats], table.outcome, "stored")
+    if problem is not None:
+        return problem
     if engine.dump_state(final.state) != engine.dump_state(table.state):
         return "the replay ends in another state than the stored snapshot"
     return None

@@ -137,3 +137,21 @@ async def test_coroner_replay_files_replays_exported_records(
                                                         "recorded one"
     assert main(["replay", str(junk)]) == 2
     assert capsys.readouterr().err.startswith(f"coroner: {junk} is not a game record")
+
+
+async def test_a_tampered_record_is_told_in_english_not_as_a_catalogue_key(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], sqlite_sessions: async_sessionmaker[AsyncSession]) -> None:
+    """A record whose first card went to column 99 (the 2-4 player table has six): `coroner replay FILE` and the
+    database check both say why in the rules' English words, with no raw catalogue key."""
+    game_id, _ = await store_game(sqlite_sessions, "asesino", "small", 2, seed=5)
+    record = await load_record(sqlite_sessions, game_id)
+    data = record.to_json()
+    data["actions"][0]["action"]["column"] = 99
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path)]) == 1
+    assert capsys.readouterr().out == f"{path}: an action no longer applies: There is no column 99.\n"
+    async with sqlite_sessions() as session, session.begin():
+        await session.execute(update(GameAction).where(GameAction.game_id == game_id, GameAction.seq == 1)
+                              .values(action=data["actions"][0]["action"]))
+    assert check(await load_record(sqlite_sessions, game_id)) == "an action no longer applies: There is no column 99."
