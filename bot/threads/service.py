@@ -1,14 +1,19 @@
 """The game's private threads, made, filled and archived by the bot where the server lets it (issue 24).
 
 * The dead and the watchers (kind ``dead``): made when the first player is out or the first onlooker presses Watch
-  on the living table; every player out (:func:`bot.threads.members.out_seats`) and every watcher is in it, a
-  Verdugo prisoner back in play for a new round is taken out. The bot posts only a welcome there: nothing that is
-  not on the public table (watchers and the dead see what the channel sees).
+  on the living table; every player out (:func:`bot.threads.members.out_seats`) and every watcher holding no seat
+  is in it, a Verdugo prisoner back in play for a new round is taken out. The bot posts only a welcome there:
+  nothing that is not on the public table (watchers and the dead see what the channel sees).
 * The social mode's Killer and Accomplice (``pair``), made at the recruitment; their secret actions stay where
   they are today (the bot's DMs and the My actions panel), the thread is for their plans.
 * A Journalist's interview (``interview:<day>``): the two sides, and a "Say…" button whose text is the engine's
   ``interview_say`` action as a DM is today (logged, in the history); what one side says is posted in the thread
   instead of the other side's DMs. Archived once the interview is over (the day ended, a side died).
+
+Every step resyncs each thread's members from the table, so a change of who holds a seat (``/replace``, the
+computer taking a seat over, I'm back) moves the threads with it: the new holder of a seat that belongs in a thread
+is added, the old one taken out, and a watcher handed a living seat leaves the thread of the dead (and stops being
+a watcher). A person whose seat the computer plays while they are away still holds it, and stays.
 
 Every thread is archived and locked when the game ends or is cancelled. Without Create Private Threads, Send
 Messages in Threads and Manage Threads in the game's channel (or when Discord refuses anyway: 50013), nothing is

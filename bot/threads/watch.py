@@ -1,7 +1,8 @@
 """The living table's Watch button (:func:`bot.components.watch_button`): an onlooker joins the game's thread of
 the dead and watchers. Answered only to the clicker; a seated player still in the game is refused (a seat that is
-out is added as it goes out), and where the bot may not make threads the onlooker is told which permissions it lacks. A watcher is
-never seated, so the game's own controls keep refusing them (``table.not_a_player``)."""
+out is added as it goes out), and where the bot may not make threads the onlooker is told which permissions it
+lacks. A watcher is never seated, so the game's own controls keep refusing them (``table.not_a_player``); one the
+host hands a living seat leaves the thread at that step (:meth:`bot.threads.service.GameThreads.after_step`)."""
 
 from __future__ import annotations
 
