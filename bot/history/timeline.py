@@ -10,7 +10,7 @@ hands, the Killer's whole route...) and the result. Only a finished game has a t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.budget import clip, size
@@ -64,7 +64,9 @@ def timeline(record: GameRecord, language: str) -> list[Entry]:
         entries.append(Entry(None, [ctx.t("history.secrets_of", seat=ctx.shown_name(seat.seat)),
                                     *(INDENT + line for line in secrets)]))
     if table.status == "finished":  # (a cancelled game's last step says who cancelled it)
-        entries.append(Entry(record.table.finished_at, embed_text(outcome_embed(ctx, final)).splitlines()))
+        # the result as the table gave it: an abandoned game's (no engine gives one) and the achievements earned
+        ended = replace(final, outcome=table.outcome)
+        entries.append(Entry(record.table.finished_at, embed_text(outcome_embed(ctx, ended)).splitlines()))
     return entries
 
 

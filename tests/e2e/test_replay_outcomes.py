@@ -10,9 +10,12 @@ from dataclasses import replace
 
 import pytest
 
+from bot.achievements import achievement_name
 from bot.history.command import replay_all, replay_file
 from bot.history.record import check
 from bot.history.store import load_record
+from bot.history.timeline import timeline
+from bot.i18n import catalog
 from bot.tables import TableService
 from tests.e2e.conftest import World, settled, until_delivered
 from tests.e2e.test_achievements import SEED as ACHIEVEMENTS_SEED
@@ -44,6 +47,10 @@ async def test_a_game_with_achievements_replays_to_its_stored_outcome(world: Wor
     record = await load_record(world.sessions, table.id)
     exported = record.to_json()
     assert exported["outcome"]["achievements"] and replay_file(exported) is None
+    result = timeline(record, "en")[-1].lines  # /history's result: the achievements the people saw under it
+    shown = next(line for line in result if line.startswith(catalog("en").render("outcome.achievements")))
+    assert all(achievement_name("asesino", a, "en") in shown
+               for names in table.outcome.achievements.values() for a in names)
 
     person = next(iter(table.outcome.achievements))
     computer = next(s.seat for s in table.seats if s.is_ai)
@@ -76,6 +83,8 @@ async def test_an_abandoned_game_replays_to_its_abandonment(world: World, monkey
     assert record.actions[-1].action == {"type": "seat_away", "seat": 0}
     exported = record.to_json()
     assert exported["outcome"]["reason"] == "table.abandoned" and replay_file(exported) is None
+    result = timeline(record, "en")[-1].lines  # /history's result says it was abandoned, as the table did
+    assert any(catalog("en").render("table.abandoned") in line for line in result)
 
     cut = {**exported, "actions": exported["actions"][:-1]}
     assert replay_file(cut) == "the replay ends with another outcome than the recorded one"
