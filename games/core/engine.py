@@ -6,7 +6,7 @@ An engine is the game's spec in the style of boardgame.io / OpenSpiel:
 * ``legal_actions(state, seat) -> list[Action]`` (feeds menus and the built-in random player)
 * ``apply(state, seat, action) -> Step(state, events)``; raises :class:`IllegalAction` and changes nothing. It is a
   checked wrapper (a template method, as OpenSpiel's ``apply_action`` over ``_apply_action``): it refuses a finished
-  game and the wrong actor for every game (:meth:`Engine.check_actor`), copies the state (:meth:`Engine.copy_state`)
+  game and the wrong actor for every game (:meth:`Engine.check_actor`), copies the state (:meth:`Engine.step_state`)
   and calls the game's own step, ``_apply``
 * ``features``: what the game has beyond that (a clock, host actions, time limits, an AI), declared once
   (:class:`Features`)
@@ -50,7 +50,7 @@ from games.core.controls import (
     paused_for,
 )
 from games.core.contract import HOST_SEAT, SYSTEM_SEAT, Event, IllegalAction, Outcome, SeatInfo, Step
-from games.core.copying import deep_copy
+from games.core.copying import deep_copy, step_copy
 from games.core.description import Features, ModeInfo
 from games.core.seats import SeatAway, SeatBack, SeatReplaced, is_seat_change, parse_seat_change, seat_change_key
 from games.core.waiting import Waiting
@@ -123,6 +123,13 @@ class Engine(ABC, Generic[StateT]):
         those and share the rest."""
         return deep_copy(state)
 
+    def step_state(self, state: StateT) -> StateT:
+        """The copy of ``state`` that :meth:`apply` gives the game's step to change in place: :meth:`copy_state`'s,
+        except that the values the state declares :data:`~games.core.copying.SETTLED` (never changed in place once
+        stored: a log's entries, setup's record) are shared with ``state`` rather than copied
+        (:func:`games.core.copying.step_copy`). ``state`` is still never mutated."""
+        return step_copy(state)  # type: ignore[no-any-return]
+
     @abstractmethod
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> StateT:
         """Deal a new game for ``len(seats)`` players. Raises :class:`IllegalAction` for a bad player count."""
@@ -154,7 +161,7 @@ class Engine(ABC, Generic[StateT]):
 
     def apply(self, state: StateT, seat: int, action: Any) -> Step:
         """Apply ``action`` by ``seat``: :meth:`check_actor`, then the game's own step :meth:`_apply` on
-        :meth:`copy_state` of ``state``. Returns a new state (the input is never mutated) and the events. Raises
+        :meth:`step_state` of ``state``. Returns a new state (the input is never mutated) and the events. Raises
         :class:`IllegalAction` when the rules forbid it (``core.game_over``, the wrong actor, then the game's own
         codes). Games do not override it: they write :meth:`_apply`. The host's controls (pause, resume, close,
         :mod:`games.core.controls`) are the contract's own step (:meth:`_control`); a change of who plays a seat
@@ -164,8 +171,8 @@ class Engine(ABC, Generic[StateT]):
             return Step(state=state, events=[Event(key=seat_change_key(action), params={"seat": action.seat})])
         self.check_actor(state, seat, action)
         if isinstance(action, PauseGame | ResumeGame | CloseGame):
-            return self._control(self.copy_state(state), action)
-        step = self._apply(self.copy_state(state), seat, action)
+            return self._control(self.step_state(state), action)
+        step = self._apply(self.step_state(state), seat, action)
         controls = self.controls(step.state)
         if controls is not None and controls.steps:  # a new decision opened: the control steps are behind it
             waiting = self.waiting(step.state)
@@ -248,7 +255,7 @@ class Engine(ABC, Generic[StateT]):
     @abstractmethod
     def _apply(self, state: StateT, seat: int, action: Any) -> Step:
         """The game's own step: ``action`` by ``seat``, already known to be a move this actor may make now
-        (:meth:`check_actor`). ``state`` is a fresh copy (:meth:`copy_state`) the step may change in place; it
+        (:meth:`check_actor`). ``state`` is a fresh copy (:meth:`step_state`) the step may change in place; it
         returns the new state and its events, or raises :class:`IllegalAction` (the copy is then dropped)."""
 
     def check_actor(self, state: StateT, seat: int, action: Any = None) -> None:

@@ -8,13 +8,14 @@ from itertools import combinations
 from games.core import IllegalAction
 from games.lets_kill import effects, rules
 from games.lets_kill.cards import CARDS, Card
+from games.lets_kill.dsl import Effect
 from games.lets_kill.flow import Flow
 from games.lets_kill.models import LetsKillState, Pending, PlayCard, Respond, Whacking
 
 WHACK_TASKS = ("w3", "w4", "w5", "w6", "w7", "w_end")
 
 
-def _on_play(card: Card, kind: str) -> list:
+def _on_play(card: Card, kind: str) -> tuple[Effect, ...]:
     return card.effects_of("on_play", kind)
 
 
