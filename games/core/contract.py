@@ -5,6 +5,7 @@ randomness (:func:`rng_for`). Import them from :mod:`games.core`."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from collections.abc import Iterable, Mapping
@@ -31,21 +32,28 @@ class Audience(BaseModel):
     kind: Literal["public", "seats", "medium"] = "public"
     seats: tuple[int, ...] = ()
 
+    # each made once per distinct value and shared (a frozen value): every event names one, most the public
+
     @classmethod
     def public(cls) -> Audience:
-        return cls(kind="public")
+        return _audience(cls, "public", ())
 
     @classmethod
     def medium(cls) -> Audience:
-        return cls(kind="medium")
+        return _audience(cls, "medium", ())
 
     @classmethod
     def to(cls, *seats: int) -> Audience:
-        return cls(kind="seats", seats=tuple(seats))
+        return _audience(cls, "seats", seats)
 
     @property
     def is_public(self) -> bool:
         return self.kind in ("public", "medium")
+
+
+@functools.lru_cache(maxsize=1024)
+def _audience(cls: type[Audience], kind: Literal["public", "seats", "medium"], seats: tuple[int, ...]) -> Audience:
+    return cls(kind=kind, seats=seats)
 
 
 def seat_keys(params: Mapping[str, Any], declared: Iterable[str] = ()) -> frozenset[str]:
