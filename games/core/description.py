@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+
 class ServerSetting:
     """Marks a field of an engine's ``Options`` that the adapter fills in at start from the server's settings (the
     social mode's day length, say), so the lobby does not offer it as a choice:

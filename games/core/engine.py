@@ -38,10 +38,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
 
+from games.core.contract import HOST_SEAT, SYSTEM_SEAT, Event, IllegalAction, Outcome, SeatInfo, Step
 from games.core.controls import (
     CONTROL_TYPES,
-    CloseGame,
     Closed,
+    CloseGame,
     Control,
     Controls,
     Paused,
@@ -49,7 +50,6 @@ from games.core.controls import (
     ResumeGame,
     paused_for,
 )
-from games.core.contract import HOST_SEAT, SYSTEM_SEAT, Event, IllegalAction, Outcome, SeatInfo, Step
 from games.core.copying import deep_copy, step_copy
 from games.core.description import Features, ModeInfo
 from games.core.seats import SeatAway, SeatBack, SeatReplaced, is_seat_change, parse_seat_change, seat_change_key

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+
 class Waiting(BaseModel):
     """Who the game waits on, and for what decision: the one answer to "who must act" for every engine.
 
