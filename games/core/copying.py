@@ -217,10 +217,13 @@ def _model(cls: type[BaseModel], settled: bool) -> Copier:
         "    new = NEW(cls)",
         f"    SET(new, '__dict__', {{{fields}}})",
         "    SET(new, '__pydantic_fields_set__', set(model.__pydantic_fields_set__))",
-        "    extra = model.__pydantic_extra__",
-        "    SET(new, '__pydantic_extra__', None if extra is None else deep_copy(extra))",
-        "    private = getattr(model, '__pydantic_private__', None)",
-        "    SET(new, '__pydantic_private__', None if private is None else private_copy(private))",
+        # a model that allows no extra fields and has no private attributes holds None in both (pydantic's own)
+        *(["    extra = model.__pydantic_extra__",
+            "    SET(new, '__pydantic_extra__', None if extra is None else deep_copy(extra))"]
+          if config.get("extra") == "allow" else ["    SET(new, '__pydantic_extra__', None)"]),
+        *(["    private = getattr(model, '__pydantic_private__', None)",
+           "    SET(new, '__pydantic_private__', None if private is None else private_copy(private))"]
+          if cls.__private_attributes__ else ["    SET(new, '__pydantic_private__', None)"]),
         "    return new",
     ])
     exec(compile(source, f"<copy of {cls.__qualname__}>", "exec"), namespace)  # noqa: S102 - our own source
