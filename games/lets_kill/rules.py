@@ -12,6 +12,7 @@ from games.lets_kill.dsl import Effect, Pred
 from games.lets_kill.models import Incident, LetsKillState, LocationInPlay
 
 
+@cache  # of the printed cards only
 def static(card_id: str, kind: str) -> tuple[Effect, ...]:
     return CARDS[card_id].effects_of("static", kind)
 
@@ -163,8 +164,9 @@ def _placed_error(state: LetsKillState, weapon: str, targets: list[str], loc: st
         here = location(state, loc)
         assert here is not None
         for other in here.victims:
+            # the body count with ``other`` declared too: ``limit`` plus what ``other`` adds
             if other not in targets and whackable(state, other, weapon) and \
-                    len(targets) + 1 <= effective_body_count(weapon, [*targets, other], loc, bonus):
+                    len(targets) + 1 <= limit + _modifier(weapon, other):
                 return IllegalAction("lets_kill.must_whack_all", card=other)
     return None
 
