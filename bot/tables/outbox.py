@@ -46,15 +46,20 @@ from games.core import Event
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[Table, list[Event]], Awaitable[None]]
-#: a step failing this many times is given up (logged), so that it never blocks the game's later steps
+#: a step Discord refused (any answer but "unavailable", :attr:`DeliveryHooks.unavailable`) or that failed to
+#: render is given up (logged) after this many tries, so it never blocks the game's later steps for long; a step
+#: that failed because Discord did not answer is tried for as long as it is kept (:data:`RETENTION`)
 MAX_ATTEMPTS = 3
-#: a failed step is tried again this long after (a persisted ``outbox_retry`` timer, so a game whose last step
-#: failed to show does not wait for the next move or restart)
-RETRY_AFTER = timedelta(seconds=30)
+#: a failed step is tried again after :data:`RETRY_FIRST`, twice as long after each further failure, at most
+#: :data:`RETRY_CAP` (a persisted ``outbox_retry`` timer, so a game whose last step failed to show does not wait for
+#: the next move or restart; Discord answering again redraws it at once: :meth:`Deliverer.redraw_failed`)
+RETRY_FIRST = timedelta(seconds=5)
+RETRY_CAP = timedelta(minutes=5)
 RETRY_TIMER = "outbox_retry"
-#: how long a process's delivery lease of a game holds without renewal (it renews at half time while it works);
-#: a dead process's games are taken over this long after its last renewal
-LEASE = timedelta(seconds=30)
+#: how long a process's delivery lease of a game holds without renewal (a heartbeat renews it every third of it
+#: while the process works on the game); a dead process's games are taken over this long after its last renewal,
+#: at once by a process that found the lease held (:meth:`Deliverer.take_over_due`)
+LEASE = timedelta(seconds=4)
 #: a delivered step is kept this long (to look into what a game showed), then deleted: at start and then at most
 #: once every :data:`PRUNE_EVERY`, by the timer loop's :meth:`Deliverer.sweep`
 RETENTION = timedelta(days=7)
@@ -105,6 +110,28 @@ _STEP: ContextVar[StepInfo | None] = ContextVar("coroner_delivering_step", defau
 _DRAINING: ContextVar[frozenset[int]] = ContextVar("coroner_draining", default=frozenset())
 
 
+def retry_after(attempts: int) -> timedelta:
+    """How long after its ``attempts``-th failure (from 1) a step is tried again: 5 s, 10 s, 20 s ... 5 min."""
+    return min(RETRY_FIRST * 2 ** min(max(attempts - 1, 0), 16), RETRY_CAP)
+
+
+def _never(_: BaseException) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class DeliveryHooks:
+    """What the bot tells the deliverer. ``unavailable(exc)``: whether a failed delivery's error means Discord did
+    not answer (a 5xx, a timeout, no connection), so the step is tried again for as long as it is kept (default:
+    no failure is, each is given up after :data:`MAX_ATTEMPTS`); ``pause_until(when)``: the injected clock's sleep
+    the lease heartbeat waits with (None: real time); ``taken_over()``: a delivery lease was taken from a process
+    whose lease ran out (``coroner_lease_takeovers{kind="delivery"}``)."""
+
+    unavailable: Callable[[BaseException], bool] = _never
+    pause_until: Callable[[datetime], Awaitable[None]] | None = None
+    taken_over: Callable[[], None] | None = None
+
+
 def current_step() -> StepInfo | None:
     """The step the running ``deliver`` call shows (None outside a delivery)."""
     return _STEP.get()
@@ -151,8 +178,9 @@ class Deliverer:
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], deliver: Deliver | None,
                  clock: Callable[[], datetime], on_timers: Callable[[datetime], None] | None = None, *,
-                 owner: str = "local") -> None:
+                 owner: str = "local", hooks: DeliveryHooks | None = None) -> None:
         self._sessions = sessions
+        self._hooks = hooks or DeliveryHooks()
         self._deliver = deliver
         self._clock = clock
         self._on_timers = on_timers
@@ -165,21 +193,59 @@ class Deliverer:
         #: transaction (see :meth:`touched`); bounded: a game forgotten here only costs its next step a read
         self._marks: LRUCache[int, int] = LRUCache(maxsize=MARKS)
         self._tick = 0
+        #: per game another process held the lease of while a step of it was pending: when that lease runs out
+        self._watch: dict[int, datetime] = {}
+        #: games whose lease this process's heartbeat found taken over while it still showed them
+        self._lost: set[int] = set()
 
-    async def drain(self, game_id: int, handoff: Handoff | None = None) -> int:
+    async def drain(self, game_id: int, handoff: Handoff | None = None, *, pending: bool = False) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
         another process holds the game's lease: its holder shows them). ``handoff``: what the transaction of the
-        step just committed wrote (its lease, taken by :meth:`claim_with`, its entry and table). Stops at a step
-        whose delivery fails: it is retried by the next drain (the next move, the next start, or the
-        :data:`RETRY_TIMER` armed for :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
+        step just committed wrote (its lease, taken by :meth:`claim_with`, its entry and table); ``pending``: the
+        caller knows a step is pending (a lease found held is then watched: :meth:`take_over_due`). Stops at a step
+        whose delivery fails: it is retried by the next drain (the next move, Discord answering again, or the
+        :data:`RETRY_TIMER` armed :func:`retry_after` later), see :meth:`_failed`. The lease is renewed every third
+        of :data:`LEASE` while this runs."""
         if self._deliver is None or game_id in _DRAINING.get():
             return 0
         token = _DRAINING.set(_DRAINING.get() | {game_id})
         try:
             async with self.locks(game_id):
-                return await self._drain_leased(game_id, handoff)
+                beat = asyncio.create_task(self._heartbeat(game_id), name=f"coroner-lease-{game_id}")
+                try:
+                    return await self._drain_leased(game_id, handoff, pending or handoff is not None)
+                finally:
+                    beat.cancel()
+                    await asyncio.gather(beat, return_exceptions=True)
         finally:
             _DRAINING.reset(token)
+
+    async def _heartbeat(self, game_id: int) -> None:
+        """Renew this process's lease of ``game_id`` every third of :data:`LEASE` until cancelled (the drain is
+        over); a renewal refused while this process still holds the lease marks it lost (another process took the
+        game after a stall longer than the lease): the drain stops before its next step."""
+        while True:
+            beat = self._clock() + LEASE / 3
+            if self._hooks.pause_until is not None:
+                while self._clock() < beat:
+                    await self._hooks.pause_until(beat)
+            else:
+                await asyncio.sleep((LEASE / 3).total_seconds())
+            lease = self._held.get(game_id)
+            if lease is None:
+                continue
+            now = self._clock()
+            try:
+                async with self._sessions() as session, session.begin():
+                    kept = await outbox.renew_game(session, game_id, self.owner, now, now + LEASE)
+            except Exception:  # the database may be away for a moment: the next beat tries again, within the lease
+                log.exception("renewing the delivery lease of game %s failed", game_id)
+                continue
+            if kept:
+                lease.until = max(lease.until, now + LEASE)
+            elif self._held.get(game_id) is lease:
+                log.warning("the delivery lease of game %s was taken over while this process showed it", game_id)
+                self._lost.add(game_id)
 
     def mark(self, game_id: int) -> int:
         """The game's mark now: read it before reading the table a step is applied to (:class:`Handoff`)."""
@@ -204,21 +270,54 @@ class Deliverer:
         if self._deliver is None:
             return None
         now = self._clock()
-        won, shown, first = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
-        if not won:
+        claim = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
+        if not claim.won:
             return None
-        lease = self._held[game_id] = Lease(game_id, now + LEASE, shown, first)
+        if claim.taken_from is not None:
+            log.info("took game %s over from %s, whose delivery lease ran out", game_id, claim.taken_from)
+            if self._hooks.taken_over is not None:
+                self._hooks.taken_over()
+        self._lost.discard(game_id)
+        self._watch.pop(game_id, None)
+        lease = self._held[game_id] = Lease(game_id, now + LEASE, claim.shown, claim.first)
         return lease
 
-    async def _drain_leased(self, game_id: int, handoff: Handoff | None) -> int:
+    async def _watch_holder(self, game_id: int) -> None:
+        """A step of ``game_id`` is pending and another process holds its lease: look again when that lease runs
+        out (:meth:`take_over_due`; the timer loop is woken then), unless it is given back before."""
+        async with self._sessions() as session:
+            holder = await outbox.lease_of(session, game_id)
+        if holder is None or holder.owner == self.owner or holder.lease_until <= self._clock():
+            return
+        self._watch[game_id] = holder.lease_until
+        if self._on_timers is not None:
+            self._on_timers(holder.lease_until)
+
+    def next_watch(self) -> datetime | None:
+        """When the earliest lease :meth:`take_over_due` waits for runs out (None: none)."""
+        return min(self._watch.values(), default=None)
+
+    async def take_over_due(self) -> int:
+        """Drain the games whose pending steps another process's lease kept from this one, now that the lease ran
+        out (the timer loop calls this when :meth:`next_watch` comes): a dead process's game is shown within
+        :data:`LEASE` of its last renewal, not at the next sweep. Returns how many steps were shown."""
+        now = self._clock()
+        due = [game_id for game_id, until in self._watch.items() if until <= now]
+        for game_id in due:
+            del self._watch[game_id]
+        return sum([await self.drain(game_id, pending=True) for game_id in due])
+
+    async def _drain_leased(self, game_id: int, handoff: Handoff | None, pending: bool) -> int:
         done = 0
         lease = handoff.lease if handoff is not None else None
         while True:  # looked at again after each lease is given back: a step another process committed meanwhile
             if lease is None:
                 async with self._sessions() as session, session.begin():
                     lease = await self.claim_with(session, game_id)
-                if lease is None:
-                    return done  # nothing to show, or another process is showing it and looks again after
+                if lease is None:  # nothing to show, or another process is showing it and looks again after
+                    if pending and not done:  # ... unless it died: then this one looks when its lease ran out
+                        await self._watch_holder(game_id)
+                    return done
             try:
                 shown, more, lease = await self._drain(lease, handoff)
             except BaseException:
@@ -273,13 +372,10 @@ class Deliverer:
         done = 0
         after: Lease | None = None
         for index, entry in enumerate(entries):
-            if self._clock() >= lease.until - LEASE / 2:
-                async with self._sessions() as session, session.begin():
-                    renewed = await self.claim_with(session, game_id)
-                if renewed is None:
-                    log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
-                    return done, True, None
-                lease.until = renewed.until
+            if game_id in self._lost:  # (the heartbeat renews the lease meanwhile)
+                log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
+                self._held.pop(game_id, None)
+                return done, True, None
             delivered, after = await self._one(table, entry, lease, last=index == len(entries) - 1)
             if not delivered:
                 return done, False, None
@@ -297,26 +393,8 @@ class Deliverer:
         try:
             assert self._deliver is not None
             await self._deliver(table, events)
-        except Exception:  # the step stays committed; it is retried, then given up
-            log.exception("delivering %d events of game %s (step %s) failed", len(events), table.id, entry.id)
-            after: Lease | None = lease
-            retry = self._clock() + RETRY_AFTER
-            async with self._sessions() as session, session.begin():
-                attempts = await outbox.mark_failed(session, entry.id)
-                if attempts < MAX_ATTEMPTS:
-                    await timers.schedule(session, table.id, RETRY_TIMER, retry, {}, entry.version)
-                    await outbox.release_game(session, table.id, self.owner, self._clock())
-                else:
-                    log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
-                    await outbox.mark_delivered(session, entry.id, self._clock())
-                    if last:
-                        after = await self._finish(session, table.id, None)
-            if attempts < MAX_ATTEMPTS:
-                self._held.pop(table.id, None)
-                if self._on_timers is not None:
-                    self._on_timers(retry)
-                return False, None
-            return True, after
+        except Exception as exc:  # the step stays committed; it is retried, then given up
+            return await self._failed(table, entry, lease, exc, last=last)
         finally:
             _STEP.reset(token)
         changed = step.shows if step.shows is not None and step.shows != lease.shown else None
@@ -330,6 +408,43 @@ class Deliverer:
                     await outbox.set_shown(session, table.id, self.owner, changed)
         lease.shown = step.shows or lease.shown
         return True, after
+
+    async def _failed(self, table: Table, entry: OutboxEntry, lease: Lease, exc: Exception, *,
+                      last: bool) -> tuple[bool, Lease | None]:
+        """Count a failed delivery of ``entry`` and arm its retry :func:`retry_after` later, giving the lease back;
+        or give the step up (marked delivered, so the game's later steps go on): once it is older than
+        :data:`RETENTION` when Discord did not answer (:attr:`DeliveryHooks.unavailable`: an outage is waited out),
+        after :data:`MAX_ATTEMPTS` tries otherwise (a refusal would fail again). Returns as :meth:`_one`."""
+        log.warning("delivering step %s of game %s failed", entry.id, table.id, exc_info=exc)
+        now = self._clock()
+        down = self._hooks.unavailable(exc)
+        after: Lease | None = lease
+        async with self._sessions() as session, session.begin():
+            attempts = await outbox.mark_failed(session, entry.id)
+            kept = now - entry.created_at < RETENTION if down else attempts < MAX_ATTEMPTS
+            retry = now + retry_after(attempts)
+            if kept:
+                await timers.schedule(session, table.id, RETRY_TIMER, retry, {}, entry.version)
+                await outbox.release_game(session, table.id, self.owner, now)
+            else:
+                log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
+                await outbox.mark_delivered(session, entry.id, now)
+                if last:
+                    after = await self._finish(session, table.id, None)
+        if not kept:
+            return True, after
+        self._held.pop(table.id, None)
+        if self._on_timers is not None:
+            self._on_timers(retry)
+        return False, None
+
+    async def redraw_failed(self) -> int:
+        """Drain every game whose oldest pending step failed to show (waiting for its retry), at once: Discord
+        answers again after an outage, so a table left stale is redrawn without waiting for the backoff. Returns
+        how many steps were shown."""
+        async with self._sessions() as session:
+            failed = await outbox.pending_games(session, failed=True)
+        return sum([await self.drain(game_id) for game_id in failed])
 
     async def catch_up(self) -> int:
         """Drain every game with undelivered steps (at start, before serving anything else; a game another
@@ -351,10 +466,10 @@ class Deliverer:
         return deleted
 
     async def sweep(self) -> int:
-        """Drain the games whose steps nobody showed within :data:`LEASE` of their commit and nobody is showing
-        now (their process died between commit and delivery); returns how many steps were shown."""
+        """Drain the games with steps nobody is showing (their process died, or stopped, and its lease ran out or
+        was given back); returns how many steps were shown."""
         async with self._sessions() as session:
-            stranded = await outbox.pending_games(session, stranded_before=self._clock() - LEASE)
+            stranded = await outbox.pending_games(session, unleased_at=self._clock())
         done = sum([await self.drain(game_id) for game_id in stranded])
         if self._pruned_at is None or self._clock() - self._pruned_at >= PRUNE_EVERY:
             await self.prune()
