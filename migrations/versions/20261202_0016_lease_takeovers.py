@@ -5,7 +5,7 @@ owner a lease that ran out was taken from, so ``coroner_lease_takeovers`` counts
 Hand-written; ``tests/db/test_migrations.py`` checks it matches the models exactly and downgrades cleanly.
 
 Revision ID: 0016
-Revises: 0013
+Revises: 0014
 Create Date: 2026-12-02
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0016"
-down_revision: str | None = "0013"  # main's head when this branch was made
+down_revision: str | None = "0014"  # main's head when this branch merged it (the per-send records)
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
