@@ -33,7 +33,8 @@ from bot.seat_controls import BACK, TAKE, accept_offer, take_back
 from bot.settings import Settings, StartupError
 from bot.startup import invite_url, ready_line
 from bot.tables import TableService
-from bot.tables.outbox import RETRY_TIMER, DeliveryHooks
+from bot.tables.leases import DeliveryHooks
+from bot.tables.outbox import RETRY_TIMER
 from bot.tables.service import process_owner
 from bot.threads.watch import on_watch
 from bot.timers import TimerRunner

@@ -13,14 +13,20 @@ delivery resumed after Discord forgot the nonces: :meth:`StepInfo.creating`). De
 
 Across processes (many bot processes on one PostgreSQL), a game's steps are shown by one process at a time: a
 drain works under the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, a ``delivery_leases`` row
-naming the process, valid for :data:`LEASE`, renewed while it works; taken in the transaction that commits the
+naming the process, valid for :data:`~bot.tables.leases.LEASE` (4 s), renewed every third of it while it works
+(:mod:`bot.tables.leases`); taken in the transaction that commits the
 step, :meth:`Deliverer.claim_with`, so it costs no round trip of its own), shows the steps in commit order and
 gives the lease back with the last one, in the transaction that marks it delivered, where it also looks for new
-steps (taking the lease again when there are: :meth:`Deliverer._finish`). A process that finds the lease held leaves
-the game to its holder, which looks after giving the lease back, so a step committed meanwhile is never stranded. A process
-that dies holding a lease leaves it to run out; then any process takes the game over: the next drain (a move, a
-timer), or :meth:`Deliverer.sweep`, which every process's timer loop runs for steps nobody showed within
-:data:`LEASE`.
+steps (taking the lease again when there are: :meth:`Deliverer._finish`). A process that finds the lease held
+leaves the game to its holder, which looks after giving the lease back, so a step committed meanwhile is never
+stranded. A process that dies holding a lease leaves it to run out; then any process takes the game over: one
+that found the lease held while a step was pending, when it runs out
+(:meth:`~bot.tables.leases.LeaseKeeper.take_over_due`), the next drain (a move, a timer), or
+:meth:`Deliverer.sweep`, which every process's timer loop runs for games nobody holds.
+
+A step that fails to show is tried again with backoff (:func:`retry_after`): for as long as it is kept when Discord
+did not answer (an outage is waited out, and the first answer after it redraws the failed games at once:
+:meth:`Deliverer.redraw_failed`, :mod:`bot.outage`), :data:`MAX_ATTEMPTS` times when Discord refused it.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db.models import OutboxEntry
 from bot.db.repos import games, outbox, timers
 from bot.locks import KeyedLocks
+from bot.tables.leases import LEASE as LEASE  # (re-exported: the lease the drains work under)
+from bot.tables.leases import DeliveryHooks, Lease, LeaseKeeper
 from bot.tables.model import Table, to_table
 from games.core import Event
 
@@ -57,10 +65,6 @@ MAX_ATTEMPTS = 3
 RETRY_FIRST = timedelta(seconds=5)
 RETRY_CAP = timedelta(minutes=5)
 RETRY_TIMER = "outbox_retry"
-#: how long a process's delivery lease of a game holds without renewal (a heartbeat renews it every third of it
-#: while the process works on the game); a dead process's games are taken over this long after its last renewal,
-#: at once by a process that found the lease held (:meth:`Deliverer.take_over_due`)
-LEASE = timedelta(seconds=4)
 #: a delivered step is kept this long (to look into what a game showed), then deleted: at start and then at most
 #: once every :data:`PRUNE_EVERY`, by the timer loop's :meth:`Deliverer.sweep`
 RETENTION = timedelta(days=7)
@@ -149,23 +153,6 @@ def retry_after(attempts: int) -> timedelta:
     return min(RETRY_FIRST * 2 ** min(max(attempts - 1, 0), 16), RETRY_CAP)
 
 
-def _never(_: BaseException) -> bool:
-    return False
-
-
-@dataclass(frozen=True)
-class DeliveryHooks:
-    """What the bot tells the deliverer. ``unavailable(exc)``: whether a failed delivery's error means Discord did
-    not answer (a 5xx, a timeout, no connection), so the step is tried again for as long as it is kept (default:
-    no failure is, each is given up after :data:`MAX_ATTEMPTS`); ``pause_until(when)``: the injected clock's sleep
-    the lease heartbeat waits with (None: real time); ``taken_over()``: a delivery lease was taken from a process
-    whose lease ran out (``coroner_lease_takeovers{kind="delivery"}``)."""
-
-    unavailable: Callable[[BaseException], bool] = _never
-    pause_until: Callable[[datetime], Awaitable[None]] | None = None
-    taken_over: Callable[[], None] | None = None
-
-
 def current_step() -> StepInfo | None:
     """The step the running ``deliver`` call shows (None outside a delivery)."""
     return _STEP.get()
@@ -178,17 +165,6 @@ def _step_info(entry: OutboxEntry, shown: str | None,
         deadlines.setdefault(timer["kind"], datetime.fromisoformat(timer["due_at"]))
     sent = {str(nonce): int(message_id) for nonce, message_id in (entry.sent or {}).items()}
     return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown, sent, record)
-
-
-@dataclass
-class Lease:
-    """This process's delivery lease of a game: until when it holds, the digest of the public view the table
-    shows, and the id of the game's oldest undelivered step when it was taken (``first``)."""
-
-    game_id: int
-    until: datetime
-    shown: str | None
-    first: int | None = None
 
 
 @dataclass(frozen=True)
@@ -208,31 +184,21 @@ class Handoff:
     mark: int | None = None
 
 
-class Deliverer:
+class Deliverer(LeaseKeeper):
     """Drains the outbox of one game at a time: a per-game lock in this process, the game's delivery lease across
     processes. ``owner`` names this process in the leases (at most 64 chars)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], deliver: Deliver | None,
                  clock: Callable[[], datetime], on_timers: Callable[[datetime], None] | None = None, *,
                  owner: str = "local", hooks: DeliveryHooks | None = None) -> None:
-        self._sessions = sessions
-        self._hooks = hooks or DeliveryHooks()
+        super().__init__(sessions, clock, on_timers, owner=owner, hooks=hooks, shows=deliver is not None)
         self._deliver = deliver
-        self._clock = clock
-        self._on_timers = on_timers
-        self.owner = owner
         self.locks = KeyedLocks()
         self._pruned_at: datetime | None = None
-        #: per game, the lease this process took last, until it gives it back (only games it is showing)
-        self._held: dict[int, Lease] = {}
         #: per game, a number that changes whenever this process writes about the game outside a step's own
         #: transaction (see :meth:`touched`); bounded: a game forgotten here only costs its next step a read
         self._marks: LRUCache[int, int] = LRUCache(maxsize=MARKS)
         self._tick = 0
-        #: per game another process held the lease of while a step of it was pending: when that lease runs out
-        self._watch: dict[int, datetime] = {}
-        #: games whose lease this process's heartbeat found taken over while it still showed them
-        self._lost: set[int] = set()
 
     async def drain(self, game_id: int, handoff: Handoff | None = None, *, pending: bool = False) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
@@ -256,33 +222,6 @@ class Deliverer:
         finally:
             _DRAINING.reset(token)
 
-    async def _heartbeat(self, game_id: int) -> None:
-        """Renew this process's lease of ``game_id`` every third of :data:`LEASE` until cancelled (the drain is
-        over); a renewal refused while this process still holds the lease marks it lost (another process took the
-        game after a stall longer than the lease): the drain stops before its next step."""
-        while True:
-            beat = self._clock() + LEASE / 3
-            if self._hooks.pause_until is not None:
-                while self._clock() < beat:
-                    await self._hooks.pause_until(beat)
-            else:
-                await asyncio.sleep((LEASE / 3).total_seconds())
-            lease = self._held.get(game_id)
-            if lease is None:
-                continue
-            now = self._clock()
-            try:
-                async with self._sessions() as session, session.begin():
-                    kept = await outbox.renew_game(session, game_id, self.owner, now, now + LEASE)
-            except Exception:  # the database may be away for a moment: the next beat tries again, within the lease
-                log.exception("renewing the delivery lease of game %s failed", game_id)
-                continue
-            if kept:
-                lease.until = max(lease.until, now + LEASE)
-            elif self._held.get(game_id) is lease:
-                log.warning("the delivery lease of game %s was taken over while this process showed it", game_id)
-                self._lost.add(game_id)
-
     def mark(self, game_id: int) -> int:
         """The game's mark now: read it before reading the table a step is applied to (:class:`Handoff`)."""
         if game_id not in self._marks:
@@ -295,53 +234,6 @@ class Deliverer:
         table read again."""
         self._tick += 1
         self._marks[game_id] = self._tick
-
-    def gave_back(self) -> None:
-        """Every lease of this process was given back in the database (it is stopping)."""
-        self._held.clear()
-
-    async def claim_with(self, session: AsyncSession, game_id: int) -> Lease | None:
-        """Take the game's delivery lease in the caller's transaction (the one committing a step), saving the
-        delivery its own claim; None when another process holds it, or this deliverer shows nothing."""
-        if self._deliver is None:
-            return None
-        now = self._clock()
-        claim = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
-        if not claim.won:
-            return None
-        if claim.taken_from is not None:
-            log.info("took game %s over from %s, whose delivery lease ran out", game_id, claim.taken_from)
-            if self._hooks.taken_over is not None:
-                self._hooks.taken_over()
-        self._lost.discard(game_id)
-        self._watch.pop(game_id, None)
-        lease = self._held[game_id] = Lease(game_id, now + LEASE, claim.shown, claim.first)
-        return lease
-
-    async def _watch_holder(self, game_id: int) -> None:
-        """A step of ``game_id`` is pending and another process holds its lease: look again when that lease runs
-        out (:meth:`take_over_due`; the timer loop is woken then), unless it is given back before."""
-        async with self._sessions() as session:
-            holder = await outbox.lease_of(session, game_id)
-        if holder is None or holder.owner == self.owner or holder.lease_until <= self._clock():
-            return
-        self._watch[game_id] = holder.lease_until
-        if self._on_timers is not None:
-            self._on_timers(holder.lease_until)
-
-    def next_watch(self) -> datetime | None:
-        """When the earliest lease :meth:`take_over_due` waits for runs out (None: none)."""
-        return min(self._watch.values(), default=None)
-
-    async def take_over_due(self) -> int:
-        """Drain the games whose pending steps another process's lease kept from this one, now that the lease ran
-        out (the timer loop calls this when :meth:`next_watch` comes): a dead process's game is shown within
-        :data:`LEASE` of its last renewal, not at the next sweep. Returns how many steps were shown."""
-        now = self._clock()
-        due = [game_id for game_id, until in self._watch.items() if until <= now]
-        for game_id in due:
-            del self._watch[game_id]
-        return sum([await self.drain(game_id, pending=True) for game_id in due])
 
     async def _drain_leased(self, game_id: int, handoff: Handoff | None, pending: bool) -> int:
         done = 0
@@ -363,20 +255,6 @@ class Deliverer:
             done += shown
             if not more:
                 return done
-
-    async def _release(self, game_id: int) -> None:
-        async with self._sessions() as session, session.begin():
-            await outbox.release_game(session, game_id, self.owner, self._clock())
-        self._held.pop(game_id, None)
-
-    async def _finish(self, session: AsyncSession, game_id: int, shown: str | None) -> Lease | None:
-        """Give the lease back (recording the digest ``shown``, when known) and take it again when a step is still
-        pending (one committed meanwhile, by this process or another), in the caller's transaction (the one marking
-        the last step delivered): a step another process committed while this one held the lease is never
-        stranded, and a drained game costs no transaction of its own to look again."""
-        await outbox.release_game(session, game_id, self.owner, self._clock(), shown)
-        self._held.pop(game_id, None)
-        return await self.claim_with(session, game_id)
 
     def _handed(self, lease: Lease, handoff: Handoff | None) -> bool:
         """Whether the step ``handoff`` brought can be shown as handed: it is the game's oldest undelivered step,

@@ -37,9 +37,10 @@ from bot.db.models import Game, Timer
 from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
 from bot.tables.achievements import settle
+from bot.tables.leases import DeliveryHooks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
-from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, DeliveryHooks, Handoff
+from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
 from bot.tables.schedule import ScheduleMixin
 from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
