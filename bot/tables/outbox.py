@@ -345,7 +345,8 @@ class Deliverer(LeaseKeeper):
             attempts = await outbox.mark_failed(session, entry.id)
             kept = now - entry.created_at < RETENTION if down else attempts < MAX_ATTEMPTS
             retry = now + retry_after(attempts)
-            if kept:
+            if kept:  # one retry per game: the earlier one (this failure's, or still to come) is replaced
+                await timers.disarm_superseded(session, table.id, (RETRY_TIMER,), entry.version + 1, now)
                 await timers.schedule(session, table.id, RETRY_TIMER, retry, {}, entry.version)
                 await outbox.release_game(session, table.id, self.owner, now)
             else:
