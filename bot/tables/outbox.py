@@ -335,7 +335,8 @@ class Deliverer(LeaseKeeper):
         :data:`RETENTION` when Discord did not answer (:attr:`DeliveryHooks.unavailable`: an outage is waited out),
         after :data:`MAX_ATTEMPTS` tries otherwise (a refusal would fail again). What ``step`` created before it
         failed is recorded (never created again). Returns as :meth:`_one`."""
-        log.warning("delivering step %s of game %s failed", entry.id, table.id, exc_info=exc)
+        log.error("delivering %d events of game %s (step %s) failed", len(entry.events), table.id, entry.id,
+                  exc_info=exc)
         now = self._clock()
         down = self._hooks.unavailable(exc)
         after: Lease | None = lease
