@@ -74,4 +74,7 @@ class FakeClock(Clock):
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pauses.append((when, future))
-        await future
+        try:
+            await future
+        finally:  # (cancelled: forgotten at once, not at the next move)
+            self._pauses = [(at, waiting) for at, waiting in self._pauses if waiting is not future]

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.clock import FakeClock
 from bot.db.models import DeliveryLease, OutboxEntry, Timer
 from bot.db.repos import outbox
+from bot.metrics import Metrics, sample
 from bot.tables import Table, TableService, current_step
 from bot.tables.leases import LEASE, DeliveryHooks
 from bot.tables.outbox import MAX_ATTEMPTS, RETENTION, RETRY_CAP, RETRY_TIMER, retry_after
@@ -44,9 +45,10 @@ class Discord:
         self.shown.append((table.id, step.entry_id))
 
 
-def hooks(clock: FakeClock, taken: list[str] | None = None) -> DeliveryHooks:
+def hooks(clock: FakeClock, metrics: Metrics | None = None) -> DeliveryHooks:
+    """As the bot's: an :class:`Outage` is Discord not answering; takeovers counted in ``metrics``."""
     return DeliveryHooks(unavailable=lambda exc: isinstance(exc, Outage), pause_until=clock.pause_until,
-                         taken_over=None if taken is None else lambda: taken.append("delivery"))
+                         taken_over=None if metrics is None else lambda: metrics.taken_over("delivery"))
 
 
 async def retry_timers(sessions: Sessions) -> list[tuple[int, object]]:
@@ -213,8 +215,9 @@ async def test_a_dead_process_game_is_shown_by_the_survivor_within_5_seconds_and
     table = await started(dead, 3)
     async with sessions() as session, session.begin():  # it had taken the game's lease and renewed it, then died
         session.add(DeliveryLease(game_id=table.id, owner=dead.owner, lease_until=NOW + LEASE, given_back=False))
-    discord, taken, woken = Discord(), [], []
-    alive = TableService(other, deliver=discord, clock=clock.now, delivery=hooks(clock, taken), on_timers=woken.append)
+    discord, metrics, woken = Discord(), Metrics(), []
+    alive = TableService(other, deliver=discord, clock=clock.now, delivery=hooks(clock, metrics),
+                         on_timers=woken.append)
     clock.advance(seconds=1)
     user, action = pass_on(table)
     await alive.act(table.id, user, action)  # e.g. the turn timeout B's timer loop fired on time
@@ -223,7 +226,8 @@ async def test_a_dead_process_game_is_shown_by_the_survivor_within_5_seconds_and
     clock.set(NOW + LEASE)
     assert await alive.deliverer.take_over_due() == 2
     assert [entry for _, entry in discord.shown] == [1, 2] and clock.now() - NOW <= timedelta(seconds=5)
-    assert taken == ["delivery"] and alive.deliverer.next_watch() is None
+    assert sample(metrics, "coroner_lease_takeovers_total", kind="delivery") == 1
+    assert alive.deliverer.next_watch() is None
 
     user, action = pass_on(await alive.load(table.id))
     async with sessions() as session, session.begin():  # now a process that stops gives the lease back
@@ -231,4 +235,5 @@ async def test_a_dead_process_game_is_shown_by_the_survivor_within_5_seconds_and
         assert row is not None
         row.owner, row.lease_until, row.given_back = dead.owner, clock.now(), True
     await alive.act(table.id, user, action)
-    assert [entry for _, entry in discord.shown] == [1, 2, 3] and taken == ["delivery"]
+    assert [entry for _, entry in discord.shown] == [1, 2, 3]
+    assert sample(metrics, "coroner_lease_takeovers_total", kind="delivery") == 1  # given back: not counted
