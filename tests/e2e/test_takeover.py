@@ -19,8 +19,7 @@ from bot.tables import TableService
 from bot.tables.leases import LEASE
 from tests.db.backends import pg_database, pg_url  # noqa: F401 - the processes share one PostgreSQL database
 from tests.discord_double import DiscordDouble
-from tests.e2e.conftest import mark
-from tests.e2e.scale import ROUTE, custom_id, games_on, next_status, start_all, statuses, stored
+from tests.e2e.scale import custom_id, games_on, routed_game, stored
 from tests.support.processes import Cluster
 
 pytestmark = pytest.mark.postgres
@@ -49,15 +48,10 @@ async def test_a_killed_process_game_is_shown_by_the_survivor_once_its_short_lea
         async with Cluster(double.api_base, pg_url, tmp_path, [[0], [1]],
                            env={"TIMER_POLL_SECONDS": "0.3"}) as cluster:
             try:
-                (game_id,) = await start_all(double, tables, channels, players)
-                killer, detective = players[0]
-                before = mark(statuses(double, channels[0]))
-                await killer.dm_bot(ROUTE)  # shard 0's process applies it
-                routed = await stored(tables, game_id, lambda t: t.state.killer == 12, "the Killer's route")
-                table = await next_status(double, channels[0], before)
+                routed, table = await routed_game(double, tables, channels, players)
+                game_id, detective = routed.id, players[0][1]
 
                 held = double.delay_once("POST", CALLBACK, 2 * LEASE.total_seconds())  # the answer: in the network
-                before = mark(statuses(double, channels[0]))
                 handle = await detective.select(table, custom_id(table, "place"), ["7"])
                 assert handle.shard_id == 1
                 placed = await stored(tables, game_id, lambda t: t.version > routed.version, "the placement")

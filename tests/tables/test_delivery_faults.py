@@ -76,6 +76,15 @@ async def attempts(sessions: Sessions) -> list[tuple[int, int, bool]]:
     return [(row.id, row.attempts, row.delivered_at is not None) for row in rows]
 
 
+async def started_in_an_outage(sessions: Sessions) -> tuple[FakeClock, Discord, TableService, Table]:
+    """A game started while Discord is down (its start's step failed once, its retry armed)."""
+    clock = FakeClock(NOW)
+    discord = Discord()
+    service = TableService(sessions, deliver=discord, clock=clock.now, delivery=hooks(clock))
+    discord.down = True
+    return clock, discord, service, await started(service, 3)
+
+
 def test_the_backoff_doubles_from_5_seconds_up_to_5_minutes() -> None:
     assert [retry_after(n).total_seconds() for n in range(1, 10)] == [5, 10, 20, 40, 80, 160, 300, 300, 300]
     assert retry_after(10_000) == RETRY_CAP
@@ -85,11 +94,7 @@ async def test_an_outage_is_waited_out_with_backoff_and_never_gives_the_step_up(
     """Discord is down for 10 minutes: the start's step is tried at 0, 5, 15, 35, 75 s ... (not given up after 3
     tries 30 s apart as before), the game's next move waits behind it, and both are shown in order, once each,
     when Discord answers."""
-    clock = FakeClock(NOW)
-    discord = Discord()
-    service = TableService(sessions, deliver=discord, clock=clock.now, delivery=hooks(clock))
-    discord.down = True
-    table = await started(service, 3)
+    clock, discord, service, table = await started_in_an_outage(sessions)
     tried = [0.0]
     while clock.now() - NOW < timedelta(minutes=10):
         await fire_retries(service, sessions, clock)
@@ -110,11 +115,7 @@ async def test_a_step_discord_never_answers_for_is_given_up_once_it_is_older_tha
         sessions: Sessions) -> None:
     """The one limit of an outage's retries: a step older than :data:`RETENTION` is given up, and the game's later
     steps go on."""
-    clock = FakeClock(NOW)
-    discord = Discord()
-    service = TableService(sessions, deliver=discord, clock=clock.now, delivery=hooks(clock))
-    discord.down = True
-    table = await started(service, 3)
+    clock, discord, service, table = await started_in_an_outage(sessions)
     clock.set(NOW + RETENTION)
     discord.down = False
     user, action = pass_on(table)
