@@ -37,6 +37,7 @@ from bot.db.models import Game, Timer
 from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
 from bot.tables.achievements import settle
+from bot.tables.leases import DeliveryHooks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
 from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
@@ -118,7 +119,7 @@ class TableService(LobbyMixin, ScheduleMixin):
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
                  on_timers: Callable[[datetime], None] | None = None, owner: str | None = None,
-                 superseded: frozenset[str] = frozenset()) -> None:
+                 superseded: frozenset[str] = frozenset(), delivery: DeliveryHooks | None = None) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
         ``plan`` gives the timers a step arms; ``on_timers(due_at)`` is called after a committed step that armed
         timers, with the earliest one's due time (to wake the timer loop when it would sleep past it).
@@ -126,10 +127,11 @@ class TableService(LobbyMixin, ScheduleMixin):
         a random part). ``superseded``: timer kinds that do nothing once the decision they were armed for is
         over (turn warnings, timeouts, pings): each step disarms, in its transaction, the game's ones armed before
         :attr:`Table.decision_opened` (the version the decision it waits on was first offered at), so they never
-        fire only to find the game moved on."""
+        fire only to find the game moved on. ``delivery``: what the deliverer is told of Discord and time
+        (:class:`bot.tables.outbox.DeliveryHooks`)."""
         self._sessions = sessionmaker
         self.owner = owner or process_owner()
-        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner)
+        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner, hooks=delivery)
         self._plan = plan
         self._superseded = superseded
         self._on_timers = on_timers
