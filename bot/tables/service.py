@@ -268,7 +268,7 @@ class TableService(LobbyMixin, ScheduleMixin):
                     row, table = await self._read(session, game_id)
                     engine = table.engine
                     if is_seat_change(action):
-                        seat = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
+                        seat, action = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
                     else:
                         seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version,
                                      host_action=engine.is_host_action(action.get("type")), manager=manager)

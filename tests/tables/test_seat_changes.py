@@ -199,11 +199,11 @@ async def test_the_host_hands_a_seat_to_the_computer(service: TableService,
 async def test_a_newcomer_takes_a_seat_only_by_the_offer_made_to_them(
         service: TableService, sessions: async_sessionmaker[AsyncSession]) -> None:
     """Without an offer (or by someone else than its newcomer, or by someone seated) taking a seat is refused;
-    with it the newcomer holds the seat (logged with their id), the old holder is no player any more and the offer
-    is spent."""
+    with it the newcomer holds the seat (logged with their id and the names the seat had) and the seat goes by the
+    newcomer's name, the old holder is no player any more, the offer is spent and the game still replays."""
     table = await started(service, 3)
     newcomer = HOST + 50
-    take = {"type": "seat_replaced", "seat": 2, "to": "person"}
+    take = {"type": "seat_replaced", "seat": 2, "to": "person", "names": ["newbie"]}
     with pytest.raises(TableError, match="seat.error.no_offer"):
         await service.act(table.id, newcomer, take)
     await service.schedule_timer(table.id, OFFER_TIMER, NOW + timedelta(minutes=15),
@@ -213,13 +213,14 @@ async def test_a_newcomer_takes_a_seat_only_by_the_offer_made_to_them(
             await service.act(table.id, user, take)
     result = await service.act(table.id, newcomer, take)
     assert result.table.user_of(2) == newcomer and result.table.seat_of(HOST + 2) is None
+    assert result.table.shown_name(2) == "newbie" == (await service.load(table.id)).shown_name(2)
     with pytest.raises(TableError, match="table.not_a_player"):
         await service.act(table.id, HOST + 2, {"type": "pass", "to": 0})
     assert [t.kind for t in await service.pending_timers(table.id) if t.kind == OFFER_TIMER] == []
     async with sessions() as session:
         row = await session.scalar(select(GameAction).where(GameAction.game_id == table.id)
                                    .order_by(GameAction.seq.desc()))
-    assert row is not None and (row.seat, row.user_id, row.action) == (HOST_SEAT, newcomer, take)
+    assert row is not None and (row.seat, row.user_id, row.action) == (HOST_SEAT, newcomer, {**take, "was": ["p2"]})
     assert await service.replay_check(table.id)
 
 

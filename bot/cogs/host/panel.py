@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import LobbyButton, game_button, view_of
+from bot.components import GameSelect, GameUserSelect, LobbyButton, game_button, view_of
 from bot.tables import TableError
+from bot.budget import OPTION_TEXT, clip
 from bot.ui import COLOUR, RenderContext, text_name
 
 if TYPE_CHECKING:
@@ -67,3 +68,27 @@ def _pause(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
 def _cancel(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
     """Cancel the game: the lobby's Cancel, which asks first (:func:`bot.cogs.lobby.render.cancel_confirmation`)."""
     return [LobbyButton(table.id, "cancel", label=ctx.t("host.cancel"), style=discord.ButtonStyle.danger)]
+
+
+@power
+def _replace(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
+    """Replace a player: pick the seat (a person's, away or not), then who takes it (:func:`replace_panel`)."""
+    seats = [s.seat for s in table.seats if not s.is_ai]
+    if not seats:
+        return []
+    options = [discord.SelectOption(label=clip(f"#{seat + 1} {ctx.name(seat)}", OPTION_TEXT), value=str(seat))
+               for seat in seats]
+    return [GameSelect(table.id, 0, "host", "replace", options=options, placeholder=ctx.t("host.replace.pick_seat"))]
+
+
+def replace_panel(table: Table, seat: int) -> dict[str, Any]:
+    """The panel's second step of replacing ``seat``'s player, as message keywords (``embed``, ``view``): a member
+    picker (the offer, as ``/replace seat member``), "The computer" (at once) and "Back" to the panel."""
+    ctx = RenderContext(table, table.language)
+    embed = discord.Embed(title=ctx.t("host.panel.title", id=table.id), colour=COLOUR,
+                          description=ctx.t("host.replace.who", seat=ctx.shown_name(seat)))
+    return {"embed": embed, "view": view_of(
+        GameUserSelect(table.id, 0, "host", f"replace_to.{seat}", placeholder=ctx.t("host.replace.pick_member")),
+        game_button(table.id, 0, "host", f"replace_ai.{seat}", label=ctx.t("host.replace.computer"), emoji="🤖",
+                    style=discord.ButtonStyle.primary, row=1),
+        game_button(table.id, 0, "host", "back", label=ctx.t("host.replace.back"), row=1))}
