@@ -148,6 +148,6 @@ def seat_line(ctx: RenderContext, event: Event) -> str:
     """The public line of a seat change's event (``seat.*``), worded alike in every game: the seat by the name it
     goes by now, and for a replacement by a person the name it had (``was``)."""
     params = ctx.seat_params(event.params)
-    if "was" in event.params:
-        params["was"] = text_name(str(event.params["was"]))
+    if "was" in event.params:  # (a replacement logged before the names were: the seat's name stands in)
+        params["was"] = text_name(str(event.params["was"])) if event.params["was"] else params["seat"]
     return ctx.t(event.key, **params)

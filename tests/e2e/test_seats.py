@@ -35,12 +35,11 @@ def lobby_id(lobby: StoredMessage, action: str) -> str:
     return next(c["custom_id"] for c in lobby.walk_components() if c.get("custom_id", "").endswith(f":{action}"))
 
 
-async def start(world: World, language: str, players: list[User], ai: int = 0) -> Table:
-    """The admin sets the server's ``language``; ``players[0]`` opens an Asesino 2-4 player lobby, the others
-    join, the host adds ``ai`` computer players and starts; returns the running table once its start is shown."""
-    await (await world.admin.slash(world.games, "config language", language=language)).response()
-    host, *others = players
-    handle = await newgame(host, world.games, "asesino", "small")
+async def open_table(world: World, game: str, mode: str, host: User, others: list[User], ai: int = 0,
+                     **options: Any) -> Table:
+    """``host`` opens a ``game`` lobby in ``mode`` with ``options``, ``others`` join, the host adds ``ai`` computer
+    players and starts; returns the running table once its start is shown."""
+    handle = await newgame(host, world.games, game, mode, **options)
     await handle.response()
     lobby = await handle.wait_original()
     for user in others:
@@ -58,6 +57,14 @@ async def start(world: World, language: str, players: list[User], ai: int = 0) -
     table = await running()
     assert table is not None
     return table
+
+
+async def start(world: World, language: str, players: list[User], ai: int = 0) -> Table:
+    """The admin sets the server's ``language``; ``players[0]`` opens an Asesino 2-4 player lobby, the others
+    join, the host adds ``ai`` computer players and starts; returns the running table once its start is shown."""
+    await (await world.admin.slash(world.games, "config language", language=language)).response()
+    host, *others = players
+    return await open_table(world, "asesino", "small", host, others, ai)
 
 
 def tables(world: World) -> list[StoredMessage]:

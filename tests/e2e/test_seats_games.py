@@ -20,9 +20,9 @@ from bot.tables import Table, TableService
 from bot.ui import ui_for
 from games.core import all_games
 from games.core.ai import choose_action, plays_at_table
-from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, settled, stored, until_delivered
-from tests.support.newgame import newgame
+from tests.discord_double import User
+from tests.e2e.conftest import World, settled, stored
+from tests.e2e.test_seats import open_table
 
 #: every game and mode with time limits at its smallest table (the social mode, whose clock is days, below)
 MODES = [(g.id, m.id, m.min_players) for g in all_games() if g.id != "potato" for m in g.modes if m.id != "social"]
@@ -35,31 +35,22 @@ SEEDS = (12, 13, 14)
 pytestmark = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # (the engines' own tests cover both)
 
 
-async def start(world: World, game: str, mode: str, players: int) -> Table:
-    """Alice opens ``game``'s ``mode`` lobby, Bob joins, Alice adds computer players up to ``players`` and starts;
-    the running table once its start is shown."""
+async def start(world: World, game: str, mode: str, players: int, **options: Any) -> Table:
+    """Alice opens ``game``'s ``mode`` lobby (the social mode's needs the official medium), Bob joins, Alice adds
+    computer players up to ``players`` and starts; the running table once its start is shown."""
+    if mode == "social":
+        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
     alice, bob = world.players[:2]
-    handle = await newgame(alice, world.games, game, mode)
-    await handle.response()
-    lobby = await handle.wait_original()
-    await (await bob.click(lobby, label=_label(lobby, ":join"))).response()
-    for _ in range(players - 2):
-        await (await alice.click(lobby, label=_label(lobby, ":add_ai"))).response()
-    await (await alice.click(lobby, label=_label(lobby, ":start"))).response()
-
-    async def running() -> Table | None:
-        table = await world.tables.table_in_channel(world.games.id)
-        return table if table is not None and table.status == "active" else None
-
-    await stored(world, running, "the started game")
-    await until_delivered(world)
-    table = await running()
-    assert table is not None
-    return table
+    return await open_table(world, game, mode, alice, [bob], players - 2, **options)
 
 
-def _label(lobby: StoredMessage, ending: str) -> str:
-    return next(c["label"] for c in lobby.walk_components() if c.get("custom_id", "").endswith(ending))
+async def moved(world: World, table: Table, what: str) -> None:
+    """Wait until the game moved on from ``table``'s version (after a jump of the clock)."""
+
+    async def later() -> bool:
+        return (await world.tables.load(table.id)).version > table.version
+
+    await stored(world, later, what)
 
 
 async def drive(world: World, bot: CoronerBot, table: Table, present: set[int], rng: random.Random,
@@ -87,11 +78,7 @@ async def _step(world: World, bot: CoronerBot, table: Table, present: set[int], 
                                                       table.engine.dump_action(action), version=table.version)
             return
     world.clock.advance(seconds=JUMP)
-
-    async def moved() -> bool:
-        return (await world.tables.load(table.id)).version > table.version
-
-    await stored(world, moved, f"a move after {JUMP} s at version {table.version}")
+    await moved(world, table, f"a move after {JUMP} s at version {table.version}")
 
 
 async def scores(world: World, game_id: int) -> int:
@@ -101,6 +88,19 @@ async def scores(world: World, game_id: int) -> int:
 
 def away_seat(table: Table, user: User) -> int | None:
     return table.away_seat_of(user.id)
+
+
+async def come_back(world: World, table: Table, user: User) -> None:
+    """``user`` presses "I'm back" in the DM the computer's takeover sent them; their seat is theirs again."""
+    await settled(world)
+    dm = next(m for m in reversed(user.dms()) if m.buttons())
+    back = next(b["custom_id"] for b in dm.buttons() if b["custom_id"].endswith(":back:"))
+    assert (await (await user.click(dm, back)).response()).type in (6, 7)
+
+    async def returned() -> bool:
+        return away_seat(await world.tables.load(table.id), user) is None
+
+    await stored(world, returned, f"{user.username}'s seat back")
 
 
 @pytest.mark.parametrize(("game", "mode", "players"), MODES, ids=IDS)
@@ -120,15 +120,7 @@ async def test_an_absent_player_is_played_by_the_computer_comes_back_and_the_gam
             if table.status == "active":
                 break
         assert table.status == "active", "the game ended before Alice's seat went to the computer"
-        await settled(world)
-        dm = next(m for m in reversed(alice.dms()) if m.buttons())
-        back = next(b["custom_id"] for b in dm.buttons() if b["custom_id"].endswith(":back:"))
-        assert (await (await alice.click(dm, back)).response()).type in (6, 7)
-
-        async def returned() -> bool:
-            return away_seat(await world.tables.load(table.id), alice) is None
-
-        await stored(world, returned, "Alice's seat back")
+        await come_back(world, table, alice)
         table = await drive(world, bot, await world.tables.load(table.id), {bob.id}, rng)
         assert table.status == "finished" and table.outcome is not None and not table.abandoned
         assert await scores(world, table.id) == 2
@@ -151,29 +143,6 @@ async def test_a_table_whose_people_all_stay_silent_ends_abandoned(
 
 
 # --- the social mode: a day without acting is a decision let go (ruling 31 of games/asesino/README.md) -----------
-async def start_social(world: World, max_days: int) -> Table:
-    """Alice opens a social game lasting at most ``max_days``, Bob joins, four computer players fill the table."""
-    await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
-    alice, bob = world.players[:2]
-    handle = await newgame(alice, world.games, "asesino", "social", max_days=max_days)
-    await handle.response()
-    lobby = await handle.wait_original()
-    await (await bob.click(lobby, label=_label(lobby, ":join"))).response()
-    for _ in range(4):
-        await (await alice.click(lobby, label=_label(lobby, ":add_ai"))).response()
-    await (await alice.click(lobby, label=_label(lobby, ":start"))).response()
-
-    async def running() -> Table | None:
-        table = await world.tables.table_in_channel(world.games.id)
-        return table if table is not None and table.status == "active" else None
-
-    await stored(world, running, "the started social game")
-    await until_delivered(world)
-    table = await running()
-    assert table is not None
-    return table
-
-
 async def drive_days(world: World, bot: CoronerBot, table: Table, present: set[int], rng: random.Random,
                      until: Any = lambda table: False) -> Table:
     """Play the social game on until it is over or ``until(table)``: each day every present person makes one
@@ -194,11 +163,7 @@ async def drive_days(world: World, bot: CoronerBot, table: Table, present: set[i
                                                           table.engine.dump_action(action))
             continue
         world.clock.set(max(world.clock.now(), table.state.day_ends_at) + timedelta(minutes=1))
-
-        async def moved() -> bool:
-            return (await world.tables.load(table.id)).version > table.version
-
-        await stored(world, moved, f"day {table.state.day}'s end")
+        await moved(world, table, f"day {table.state.day}'s end")
     raise AssertionError(f"game {table.id} did not end in {MAX_STEPS} steps")
 
 
@@ -212,18 +177,10 @@ async def test_social_an_absent_player_is_played_by_the_computer_comes_back_and_
     bot = world.bot()
     rng = random.Random(3)
     async with world.running(bot):
-        table = await drive_days(world, bot, await start_social(world, max_days=4), {bob.id}, rng,
+        table = await drive_days(world, bot, await start(world, "asesino", "social", 6, max_days=4), {bob.id}, rng,
                                  until=lambda t: away_seat(t, alice) is not None)
         assert table.status == "active" and away_seat(table, bob) is None
-        await settled(world)
-        dm = next(m for m in reversed(alice.dms()) if m.buttons())
-        back = next(b["custom_id"] for b in dm.buttons() if b["custom_id"].endswith(":back:"))
-        assert (await (await alice.click(dm, back)).response()).type in (6, 7)
-
-        async def returned() -> bool:
-            return away_seat(await world.tables.load(table.id), alice) is None
-
-        await stored(world, returned, "Alice's seat back")
+        await come_back(world, table, alice)
         table = await drive_days(world, bot, await world.tables.load(table.id), {bob.id}, rng)
         assert table.status == "finished" and table.outcome is not None and not table.abandoned
         assert await scores(world, table.id) == 2
@@ -235,6 +192,6 @@ async def test_social_a_table_whose_people_all_stay_silent_ends_abandoned(
     monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: SEEDS[0]))
     bot = world.bot()
     async with world.running(bot):
-        table = await drive_days(world, bot, await start_social(world, max_days=14), set(), random.Random(1))
+        table = await drive_days(world, bot, await start(world, "asesino", "social", 6), set(), random.Random(1))
         assert table.abandoned and table.outcome is not None and table.outcome.winners == []
         assert table.state.day <= 3 and await scores(world, table.id) == 0
