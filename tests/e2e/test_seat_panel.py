@@ -132,8 +132,8 @@ async def test_im_back_from_the_dm_the_computer_sent(world: World, language: str
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # the latency is injected: one backend is enough
 async def test_the_seat_controls_answer_in_time_on_a_slow_database(world: World, slow_sql: SlowSql) -> None:
     """With 100 ms per SQL statement (and Discord's 3 s scaled down to 1.5 s, no margin): I'm back on the table,
-    I'm back in the DM, and taking an offered seat are each answered in time (a refused late callback would fail
-    the response), and each lands."""
+    I'm back in the DM, taking an offered seat and the panel's "The computer" are each answered in time (a refused
+    late callback would fail the response), and each lands."""
     alice, bob, carol = world.players[:3]
     bot = world.bot()
     bot.defer_after = 0.2  # type: ignore[attr-defined]
@@ -164,6 +164,17 @@ async def test_the_seat_controls_answer_in_time_on_a_slow_database(world: World,
         await world.double.wait_for(lambda: t("en", "seat.taken") in offer.content, timeout=10, what="the seat taken")
         slow_sql.reset()
         assert (await world.tables.load(table.id)).user_of(other) == carol.id
+        panel = await open_panel(alice, table_message(world, await world.tables.load(table.id)))
+        await pick_seat(alice, panel, other)
+        await world.double.wait_for(lambda: any(c.get("type") == 5 for c in panel.walk_components()),
+                                    what="the member picker")
+        slow_sql.delay = 0.1
+        response = await (await alice.click(panel, control(panel, f":host:replace_ai.{other}"))).response()
+        assert response.type in (6, 7), response
+        await world.double.wait_for(lambda: t("en", "seat.handed_to_computer", seat="Carol") in panel.content,
+                                    timeout=10, what="the panel's word")
+        slow_sql.reset()
+        assert (await world.tables.load(table.id)).user_of(other) is None
 
 
 async def answer_public(handle) -> StoredMessage:  # type: ignore[no-untyped-def]
