@@ -57,8 +57,11 @@ async def take_back(bot: Coroner, interaction: discord.Interaction, table: Table
     """The clicker takes back the seat the computer plays for them, from the table or from the DM that told them
     (:func:`away_notices`): the table's edit answers a click on it; a DM's click is answered by that DM saying
     they are back (its button gone). Raises ``TableError`` (``seat.error.not_yours`` for anyone the computer plays
-    for nobody of; ``table.not_active``)."""
+    for nobody of; ``seat.error.back_already`` from the DM of someone who came back already; ``table.not_active``).
+    """
     seat = table.away_seat_of(interaction.user.id)
+    if seat is None and interaction.guild_id is None and table.seat_of(interaction.user.id) is not None:
+        raise TableError("seat.error.back_already")  # (the DM's button, once they came back by the table's)
     if seat is None:
         raise TableError("seat.error.not_yours", seat=table.seat_of(interaction.user.id))
     result = await ui_for(table.game, table.mode).play(bot, table, interaction.user.id,

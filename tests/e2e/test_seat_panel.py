@@ -148,6 +148,9 @@ async def test_the_seat_controls_answer_in_time_on_a_slow_database(world: World,
         await world.double.wait_for(lambda: t("en", "seat.back", seat=table.shown_name(seat)) in message.text,
                                     timeout=10, what="back, from the table")
         slow_sql.reset()
+        first_dm = next(m for m in reversed(absent.dms()) if m.buttons())  # (back by the table: its DM's button)
+        assert await refusal(await absent.click(first_dm, control(first_dm, ":back:"))) == "⛔ " + t(
+            "en", "seat.error.back_already")
         seat, absent, table = await away(world, await world.tables.load(table.id), "en")
         dm = next(m for m in reversed(absent.dms()) if m.buttons())
         slow_sql.delay = 0.1
