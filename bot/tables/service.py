@@ -45,7 +45,7 @@ from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, 
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
 from games.core.controls import PauseGame, ResumeGame
 from games.core.replay import replay
-from games.core.seats import is_seat_change
+from games.core.seats import is_seat_change, names_at_start
 
 log = logging.getLogger(__name__)
 
@@ -355,7 +355,9 @@ class TableService(LobbyMixin, ScheduleMixin):
         if table.state is None or table.seed is None:
             return True
         engine = table.engine
-        seats = [SeatInfo(names=s.names) for s in table.seats]
+        # (a seat handed to someone goes by their names now: the deal was under the first ones)
+        dealt = names_at_start([s.names for s in table.seats], (a.action for a in log_rows))
+        seats = [SeatInfo(names=names) for names in dealt]
         rebuilt = replay(engine, engine.Options.model_validate(table.options), seats, table.seed,
                          [(a.seat, a.action) for a in log_rows])
         return engine.dump_state(rebuilt) == engine.dump_state(table.state)

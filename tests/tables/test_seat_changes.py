@@ -20,6 +20,9 @@ from bot.clock import FakeClock
 from bot.cogs.asesino_social.days import catch_up
 from bot.db.models import GameAction, Score
 from bot.guild_config import GuildConfig
+from bot.history.command import replay_file
+from bot.history.record import replay_steps
+from bot.history.store import load_record
 from bot.metrics import Metrics
 from bot.tables import Table, TableError, TableService
 from bot.tables.model import ABANDONED
@@ -222,6 +225,26 @@ async def test_a_newcomer_takes_a_seat_only_by_the_offer_made_to_them(
                                    .order_by(GameAction.seq.desc()))
     assert row is not None and (row.seat, row.user_id, row.action) == (HOST_SEAT, newcomer, {**take, "was": ["p2"]})
     assert await service.replay_check(table.id)
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), [("verdugo", "classic", 4), ("lets_kill", "classic", 3)])
+async def test_a_game_whose_state_keeps_names_still_replays_after_a_seat_changed_hands(
+        service: TableService, sessions: async_sessionmaker[AsyncSession], game: str, mode: str,
+        players: int) -> None:
+    """Verdugo and Let's Kill! deal their seats' names into the state: once PRESENT's seat goes to a newcomer (and
+    by the newcomer's name), the stored game, its history record and its exported JSON still replay (the deal was
+    under the seat's first name), and the replayed steps name the seat as it was named then."""
+    table = await table_of(service, game, mode, players)
+    newcomer = HOST + 60
+    await service.schedule_timer(table.id, OFFER_TIMER, NOW + timedelta(minutes=15),
+                                 {"seat": 1, "user_id": newcomer, "by": HOST})
+    await service.act(table.id, newcomer, {"type": "seat_replaced", "seat": 1, "to": "person", "names": ["newbie"]})
+    assert (await service.load(table.id)).shown_name(1) == "newbie"
+    assert await service.replay_check(table.id)
+    record = await load_record(sessions, table.id)
+    steps = replay_steps(record)
+    assert [s.table.shown_name(1) for s in steps] == ["present", "newbie"]
+    assert replay_file({**record.to_json(), "outcome": None}) is None
 
 
 async def test_a_social_game_whose_players_stay_silent_two_days_ends_abandoned(
