@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.cogs.lobby.names import user_names
+from bot.cogs.lobby.names import is_manager, user_names
 from bot.components import GameButton, view_of
 from bot.deadline import edit_answer, respond
 from bot.errors import UserError
@@ -93,9 +93,7 @@ async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Ta
 def check_replacer(interaction: discord.Interaction, table: Table) -> None:
     """Refuse anyone but the table's host and the server's managers the replacement of a player. Raises
     ``UserError("seat.error.host_only")``."""
-    user = interaction.user
-    manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
-    if user.id != table.host_id and not manager:
+    if interaction.user.id != table.host_id and not is_manager(interaction.user):
         raise UserError("seat.error.host_only")
 
 
