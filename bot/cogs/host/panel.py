@@ -3,12 +3,13 @@ button or ``/host``. Each power adds its controls through :func:`power` (in the 
 is one function here (or in its own module, registered at import):
 
     @power
-    def _replace(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
-        return [game_button(table.id, 0, "host", "replace", label=ctx.t("host.replace"))]
+    def _swap(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
+        return [game_button(table.id, 0, "host", "swap", label=ctx.t("host.swap"))]
 
-A ``host`` component's ``arg`` names the power; :meth:`bot.cogs.host.cog.Host.on_component` routes it (add the
-handler to its ``HANDLERS``). Every control refuses anyone but the host and the server's managers privately
-(:func:`check_host`)."""
+(``_replace`` below is one: a seat select, then :func:`replace_panel`). A ``host`` component's ``arg`` names the
+power (its part before a ``.``: ``replace_ai.3`` carries the seat); :meth:`bot.cogs.host.cog.Host.on_component`
+routes it (add the handler to its ``HANDLERS``). Every control refuses anyone but the host and the server's
+managers privately (:func:`check_host`)."""
 
 from __future__ import annotations
 
