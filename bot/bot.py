@@ -18,7 +18,7 @@ from discord import app_commands
 
 from bot.ai_seats import install_ai_seats, resume_ai_moves
 from bot.app import Coroner
-from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton, LobbySelect
+from bot.components import GameButton, GameSelect, GameUserSelect, HistoryButton, LobbyButton, LobbySelect
 from bot.db.check import open_database
 from bot.db.session import make_sessionmaker
 from bot.deadline import acknowledge_if_slow
@@ -125,7 +125,7 @@ class CoronerBot(Coroner):
         install_ai_seats(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
-        self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, HistoryButton)
+        self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, GameUserSelect, HistoryButton)
         install_modal_router(self)
         await self.load_plugins()
         # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered

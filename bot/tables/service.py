@@ -46,7 +46,7 @@ from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, 
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
 from games.core.controls import PauseGame, ResumeGame
 from games.core.replay import replay
-from games.core.seats import is_seat_change
+from games.core.seats import is_seat_change, names_at_start
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +270,7 @@ class TableService(LobbyMixin, ScheduleMixin):
                     row, table = await self._read(session, game_id)
                     engine = table.engine
                     if is_seat_change(action):
-                        seat = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
+                        seat, action = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
                     else:
                         seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version,
                                      host_action=engine.is_host_action(action.get("type")), manager=manager)
@@ -357,7 +357,9 @@ class TableService(LobbyMixin, ScheduleMixin):
         if table.state is None or table.seed is None:
             return True
         engine = table.engine
-        seats = [SeatInfo(names=s.names) for s in table.seats]
+        # (a seat handed to someone goes by their names now: the deal was under the first ones)
+        dealt = names_at_start([s.names for s in table.seats], (a.action for a in log_rows))
+        seats = [SeatInfo(names=names) for names in dealt]
         rebuilt = replay(engine, engine.Options.model_validate(table.options), seats, table.seed,
                          [(a.seat, a.action) for a in log_rows])
         return engine.dump_state(rebuilt) == engine.dump_state(table.state)
