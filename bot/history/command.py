@@ -21,6 +21,7 @@ from bot.history.store import finished_ids, load_record
 from bot.history.verdict import outcome_problem, refusal
 from games.core import IllegalAction, Outcome, SeatInfo, get_engine
 from games.core.replay import replay
+from games.core.seats import names_at_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +73,8 @@ def replay_file(data: dict[str, Any]) -> str | None:
     outcome (the abandonment and the achievements replayed too: :func:`bot.history.verdict.outcome_problem`), else
     what went wrong (worded in English). Raises ``KeyError``/``TypeError``/``ValueError`` for a file that is not one."""
     engine = get_engine(data["game"], data["mode"])
-    seats = [SeatInfo(names=tuple(s["names"]) if isinstance(s, dict) else (str(s),)) for s in data["seats"]]
+    now = [tuple(s["names"]) if isinstance(s, dict) else (str(s),) for s in data["seats"]]
+    seats = [SeatInfo(names=names) for names in names_at_start(now, (a["action"] for a in data["actions"]))]
     # a seat's person (None: the computer's); simulate --json's seats are bare names, all the computer's
     holders = [s.get("user_id") if isinstance(s, dict) else None for s in data["seats"]]
     moves = [(int(a["seat"]), a["action"]) for a in data["actions"]]
