@@ -13,7 +13,8 @@
 Every step resyncs each thread's members from the table, so a change of who holds a seat (``/replace``, the
 computer taking a seat over, I'm back) moves the threads with it: the new holder of a seat that belongs in a thread
 is added, the old one taken out, and a watcher handed a living seat leaves the thread of the dead (and stops being
-a watcher). A person whose seat the computer plays while they are away still holds it, and stays.
+a watcher). A person whose seat the computer plays while they are away still holds it, and stays. A thread that
+the new holder of a seat could read anyway (Administrator, Manage Threads) is deleted: the DMs go on.
 
 Every thread is archived and locked when the game ends or is cancelled. Without Create Private Threads, Send
 Messages in Threads and Manage Threads in the game's channel (or when Discord refuses anyway: 50013), nothing is
@@ -50,6 +51,8 @@ log = logging.getLogger(__name__)
 
 DEAD, PAIR, INTERVIEW = "dead", "pair", "interview"
 PRIVATE_THREAD = 12
+#: the public event of a seat handed to a person (:func:`games.core.seats.seat_change_key`)
+HANDED_TO_PERSON = "seat.replaced.person"
 #: a week: the longest auto-archive Discord offers; the bot archives the thread itself at the game's end
 AUTO_ARCHIVE_MINUTES = 10080
 NAME_LIMIT = 100
@@ -110,6 +113,22 @@ class GameThreads:
             await self.sync(table, DEAD, dead | watchers, row, watchers)
         if table.game == "asesino" and table.mode == "social":
             await self._social(table, events, rows)
+        if any(e.key == HANDED_TO_PERSON for e in events):
+            await self._drop_readable(table)
+
+    async def _drop_readable(self, table: Table) -> None:
+        """After a seat was handed to a person: delete each of the game's threads (archived ones too) that a seated
+        person outside it could read anyway (:meth:`_readers`: Discord shows them every private thread) and record
+        that the game has none of that kind, so everything goes on by DM as without threads, as when such a
+        player was seated from the start; kept when this process cannot tell."""
+        for row in (await self._rows(table.id)).values():
+            if row.thread_id == NONE or not await self._readers(table, set(row.members)):
+                continue
+            log.info("deleting the %s thread of game %s: a new seat's holder could read it", row.kind, table.id)
+            if await self._call(self.bot.http.delete_channel(row.thread_id, reason=f"Coroner: game {table.id}"),
+                                "delete"):
+                async with self.bot.sessions() as session, session.begin():
+                    await repo.forgotten(session, row.id)
 
     async def _social(self, table: Table, events: list[Event], rows: dict[str, GameThread]) -> None:
         pair, row = recruited_pair(events), rows.get(PAIR)

@@ -9,8 +9,8 @@ from aiohttp import web
 from tests.discord_double.commands import check_commands
 from tests.discord_double.faults import BODY, discord_error, json_response
 from tests.discord_double.model import DM, TEXT, Channel, Guild, Member
+from tests.discord_double.permissions import MANAGE_CHANNELS, MANAGE_ROLES, MANAGE_THREADS, require, require_role_below
 from tests.discord_double.rest_threads import edit_thread
-from tests.discord_double.permissions import MANAGE_CHANNELS, MANAGE_ROLES, require, require_role_below
 
 if TYPE_CHECKING:
     from tests.discord_double.server import DiscordDouble
@@ -288,7 +288,9 @@ class _CoreRoutes:
         channel = self._channel(request)
         if channel is None or channel.guild is None:
             return discord_error(404, 10003, "Unknown Channel")
-        self._require(channel.guild, MANAGE_CHANNELS, channel)
+        # a thread is deleted with Manage Threads (Discord's "Delete/Close Channel"), any other channel with Manage
+        # Channels
+        self._require(channel.guild, MANAGE_THREADS if channel.is_thread else MANAGE_CHANNELS, channel)
         del self.d.channels[channel.id]
         del channel.guild.channels[channel.id]
         self.d._dispatch_guild(channel.guild, "CHANNEL_DELETE", channel.payload())

@@ -9,9 +9,10 @@ import pytest
 
 from bot.db.repos import threads as thread_rows
 from tests.discord_double import Channel, User
+from tests.discord_double.permissions import MANAGE_THREADS
 from tests.e2e.conftest import World, settled, until_delivered
 from tests.e2e.social import cast, pick, seat, start_game
-from tests.e2e.test_threads import members, named, watch, with_threads
+from tests.e2e.test_threads import members, named, threads, watch, with_threads
 
 pytestmark = pytest.mark.usefixtures("social_seed")
 
@@ -104,3 +105,29 @@ async def test_the_journalists_seat_handed_over_during_an_interview_moves_its_th
         await take_offer(world, world.admin, gwen, seat(table, journalist))
         assert not interview.archived
         assert members(world, interview) == {gwen.id, interviewee.id}
+
+
+async def test_a_seat_handed_to_someone_who_sees_every_thread_ends_the_threads_they_are_not_in(world: World) -> None:
+    """Gwen holds Manage Threads (Discord shows her every private thread of the channel); after the recruitment
+    the host hands her the bystander's living seat: the plotters' thread is deleted and recorded as none (the pair
+    goes on by DM, as when such a player is seated from the start), and the murder after it makes no thread of
+    the dead while she lives."""
+    players, gwen = await with_threads(world)
+    moderator = world.guild.add_role("moderators", MANAGE_THREADS)
+    world.guild.member(gwen).role_ids.append(moderator.id)
+    async with world.running():
+        table = await start_game(world, players)
+        who = cast(table, players)
+        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        thread = await plotters_thread(world, who)
+
+        await take_offer(world, world.admin, gwen, seat(table, who["bystander"]))
+        assert named(world, "plotters") is None
+        assert [r.path for r in world.double.requests if r.method == "DELETE"] == [f"/channels/{thread.id}"]
+        async with world.sessions() as session:
+            rows = {row.kind: row.thread_id for row in await thread_rows.of_game(session, table.id)}
+        assert rows == {"pair": 0}
+
+        await pick(world, who["killer"], "crime", seat(table, who["doctor"]))
+        await until_delivered(world)
+        assert threads(world) == []

@@ -34,3 +34,8 @@ async def set_members(session: AsyncSession, row_id: int, members: Sequence[int]
 
 async def archived(session: AsyncSession, row_id: int, at: datetime) -> None:
     await session.execute(update(GameThread).where(GameThread.id == row_id).values(archived_at=at))
+
+
+async def forgotten(session: AsyncSession, row_id: int) -> None:
+    """The game no longer has this thread (the bot deleted it): ``thread_id`` 0, as for one it never had."""
+    await session.execute(update(GameThread).where(GameThread.id == row_id).values(thread_id=0))
