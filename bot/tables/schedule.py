@@ -90,6 +90,12 @@ class ScheduleMixin:
                 outcome = "opened"
         return await self.load(game_id), outcome
 
+    async def was_booked(self, game_id: int) -> bool:
+        """Whether the lobby ``game_id`` was booked (opened by a ``lobby_open`` timer, fired or not) rather than
+        opened by ``/newgame`` or a series' next round."""
+        async with self._sessions() as session:
+            return await timers.has_timer(session, game_id, LOBBY_OPEN)
+
     async def booked_in_channel(self, channel_id: int) -> list[tuple[Table, datetime]]:
         """The lobbies booked in ``channel_id`` that have not opened yet, each with its opening time, soonest
         first."""

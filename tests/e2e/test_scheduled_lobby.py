@@ -3,10 +3,14 @@ opens after a restart too (its timer is persisted), and a channel busy at that t
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 from sqlalchemy import select
 
 from bot.db.models import Game
+from bot.tables import TableService
 from tests.discord_double import Role
 from tests.e2e.conftest import World, refusal, settled, stored
 from tests.support.newgame import newgame
@@ -162,3 +166,82 @@ async def test_a_starts_in_outside_a_week_is_refused_and_books_nothing(world: Wo
         assert world.bot_messages() == []
         async with world.sessions() as session:
             assert (await session.scalars(select(Game).where(Game.status == "scheduled"))).all() == []
+
+
+def crash() -> BaseException:
+    """The bot stops here, mid-handler: the timer loop is cancelled (nothing in the bot catches it), leaving the
+    timer unfired for the next start."""
+    return asyncio.CancelledError()
+
+
+async def _booked_then_due_while_down(world: World, minutes: int = 60) -> None:
+    """Alice books a lobby ``minutes`` ahead, pinging the Players role; the bot stops and its time passes."""
+    async with world.running():
+        await (await world.admin.slash(world.games, "config lobbyrole", role=_lobby_role(world))).response()
+        handle = await newgame(world.players[0], world.games, "asesino", "tabletop", starts_in=minutes)
+        await handle.response()
+        await handle.wait_original()
+    world.clock.advance(minutes=minutes + 30)
+
+
+async def _restarted_and_recorded(world: World) -> Any:
+    """Start the bot again and wait until the lobby's message is recorded; returns the table."""
+    async with world.running():
+        async def recorded() -> bool:
+            table = await world.tables.table_in_channel(world.games.id)
+            return table is not None and table.lobby_message_id is not None
+
+        await stored(world, recorded, "the lobby's message id")
+        world.clock.advance(minutes=1)  # the timer, run again, posts nothing more
+        await settled(world)
+        return await world.tables.table_in_channel(world.games.id)
+
+
+async def test_a_booked_lobby_opened_but_not_posted_before_a_crash_is_posted_with_its_ping_at_the_start(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Back after the booked time, the bot opens the lobby and dies before posting it; started again, the start's
+    catch-up posts it pinging Bob and Carol (the lobby role) and the timer, run again, posts nothing more."""
+    bob, carol = world.players[1:3]
+    await _booked_then_due_while_down(world)
+    opening = TableService.open_scheduled
+
+    async def dies(self: TableService, *args: object) -> None:
+        await opening(self, *args)
+        raise crash()
+
+    monkeypatch.setattr(TableService, "open_scheduled", dies)
+    async with world.running():
+        async def opened() -> bool:
+            table = await world.tables.table_in_channel(world.games.id)
+            return table is not None and table.status == "lobby"
+
+        await stored(world, opened, "the opened lobby")
+    assert _lobbies(world) == []
+    monkeypatch.setattr(TableService, "open_scheduled", opening)
+    table = await _restarted_and_recorded(world)
+    assert len(_lobbies(world)) == 1
+    assert _lobbies(world)[0].pings == {bob.id, carol.id}
+    assert table.lobby_message_id == _lobbies(world)[0].id
+
+
+async def test_a_booked_lobby_posted_but_not_recorded_before_a_crash_is_not_posted_again(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot posts the booked lobby (pinging) and dies before recording its message; it stays down for longer
+    than Discord remembers a nonce. Started again, it finds its lobby in the channel and records it: one lobby
+    message, one ping."""
+    bob, carol = world.players[1:3]
+    await _booked_then_due_while_down(world)
+    recorded = TableService.set_lobby_message
+
+    async def dies(self: TableService, *args: object) -> None:
+        raise crash()
+
+    monkeypatch.setattr(TableService, "set_lobby_message", dies)
+    async with world.running():
+        await world.double.wait_for(lambda: len(_lobbies(world)) == 1, what="the lobby posted")
+    monkeypatch.setattr(TableService, "set_lobby_message", recorded)
+    world.double.nonce_memory = 0.0  # down long enough that Discord forgot the message's nonce
+    table = await _restarted_and_recorded(world)
+    assert len(_lobbies(world)) == 1
+    assert _lobbies(world)[0].pings == {bob.id, carol.id}
+    assert table.lobby_message_id == _lobbies(world)[0].id
