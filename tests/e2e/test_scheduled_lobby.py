@@ -245,3 +245,32 @@ async def test_a_booked_lobby_posted_but_not_recorded_before_a_crash_is_not_post
     assert len(_lobbies(world)) == 1
     assert _lobbies(world)[0].pings == {bob.id, carol.id}
     assert table.lobby_message_id == _lobbies(world)[0].id
+
+
+CLASH = {"en": "⛔ A lobby of Verdugo is already booked in this channel for <t:{ts}:f>, hosted by <@{host}>: a lobby "
+               "stays open 30 minutes, so book yours at least 30 minutes before or after it (or ask <@{host}> to "
+               "/cancel theirs). Nothing was booked.",
+         "es": "⛔ Ya hay una sala de Verdugo reservada en este canal para el <t:{ts}:f>, con <@{host}> de anfitrión: "
+               "una sala sigue abierta 30 minutos, así que reserva la tuya al menos 30 minutos antes o después (o "
+               "pide a <@{host}> que la anule con /cancelar). No se ha reservado nada."}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_a_second_booking_for_the_same_time_is_refused_naming_the_first(world: World, language: str) -> None:
+    """Alice books Verdugo in 60 minutes; Bob's booking for 50 minutes (within the 30-minute lobby time of
+    Alice's) is refused privately, naming Alice's booking, and books nothing; his booking for 90 minutes
+    stands."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        await (await world.admin.slash(world.games, "config language", language=language)).response()
+        opens = int(world.clock.now().timestamp()) + 60 * 60
+        handle = await newgame(alice, world.games, "verdugo", "classic", starts_in=60)
+        await handle.response()
+        await handle.wait_original()
+        refused = await refusal(await newgame(bob, world.games, "asesino", "tabletop", starts_in=50))
+        later = await newgame(bob, world.games, "asesino", "tabletop", starts_in=90)
+        await later.response()
+        await later.wait_original()
+        booked = await world.tables.booked_in_channel(world.games.id)
+    assert refused == CLASH[language].format(ts=opens, host=alice.id)
+    assert [(t.host_id, t.game) for t, _ in booked] == [(alice.id, "verdugo"), (bob.id, "asesino")]

@@ -3,7 +3,8 @@
 
 Booking answers the command in public (the game, when it opens and who hosts it), pinging nobody. At its time the
 lobby is posted in the channel as a new message pinging the server's lobby role (:mod:`bot.cogs.lobby.ping`); a
-channel busy at that time gets a short notice instead, naming the host.
+channel busy at that time gets a short notice instead, naming the host. A booking that would open within the
+server's lobby time of another booking of the channel is refused, naming that one (its time and host).
 
 Posted and pinged once, whatever stops the bot on the way: a lobby opened but not posted yet is posted (pinging)
 by the start's :meth:`ScheduledLobbies.catch_up`, or by the timer run again, and the one that finds it posted but
@@ -26,7 +27,7 @@ from bot.deadline import in_time, respond
 from bot.errors import UserError
 from bot.i18n import t
 from bot.tables.options import validate_starts_in
-from bot.tables.schedule import LOBBY_OPEN
+from bot.tables.schedule import LOBBY_OPEN, BookingClash
 from bot.ui import SILENT
 
 if TYPE_CHECKING:
@@ -89,10 +90,17 @@ class ScheduledLobbies:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config, settings, rounds = await self._checked(interaction, game, mode, given)
         opens_at = self.bot.clock.now() + timedelta(minutes=validate_starts_in(minutes))
-        names = user_names(interaction.user)
-        table = await self.bot.tables.schedule_lobby(interaction.guild_id, interaction.channel_id,
-                                                     interaction.user.id, game, mode, settings, config.language,
-                                                     opens_at=opens_at, host_names=names, rounds=rounds)
+        names, apart = user_names(interaction.user), timedelta(minutes=config.lobby_timeout_minutes)
+        try:
+            table = await self.bot.tables.schedule_lobby(interaction.guild_id, interaction.channel_id,
+                                                         interaction.user.id, game, mode, settings, config.language,
+                                                         opens_at=opens_at, host_names=names, rounds=rounds,
+                                                         apart=apart)
+        except BookingClash as clash:
+            language, stamp = config.language, int(clash.params["opens_at"].timestamp())
+            raise UserError("lobby.booking_clash", game=t(f"game.{clash.params['game']}", language),
+                            host=f"<@{clash.params['host_id']}>", at=f"<t:{stamp}:f>",
+                            count=config.lobby_timeout_minutes) from None
         return table, opens_at
 
     async def on_lobby_open(self, timer: Any) -> None:
