@@ -253,8 +253,13 @@ class Lobby(ScheduledLobbies, commands.Cog):
         game ends by the game's own cancel (the table, edited by its delivery, says who cancelled it and reveals);
         the question becomes the answer."""
         user = interaction.user
-        table = await in_time(interaction, self.bot.tables.cancel(game_id, user.id, is_manager=is_manager(user),
-                                                                  by_name=user.display_name))
+        try:
+            table = await in_time(interaction, self.bot.tables.cancel(game_id, user.id, is_manager=is_manager(user),
+                                                                      by_name=user.display_name))
+        except TableError as exc:  # it started, or a move landed, while the host confirmed: nothing was cancelled
+            if exc.code == "table.stale":
+                raise TableError("lobby.cancel.stale", game_id=game_id) from exc
+            raise
         if table.state is None:
             await self._refresh_lobby(table)
         else:
