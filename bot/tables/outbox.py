@@ -7,7 +7,8 @@ committed table and its outbox entry, :class:`Handoff`) when it is the game's ol
 pending steps are read with the latest committed snapshot. A step is marked delivered only once ``deliver``
 returned, and retried after a crash (at start the bot drains every game first). ``deliver`` may
 be called twice for one step (a crash after sending, before marking): its sends must be idempotent, which
-:func:`current_step` makes possible (message nonces from the step's id). Delivered steps are deleted after
+:func:`current_step` makes possible (message nonces from the step's id, and per-send records in ``outbox.sent`` for a
+delivery resumed after Discord forgot the nonces: :meth:`StepInfo.creating`). Delivered steps are deleted after
 :data:`RETENTION` (7 days).
 
 Across processes (many bot processes on one PostgreSQL), a game's steps are shown by one process at a time: a
@@ -74,8 +75,13 @@ class StepInfo:
     kind: str = "act"
     deadlines: dict[str, datetime] = field(default_factory=dict)
     shown: str | None = None
+    #: what earlier deliveries of the step recorded of the messages they created (see :meth:`created`)
+    sent: dict[str, int] = field(default_factory=dict)
+    #: writes the ``{nonce: message id}`` this step created so far (its ``outbox.sent``); None: nothing recorded
+    record: Callable[[dict[str, int]], Awaitable[None]] | None = field(default=None, compare=False)
     _counts: dict[str, int] = field(default_factory=dict, compare=False)
     _shows: list[str] = field(default_factory=list, compare=False)
+    _unrecorded: dict[str, int] = field(default_factory=dict, compare=False)
 
     def public_changed(self, public: dict[str, Any]) -> bool:
         """Whether ``public`` (``engine.view(state, None)``) differs from what the table showed before this step,
@@ -98,6 +104,34 @@ class StepInfo:
         self._counts[purpose] = n + 1
         return f"o{self.entry_id}.{purpose}.{n}"[:25]
 
+    # --- per-send records: a resumed delivery creates only what was not created (issue 22) --------------------
+    def created(self, nonce: str) -> int | None:
+        """What an earlier delivery of this step recorded of the message with ``nonce``: its id (> 0: created),
+        minus the snowflake of the moment it was about to be created (< 0: it may have been, see
+        :meth:`creating`), or None (not tried yet)."""
+        return self.sent.get(nonce)
+
+    async def creating(self, nonce: str, anchor: int) -> None:
+        """About to create the message ``nonce``: record, in one statement, the messages this delivery created
+        since the last record and that this one is being created (``anchor``: a snowflake from just before, so a
+        delivery resumed after a crash, however late (Discord forgets a nonce after a few minutes), looks for it
+        among the messages after ``anchor`` before creating it again). Call :meth:`made` once it exists."""
+        self._unrecorded[nonce] = -anchor
+        if self.record is not None:
+            await self.record({**self.sent, **self._unrecorded})
+        self.sent.update(self._unrecorded)
+        self._unrecorded.clear()
+
+    def made(self, nonce: str, message_id: int) -> None:
+        """This delivery created message ``message_id`` with ``nonce`` (recorded with the next :meth:`creating`;
+        the step's last one never needs it: the step is marked delivered right after)."""
+        self._unrecorded[nonce] = message_id
+
+    @property
+    def unrecorded(self) -> dict[str, int] | None:
+        """Every message record of this step, when some are not written yet (None: all written)."""
+        return {**self.sent, **self._unrecorded} if self._unrecorded else None
+
 
 _STEP: ContextVar[StepInfo | None] = ContextVar("coroner_delivering_step", default=None)
 #: games the running task is draining: a ``deliver`` that acts on its own game leaves the new step to the drain
@@ -110,11 +144,13 @@ def current_step() -> StepInfo | None:
     return _STEP.get()
 
 
-def _step_info(entry: OutboxEntry, shown: str | None) -> StepInfo:
+def _step_info(entry: OutboxEntry, shown: str | None,
+               record: Callable[[dict[str, int]], Awaitable[None]] | None = None) -> StepInfo:
     deadlines: dict[str, datetime] = {}
     for timer in entry.timers:
         deadlines.setdefault(timer["kind"], datetime.fromisoformat(timer["due_at"]))
-    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown)
+    sent = {str(nonce): int(message_id) for nonce, message_id in (entry.sent or {}).items()}
+    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown, sent, record)
 
 
 @dataclass
@@ -292,7 +328,12 @@ class Deliverer:
         when a step is still pending, :meth:`_finish`). Returns whether it was delivered (False: it failed and
         waits for its retry, the lease given back) and the lease to go on with (None: nothing more to show)."""
         events = [Event.model_validate(e) for e in entry.events]
-        step = _step_info(entry, lease.shown)
+
+        async def record(sent: dict[str, int]) -> None:
+            async with self._sessions() as session, session.begin():
+                await outbox.record_sent(session, entry.id, sent)
+
+        step = _step_info(entry, lease.shown, record)
         token = _STEP.set(step)
         try:
             assert self._deliver is not None
@@ -302,6 +343,8 @@ class Deliverer:
             after: Lease | None = lease
             retry = self._clock() + RETRY_AFTER
             async with self._sessions() as session, session.begin():
+                if (sent := step.unrecorded) is not None:  # what it created before failing: never created again
+                    await outbox.record_sent(session, entry.id, sent)
                 attempts = await outbox.mark_failed(session, entry.id)
                 if attempts < MAX_ATTEMPTS:
                     await timers.schedule(session, table.id, RETRY_TIMER, retry, {}, entry.version)

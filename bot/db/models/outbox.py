@@ -17,7 +17,9 @@ class OutboxEntry(Base):
     (``[{"kind", "due_at"}]``, for deadlines shown in messages).
 
     ``delivered_at`` is set once the deliverer has shown it; ``attempts`` counts failed deliveries (a step that
-    keeps failing is given up after a few, so it never blocks the game's later steps)."""
+    keeps failing is given up after a few, so it never blocks the game's later steps). ``sent`` records the messages
+    a delivery of the step created (``{nonce: message id}``, None: none recorded), so a delivery resumed after a
+    crash, however late, creates only the ones not yet created (:meth:`bot.tables.outbox.StepInfo.created`)."""
 
     __tablename__ = "outbox"
     __table_args__ = (Index(None, "delivered_at", "game_id"),)
@@ -31,6 +33,7 @@ class OutboxEntry(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     delivered_at: Mapped[datetime | None]
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    sent: Mapped[dict[str, Any] | None]
 
 
 class DeliveryLease(Base):

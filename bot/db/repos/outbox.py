@@ -98,6 +98,13 @@ async def mark_delivered(session: AsyncSession, entry_id: int, at: datetime) -> 
     await session.execute(stmt)
 
 
+async def record_sent(session: AsyncSession, entry_id: int, sent: dict[str, int]) -> None:
+    """Record the messages a delivery of step ``entry_id`` created so far (``{nonce: message id}``, all of them:
+    it replaces what was recorded)."""
+    await session.execute(update(OutboxEntry).where(OutboxEntry.id == entry_id).values(sent=sent)
+                          .execution_options(synchronize_session=False))
+
+
 async def mark_failed(session: AsyncSession, entry_id: int) -> int:
     """Count a failed delivery; returns the attempts so far."""
     await session.execute(update(OutboxEntry).where(OutboxEntry.id == entry_id)
