@@ -76,6 +76,8 @@ def test_a_game_with_modes_takes_the_union_of_their_options_and_rounds_for_serie
     assert options == {"first_player": ("tabletop", "small"), "max_days": ("social",), "idle_days": ("social",),
                        "special_roles": ("social",), "rounds": ("tabletop",)}
     assert asesino["special_roles"].type is discord.AppCommandOptionType.string  # validated by the role table
+    special = asesino["special_roles"]
+    assert (special.max_value, special.autocomplete) == (200, True)  # max_length 200 for a text; suggestions
 
 
 class Colour(Enum):

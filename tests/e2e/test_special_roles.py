@@ -65,6 +65,8 @@ async def test_special_roles_is_autocompleted_from_the_role_table_in_the_servers
             handle = await alice.autocomplete(world.games, "newgame asesino", "special_roles", mode="social",
                                               special_roles=typed)
             offered[typed] = [(c["name"], c["value"]) for c in (await handle.response()).choices]
+        with pytest.raises(ValueError, match="201 characters, not 0-200"):  # registered with the field's limit
+            await newgame(alice, world.games, "asesino", "social", special_roles="doctor " * 28 + "docto")
     assert offered == {**SUGGESTED[language], "nurse, d": []}
 
 

@@ -61,9 +61,12 @@ def mode_label(game: str, mode: str, language: str) -> str:
 
 
 def _annotation(option: LobbyOption) -> Any:
-    """The parameter's type as discord.py reads it: ``Range[int, 1, 10]`` when bounded, else the plain type."""
+    """The parameter's type as discord.py reads it: ``Range[int, 1, 10]`` when bounded, ``Range[str, None, 200]``
+    for a text with a longest, else the plain type."""
     if option.kind in (int, float) and not option.choices and (option.minimum, option.maximum) != (None, None):
         return app_commands.Range[option.kind, option.minimum, option.maximum]  # type: ignore[valid-type]
+    if option.kind is str and not option.choices and option.length is not None:
+        return app_commands.Range[str, None, option.length]
     return option.kind
 
 
