@@ -52,7 +52,15 @@ from games.core.controls import (
 )
 from games.core.copying import deep_copy, step_copy
 from games.core.description import Features, ModeInfo
-from games.core.seats import SeatAway, SeatBack, SeatReplaced, is_seat_change, parse_seat_change, seat_change_key
+from games.core.seats import (
+    SeatAway,
+    SeatBack,
+    SeatReplaced,
+    is_seat_change,
+    parse_seat_change,
+    seat_change_event_params,
+    seat_change_key,
+)
 from games.core.waiting import Waiting
 
 if TYPE_CHECKING:
@@ -168,7 +176,8 @@ class Engine(ABC, Generic[StateT]):
         (:mod:`games.core.seats`) is checked by :meth:`check_seat_change` and leaves the state as it is."""
         if is_seat_change(action):
             self.check_seat_change(state, seat, action)
-            return Step(state=state, events=[Event(key=seat_change_key(action), params={"seat": action.seat})])
+            return Step(state=state, events=[Event(key=seat_change_key(action),
+                                                   params=seat_change_event_params(action))])
         self.check_actor(state, seat, action)
         if isinstance(action, PauseGame | ResumeGame | CloseGame):
             return self._control(self.step_state(state), action)
