@@ -9,7 +9,7 @@ database's, and a duplicate among them would fail the index.
 Hand-written; ``tests/db/test_migrations.py`` checks it matches the models exactly and downgrades cleanly.
 
 Revision ID: 0018
-Revises: 0014
+Revises: 0016
 Create Date: 2026-12-02
 """
 
@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0018"
-down_revision: str | None = "0014"  # the integrator chains it after the last one merged
+down_revision: str | None = "0016"  # after the delivery lease takeovers
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
