@@ -294,6 +294,11 @@ class GameUI:
         use :func:`bot.components.game_button`."""
         return []
 
+    def check_open(self, config: Any) -> None:
+        """Called before a lobby of this mode opens (``/newgame``, and a booking with ``starts_in``) with the
+        server's ``config``: raise :class:`bot.errors.UserError` when the server cannot play it (e.g. the social
+        mode without an official medium), so nobody joins a lobby that could never start."""
+
     async def prepare_start(self, bot: Any, table: Table, config: Any) -> dict[str, Any]:
         """Called before the host's Start: raise :class:`bot.errors.UserError` to refuse (e.g. the social mode
         without an official medium), or return options to add from the server's ``config``."""

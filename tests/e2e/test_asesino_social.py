@@ -22,6 +22,7 @@ from tests.e2e.social import (
     start_game,
     statuses,
 )
+from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.usefixtures("social_seed")
 ROLE_NAMES = ("Killer", "Accomplice", "Doctor", "Detective", "Journalist", "Maniac", "Prosecutor")
@@ -120,12 +121,19 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
     assert await world.tables.replay_check(table.id)
 
 
-async def test_start_is_refused_without_an_official_medium(world: World) -> None:
-    """Without /config medium the host's Start is refused with how to fix it, and the lobby stays open."""
+async def test_no_lobby_opens_without_an_official_medium(world: World) -> None:
+    """Without /config medium, /newgame asesino social is refused privately with how to fix it and opens nothing
+    (six people joining a lobby that could never start was the old way), nor books a lobby for later; once the
+    medium is set, the same command opens the lobby."""
     players = await six_players(world)
     async with world.running():
-        lobby = await open_and_fill(world, players)
-        text = await refusal(await players[0].click(lobby, label="Start"))
+        text = await refusal(await newgame(players[0], world.games, "asesino", "social"))
         assert "/config medium" in text
+        booked = await refusal(await newgame(players[0], world.games, "asesino", "social", starts_in=30))
+        assert "/config medium" in booked
+        assert await world.tables.table_in_channel(world.games.id) is None
+        assert not [m for m in world.bot_messages() if m.channel_id == world.games.id]
+        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
+        lobby = await open_and_fill(world, players)
         table = await world.tables.table_in_channel(world.games.id)
-        assert table is not None and table.status == "lobby"
+        assert table is not None and table.status == "lobby" and lobby.id == table.lobby_message_id

@@ -176,8 +176,14 @@ class SocialUI(GameUI):
         """``special_roles``: the role table's specials (:mod:`bot.cogs.asesino_social.specials`)."""
         return special_suggestions(typed, language) if option == OPTION else []
 
+    def check_open(self, config: Any) -> None:
+        """No lobby without an official medium (``asesino_social.ui.no_medium``): the game cannot start."""
+        if config.medium_channel_id is None:
+            raise UserError("asesino_social.ui.no_medium")
+
     async def prepare_start(self, bot: Any, table: Table, config: Any) -> dict[str, Any]:
-        """Refuse without an official medium (``asesino_social.ui.no_medium``); otherwise the day options and the
+        """Refuse without an official medium (``asesino_social.ui.no_medium``: it may have been unset since the
+        lobby opened, :meth:`check_open`); otherwise the day options and the
         maximum length from the server config (a ``max_days`` the lobby chose wins) and ``started_at = now``, and
         arm day 1's end."""
         if config.medium_channel_id is None:
