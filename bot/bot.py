@@ -110,7 +110,8 @@ class CoronerBot(Coroner):
         self.delivery = Delivery(self)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=lambda due: self.timers.wake(due),
-                                   owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED)
+                                   owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED,
+                                   ping=self.delivery.live.ping_plan)
         self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)

@@ -38,7 +38,7 @@ from cachetools import LRUCache
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import OutboxEntry
-from bot.db.repos import games, outbox, timers
+from bot.db.repos import games, live, outbox, timers
 from bot.locks import KeyedLocks
 from bot.tables.model import Table, to_table
 from games.core import Event
@@ -46,6 +46,9 @@ from games.core import Event
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[Table, list[Event]], Awaitable[None]]
+#: what a delivery writes with the step's "delivered" mark (:meth:`StepInfo.record`), and does after its commit
+Write = Callable[[AsyncSession], Awaitable[None]]
+After = Callable[[], Awaitable[None]]
 #: a step failing this many times is given up (logged), so that it never blocks the game's later steps
 MAX_ATTEMPTS = 3
 #: a failed step is tried again this long after (a persisted ``outbox_retry`` timer, so a game whose last step
@@ -74,8 +77,22 @@ class StepInfo:
     kind: str = "act"
     deadlines: dict[str, datetime] = field(default_factory=dict)
     shown: str | None = None
+    #: the game's living table row as the lease's claim read it, when that is how it stands now (the step was
+    #: shown as handed over, :class:`Handoff`); None: read it
+    table_row: live.Snapshot | None = None
     _counts: dict[str, int] = field(default_factory=dict, compare=False)
     _shows: list[str] = field(default_factory=list, compare=False)
+    _records: list[tuple[Write, After]] = field(default_factory=list, compare=False)
+
+    def record(self, write: Write, after: After) -> None:
+        """Write ``write(session)`` in the transaction that marks this step delivered (after ``deliver`` returned,
+        so a crash before it shows the step again and writes it then), and call ``after()`` once that committed."""
+        self._records.append((write, after))
+
+    def discard(self) -> None:
+        """Forget the last :meth:`record` (what it would have written no longer holds)."""
+        if self._records:
+            self._records.pop()
 
     def public_changed(self, public: dict[str, Any]) -> bool:
         """Whether ``public`` (``engine.view(state, None)``) differs from what the table showed before this step,
@@ -110,22 +127,24 @@ def current_step() -> StepInfo | None:
     return _STEP.get()
 
 
-def _step_info(entry: OutboxEntry, shown: str | None) -> StepInfo:
+def _step_info(entry: OutboxEntry, shown: str | None, table_row: live.Snapshot | None = None) -> StepInfo:
     deadlines: dict[str, datetime] = {}
     for timer in entry.timers:
         deadlines.setdefault(timer["kind"], datetime.fromisoformat(timer["due_at"]))
-    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown)
+    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown, table_row)
 
 
 @dataclass
 class Lease:
     """This process's delivery lease of a game: until when it holds, the digest of the public view the table
-    shows, and the id of the game's oldest undelivered step when it was taken (``first``)."""
+    shows, the id of the game's oldest undelivered step when it was taken (``first``) and the game's living table
+    row as it stood then (``table_row``)."""
 
     game_id: int
     until: datetime
     shown: str | None
     first: int | None = None
+    table_row: live.Snapshot | None = None
 
 
 @dataclass(frozen=True)
@@ -204,10 +223,10 @@ class Deliverer:
         if self._deliver is None:
             return None
         now = self._clock()
-        won, shown, first = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
+        won, shown, first, row = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
         if not won:
             return None
-        lease = self._held[game_id] = Lease(game_id, now + LEASE, shown, first)
+        lease = self._held[game_id] = Lease(game_id, now + LEASE, shown, first, row)
         return lease
 
     async def _drain_leased(self, game_id: int, handoff: Handoff | None) -> int:
@@ -234,13 +253,16 @@ class Deliverer:
             await outbox.release_game(session, game_id, self.owner, self._clock())
         self._held.pop(game_id, None)
 
-    async def _finish(self, session: AsyncSession, game_id: int, shown: str | None) -> Lease | None:
-        """Give the lease back (recording the digest ``shown``, when known) and take it again when a step is still
-        pending (one committed meanwhile, by this process or another), in the caller's transaction (the one marking
-        the last step delivered): a step another process committed while this one held the lease is never
-        stranded, and a drained game costs no transaction of its own to look again."""
+    async def _finish(self, session: AsyncSession, game_id: int, entry_id: int, shown: str | None) -> Lease | None:
+        """Give the lease back (recording the digest ``shown``, when known), mark the step ``entry_id`` delivered and
+        take the lease again when a later step is pending (one committed meanwhile, by this process or another), in
+        the caller's transaction: a step another process committed while this one held the lease is never stranded
+        (:func:`bot.db.repos.outbox.mark_delivered_and_look`), and a drained game costs two statements and no
+        transaction of its own to look again."""
         await outbox.release_game(session, game_id, self.owner, self._clock(), shown)
         self._held.pop(game_id, None)
+        if not await outbox.mark_delivered_and_look(session, game_id, entry_id, self._clock()):
+            return None
         return await self.claim_with(session, game_id)
 
     def _handed(self, lease: Lease, handoff: Handoff | None) -> bool:
@@ -257,8 +279,9 @@ class Deliverer:
         again). The committed step a ``handoff`` brought is shown as it came when :meth:`_handed`; otherwise the
         pending steps and the table are read."""
         game_id = lease.game_id
+        row: live.Snapshot | None = None
         if handoff is not None and self._handed(lease, handoff):
-            entries, table = [handoff.entry], handoff.table
+            entries, table, row = [handoff.entry], handoff.table, lease.table_row
         else:
             async with self._sessions() as session:
                 holder = await outbox.lease_of(session, game_id)
@@ -280,56 +303,89 @@ class Deliverer:
                     log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
                     return done, True, None
                 lease.until = renewed.until
-            delivered, after = await self._one(table, entry, lease, last=index == len(entries) - 1)
+            delivered, after = await self._one(table, entry, lease, last=index == len(entries) - 1,
+                                               table_row=row if index == 0 else None)
             if not delivered:
                 return done, False, None
             done += 1
         return done, after is not None, after
 
-    async def _one(self, table: Table, entry: OutboxEntry, lease: Lease, *,
-                   last: bool) -> tuple[bool, Lease | None]:
-        """Show one step; mark it delivered (with the ``last`` of the batch giving the lease back and taking it again
-        when a step is still pending, :meth:`_finish`). Returns whether it was delivered (False: it failed and
-        waits for its retry, the lease given back) and the lease to go on with (None: nothing more to show)."""
+    async def _one(self, table: Table, entry: OutboxEntry, lease: Lease, *, last: bool,
+                   table_row: live.Snapshot | None = None) -> tuple[bool, Lease | None]:
+        """Show one step; mark it delivered, with what the delivery wrote for it (:meth:`StepInfo.record`), and with
+        the ``last`` of the batch giving the lease back and taking it again when a step is still pending,
+        :meth:`_finish`. Returns whether it was delivered (False: it failed and waits for its retry, the lease given
+        back) and the lease to go on with (None: nothing more to show). ``table_row``: the living table's row as it
+        stands (:attr:`StepInfo.table_row`)."""
         events = [Event.model_validate(e) for e in entry.events]
-        step = _step_info(entry, lease.shown)
+        step = _step_info(entry, lease.shown, table_row)
         token = _STEP.set(step)
         try:
             assert self._deliver is not None
             await self._deliver(table, events)
         except Exception:  # the step stays committed; it is retried, then given up
             log.exception("delivering %d events of game %s (step %s) failed", len(events), table.id, entry.id)
-            after: Lease | None = lease
-            retry = self._clock() + RETRY_AFTER
-            async with self._sessions() as session, session.begin():
-                attempts = await outbox.mark_failed(session, entry.id)
-                if attempts < MAX_ATTEMPTS:
-                    await timers.schedule(session, table.id, RETRY_TIMER, retry, {}, entry.version)
-                    await outbox.release_game(session, table.id, self.owner, self._clock())
-                else:
-                    log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
-                    await outbox.mark_delivered(session, entry.id, self._clock())
-                    if last:
-                        after = await self._finish(session, table.id, None)
-            if attempts < MAX_ATTEMPTS:
-                self._held.pop(table.id, None)
-                if self._on_timers is not None:
-                    self._on_timers(retry)
-                return False, None
-            return True, after
+            return await self._failed(table, entry, lease, step, last=last)
         finally:
             _STEP.reset(token)
         changed = step.shows if step.shows is not None and step.shows != lease.shown else None
-        async with self._sessions() as session, session.begin():
-            await outbox.mark_delivered(session, entry.id, self._clock())
-            if last:
-                after = await self._finish(session, table.id, changed)
-            else:
-                after = lease
-                if changed is not None:
-                    await outbox.set_shown(session, table.id, self.owner, changed)
+        try:
+            async with self._sessions() as session, session.begin():
+                await self._write(session, step)
+                if last:
+                    after = await self._finish(session, table.id, entry.id, changed)
+                else:
+                    await outbox.mark_delivered(session, entry.id, self._clock())
+                    after = lease
+                    if changed is not None:
+                        await outbox.set_shown(session, table.id, self.owner, changed)
+        except Exception:  # what the delivery wrote did not commit: shown again, as a failed delivery is
+            log.exception("recording the delivery of step %s of game %s failed", entry.id, table.id)
+            step._records.clear()
+            return await self._failed(table, entry, lease, step, last=last)
+        await self._done(step)
         lease.shown = step.shows or lease.shown
         return True, after
+
+    async def _failed(self, table: Table, entry: OutboxEntry, lease: Lease, step: StepInfo, *,
+                      last: bool) -> tuple[bool, Lease | None]:
+        """The delivery of ``entry`` failed: count it and arm its retry (giving the lease back), or give it up after
+        :data:`MAX_ATTEMPTS` (marked delivered). What the delivery wrote is written all the same (a log keyed by
+        the step is not repeated when it is shown again)."""
+        after: Lease | None = lease
+        retry = self._clock() + RETRY_AFTER
+        async with self._sessions() as session, session.begin():
+            await self._write(session, step)
+            attempts = await outbox.mark_failed(session, entry.id)
+            if attempts < MAX_ATTEMPTS:
+                await timers.schedule(session, table.id, RETRY_TIMER, retry, {}, entry.version)
+                await outbox.release_game(session, table.id, self.owner, self._clock())
+            else:
+                log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
+                if last:
+                    after = await self._finish(session, table.id, entry.id, None)
+                else:
+                    await outbox.mark_delivered(session, entry.id, self._clock())
+        await self._done(step)
+        if attempts < MAX_ATTEMPTS:
+            self._held.pop(table.id, None)
+            if self._on_timers is not None:
+                self._on_timers(retry)
+            return False, None
+        return True, after
+
+    @staticmethod
+    async def _write(session: AsyncSession, step: StepInfo) -> None:
+        for write, _ in step._records:
+            await write(session)
+
+    @staticmethod
+    async def _done(step: StepInfo) -> None:
+        for _, after in step._records:
+            try:
+                await after()
+            except Exception:  # best effort (deleting a ping): the step is delivered
+                log.exception("after delivering step %s", step.entry_id)
 
     async def catch_up(self) -> int:
         """Drain every game with undelivered steps (at start, before serving anything else; a game another

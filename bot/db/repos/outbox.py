@@ -10,8 +10,10 @@ from typing import Any
 from sqlalchemy import delete, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from bot.db.models import DeliveryLease, OutboxEntry
+from bot.db.repos import live
 
 
 async def add(session: AsyncSession, game_id: int, version: int, kind: str, events: list[dict[str, Any]],
@@ -43,11 +45,13 @@ async def pending_games(session: AsyncSession, *, stranded_before: datetime | No
 
 
 async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime,
-                     until: datetime) -> tuple[bool, str | None, int | None]:
+                     until: datetime) -> tuple[bool, str | None, int | None, live.Snapshot | None]:
     """Take (or renew) the delivery lease of ``game_id`` for ``owner`` until ``until`` when the game has a step to
-    show: ``(True, shown, first)`` unless another owner holds a lease that runs past ``now`` or nothing is pending
-    (``(False, None, None)``); ``shown`` is the digest of the public view the table last showed, ``first`` the id
-    of the game's oldest undelivered step (the one just added, when no earlier one waits). One
+    show: ``(True, shown, first, table)`` unless another owner holds a lease that runs past ``now`` or nothing is
+    pending (``(False, None, None, None)``); ``shown`` is the digest of the public view the table last showed,
+    ``first`` the id of the game's oldest undelivered step (the one just added, when no earlier one waits),
+    ``table`` the game's living table row (:class:`bot.db.repos.live.Snapshot`, None before its table was first
+    shown) as the lease holder finds it: only the holder writes its log. One
     ``INSERT ... SELECT ... WHERE EXISTS ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`` statement, so two
     processes claiming at once never both win (commit at once, or with the step that made it pending)."""
     insert = postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert
@@ -61,8 +65,10 @@ async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datet
         where=or_(DeliveryLease.lease_until <= now, DeliveryLease.owner == owner))
     first = (select(func.min(OutboxEntry.id))
              .where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None)).scalar_subquery())
-    won = (await session.execute(stmt.returning(DeliveryLease.shown, first))).first()
-    return (True, won[0], won[1]) if won is not None else (False, None, None)
+    won = (await session.execute(stmt.returning(DeliveryLease.shown, first, *live.snapshot_columns(game_id)))).first()
+    if won is None:
+        return False, None, None, None
+    return True, won[0], won[1], live.snapshot(game_id, won[2:])
 
 
 async def lease_of(session: AsyncSession, game_id: int) -> DeliveryLease | None:
@@ -96,6 +102,20 @@ async def mark_delivered(session: AsyncSession, entry_id: int, at: datetime) -> 
     stmt = (update(OutboxEntry).where(OutboxEntry.id == entry_id).values(delivered_at=at)
             .execution_options(synchronize_session=False))
     await session.execute(stmt)
+
+
+async def mark_delivered_and_look(session: AsyncSession, game_id: int, entry_id: int, at: datetime) -> bool:
+    """Mark the step ``entry_id`` of ``game_id`` delivered and say whether a later step of the game still waits,
+    in one ``UPDATE ... RETURNING`` statement. Run it after :func:`release_game` in the same transaction: on
+    PostgreSQL that UPDATE waits for a claim of the lease in flight (its row lock) and this statement's snapshot
+    is taken after, so a step another process committed while this one held the lease is seen here or that process
+    wins the lease (SQLite runs one writer at a time)."""
+    other = aliased(OutboxEntry)  # (not correlated with the row being updated)
+    later = (select(other.id).where(other.game_id == game_id, other.delivered_at.is_(None), other.id > entry_id)
+             .exists())
+    stmt = (update(OutboxEntry).where(OutboxEntry.id == entry_id).values(delivered_at=at)
+            .returning(later).execution_options(synchronize_session=False))
+    return bool((await session.execute(stmt)).scalar())
 
 
 async def mark_failed(session: AsyncSession, entry_id: int) -> int:
