@@ -20,12 +20,13 @@ from bot.ai_seats import ai_timers
 from bot.components import HistoryButton, host_button, secrets_button, view_of, watch_button
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
-from bot.seat_controls import back_button
+from bot.seat_controls import away_notices, back_button, seat_line
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
 from bot.threads import GameThreads
 from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, text_name, ui_for
 from games.core import Event
+from games.core.seats import SEAT_EVENTS
 
 if TYPE_CHECKING:
     from bot.app import Coroner
@@ -37,6 +38,15 @@ DM_CLOSED = 50007
 MAX_COMPONENTS = 25
 #: the events of the host's controls (:mod:`games.core.controls`), worded alike for every game
 CONTROL_EVENTS = frozenset({"core.paused", "core.resumed", "core.closed"})
+#: how far back a resumed delivery looks for a message its crashed predecessor was creating (the anchor is the
+#: bot's clock less this, as a snowflake) and among how many of the channel's messages after it
+CLOCK_SKEW = timedelta(seconds=5)
+LOOKBACK = 20
+
+
+def _looks(content: str | None, embeds: list[discord.Embed]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """What tells two of the bot's messages apart: the text and each embed's title and description."""
+    return content or "", tuple((e.title or "", e.description or "") for e in embeds)
 
 
 class Delivery:
@@ -71,6 +81,8 @@ class Delivery:
         for seat, outs in private.items():
             for out in merged(outs):
                 await self.dm(table, seat, out)
+        for seat, out in away_notices(table, events):  # "the computer plays for you", with I'm back
+            await self.dm(table, seat, out)
         if step is not None and step.kind == "start":  # every seat's DMs are tried when the game starts
             await self._probe_dms(table, private)
         for out in medium:
@@ -79,15 +91,46 @@ class Delivery:
             await self._report_closed_dms(table)
 
     # --- channels -------------------------------------------------------------------------------------------
-    @staticmethod
-    async def send(channel: discord.abc.Messageable, out: Outgoing, purpose: str) -> discord.Message:
-        """Send ``out``; during a step's delivery with a nonce for ``purpose`` (``enforce_nonce``), so delivering
-        the step again after a crash returns the message already created instead of a duplicate."""
+    async def send(self, channel: discord.abc.Messageable, out: Outgoing,
+                   purpose: str) -> discord.Message | discord.PartialMessage:
+        """Send ``out``; during a step's delivery, once per step whatever crashes come between (issue 22): each
+        message's creation is recorded in the step's ``outbox.sent`` (:meth:`~bot.tables.outbox.StepInfo.creating`)
+        and goes with the step's nonce for ``purpose`` (``enforce_nonce``: Discord returns the message already
+        created for a nonce it remembers, a few minutes). A delivery resumed after a crash does not send again a
+        message recorded as created (a partial message comes back), nor one whose creation was under way when it
+        crashed and that the channel's latest messages show (:meth:`_already_there`)."""
         step = current_step()
         kwargs = out.kwargs()
-        if step is not None:
-            kwargs["nonce"] = step.nonce(purpose)  # discord.py sets enforce_nonce with every nonce
-        return await channel.send(**kwargs)
+        if step is None:
+            return await channel.send(**kwargs)
+        nonce = kwargs["nonce"] = step.nonce(purpose)  # discord.py sets enforce_nonce with every nonce
+        known = step.created(nonce)
+        if known is not None and known > 0:
+            return channel.get_partial_message(known)  # type: ignore[attr-defined,no-any-return]
+        if known is not None and (there := await self._already_there(channel, kwargs, -known)) is not None:
+            step.made(nonce, there.id)
+            return there
+        await step.creating(nonce, discord.utils.time_snowflake(self.bot.clock.now() - CLOCK_SKEW))
+        message = await channel.send(**kwargs)
+        step.made(nonce, message.id)
+        return message
+
+    async def _already_there(self, channel: discord.abc.Messageable, kwargs: dict[str, Any],
+                             anchor: int) -> discord.Message | None:
+        """The bot's message like ``kwargs`` (same text, same embeds' titles and descriptions) among the channel's
+        :data:`LOOKBACK` first messages after ``anchor`` (a snowflake), if any: one a crashed delivery created
+        without recording it (Discord's history carries no nonce). None when there is none or the history cannot
+        be read (then it is sent again)."""
+        want = _looks(kwargs.get("content"), kwargs.get("embeds") or [])
+        try:
+            async for message in channel.history(  # type: ignore[attr-defined]
+                    limit=LOOKBACK, after=discord.Object(id=anchor), oldest_first=True):
+                if (self.bot.user is not None and message.author.id == self.bot.user.id
+                        and _looks(message.content, message.embeds) == want):
+                    return message  # type: ignore[no-any-return]
+        except discord.HTTPException:
+            log.warning("could not look for a message a crashed delivery may have sent")
+        return None
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         """Where to send into or edit in a game's channel: the cached channel when this process holds the shard of
@@ -271,6 +314,9 @@ def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes:
             continue
         if event.key in CONTROL_EVENTS:  # the host's controls, the same in every game
             lines.append(ctx.t(event.key, by=text_name(str(event.params.get("by", "")))))
+            continue
+        if event.key in SEAT_EVENTS:  # who plays a seat, the same in every game
+            lines.append(seat_line(ctx, event))
             continue
         if event.audience.kind == "public":
             line = ui.public_event(ctx, event)

@@ -233,7 +233,7 @@ class LiveTable:
             if written:
                 await self._recorded(table, *written[0], ping)
 
-        step.record(write, after)
+        step.write_with(write, after)
 
     async def _write(self, session: AsyncSession, table: Table, message_id: int, steps: list[Any],
                      ping: TimerPlan | None, known: LiveTableState | live.Snapshot | None,

@@ -38,6 +38,7 @@ from bot.db.models import Game, Timer
 from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
 from bot.tables.achievements import settle
+from bot.tables.leases import DeliveryHooks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
 from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
@@ -46,7 +47,7 @@ from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, 
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, IllegalAction, SeatInfo, Waiting
 from games.core.controls import PauseGame, ResumeGame
 from games.core.replay import replay
-from games.core.seats import is_seat_change
+from games.core.seats import is_seat_change, names_at_start
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +124,8 @@ class TableService(LobbyMixin, ScheduleMixin):
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
                  on_timers: Callable[[datetime], None] | None = None, owner: str | None = None,
-                 superseded: frozenset[str] = frozenset(), ping: Ping | None = None) -> None:
+                 superseded: frozenset[str] = frozenset(), ping: Ping | None = None,
+                 delivery: DeliveryHooks | None = None) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
         ``plan`` gives the timers a step arms; ``on_timers(due_at)`` is called after a committed step that armed
         timers, with the earliest one's due time (to wake the timer loop when it would sleep past it).
@@ -132,10 +134,11 @@ class TableService(LobbyMixin, ScheduleMixin):
         over (turn warnings, timeouts, pings): each step disarms, in its transaction, the game's ones armed before
         :attr:`Table.decision_opened` (the version the decision it waits on was first offered at), so they never
         fire only to find the game moved on. ``ping``: the turn ping's timer a step that shows something public
-        arms (a public event, or a change of the public view), recorded with the step's other timers."""
+        arms (a public event, or a change of the public view), recorded with the step's other timers.
+        ``delivery``: what the deliverer is told of Discord and time (:class:`bot.tables.outbox.DeliveryHooks`)."""
         self._sessions = sessionmaker
         self.owner = owner or process_owner()
-        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner)
+        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner, hooks=delivery)
         self._plan = plan
         self._superseded = superseded
         self._ping = ping
@@ -324,7 +327,7 @@ class TableService(LobbyMixin, ScheduleMixin):
                 table = handed[0]
             engine = table.engine
             if is_seat_change(action):
-                seat = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
+                seat, action = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
             else:
                 seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version,
                              host_action=engine.is_host_action(action.get("type")), manager=manager)
@@ -413,7 +416,9 @@ class TableService(LobbyMixin, ScheduleMixin):
         if table.state is None or table.seed is None:
             return True
         engine = table.engine
-        seats = [SeatInfo(names=s.names) for s in table.seats]
+        # (a seat handed to someone goes by their names now: the deal was under the first ones)
+        dealt = names_at_start([s.names for s in table.seats], (a.action for a in log_rows))
+        seats = [SeatInfo(names=names) for names in dealt]
         rebuilt = replay(engine, engine.Options.model_validate(table.options), seats, table.seed,
                          [(a.seat, a.action) for a in log_rows])
         return engine.dump_state(rebuilt) == engine.dump_state(table.state)

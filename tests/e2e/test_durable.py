@@ -219,3 +219,35 @@ async def test_a_step_that_failed_to_show_is_shown_on_the_retry_timer(world: Wor
         world.clock.advance(seconds=31)
         await world.double.wait_for(lambda: versions_on(first) == {table.version + 1}, what="the retried table")
         await world.double.wait_for(lambda: len(receiver.dms()) == 2, what="the potato's secret")
+
+
+@pytest.mark.parametrize("last_dm_sent", [True, False])
+async def test_a_delivery_resumed_after_discord_forgot_its_nonces_sends_only_what_it_had_not_sent(
+        world: World, last_dm_sent: bool) -> None:
+    """Killed while dealing, the third hand's DM just created (``last_dm_sent``) or not yet, and restarted after
+    Discord forgot the nonces (issue 22): the hands already sent are not sent again (the first two recorded as
+    created, the third found among the DM's latest messages) and a hand not sent yet is sent once."""
+    from bot.db.models import OutboxEntry
+
+    async with world.running():
+        await start_three(world)
+        await until_delivered(world)
+    async with world.sessions() as session, session.begin():
+        deal = await session.scalar(select(OutboxEntry).where(OutboxEntry.kind == "start"))
+        assert deal is not None and deal.sent is not None
+        assert sorted(v > 0 for v in deal.sent.values()) == [False, True, True]  # the last one: about to be made
+        deal.delivered_at = None
+        (last,) = [n for n, v in deal.sent.items() if v < 0]
+    hands = {u.id: u.dms() for u in world.players[:3]}
+    assert all(len(dms) == 1 for dms in hands.values())
+    (unsent,) = [m for dms in hands.values() for m in dms if m.nonce == last]
+    if not last_dm_sent:
+        unsent.deleted = True
+    world.double.nonce_memory = 0  # every nonce forgotten
+    async with world.running():
+        await until_delivered(world)
+        after = {u.id: u.dms() for u in world.players[:3]}
+    assert {user: [m.id for m in dms] for user, dms in after.items() if unsent not in hands[user]} == {
+        user: [m.id for m in dms] for user, dms in hands.items() if unsent not in dms}
+    (again,) = [dms for user, dms in after.items() if unsent in hands[user]]
+    assert [m.id for m in again] == [unsent.id] if last_dm_sent else (len(again) == 1 and again[0].id != unsent.id)

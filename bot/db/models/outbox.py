@@ -17,7 +17,9 @@ class OutboxEntry(Base):
     (``[{"kind", "due_at"}]``, for deadlines shown in messages).
 
     ``delivered_at`` is set once the deliverer has shown it; ``attempts`` counts failed deliveries (a step that
-    keeps failing is given up after a few, so it never blocks the game's later steps)."""
+    keeps failing is given up after a few, so it never blocks the game's later steps). ``sent`` records the messages
+    a delivery of the step created (``{nonce: message id}``, None: none recorded), so a delivery resumed after a
+    crash, however late, creates only the ones not yet created (:meth:`bot.tables.outbox.StepInfo.created`)."""
 
     __tablename__ = "outbox"
     __table_args__ = (Index(None, "delivered_at", "game_id"),)
@@ -31,6 +33,7 @@ class OutboxEntry(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     delivered_at: Mapped[datetime | None]
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    sent: Mapped[dict[str, Any] | None]
 
 
 class DeliveryLease(Base):
@@ -40,7 +43,11 @@ class DeliveryLease(Base):
     died) is taken over (see :func:`bot.db.repos.outbox.claim_game`).
 
     ``shown``: a digest of the public view the game's table last showed (whichever process showed it), so a step
-    that changes nothing public shows nothing (:meth:`bot.tables.outbox.StepInfo.public_changed`)."""
+    that changes nothing public shows nothing (:meth:`bot.tables.outbox.StepInfo.public_changed`).
+
+    ``given_back``: its owner ended the lease (its delivery was over, or it stopped), so taking it is no takeover;
+    ``taken_from``: the owner whose lease ran out without being given back when ``owner`` took the game (a process
+    that died or hung; None: the lease was free, given back, or renewed), for ``coroner_lease_takeovers``."""
 
     __tablename__ = "delivery_leases"
 
@@ -48,3 +55,5 @@ class DeliveryLease(Base):
     owner: Mapped[str] = mapped_column(String(64))
     lease_until: Mapped[datetime]
     shown: Mapped[str | None] = mapped_column(String(64))
+    given_back: Mapped[bool] = mapped_column(default=False)
+    taken_from: Mapped[str | None] = mapped_column(String(64))
