@@ -159,7 +159,7 @@ class LiveTable:
                 steps = appended(row.log if same and row is not None else [], key, lines)
                 known = row if same and table.table_message_id == message_id else None
                 counted = after if lobby else 0  # the chat under the lobby counts under the table it became
-                if step is not None:  # written with the step's "delivered" mark
+                if step is not None and known is not None:  # written with the step's "delivered" mark
                     self._record_with(step, table, message_id, steps, ping, known, counted)
                     record = None
                 else:
@@ -169,7 +169,7 @@ class LiveTable:
                     await self._edit(table, message_id, render(shown(steps)))
                 except discord.NotFound:
                     log.info("the table message of game %s is gone: posting a new one", table.id)
-                    if step is not None:
+                    if record is None and step is not None:
                         step.discard()
                 else:
                     return
@@ -179,10 +179,7 @@ class LiveTable:
         steps = appended([], key, lines, anew=True, keep=fresh)
         channel = await self.bot.delivery.channel(table.channel_id)
         message = await self.bot.delivery.send(channel, render(shown(steps)), "t")  # a nonce while a step is shown
-        if step is not None:
-            self._record_with(step, table, message.id, steps, ping)
-        else:
-            await self._record(table, message.id, steps, ping)
+        await self._record(table, message.id, steps, ping)  # (where the table is now: at once, a rare step)
         if message_id and message.id != message_id:  # (the same id: this step shown again, its nonce returned it)
             await self.strip(table.channel_id, message_id, render(shown(steps)) if lobby else None)
 
