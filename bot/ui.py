@@ -220,7 +220,7 @@ class GameUI:
             action = self.complete_action(bot, action)
         with answering(interaction):
             acting = bot.tables.act(table.id, user_id, action, expected_version=version, seat=seat,
-                                    timed_out=timed_out, manager=manager)
+                                    timed_out=timed_out, manager=manager, table=table)  # (not read again)
             try:
                 result = await (acting if interaction is None else in_time(interaction, acting))
             except (IllegalAction, TableError):
