@@ -136,10 +136,10 @@ def test_every_message_of_a_random_game_fits(game: str, mode: str, low: int, hig
     engine = get_engine(game, mode)
     lobby = make_table(game, mode, names, language, None, "lobby")
     assert not message_problems({"embeds": [lobby_embed(lobby, language, 1_900_000_000).to_dict()]})
-    state = engine.setup(options_for(engine, game, mode), [SeatInfo(names=(n,)) for n in names], seed)
+    start = state = engine.setup(options_for(engine, game, mode), [SeatInfo(names=(n,)) for n in names], seed)
     delivery = offline_delivery()
     events: list[Any] = []
-    for state, events in random_game(engine, state, seed):
+    for state, events in random_game(engine, start, seed):
         render_step(make_table(game, mode, names, language, state, "active"), events, delivery)
     render_step(make_table(game, mode, names, language, state, "finished"), events, delivery)
 

@@ -63,9 +63,9 @@ def test_names_are_escaped_in_every_text_and_plain_in_every_label(game: str, mod
     """A seeded random game with markdown names: tables, event lines, DMs, medium posts, secrets and the result."""
     names, engine = NAMES[:high], get_engine(game, mode)
     monkeypatch.setattr(type(ui_for(game, mode)), "table_files", lambda *_: [])  # images carry no names, cost time
-    state = engine.setup(options_for(engine, game, mode), [SeatInfo(names=(n,)) for n in names], 5)
+    start = engine.setup(options_for(engine, game, mode), [SeatInfo(names=(n,)) for n in names], 5)
     delivery, seen, ui = offline_delivery(), set[str](), ui_for(game, mode)
-    for step_no, (state, events) in enumerate(random_game(engine, state, 5, steps=120)):
+    for step_no, (state, events) in enumerate(random_game(engine, start, 5, steps=120)):
         table = make_table(game, mode, names, "en", state, "finished" if engine.outcome(state) else "active")
         ctx = RenderContext(table, "en")
         lines = [line for e in events if e.audience.kind == "public" and (line := ui.public_event(ctx, e))]

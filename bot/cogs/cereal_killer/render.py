@@ -271,7 +271,7 @@ def _draw_routes(draw: ImageDraw.ImageDraw, geo: Geometry, routes: list[list[int
     :data:`LANE` px apart, in the order walked; ``numbered``: each day's last space gets the day's number.
     Returns the row ranges drawn on (each leg's, the start's ring, each day's end mark)."""
     changed: list[tuple[float, float]] = []
-    legs = [[(a, b) for a, b in zip(route, route[1:]) if a != b and geo.is_space(a) and geo.is_space(b)]
+    legs = [[(a, b) for a, b in zip(route, route[1:], strict=False) if a != b and geo.is_space(a) and geo.is_space(b)]
             for route in routes]
     shared = Counter(frozenset(leg) for day in legs for leg in day)
     taken: Counter[frozenset[int]] = Counter()

@@ -125,7 +125,7 @@ class LetsKillUI(GameUI):
         await interaction.response.send_message(view=view_of(*items), ephemeral=True, allowed_mentions=SILENT)
         return None
 
-    async def _build(self, bot: CoronerBot, interaction: discord.Interaction, ctx: RenderContext, table: Table,
+    async def _build(self, bot: Coroner, interaction: discord.Interaction, ctx: RenderContext, table: Table,
                      legal: list[Any], name: str, arg: str, values: list[str], version: int) -> None:
         """One step of a Step-2 play (:mod:`bot.cogs.lets_kill.builder`): Act opens the card panel, each answer
         edits the panel into the next step, the finished play is made (and the panel goes)."""

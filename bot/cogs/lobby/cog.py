@@ -347,7 +347,7 @@ class Lobby(ScheduledLobbies, commands.Cog):
             async with self._shown(table.id):
                 await self._refresh_lobby(table, locked=True, shown=shown)
             return
-        for _ in range(LOBBY_EDITS):
+        for _attempt in range(LOBBY_EDITS):
             table = await self.bot.tables.load(table.id)
             if not table.lobby_message_id or table.table_message_id or table.state is not None:  # the table now
                 return
