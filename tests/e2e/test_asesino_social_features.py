@@ -252,5 +252,6 @@ async def test_secret_actions_leave_the_channel_untouched(world: World) -> None:
         await dm_text(world, who["accomplice"], "has made you the accomplice")
         await pick(world, who["doctor"], "protect", seat(table, who["bystander"]))
         assert "Killer" in await pick(world, who["detective"], "inspect", seat(table, who["killer"]))
+        assert not [m for m in who["detective"].dms() if "holds the card" in m.text]  # the reply is the answer
         assert [(m.id, m.text, str(m.components)) for m in world.bot_messages()] == before
         assert await version(world, table) == table.version + 3
