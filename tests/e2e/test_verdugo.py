@@ -13,7 +13,7 @@ import pytest
 from bot.i18n import t
 from bot.tables import TableService
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, refusal, table_log
+from tests.e2e.conftest import World, refusal, table_log, until_delivered
 from tests.support.newgame import newgame
 
 #: a seed (found once by simulation) whose round 1 deals dave a Shield beside erin's Pardon, draws Scaffold cards
@@ -235,6 +235,7 @@ async def test_a_peeks_card_is_the_answer_of_its_menu_not_a_dm(world: World, ver
         await start_table(world, [alice, bob, carol, dave, erin])
         await use(world, alice, "draw")
         await use(world, alice, "call", [str(BOB)])
+        await until_delivered(world)  # the Peek's step is then shown by its own move (bot.replies: no other task)
         before = len(bob.dms())
         version = (await current(world)).version
         message, ident = await control(world, "act")

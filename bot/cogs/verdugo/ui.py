@@ -46,8 +46,11 @@ class VerdugoUI(GameUI):
         return in_reply(event, OWN_RESULTS)
 
     def fresh_table(self, table: Table, events: list[Event]) -> bool:
-        """A round's end (REVEAL ALL) gets a new table message, so the reveal stays in the channel's history."""
-        return any(e.key == "verdugo.reveal.all" for e in events)
+        """A round's end (REVEAL ALL, edition §7.4) gets a new table message, so the reveal stays in the channel's
+        history while the match goes on; the reveal that ends the match (§9.4) edits the table into the result,
+        which is never edited again (a new message there cost a post and stripping the old table, issue 20)."""
+        keys = [e.key for e in events]
+        return "verdugo.reveal.all" in keys and not any(k.startswith("verdugo.over.") for k in keys)
 
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
         """Refusal and outcome parameters in words: seats, cards, positions (see :func:`render.words`)."""
