@@ -18,8 +18,9 @@ pytestmark = pytest.mark.usefixtures("social_seed")
 
 
 async def take_offer(world: World, host: User, user: User, seat_no: int) -> None:
-    """The host offers ``seat_no`` to ``user`` with ``/replace`` (a public offer), who takes it."""
-    offer = await (await host.slash(world.games, "replace", seat=seat_no, member=user)).response()
+    """The host offers ``seat_no`` (from 0; the command counts from 1) to ``user`` with ``/replace`` (a public
+    offer), who takes it."""
+    offer = await (await host.slash(world.games, "replace", seat=seat_no + 1, member=user)).response()
     assert not offer.ephemeral, offer.content
     message = next(m for m in reversed(world.bot_messages()) if user.mention in m.content and m.components)
     await (await user.click(message, label="Take the seat")).response()
@@ -81,7 +82,7 @@ async def test_the_accomplices_seat_handed_over_moves_the_plotters_thread(world:
         await take_offer(world, world.admin, gwen, accomplice)
         assert members(world, thread) == {who["killer"].id, gwen.id}
 
-        await (await world.admin.slash(world.games, "replace", seat=accomplice)).response()
+        await (await world.admin.slash(world.games, "replace", seat=accomplice + 1)).response()
         await settled(world)
         await until_delivered(world)
         assert (await world.tables.load(table.id)).user_of(accomplice) is None
