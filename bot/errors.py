@@ -6,7 +6,7 @@ import logging
 from typing import TYPE_CHECKING
 
 import discord
-from discord import app_commands
+from discord import AppCommandOptionType, app_commands
 
 from bot.budget import CONTENT, clip
 from bot.i18n import catalog
@@ -66,7 +66,8 @@ async def send_error(bot: Coroner, interaction: discord.Interaction, exc: BaseEx
 
 
 def install_error_handler(bot: Coroner) -> None:
-    """Route every app command error through :func:`send_error`."""
+    """Route every app command error through :func:`send_error`: a missing permission, a server-only command used
+    in DMs and a member option naming someone outside the server become their own private refusals."""
 
     async def on_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
@@ -74,6 +75,9 @@ def install_error_handler(bot: Coroner) -> None:
             original = UserError("error.missing_permissions")
         elif isinstance(original, app_commands.NoPrivateMessage):
             original = UserError("error.guild_only")
+        elif isinstance(original, app_commands.TransformerError) and original.type is AppCommandOptionType.user:
+            # discord.py's Member transformer: the option named a user (a pasted id) who is not in this server
+            original = UserError("error.not_a_member")
         await send_error(bot, interaction, original)
 
     bot.tree.on_error = on_error
