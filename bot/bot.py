@@ -18,7 +18,7 @@ from discord import app_commands
 
 from bot.ai_seats import install_ai_seats, resume_ai_moves
 from bot.app import Coroner
-from bot.components import GameButton, GameSelect, HistoryButton, LobbyButton, LobbySelect
+from bot.components import GameButton, GameSelect, GameUserSelect, HistoryButton, LobbyButton, LobbySelect
 from bot.db.check import open_database
 from bot.db.session import make_sessionmaker
 from bot.deadline import acknowledge_if_slow
@@ -26,12 +26,14 @@ from bot.delivery import Delivery
 from bot.errors import install_error_handler, send_error, typed_texts
 from bot.i18n.translator import CatalogTranslator
 from bot.modals import LOBBY_OPTIONS, install_modal_router
+from bot.outage import Outage, unavailable
 from bot.plugins import extensions
 from bot.private_view import show_secrets
 from bot.seat_controls import BACK, TAKE, accept_offer, take_back
 from bot.settings import Settings, StartupError
 from bot.startup import invite_url, ready_line
 from bot.tables import TableService
+from bot.tables.leases import DeliveryHooks
 from bot.tables.outbox import RETRY_TIMER
 from bot.tables.service import process_owner
 from bot.threads.watch import on_watch
@@ -70,6 +72,7 @@ class CoronerBot(Coroner):
     the cogs and routes the game components and modals."""
 
     delivery: Delivery
+    outage: Outage
 
     _announced = False
     _setting_up = False  # setup_hook has begun (login's own requests are over)
@@ -108,16 +111,21 @@ class CoronerBot(Coroner):
         if self.settings.metrics_port:
             await self.metrics.serve(self.settings.metrics_port, self.sessions, self.clock.now)
         self.delivery = Delivery(self)
+        hooks = DeliveryHooks(unavailable=unavailable, pause_until=self.clock.pause_until,
+                              taken_over=lambda: self.metrics.taken_over("delivery"))
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=lambda due: self.timers.wake(due),
-                                   owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED)
+                                   owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED,
+                                   delivery=hooks)
+        self.outage = Outage(self.tables.deliverer.redraw_failed)  # Discord answering again redraws at once
+        self.metrics.on_answer(self.outage.answered)
         self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
         install_ai_seats(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
-        self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, HistoryButton)
+        self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, GameUserSelect, HistoryButton)
         install_modal_router(self)
         await self.load_plugins()
         # before the gateway connects (no interaction, no timer yet): show every step a crash left undelivered
@@ -196,6 +204,8 @@ class CoronerBot(Coroner):
             await shard.disconnect()
         if hasattr(self, "timers"):
             await self.timers.stop(grace=SHUTDOWN_GRACE)
+        if hasattr(self, "outage"):
+            await self.outage.stop()
         current = asyncio.current_task()
         handling = [task for task in asyncio.all_tasks() if task is not current and not task.done()
                     and task.get_name().startswith(INTERACTION_TASKS)]

@@ -29,6 +29,11 @@ class Clock:
             pass
         self._poked.clear()
 
+    async def pause_until(self, when: datetime) -> None:
+        """Return at ``when``, whatever is poked meanwhile, and leave every poke to :meth:`sleep_until` (a heartbeat
+        beside the timer loop must not take the loop's wake-up)."""
+        await asyncio.sleep(max(0.0, (when - self.now()).total_seconds()))
+
 
 class FakeClock(Clock):
     """A clock that only moves when a test calls :meth:`advance` or :meth:`set`. Sleepers wake on each move."""
@@ -36,12 +41,18 @@ class FakeClock(Clock):
     def __init__(self, start: datetime | None = None) -> None:
         super().__init__()
         self._now = start or datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+        self._pauses: list[tuple[datetime, asyncio.Future[None]]] = []
 
     def now(self) -> datetime:
         return self._now
 
     def set(self, when: datetime) -> None:
         self._now = when
+        waiting = self._pauses
+        self._pauses = [(at, future) for at, future in waiting if at > when and not future.done()]
+        for at, future in waiting:
+            if at <= when and not future.done():
+                future.set_result(None)
         self.poke()
 
     def advance(self, delta: timedelta | None = None, **kwargs: float) -> datetime:
@@ -56,3 +67,14 @@ class FakeClock(Clock):
             return
         await self._poked.wait()
         self._poked.clear()
+
+    async def pause_until(self, when: datetime) -> None:
+        """Return once the clock was moved to ``when`` or past it (pokes neither wake nor are taken)."""
+        if self._now >= when:
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pauses.append((when, future))
+        try:
+            await future
+        finally:  # (cancelled: forgotten at once, not at the next move)
+            self._pauses = [(at, waiting) for at, waiting in self._pauses if waiting is not future]

@@ -4,7 +4,8 @@ they keep working after a restart and a click on an outdated message is recognis
 Templates: ``coroner:lobby:<game>:<action>`` for lobby buttons (and the Cancel confirmation's), ``coroner:lobbysel:<game>:<action>``
 for the host's lobby select, ``coroner:g:<game>:<version>:<name>:<arg>`` for
 game buttons, ``coroner:s:<game>:<version>:<name>:<arg>`` for game selects (the picked values reach the
-handler) and ``coroner:h:<what>:<game>:<page>`` for the history's buttons. ``version`` 0 means "any version" (e.g.
+handler), ``coroner:us:<game>:<version>:<name>:<arg>`` for a game's member picker and
+``coroner:h:<what>:<game>:<page>`` for the history's buttons. ``version`` 0 means "any version" (e.g.
 the My secrets button). Every number is bounded by :data:`~bot.db.base.MAX_ROW_ID` as it is parsed (see
 :class:`_Bounded`): a crafted id past what the columns hold is refused as stale before it reaches a query.
 """
@@ -154,6 +155,33 @@ class GameSelect(_Bounded, discord.ui.DynamicItem[discord.ui.Select],
         bot = cast("Coroner", interaction.client)
         await bot.on_game_component(interaction, self.game_id, self.version, self.name, self.arg,
                                     list(self.item.values))
+
+
+class GameUserSelect(_Bounded, discord.ui.DynamicItem[discord.ui.UserSelect],
+                     template=r"coroner:us:(?P<game_id>\d+):(?P<version>\d+):(?P<name>[a-z_]+):(?P<arg>[^:]*)"):
+    """A member picker of a running game (Discord's user select: any member of the server); the handler gets the
+    picked members' ids as strings, and who is a bot among them in ``interaction.extras["picked_bots"]`` (ids)."""
+
+    def __init__(self, game_id: int, version: int, name: str, arg: str = "", *, placeholder: str | None = None,
+                 row: int | None = None) -> None:
+        super().__init__(discord.ui.UserSelect(custom_id=f"coroner:us:{game_id}:{version}:{name}:{arg}",
+                                               placeholder=placeholder), row=row)
+        self.game_id, self.version, self.name, self.arg = game_id, version, name, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> GameUserSelect:
+        select = cast(discord.ui.UserSelect, item)
+        game_id, version = int(match["game_id"]), int(match["version"])
+        return cls.parsed(cls(game_id, version, match["name"], match["arg"], placeholder=select.placeholder),
+                          game_id, version)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast("Coroner", interaction.client)
+        picked = list(self.item.values)
+        interaction.extras["picked_bots"] = {user.id for user in picked if user.bot}
+        await bot.on_game_component(interaction, self.game_id, self.version, self.name, self.arg,
+                                    [str(user.id) for user in picked])
 
 
 class HistoryButton(_Bounded, discord.ui.DynamicItem[discord.ui.Button],

@@ -20,12 +20,13 @@ from bot.ai_seats import ai_timers
 from bot.components import HistoryButton, host_button, secrets_button, view_of, watch_button
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
-from bot.seat_controls import back_button
+from bot.seat_controls import away_notices, back_button, seat_line
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
 from bot.threads import GameThreads
 from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, text_name, ui_for
 from games.core import Event
+from games.core.seats import SEAT_EVENTS
 
 if TYPE_CHECKING:
     from bot.app import Coroner
@@ -80,6 +81,8 @@ class Delivery:
         for seat, outs in private.items():
             for out in merged(outs):
                 await self.dm(table, seat, out)
+        for seat, out in away_notices(table, events):  # "the computer plays for you", with I'm back
+            await self.dm(table, seat, out)
         if step is not None and step.kind == "start":  # every seat's DMs are tried when the game starts
             await self._probe_dms(table, private)
         for out in medium:
@@ -311,6 +314,9 @@ def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes:
             continue
         if event.key in CONTROL_EVENTS:  # the host's controls, the same in every game
             lines.append(ctx.t(event.key, by=text_name(str(event.params.get("by", "")))))
+            continue
+        if event.key in SEAT_EVENTS:  # who plays a seat, the same in every game
+            lines.append(seat_line(ctx, event))
             continue
         if event.audience.kind == "public":
             line = ui.public_event(ctx, event)

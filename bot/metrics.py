@@ -6,7 +6,8 @@ Counted where they happen: moves accepted and refused per game and the click-to-
 (:meth:`bot.ui.GameUI.play`), every REST call to Discord by route and status with the 429s and the retries and
 the interaction callbacks Discord refused as late (an aiohttp trace on discord.py's HTTP session), failed DMs
 (:meth:`bot.delivery.Delivery.dm`), how late each timer fired and the timer claims taken over from a process whose
-lease ran out (:class:`bot.timers.TimerRunner`). Read from the database at each scrape, for this process's
+lease ran out (:class:`bot.timers.TimerRunner`), and the games' delivery leases taken over likewise
+(:class:`bot.tables.outbox.Deliverer`, ``kind="delivery"``). Read from the database at each scrape, for this process's
 servers: live games and lobbies, the outbox backlog and its oldest step's age, and the timers due but not fired
 and how late the oldest is (:mod:`bot.db.repos.monitoring`).
 """
@@ -91,8 +92,9 @@ class Metrics:
         self.timer_lateness = Histogram(
             "coroner_timer_lateness_seconds", "How long after its due time each timer's handler started",
             ["shards"], buckets=LATENCY_BUCKETS, registry=r)
-        self.takeovers = counter("coroner_lease_takeovers", "Timer claims this process took over from another "
-                                 "whose lease had run out (a process that died or hung), by timer kind", "kind")
+        self.takeovers = counter("coroner_lease_takeovers", "Leases this process took over from another whose lease "
+                                 "had run out (a process that died or hung): timer claims by timer kind, and games' "
+                                 "delivery leases (kind delivery)", "kind")
         self.games = gauge("coroner_games", "Games of this process's servers, by status (lobby, active)", "status")
         self.outbox_backlog = gauge("coroner_outbox_backlog", "Steps committed but not shown yet (this process's "
                                     "servers)")
@@ -107,6 +109,7 @@ class Metrics:
                        self.late_callbacks):
             metric.labels(self.shards)
         self._runner: web.AppRunner | None = None
+        self._listeners: list[Callable[[int | None], None]] = []
 
     # --- counted where they happen -------------------------------------------------------------------------
     def move(self, game: str, *, accepted: bool) -> None:
@@ -122,7 +125,14 @@ class Metrics:
         self.timer_lateness.labels(self.shards).observe(max(late, 0.0))
 
     def taken_over(self, kind: str) -> None:
+        """A lease ran out and this process took it: a timer's claim (``kind``: the timer's kind) or a game's
+        delivery lease (``kind``: ``delivery``)."""
         self.takeovers.labels(self.shards, kind).inc()
+
+    def on_answer(self, listener: Callable[[int | None], None]) -> None:
+        """Call ``listener(status)`` after each REST answer counted (None: no answer), e.g.
+        :meth:`bot.outage.Outage.answered`."""
+        self._listeners.append(listener)
 
     def rest_answered(self, method: str, path: str, status: int | None) -> None:
         if "/api/v" not in path:  # not a REST call: the gateway's websocket, an attachment's download
@@ -133,6 +143,8 @@ class Metrics:
             self.rest_retries.labels(self.shards, route, str(status)).inc()
         if status == LATE_CALLBACK and route.endswith("/callback") and route.startswith("/interactions/"):
             self.late_callbacks.labels(self.shards).inc()
+        for listener in self._listeners:
+            listener(status)
 
     def http_trace(self) -> aiohttp.TraceConfig:
         """An aiohttp trace for discord.py's HTTP session (``Client(http_trace=...)``): each REST answer counted."""

@@ -2,11 +2,13 @@
 (:meth:`bot.ui.GameUI.play` -> :meth:`bot.tables.TableService.act`, checked by :mod:`bot.tables.seats` and the engine
 contract, :mod:`games.core.seats`):
 
-* "I'm back" on the table (:func:`take_back`): the player the computer plays for takes their seat back; the table's
-  edit answers the click. Anyone else gets a private refusal and nothing changes.
+* "I'm back" on the table, and in the DM its player gets when the computer takes their seat over
+  (:func:`away_notices`), :func:`take_back`: the player the computer plays for takes their seat back; the table's
+  edit answers the click (the DM's, that DM's edit). Anyone else gets a private refusal and nothing changes.
 * "Take the seat" under the host's offer (:func:`accept_offer`): the person the offer names takes the seat; its
   secrets (the seat's own view) reach them by DM, and the old holder's controls are refused from then on.
-* :func:`hand_over`: the host's replacement (``/replace``), by the computer at once or by an offer to a member.
+* :func:`hand_over`: the host's replacement (``/replace``), by the computer at once (:func:`to_computer`) or by an
+  offer to a member (:func:`offer_seat`); the host's panel (:mod:`bot.cogs.host`) makes the same two.
 """
 
 from __future__ import annotations
@@ -16,13 +18,16 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.components import GameButton
+from bot.cogs.lobby.names import is_manager, user_names
+from bot.components import GameButton, view_of
 from bot.deadline import edit_answer, respond
 from bot.errors import UserError
 from bot.tables import Table, TableError
 from bot.tables.seats import OFFER_TIMER
-from bot.ui import PINGS_USERS, Outgoing, RenderContext, ui_for
-from games.core import HOST_SEAT
+from bot.ui import Outgoing, RenderContext, text_name, ui_for
+from games.core import HOST_SEAT, Event
+from games.core.controls import NAME_LENGTH
+from games.core.seats import MAX_NAMES
 
 if TYPE_CHECKING:
     from bot.app import Coroner
@@ -37,25 +42,46 @@ def back_button(table: Table, label: str) -> GameButton:
     return GameButton(table.id, 0, BACK, label=label, emoji="🙋", style=discord.ButtonStyle.success)
 
 
+def away_notices(table: Table, events: list[Event]) -> list[tuple[int, Outgoing]]:
+    """The DM each player gets when the computer takes their seat over (a ``seat.away`` event of the step that
+    produced ``table``): what happened, where, and the same "I'm back" button as the table's (it works from the
+    DM, across restarts: its custom_id carries the game only)."""
+    ctx = RenderContext(table, table.language)
+    return [(event.params["seat"], Outgoing(
+        content=ctx.t("seat.away_dm", channel=table.channel_id), language=table.language,
+        view=view_of(back_button(table, ctx.t("seat.button.back"))))) for event in events
+        if event.key == "seat.away" and table.user_of(event.params.get("seat", -1)) is not None]
+
+
 async def take_back(bot: Coroner, interaction: discord.Interaction, table: Table) -> None:
-    """The clicker takes back the seat the computer plays for them. Raises ``TableError``
-    (``seat.error.not_yours`` for anyone the computer plays for nobody of; ``table.not_active``)."""
+    """The clicker takes back the seat the computer plays for them, from the table or from the DM that told them
+    (:func:`away_notices`): the table's edit answers a click on it; a DM's click is answered by that DM saying
+    they are back (its button gone). Raises ``TableError`` (``seat.error.not_yours`` for anyone the computer plays
+    for nobody of; ``seat.error.back_already`` from the DM of someone who came back already; ``table.not_active``).
+    """
     seat = table.away_seat_of(interaction.user.id)
+    if seat is None and interaction.guild_id is None and table.seat_of(interaction.user.id) is not None:
+        raise TableError("seat.error.back_already")  # (the DM's button, once they came back by the table's)
     if seat is None:
         raise TableError("seat.error.not_yours", seat=table.seat_of(interaction.user.id))
-    await ui_for(table.game, table.mode).play(bot, table, interaction.user.id, {"type": "seat_back", "seat": seat},
-                                              interaction=interaction)
-    if not interaction.response.is_done():  # (a click from a table message no longer current)
+    result = await ui_for(table.game, table.mode).play(bot, table, interaction.user.id,
+                                                       {"type": "seat_back", "seat": seat}, interaction=interaction)
+    if interaction.guild_id is None:  # the DM's button
+        ctx = RenderContext(result.table, result.table.language)
+        await edit_answer(interaction, content=ctx.t("seat.back_dm", channel=table.channel_id), view=None)
+    elif not interaction.response.is_done():  # (a click from a table message no longer current)
         await interaction.response.defer()
 
 
 async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Table, seat: int) -> None:
-    """The clicker takes ``seat`` the host offered them: the seat is theirs, the offer's message says so (its
-    button gone) and the seat's secrets reach them by DM. Raises ``TableError`` (``seat.error.no_offer``,
+    """The clicker takes ``seat`` the host offered them: the seat is theirs and goes by their name from now on (the
+    history keeps who held it before), the offer's message says so (its button gone) and the seat's secrets reach
+    them by DM. Raises ``TableError`` (``seat.error.no_offer``,
     ``seat.error.seated``, ``seat.error.computer``...)."""
     ui = ui_for(table.game, table.mode)
-    result = await ui.play(bot, table, interaction.user.id, {"type": "seat_replaced", "seat": seat, "to": "person"},
-                           interaction=interaction)
+    names = [name[:NAME_LENGTH] for name in user_names(interaction.user)][:MAX_NAMES]
+    result = await ui.play(bot, table, interaction.user.id, {"type": "seat_replaced", "seat": seat, "to": "person",
+                                                             "names": names}, interaction=interaction)
     ctx = RenderContext(result.table, result.table.language)
     await edit_answer(interaction, content=ctx.t("seat.taken"), view=None)
     view = result.table.engine.view(result.table.state, seat)
@@ -64,35 +90,65 @@ async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Ta
     await bot.delivery.dm(result.table, seat, out)
 
 
-async def hand_over(bot: Coroner, interaction: discord.Interaction, table: Table, seat: int,
-                    member: discord.Member | None) -> None:
-    """The host's replacement of ``seat``: to the computer at once (``member`` None; answered privately), or an
-    offer to ``member`` (the command's public answer, with the "Take the seat" button; it lapses after
-    :data:`OFFER_FOR`). Raises ``UserError`` (``seat.error.host_only``, ``seat.error.bot``) or ``TableError``."""
-    user = interaction.user
-    manager = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
-    if user.id != table.host_id and not manager:
+def check_replacer(interaction: discord.Interaction, table: Table) -> None:
+    """Refuse anyone but the table's host and the server's managers the replacement of a player. Raises
+    ``UserError("seat.error.host_only")``."""
+    if interaction.user.id != table.host_id and not is_manager(interaction.user):
         raise UserError("seat.error.host_only")
+
+
+async def to_computer(bot: Coroner, table: Table, seat: int) -> Table:
+    """The host hands ``seat`` to the computer at once (``seat_replaced`` to the computer, sent as ``HOST_SEAT``;
+    the caller checked who asks); the table after it (over as abandoned when nobody plays any more). Raises
+    ``TableError`` (``table.bad_seat``, ``seat.error.computer``, ``table.not_active``)."""
     if not table.has_seat(seat):
         raise TableError("table.bad_seat", seat=seat)
-    ctx = RenderContext(table, table.language)
-    if member is None:
-        await ui_for(table.game, table.mode).play(bot, table, None, {"type": "seat_replaced", "seat": seat,
-                                                                      "to": "computer"}, seat=HOST_SEAT)
-        await respond(interaction, ephemeral=True, content=ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat)))
-        return
-    if member.bot:
+    result = await ui_for(table.game, table.mode).play(bot, table, None, {"type": "seat_replaced", "seat": seat,
+                                                                          "to": "computer"}, seat=HOST_SEAT)
+    return result.table
+
+
+async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is_bot: bool, by: int) -> Outgoing:
+    """Offer ``seat`` to the member ``newcomer`` (a Discord id; ``is_bot``: a bot account) for the host ``by``: the
+    offer is armed (it lapses after :data:`OFFER_FOR`) and its public message returned, with the "Take the seat"
+    button only ``newcomer`` may use (:func:`accept_offer`). Raises ``UserError("seat.error.bot")`` or
+    ``TableError`` (``table.bad_seat``, ``seat.error.seated``, ``seat.error.computer``, ``table.not_active``)."""
+    if not table.has_seat(seat):
+        raise TableError("table.bad_seat", seat=seat)
+    if is_bot:
         raise UserError("seat.error.bot")
-    if table.seat_of(member.id) is not None:
+    if table.seat_of(newcomer) is not None:
         raise TableError("seat.error.seated", seat=seat)
     if table.status != "active" or next(s for s in table.seats if s.seat == seat).is_ai:
         raise TableError("seat.error.computer" if table.status == "active" else "table.not_active", seat=seat)
     await bot.timers.schedule(table.id, OFFER_TIMER, bot.clock.now() + OFFER_FOR,
-                              {"seat": seat, "user_id": member.id, "by": user.id})
+                              {"seat": seat, "user_id": newcomer, "by": by})
+    ctx = RenderContext(table, table.language)
     button = GameButton(table.id, 0, TAKE, str(seat), label=ctx.t("seat.button.take"), emoji="🪑",
                         style=discord.ButtonStyle.primary)
-    view = discord.ui.View(timeout=None)
-    view.add_item(button)
-    await respond(interaction, ephemeral=False, content=ctx.t("seat.offer", user=member.mention,
-                                                              seat=ctx.shown_name(seat)),
-                  view=view, allowed_mentions=PINGS_USERS)
+    return Outgoing(content=ctx.t("seat.offer", user=f"<@{newcomer}>", seat=ctx.shown_name(seat)),
+                    view=view_of(button), mentions=True, language=table.language)
+
+
+async def hand_over(bot: Coroner, interaction: discord.Interaction, table: Table, seat: int,
+                    member: discord.Member | None) -> None:
+    """``/replace``: the host's replacement of ``seat``: to the computer at once (``member`` None; answered
+    privately), or an offer to ``member`` (the command's public answer, :func:`offer_seat`). Raises ``UserError``
+    (``seat.error.host_only``, ``seat.error.bot``) or ``TableError``."""
+    check_replacer(interaction, table)
+    ctx = RenderContext(table, table.language)
+    if member is None:
+        await to_computer(bot, table, seat)
+        await respond(interaction, ephemeral=True, content=ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat)))
+        return
+    out = await offer_seat(bot, table, seat, member.id, is_bot=member.bot, by=interaction.user.id)
+    await respond(interaction, ephemeral=False, **out.kwargs())
+
+
+def seat_line(ctx: RenderContext, event: Event) -> str:
+    """The public line of a seat change's event (``seat.*``), worded alike in every game: the seat by the name it
+    goes by now, and for a replacement by a person the name it had (``was``)."""
+    params = ctx.seat_params(event.params)
+    if "was" in event.params:  # (a replacement logged before the names were: the seat's name stands in)
+        params["was"] = text_name(str(event.params["was"])) if event.params["was"] else params["seat"]
+    return ctx.t(event.key, **params)

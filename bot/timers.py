@@ -1,5 +1,7 @@
 """Persisted timers: absolute UTC deadlines in the ``timers`` table, re-armed at start (a deadline missed while
-the bot was down fires once, on start). Time comes from the injected :class:`~bot.clock.Clock`.
+the bot was down fires once, on start). Time comes from the injected :class:`~bot.clock.Clock`. The loop also
+shows the games whose delivery lease another process held when it ran out (:meth:`~bot.tables.outbox.Deliverer.
+take_over_due`, woken then) and, every poll, those nobody shows (:meth:`~bot.tables.outbox.Deliverer.sweep`).
 
 Any number of processes may run timers on one database: each claims the due timers in the database before running
 them (see :mod:`bot.db.repos.timers` for the claim and lease protocol), runs the handler, then marks the timer
@@ -152,8 +154,13 @@ class TimerRunner:
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
         swept = self.bot.clock.now()
+        deliverer = self.bot.tables.deliverer
         while not self._stopping:
             await self.run_due()
+            try:  # a game another process's lease kept, now that the lease ran out (it died): shown at once
+                await deliverer.take_over_due()
+            except Exception:  # the database may be away for a moment: the next poll's sweep finds it
+                log.exception("taking over the games of a process whose delivery lease ran out failed")
             now = self.bot.clock.now()
             if now - swept >= self.poll:
                 swept = now
@@ -163,7 +170,7 @@ class TimerRunner:
                     log.exception("sweeping the outbox failed")
             self._wake_at = None  # a timer committed from now on pokes (kept until the sleep below)
             due = await self.bot.tables.next_timer_due()
-            wake = now + self.poll
-            self._wake_at = wake if due is None else min(due, wake)
+            wake = min([now + self.poll, *(at for at in (due, deliverer.next_watch()) if at is not None)])
+            self._wake_at = wake
             await self.bot.clock.sleep_until(self._wake_at)
             self._wake_at = None

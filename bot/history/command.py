@@ -20,6 +20,7 @@ from bot.history.record import check
 from bot.history.store import finished_ids, load_record
 from games.core import IllegalAction, SeatInfo, get_engine
 from games.core.replay import replay
+from games.core.seats import names_at_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,8 @@ def replay_file(data: dict[str, Any]) -> str | None:
     """None when an exported record (``/history``'s or ``coroner simulate --json``'s) replays from its seed to its
     outcome, else what went wrong. Raises ``KeyError``/``TypeError``/``ValueError`` for a file that is not one."""
     engine = get_engine(data["game"], data["mode"])
-    seats = [SeatInfo(names=tuple(s["names"]) if isinstance(s, dict) else (str(s),)) for s in data["seats"]]
+    now = [tuple(s["names"]) if isinstance(s, dict) else (str(s),) for s in data["seats"]]
+    seats = [SeatInfo(names=names) for names in names_at_start(now, (a["action"] for a in data["actions"]))]
     try:
         state = replay(engine, engine.Options.model_validate(data["options"]), seats, int(data["seed"]),
                        [(int(a["seat"]), a["action"]) for a in data["actions"]])

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from bot.tables import Table
 from bot.tables.service import timeout_announcement
 from games.core import Event, IllegalAction, SeatInfo
+from games.core.seats import names_after, names_at_start
 
 #: the version of the exported JSON's layout
 FORMAT = 1
@@ -74,26 +75,31 @@ class ReplayedStep:
 
 
 def replay_steps(record: GameRecord) -> list[ReplayedStep]:
-    """The game step by step from its seed: the deal (``engine.intro``) then every logged action. Raises
+    """The game step by step from its seed: the deal (``engine.intro``) then every logged action; each step's table
+    has the seats' names as they were then (a seat handed to someone goes by the names it was dealt under before,
+    by its new holder's after: :func:`games.core.seats.names_at_start`). Raises
     :class:`~games.core.IllegalAction` when a logged action no longer applies, ``ValueError`` for a game that never
     started (no seed)."""
     table = record.table
     if table.seed is None:
         raise ValueError(f"game {table.id} never started")
     engine = table.engine
-    state = engine.setup(engine.Options.model_validate(table.options), [SeatInfo(names=s.names) for s in table.seats],
+    names = names_at_start([s.names for s in table.seats], (a.action for a in record.actions))
+    state = engine.setup(engine.Options.model_validate(table.options), [SeatInfo(names=n) for n in names],
                          table.seed)
-    steps = [ReplayedStep(None, engine.intro(state), _at(table, state))]
+    steps = [ReplayedStep(None, engine.intro(state), _at(table, state, names))]
     for logged in record.actions:
         announce = timeout_announcement(engine, state, logged.seat) if logged.timed_out else []
         step = engine.apply(state, logged.seat, engine.parse_action(logged.action))
         state = step.state
-        steps.append(ReplayedStep(logged, [*announce, *step.events], _at(table, state)))
+        names = names_after(names, logged.action)
+        steps.append(ReplayedStep(logged, [*announce, *step.events], _at(table, state, names)))
     return steps
 
 
-def _at(table: Table, state: Any) -> Table:
-    return replace(table, state=state, outcome=table.engine.outcome(state))
+def _at(table: Table, state: Any, names: list[tuple[str, ...]]) -> Table:
+    seats = tuple(replace(s, names=names[s.seat]) if s.seat < len(names) else s for s in table.seats)
+    return replace(table, state=state, outcome=table.engine.outcome(state), seats=seats)
 
 
 def check(record: GameRecord) -> str | None:

@@ -23,6 +23,7 @@ from bot.db.models import Achievement
 from bot.tables.model import Table
 from games.core import Outcome, SeatInfo
 from games.core.achievements import book_of, earned
+from games.core.seats import names_at_start
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +35,11 @@ async def settle(session: AsyncSession, table: Table, outcome: Outcome,
     no longer replays (it never should) earns nothing rather than failing its last move."""
     engine = table.engine
     assert table.seed is not None
+    dealt = names_at_start([s.names for s in table.seats], (action for _, action in moves))  # (the deal's names)
     try:
         # a replay of the whole game (0.1 s for a long Let's Kill! game): off the event loop, the engines are pure
         judged = await asyncio.to_thread(earned, engine, engine.Options.model_validate(table.options),
-                                         [SeatInfo(names=s.names) for s in table.seats], table.seed, list(moves))
+                                         [SeatInfo(names=names) for names in dealt], table.seed, list(moves))
     except Exception:  # noqa: BLE001 - the last move must stand whatever the judging does
         log.exception("could not judge the achievements of game %s", table.id)
         judged = {}

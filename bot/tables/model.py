@@ -9,12 +9,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from games.core import Engine, Event, Outcome, get_engine
+from games.core.seats import ABANDONED  # the outcome reason of an abandoned game (:attr:`Table.abandoned`)
 
 if TYPE_CHECKING:
     from bot.db.models import Game, Seat
 
-#: the outcome reason of a game every person left to the computer (:attr:`Table.abandoned`)
-ABANDONED = "table.abandoned"
 
 
 class TableError(Exception):

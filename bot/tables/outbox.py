@@ -13,14 +13,20 @@ delivery resumed after Discord forgot the nonces: :meth:`StepInfo.creating`). De
 
 Across processes (many bot processes on one PostgreSQL), a game's steps are shown by one process at a time: a
 drain works under the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, a ``delivery_leases`` row
-naming the process, valid for :data:`LEASE`, renewed while it works; taken in the transaction that commits the
+naming the process, valid for :data:`~bot.tables.leases.LEASE` (4 s), renewed every third of it while it works
+(:mod:`bot.tables.leases`); taken in the transaction that commits the
 step, :meth:`Deliverer.claim_with`, so it costs no round trip of its own), shows the steps in commit order and
 gives the lease back with the last one, in the transaction that marks it delivered, where it also looks for new
-steps (taking the lease again when there are: :meth:`Deliverer._finish`). A process that finds the lease held leaves
-the game to its holder, which looks after giving the lease back, so a step committed meanwhile is never stranded. A process
-that dies holding a lease leaves it to run out; then any process takes the game over: the next drain (a move, a
-timer), or :meth:`Deliverer.sweep`, which every process's timer loop runs for steps nobody showed within
-:data:`LEASE`.
+steps (taking the lease again when there are: :meth:`Deliverer._finish`). A process that finds the lease held
+leaves the game to its holder, which looks after giving the lease back, so a step committed meanwhile is never
+stranded. A process that dies holding a lease leaves it to run out; then any process takes the game over: one
+that found the lease held while a step was pending, when it runs out
+(:meth:`~bot.tables.leases.LeaseKeeper.take_over_due`), the next drain (a move, a timer), or
+:meth:`Deliverer.sweep`, which every process's timer loop runs for games nobody holds.
+
+A step that fails to show is tried again with backoff (:func:`retry_after`): for as long as it is kept when Discord
+did not answer (an outage is waited out, and the first answer after it redraws the failed games at once:
+:meth:`Deliverer.redraw_failed`, :mod:`bot.outage`), :data:`MAX_ATTEMPTS` times when Discord refused it.
 """
 
 from __future__ import annotations
@@ -41,21 +47,24 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db.models import OutboxEntry
 from bot.db.repos import games, outbox, timers
 from bot.locks import KeyedLocks
+from bot.tables.leases import LEASE as LEASE  # (re-exported: the lease the drains work under)
+from bot.tables.leases import DeliveryHooks, Lease, LeaseKeeper
 from bot.tables.model import Table, to_table
 from games.core import Event
 
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[Table, list[Event]], Awaitable[None]]
-#: a step failing this many times is given up (logged), so that it never blocks the game's later steps
+#: a step Discord refused (any answer but "unavailable", :attr:`DeliveryHooks.unavailable`) or that failed to
+#: render is given up (logged) after this many tries, so it never blocks the game's later steps for long; a step
+#: that failed because Discord did not answer is tried for as long as it is kept (:data:`RETENTION`)
 MAX_ATTEMPTS = 3
-#: a failed step is tried again this long after (a persisted ``outbox_retry`` timer, so a game whose last step
-#: failed to show does not wait for the next move or restart)
-RETRY_AFTER = timedelta(seconds=30)
+#: a failed step is tried again after :data:`RETRY_FIRST`, twice as long after each further failure, at most
+#: :data:`RETRY_CAP` (a persisted ``outbox_retry`` timer, so a game whose last step failed to show does not wait for
+#: the next move or restart; Discord answering again redraws it at once: :meth:`Deliverer.redraw_failed`)
+RETRY_FIRST = timedelta(seconds=5)
+RETRY_CAP = timedelta(minutes=5)
 RETRY_TIMER = "outbox_retry"
-#: how long a process's delivery lease of a game holds without renewal (it renews at half time while it works);
-#: a dead process's games are taken over this long after its last renewal
-LEASE = timedelta(seconds=30)
 #: a delivered step is kept this long (to look into what a game showed), then deleted: at start and then at most
 #: once every :data:`PRUNE_EVERY`, by the timer loop's :meth:`Deliverer.sweep`
 RETENTION = timedelta(days=7)
@@ -139,6 +148,11 @@ _STEP: ContextVar[StepInfo | None] = ContextVar("coroner_delivering_step", defau
 _DRAINING: ContextVar[frozenset[int]] = ContextVar("coroner_draining", default=frozenset())
 
 
+def retry_after(attempts: int) -> timedelta:
+    """How long after its ``attempts``-th failure (from 1) a step is tried again: 5 s, 10 s, 20 s ... 5 min."""
+    return min(RETRY_FIRST * 2 ** min(max(attempts - 1, 0), 16), RETRY_CAP)
+
+
 def current_step() -> StepInfo | None:
     """The step the running ``deliver`` call shows (None outside a delivery)."""
     return _STEP.get()
@@ -151,17 +165,6 @@ def _step_info(entry: OutboxEntry, shown: str | None,
         deadlines.setdefault(timer["kind"], datetime.fromisoformat(timer["due_at"]))
     sent = {str(nonce): int(message_id) for nonce, message_id in (entry.sent or {}).items()}
     return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown, sent, record)
-
-
-@dataclass
-class Lease:
-    """This process's delivery lease of a game: until when it holds, the digest of the public view the table
-    shows, and the id of the game's oldest undelivered step when it was taken (``first``)."""
-
-    game_id: int
-    until: datetime
-    shown: str | None
-    first: int | None = None
 
 
 @dataclass(frozen=True)
@@ -181,39 +184,41 @@ class Handoff:
     mark: int | None = None
 
 
-class Deliverer:
+class Deliverer(LeaseKeeper):
     """Drains the outbox of one game at a time: a per-game lock in this process, the game's delivery lease across
     processes. ``owner`` names this process in the leases (at most 64 chars)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], deliver: Deliver | None,
                  clock: Callable[[], datetime], on_timers: Callable[[datetime], None] | None = None, *,
-                 owner: str = "local") -> None:
-        self._sessions = sessions
+                 owner: str = "local", hooks: DeliveryHooks | None = None) -> None:
+        super().__init__(sessions, clock, on_timers, owner=owner, hooks=hooks, shows=deliver is not None)
         self._deliver = deliver
-        self._clock = clock
-        self._on_timers = on_timers
-        self.owner = owner
         self.locks = KeyedLocks()
         self._pruned_at: datetime | None = None
-        #: per game, the lease this process took last, until it gives it back (only games it is showing)
-        self._held: dict[int, Lease] = {}
         #: per game, a number that changes whenever this process writes about the game outside a step's own
         #: transaction (see :meth:`touched`); bounded: a game forgotten here only costs its next step a read
         self._marks: LRUCache[int, int] = LRUCache(maxsize=MARKS)
         self._tick = 0
 
-    async def drain(self, game_id: int, handoff: Handoff | None = None) -> int:
+    async def drain(self, game_id: int, handoff: Handoff | None = None, *, pending: bool = False) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
         another process holds the game's lease: its holder shows them). ``handoff``: what the transaction of the
-        step just committed wrote (its lease, taken by :meth:`claim_with`, its entry and table). Stops at a step
-        whose delivery fails: it is retried by the next drain (the next move, the next start, or the
-        :data:`RETRY_TIMER` armed for :data:`RETRY_AFTER` later), up to :data:`MAX_ATTEMPTS` times."""
+        step just committed wrote (its lease, taken by :meth:`claim_with`, its entry and table); ``pending``: the
+        caller knows a step is pending (a lease found held is then watched: :meth:`take_over_due`). Stops at a step
+        whose delivery fails: it is retried by the next drain (the next move, Discord answering again, or the
+        :data:`RETRY_TIMER` armed :func:`retry_after` later), see :meth:`_failed`. The lease is renewed every third
+        of :data:`LEASE` while this runs."""
         if self._deliver is None or game_id in _DRAINING.get():
             return 0
         token = _DRAINING.set(_DRAINING.get() | {game_id})
         try:
             async with self.locks(game_id):
-                return await self._drain_leased(game_id, handoff)
+                beat = asyncio.create_task(self._heartbeat(game_id), name=f"coroner-lease-{game_id}")
+                try:
+                    return await self._drain_leased(game_id, handoff, pending or handoff is not None)
+                finally:
+                    beat.cancel()
+                    await asyncio.gather(beat, return_exceptions=True)
         finally:
             _DRAINING.reset(token)
 
@@ -230,31 +235,17 @@ class Deliverer:
         self._tick += 1
         self._marks[game_id] = self._tick
 
-    def gave_back(self) -> None:
-        """Every lease of this process was given back in the database (it is stopping)."""
-        self._held.clear()
-
-    async def claim_with(self, session: AsyncSession, game_id: int) -> Lease | None:
-        """Take the game's delivery lease in the caller's transaction (the one committing a step), saving the
-        delivery its own claim; None when another process holds it, or this deliverer shows nothing."""
-        if self._deliver is None:
-            return None
-        now = self._clock()
-        won, shown, first = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
-        if not won:
-            return None
-        lease = self._held[game_id] = Lease(game_id, now + LEASE, shown, first)
-        return lease
-
-    async def _drain_leased(self, game_id: int, handoff: Handoff | None) -> int:
+    async def _drain_leased(self, game_id: int, handoff: Handoff | None, pending: bool) -> int:
         done = 0
         lease = handoff.lease if handoff is not None else None
         while True:  # looked at again after each lease is given back: a step another process committed meanwhile
             if lease is None:
                 async with self._sessions() as session, session.begin():
                     lease = await self.claim_with(session, game_id)
-                if lease is None:
-                    return done  # nothing to show, or another process is showing it and looks again after
+                if lease is None:  # nothing to show, or another process is showing it and looks again after
+                    if pending and not done:  # ... unless it died: then this one looks when its lease ran out
+                        await self._watch_holder(game_id)
+                    return done
             try:
                 shown, more, lease = await self._drain(lease, handoff)
             except BaseException:
@@ -264,20 +255,6 @@ class Deliverer:
             done += shown
             if not more:
                 return done
-
-    async def _release(self, game_id: int) -> None:
-        async with self._sessions() as session, session.begin():
-            await outbox.release_game(session, game_id, self.owner, self._clock())
-        self._held.pop(game_id, None)
-
-    async def _finish(self, session: AsyncSession, game_id: int, shown: str | None) -> Lease | None:
-        """Give the lease back (recording the digest ``shown``, when known) and take it again when a step is still
-        pending (one committed meanwhile, by this process or another), in the caller's transaction (the one marking
-        the last step delivered): a step another process committed while this one held the lease is never
-        stranded, and a drained game costs no transaction of its own to look again."""
-        await outbox.release_game(session, game_id, self.owner, self._clock(), shown)
-        self._held.pop(game_id, None)
-        return await self.claim_with(session, game_id)
 
     def _handed(self, lease: Lease, handoff: Handoff | None) -> bool:
         """Whether the step ``handoff`` brought can be shown as handed: it is the game's oldest undelivered step,
@@ -309,13 +286,10 @@ class Deliverer:
         done = 0
         after: Lease | None = None
         for index, entry in enumerate(entries):
-            if self._clock() >= lease.until - LEASE / 2:
-                async with self._sessions() as session, session.begin():
-                    renewed = await self.claim_with(session, game_id)
-                if renewed is None:
-                    log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
-                    return done, True, None
-                lease.until = renewed.until
+            if game_id in self._lost:  # (the heartbeat renews the lease meanwhile)
+                log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
+                self._held.pop(game_id, None)
+                return done, True, None
             delivered, after = await self._one(table, entry, lease, last=index == len(entries) - 1)
             if not delivered:
                 return done, False, None
@@ -338,28 +312,8 @@ class Deliverer:
         try:
             assert self._deliver is not None
             await self._deliver(table, events)
-        except Exception:  # the step stays committed; it is retried, then given up
-            log.exception("delivering %d events of game %s (step %s) failed", len(events), table.id, entry.id)
-            after: Lease | None = lease
-            retry = self._clock() + RETRY_AFTER
-            async with self._sessions() as session, session.begin():
-                if (sent := step.unrecorded) is not None:  # what it created before failing: never created again
-                    await outbox.record_sent(session, entry.id, sent)
-                attempts = await outbox.mark_failed(session, entry.id)
-                if attempts < MAX_ATTEMPTS:
-                    await timers.schedule(session, table.id, RETRY_TIMER, retry, {}, entry.version)
-                    await outbox.release_game(session, table.id, self.owner, self._clock())
-                else:
-                    log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
-                    await outbox.mark_delivered(session, entry.id, self._clock())
-                    if last:
-                        after = await self._finish(session, table.id, None)
-            if attempts < MAX_ATTEMPTS:
-                self._held.pop(table.id, None)
-                if self._on_timers is not None:
-                    self._on_timers(retry)
-                return False, None
-            return True, after
+        except Exception as exc:  # the step stays committed; it is retried, then given up
+            return await self._failed(table, entry, lease, step, exc, last=last)
         finally:
             _STEP.reset(token)
         changed = step.shows if step.shows is not None and step.shows != lease.shown else None
@@ -373,6 +327,48 @@ class Deliverer:
                     await outbox.set_shown(session, table.id, self.owner, changed)
         lease.shown = step.shows or lease.shown
         return True, after
+
+    async def _failed(self, table: Table, entry: OutboxEntry, lease: Lease, step: StepInfo, exc: Exception, *,
+                      last: bool) -> tuple[bool, Lease | None]:
+        """Count a failed delivery of ``entry`` and arm its retry :func:`retry_after` later, giving the lease back;
+        or give the step up (marked delivered, so the game's later steps go on): once it is older than
+        :data:`RETENTION` when Discord did not answer (:attr:`DeliveryHooks.unavailable`: an outage is waited out),
+        after :data:`MAX_ATTEMPTS` tries otherwise (a refusal would fail again). What ``step`` created before it
+        failed is recorded (never created again). Returns as :meth:`_one`."""
+        log.error("delivering %d events of game %s (step %s) failed", len(entry.events), table.id, entry.id,
+                  exc_info=exc)
+        now = self._clock()
+        down = self._hooks.unavailable(exc)
+        after: Lease | None = lease
+        async with self._sessions() as session, session.begin():
+            if (sent := step.unrecorded) is not None:  # what it created before failing: never created again
+                await outbox.record_sent(session, entry.id, sent)
+            attempts = await outbox.mark_failed(session, entry.id)
+            kept = now - entry.created_at < RETENTION if down else attempts < MAX_ATTEMPTS
+            retry = now + retry_after(attempts)
+            if kept:  # one retry per game: the earlier one (this failure's, or still to come) is replaced
+                await timers.disarm_superseded(session, table.id, (RETRY_TIMER,), entry.version + 1, now)
+                await timers.schedule(session, table.id, RETRY_TIMER, retry, {}, entry.version)
+                await outbox.release_game(session, table.id, self.owner, now)
+            else:
+                log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
+                await outbox.mark_delivered(session, entry.id, now)
+                if last:
+                    after = await self._finish(session, table.id, None)
+        if not kept:
+            return True, after
+        self._held.pop(table.id, None)
+        if self._on_timers is not None:
+            self._on_timers(retry)
+        return False, None
+
+    async def redraw_failed(self) -> int:
+        """Drain every game whose oldest pending step failed to show (waiting for its retry), at once: Discord
+        answers again after an outage, so a table left stale is redrawn without waiting for the backoff. Returns
+        how many steps were shown."""
+        async with self._sessions() as session:
+            failed = await outbox.pending_games(session, failed=True)
+        return sum([await self.drain(game_id) for game_id in failed])
 
     async def catch_up(self) -> int:
         """Drain every game with undelivered steps (at start, before serving anything else; a game another
@@ -394,10 +390,10 @@ class Deliverer:
         return deleted
 
     async def sweep(self) -> int:
-        """Drain the games whose steps nobody showed within :data:`LEASE` of their commit and nobody is showing
-        now (their process died between commit and delivery); returns how many steps were shown."""
+        """Drain the games with steps nobody is showing (their process died, or stopped, and its lease ran out or
+        was given back); returns how many steps were shown."""
         async with self._sessions() as session:
-            stranded = await outbox.pending_games(session, stranded_before=self._clock() - LEASE)
+            stranded = await outbox.pending_games(session, unleased_at=self._clock())
         done = sum([await self.drain(game_id) for game_id in stranded])
         if self._pruned_at is None or self._clock() - self._pruned_at >= PRUNE_EVERY:
             await self.prune()

@@ -1,13 +1,11 @@
-"""The table's side of a change of who plays a seat (:mod:`games.core.seats`): who may send it, what it writes to
-the seats, and when it leaves a game with no person playing (abandoned), all inside :meth:`TableService.act`'s
-transaction (issue 24).
+"""The table's side of a change of who plays a seat (:mod:`games.core.seats`, whose rules say who may send which
+change and when a game is left to the computer): what the table knows of the seats and the offers for those rules,
+and what an accepted change writes to the seats, all inside :meth:`TableService.act`'s transaction (issue 24).
 
-* ``seat_away``: the bot, for a person's seat it does not play yet (after the server's number of timeouts in a row,
-  :mod:`bot.turns`).
-* ``seat_back``: the person the computer plays for (``I'm back``), for their own seat.
+* ``seat_away``: the bot, after the server's number of timeouts in a row (:mod:`bot.turns`).
+* ``seat_back``: the person the computer plays for ("I'm back").
 * ``seat_replaced``: ``to="computer"`` by the host (``HOST_SEAT``: the cog checks host or Manage Server);
-  ``to="person"`` by the newcomer accepting the host's offer (a pending ``seat_offer`` timer names them), who must
-  not hold a seat at the table yet.
+  ``to="person"`` by the newcomer accepting the host's offer (a pending ``seat_offer`` timer names them).
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ from bot.db.repos import timers
 from bot.tables.model import ABANDONED, Table, TableError, TableSeat
 from games.core import HOST_SEAT, IllegalAction, Outcome
 from games.core.controls import CONTROL_TYPES
-from games.core.seats import is_seat_change
+from games.core.seats import Hold, abandoned, is_seat_change, seat_change_refusal
 
 #: the timer of a pending offer of a seat to someone (payload ``seat``, ``user_id``, ``by``); it lapses at due time
 OFFER_TIMER = "seat_offer"
@@ -37,37 +35,39 @@ def _target(table: Table, action: dict[str, Any]) -> int:
     return target
 
 
+def holds(table: Table) -> list[Hold]:
+    """What the rules of seat changes (:mod:`games.core.seats`) see of ``table``'s seats."""
+    return [Hold(seat=s.seat, person=not s.is_ai, away=s.away) for s in table.seats]
+
+
 async def admit_seat_change(session: AsyncSession, table: Table, action: dict[str, Any], *, user_id: int | None,
-                            seat: int | None) -> int:
+                            seat: int | None) -> tuple[int, dict[str, Any]]:
     """The actor the engine sees for the seat change ``action`` (JSON) sent by the person ``user_id`` or by the bot
-    for ``seat``; the engine checks the rest (:meth:`games.core.Engine.check_seat_change`). Raises ``TableError``:
-    ``table.not_active``, ``table.bad_seat``; ``seat.error.not_away`` (back: the computer does not play it),
-    ``seat.error.not_yours`` (back: not the clicker's seat), ``seat.error.computer`` (away or replaced: the computer
-    plays it already), ``seat.error.no_offer`` (no pending offer of this seat to the clicker), ``seat.error.seated``
-    (the newcomer holds a seat already); and
-    ``IllegalAction("core.host_only")`` for a person sending any other change."""
+    for ``seat``, and the action as logged (a replacement by a person carries the names the seat had, ``was``).
+    Who may send which change is the engine's rule (:func:`games.core.seats.seat_change_refusal`), the rest the
+    contract's (:meth:`games.core.Engine.check_seat_change`). Raises ``TableError``: ``table.not_active``,
+    ``table.bad_seat``, and the rule's refusals as ``TableError`` (``seat.error.not_away``, ``seat.error.not_yours``,
+    ``seat.error.computer``, ``seat.error.no_offer``, ``seat.error.seated``); ``IllegalAction("core.host_only")``
+    for a person sending a change only the bot makes."""
     if table.status != "active":
         raise TableError("table.not_active", game_id=table.id)
     target = _target(table, action)
-    info = next(s for s in table.seats if s.seat == target)
-    kind = action.get("type")
-    if kind == "seat_back":
-        if not info.away:
-            raise TableError("seat.error.not_away", seat=target)
-        if user_id is None or info.user_id != user_id:
-            raise TableError("seat.error.not_yours", seat=target)
-        return target
-    if info.is_ai or (info.away and action.get("to") != "person"):
-        raise TableError("seat.error.computer", seat=target)
-    if kind == "seat_replaced" and action.get("to") == "person" and seat is None:
-        if user_id is None or not await _offered(session, table.id, target, user_id):
-            raise TableError("seat.error.no_offer", seat=target)
-        if table.seat_of(user_id) is not None:
-            raise TableError("seat.error.seated", seat=target)
-        return HOST_SEAT
-    if seat is None:  # the computer takes a seat over at the bot's word or the host's (the cog checks who)
-        raise IllegalAction("core.host_only")
-    return seat
+    person = seat is None
+    sender = table.seat_of(user_id) if person and user_id is not None else None
+    if action.get("type") == "seat_back" and person and user_id is not None:
+        sender = table.away_seat_of(user_id)
+    offered = (person and user_id is not None and action.get("to") == "person"
+               and await _offered(session, table.id, target, user_id))
+    refusal = seat_change_refusal(holds(table), action, person=person, sender=sender, offered=offered)
+    if refusal == "core.host_only":
+        raise IllegalAction(refusal)
+    if refusal is not None:
+        raise TableError(refusal, seat=target)
+    if action.get("type") == "seat_replaced" and action.get("to") == "person":
+        action = {**action, "was": list(table.seat_names(target))}
+    if seat is not None:  # the bot's word: the game's clock (SYSTEM_SEAT) or the host's (HOST_SEAT)
+        return seat, action
+    return (target if action.get("type") == "seat_back" else HOST_SEAT), action
 
 
 async def _offered(session: AsyncSession, game_id: int, seat: int, user_id: int) -> bool:
@@ -85,6 +85,8 @@ async def change_seat(session: AsyncSession, table: Table, action: dict[str, Any
     if kind == "seat_replaced":
         values["user_id"] = user_id if action["to"] == "person" else None
         values["dm_ok"] = True
+        if action["to"] == "person" and action.get("names"):  # the seat goes by its new holder's name from now on
+            values["names"] = list(action["names"])
     await session.execute(update(Seat).where(Seat.game_id == table.id, Seat.seat == target).values(**values))
     if kind == "seat_replaced":  # every offer armed until now lapses
         await timers.disarm_superseded(session, table.id, {OFFER_TIMER}, table.version + 1, now)
@@ -104,12 +106,13 @@ def steps_since_decision(table: Table, state: Any, action: Any) -> int:
 
 
 def abandoned_outcome(table: Table) -> Outcome | None:
-    """The outcome of a running game with no person playing any more (every seat the computer's), else None."""
-    if table.status != "active" or any(not s.played_by_computer for s in table.seats):
+    """The outcome of a running game with no person playing any more (the engine's rule,
+    :func:`games.core.seats.abandoned`), else None."""
+    if table.status != "active" or not abandoned(holds(table)):
         return None
     return Outcome(winners=[], reason=ABANDONED)
 
 
 def _changed(seat: TableSeat, values: dict[str, Any]) -> TableSeat:
     return replace(seat, user_id=values.get("user_id", seat.user_id), dm_ok=values.get("dm_ok", seat.dm_ok),
-                   away=values["away"])
+                   away=values["away"], names=tuple(values.get("names", seat.names)))

@@ -37,6 +37,7 @@ from bot.db.models import Game, Timer
 from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
 from bot.tables.achievements import settle
+from bot.tables.leases import DeliveryHooks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
 from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
@@ -45,7 +46,7 @@ from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, 
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
 from games.core.controls import PauseGame, ResumeGame
 from games.core.replay import replay
-from games.core.seats import is_seat_change
+from games.core.seats import is_seat_change, names_at_start
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ class TableService(LobbyMixin, ScheduleMixin):
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
                  on_timers: Callable[[datetime], None] | None = None, owner: str | None = None,
-                 superseded: frozenset[str] = frozenset()) -> None:
+                 superseded: frozenset[str] = frozenset(), delivery: DeliveryHooks | None = None) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
         ``plan`` gives the timers a step arms; ``on_timers(due_at)`` is called after a committed step that armed
         timers, with the earliest one's due time (to wake the timer loop when it would sleep past it).
@@ -126,10 +127,11 @@ class TableService(LobbyMixin, ScheduleMixin):
         a random part). ``superseded``: timer kinds that do nothing once the decision they were armed for is
         over (turn warnings, timeouts, pings): each step disarms, in its transaction, the game's ones armed before
         :attr:`Table.decision_opened` (the version the decision it waits on was first offered at), so they never
-        fire only to find the game moved on."""
+        fire only to find the game moved on. ``delivery``: what the deliverer is told of Discord and time
+        (:class:`bot.tables.outbox.DeliveryHooks`)."""
         self._sessions = sessionmaker
         self.owner = owner or process_owner()
-        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner)
+        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner, hooks=delivery)
         self._plan = plan
         self._superseded = superseded
         self._on_timers = on_timers
@@ -268,7 +270,7 @@ class TableService(LobbyMixin, ScheduleMixin):
                     row, table = await self._read(session, game_id)
                     engine = table.engine
                     if is_seat_change(action):
-                        seat = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
+                        seat, action = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
                     else:
                         seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version,
                                      host_action=engine.is_host_action(action.get("type")), manager=manager)
@@ -355,7 +357,9 @@ class TableService(LobbyMixin, ScheduleMixin):
         if table.state is None or table.seed is None:
             return True
         engine = table.engine
-        seats = [SeatInfo(names=s.names) for s in table.seats]
+        # (a seat handed to someone goes by their names now: the deal was under the first ones)
+        dealt = names_at_start([s.names for s in table.seats], (a.action for a in log_rows))
+        seats = [SeatInfo(names=names) for names in dealt]
         rebuilt = replay(engine, engine.Options.model_validate(table.options), seats, table.seed,
                          [(a.seat, a.action) for a in log_rows])
         return engine.dump_state(rebuilt) == engine.dump_state(table.state)

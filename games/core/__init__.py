@@ -1,24 +1,22 @@
-"""The engine contract shared by every game (see ``games/core/engine.py``)."""
+"""The engine contract shared by every game: the :class:`Engine` base class (``games/core/engine.py``), the values
+it speaks in (``contract.py``), who it waits on (``waiting.py``) and what a game declares (``description.py``)."""
 
-from games.core.engine import (
+from games.core.contract import (
     HOST_SEAT,
-    SERVER_SETTING,
     SYSTEM_SEAT,
     Audience,
-    Engine,
     Event,
-    Features,
-    GameInfo,
     IllegalAction,
-    ModeInfo,
     Outcome,
     SeatInfo,
     Step,
-    Waiting,
     rng_for,
     seat_keys,
 )
+from games.core.description import SERVER_SETTING, Features, GameInfo, ModeInfo
+from games.core.engine import Engine
 from games.core.registry import all_games, get_engine, get_game, register
+from games.core.waiting import Waiting
 
 __all__ = [
     "Audience",

@@ -26,7 +26,8 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from games.core.engine import Engine, Event, SeatInfo
+from games.core.contract import Event, SeatInfo
+from games.core.engine import Engine
 
 #: where a game's achievements live, inside its package
 BOOK = Path("data") / "achievements.yaml"

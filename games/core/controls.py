@@ -22,6 +22,8 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, BaseModel, Field
 
+from games.core.copying import SETTLED
+
 #: the longest name a control carries (Discord's display names are at most 32 characters)
 NAME_LENGTH = 32
 
@@ -82,7 +84,8 @@ class Controls(BaseModel):
 class Controlled(BaseModel):
     """The base of every game's state: its :class:`Controls`."""
 
-    controls: Controls = Field(default_factory=Controls)
+    # the contract replaces it with a new one whenever it changes (:meth:`games.core.Engine.apply`), never in place
+    controls: Annotated[Controls, SETTLED] = Field(default_factory=Controls)
 
 
 def paused_for(paused: Paused, at: datetime) -> float:

@@ -11,6 +11,12 @@ a few kinds only, so :func:`deep_copy` copies it with a plan made once per model
   with the same fields-set, extra and private values;
 * anything else (``Any``, a union of containers...) is copied by looking at the value's own type.
 
+A field (or an item type) declared ``Annotated[..., SETTLED]`` holds values that are never changed in place once
+stored in the state (an append-only log's entries, setup's record, a queued task): :func:`step_copy`, the copy
+:meth:`Engine.apply <games.core.engine.Engine.apply>` gives a game's step, shares them with the original instead of
+copying them; :func:`deep_copy` still copies everything. A step that broke the promise would change its input,
+which ``tests/games/core`` checks for after every move of random games of every mode.
+
 A state is a tree: an object reached twice is copied twice (``deepcopy`` would keep the two references to one
 copy). Stored states are JSON, which never shares, so every reloaded state already behaves so. A field must hold
 what it declares (a ``tuple[int, ...]`` field holding a list would be shared); ``tests/games/core`` checks over
@@ -43,7 +49,21 @@ _SCALARS: frozenset[type] = frozenset({int, str, bool, float, type(None)})
 
 Copier = Callable[[Any], Any]
 _BY_TYPE: dict[type, Copier] = {}  # copiers chosen by a value's own type
-_PLANS: dict[type, Copier] = {}  # model copiers made from the declarations
+_PLANS: dict[tuple[type, bool], Copier] = {}  # model copiers made from the declarations, per (class, settled shared)
+
+
+class Settled:
+    """Marks a declared value that is never changed in place once stored in the state:
+    ``inbox: list[Annotated[dict[str, Any], SETTLED]]`` (the list grows, its entries never change) or
+    ``opening: Annotated[list[dict[str, Any]], SETTLED]`` (set once at setup). :func:`step_copy` shares such values
+    between a state and its copy; :func:`deep_copy` copies them like any other."""
+
+    def __repr__(self) -> str:
+        return "SETTLED"
+
+
+#: the one :class:`Settled` marker
+SETTLED = Settled()
 _SETATTR = object.__setattr__
 _NEW = object.__new__
 
@@ -54,6 +74,14 @@ def deep_copy(value: Any) -> Any:
         return _BY_TYPE[value.__class__](value)
     except KeyError:
         return _by_type(value.__class__)(value)
+
+
+def step_copy(model: BaseModel) -> Any:
+    """A copy of the state ``model`` for a step to change in place: :func:`deep_copy`, except that the values
+    declared :data:`SETTLED` are shared with ``model`` (they never change in place)."""
+    cls = model.__class__
+    plan = _PLANS.get((cls, True))
+    return (plan or _model(cls, settled=True))(model)
 
 
 def _identity(value: Any) -> Any:
@@ -81,7 +109,7 @@ def _by_type(cls: type) -> Copier:
     elif issubclass(cls, tuple):
         copier = _tuple
     elif issubclass(cls, BaseModel):
-        copier = _model(cls)
+        copier = _model(cls, settled=False)
     else:
         copier = copy.deepcopy
     _BY_TYPE[cls] = copier
@@ -114,54 +142,60 @@ def _optional(copier: Copier) -> Copier:
     return lambda value: None if value is None else copier(value)
 
 
-def _declared(annotation: Any) -> Copier | None:
-    """The copier for a field declared ``annotation``; ``None`` when its values are immutable (shared)."""
+def _declared(annotation: Any, settled: bool) -> Copier | None:
+    """The copier for a field declared ``annotation``; ``None`` when its values are immutable, or :data:`SETTLED`
+    and ``settled`` (shared)."""
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin is typing.Annotated:
-        return _declared(args[0])
+        if settled and any(isinstance(meta, Settled) for meta in annotation.__metadata__):
+            return None
+        return _declared(args[0], settled)
     if origin is typing.Literal:
         return None if all(type(a) in IMMUTABLE or isinstance(a, enum.Enum) for a in args) else deep_copy
     if origin in (typing.Union, types.UnionType):
         options = [a for a in args if a is not type(None)]
-        copiers = [_declared(a) for a in options]
+        copiers = [_declared(a, settled) for a in options]
         if all(c is None for c in copiers):
             return None
         if len(options) == 1:
             return _optional(copiers[0]) if len(args) > 1 else copiers[0]  # type: ignore[arg-type]
         return deep_copy
     if origin in (tuple, frozenset):
-        return None if all(a is Ellipsis or _declared(a) is None for a in args) else deep_copy
+        return None if all(a is Ellipsis or _declared(a, settled) is None for a in args) else deep_copy
     if origin is list:
-        return _list_of(_declared(args[0])) if args else _list_of(deep_copy)
+        return _list_of(_declared(args[0], settled)) if args else _list_of(deep_copy)
     if origin is set:
-        return _set_of(_declared(args[0])) if args else _set_of(deep_copy)
+        return _set_of(_declared(args[0], settled)) if args else _set_of(deep_copy)
     if origin is dict:
-        return _dict_of(_declared(args[1])) if args else _dict_of(deep_copy)
+        return _dict_of(_declared(args[1], settled)) if args else _dict_of(deep_copy)
     if origin is not None or not isinstance(annotation, type):
         return deep_copy
     if annotation in IMMUTABLE or issubclass(annotation, enum.Enum):
         return None
     if issubclass(annotation, BaseModel):
-        copier = _model(annotation)
+        copier = _model(annotation, settled)
         return None if copier is _identity else copier
     return deep_copy
 
 
-def _model(cls: type[BaseModel]) -> Copier:
+def _model(cls: type[BaseModel], settled: bool) -> Copier:
     """The copier of instances of ``cls`` (exactly ``cls``: a subclass instance is copied by its own type), made
     from its field declarations on first use: ``_identity`` for a frozen model of immutable fields, else a
-    function written for the class (one dict display of its fields: no loop, no call for a shared field)."""
-    plan = _PLANS.get(cls)
+    function written for the class (one dict display of its fields: no loop, no call for a shared field).
+    ``settled``: values declared :data:`SETTLED` are shared (:func:`step_copy`)."""
+    key = (cls, settled)
+    plan = _PLANS.get(key)
     if plan is not None:
         return plan
     namespace: dict[str, Any] = {"cls": cls, "deep_copy": deep_copy, "NEW": _NEW, "SET": _SETATTR,
                                  "private_copy": copy.deepcopy}
     # a placeholder first, so that a model declared inside itself finds its copier
-    _PLANS[cls] = lambda model: namespace["copy_model"](model)
+    _PLANS[key] = lambda model: namespace["copy_model"](model)
     items = []
     for index, (name, info) in enumerate(cls.model_fields.items()):
-        copier = _declared(info.annotation)
+        settles = settled and any(isinstance(meta, Settled) for meta in info.metadata)
+        copier = None if settles else _declared(info.annotation, settled)
         if copier is None:
             items.append(f"{name!r}: s[{name!r}]")
         elif copier is list or copier is dict or copier is set:
@@ -172,7 +206,7 @@ def _model(cls: type[BaseModel]) -> Copier:
     config = cls.model_config
     if len(items) == sum(": s[" in item for item in items) and config.get("frozen") and (
             config.get("extra") != "allow" and not cls.__private_attributes__):
-        _PLANS[cls] = _identity
+        _PLANS[key] = _identity
         return _identity
     fields = ", ".join(items)
     source = "\n".join([
@@ -183,15 +217,18 @@ def _model(cls: type[BaseModel]) -> Copier:
         "    new = NEW(cls)",
         f"    SET(new, '__dict__', {{{fields}}})",
         "    SET(new, '__pydantic_fields_set__', set(model.__pydantic_fields_set__))",
-        "    extra = model.__pydantic_extra__",
-        "    SET(new, '__pydantic_extra__', None if extra is None else deep_copy(extra))",
-        "    private = getattr(model, '__pydantic_private__', None)",
-        "    SET(new, '__pydantic_private__', None if private is None else private_copy(private))",
+        # a model that allows no extra fields and has no private attributes holds None in both (pydantic's own)
+        *(["    extra = model.__pydantic_extra__",
+            "    SET(new, '__pydantic_extra__', None if extra is None else deep_copy(extra))"]
+          if config.get("extra") == "allow" else ["    SET(new, '__pydantic_extra__', None)"]),
+        *(["    private = getattr(model, '__pydantic_private__', None)",
+           "    SET(new, '__pydantic_private__', None if private is None else private_copy(private))"]
+          if cls.__private_attributes__ else ["    SET(new, '__pydantic_private__', None)"]),
         "    return new",
     ])
     exec(compile(source, f"<copy of {cls.__qualname__}>", "exec"), namespace)  # noqa: S102 - our own source
-    _PLANS[cls] = namespace["copy_model"]
-    return _PLANS[cls]
+    _PLANS[key] = namespace["copy_model"]
+    return _PLANS[key]
 
 
 def replace(model: BaseModel, **changes: Any) -> Any:

@@ -6,7 +6,7 @@ An engine is the game's spec in the style of boardgame.io / OpenSpiel:
 * ``legal_actions(state, seat) -> list[Action]`` (feeds menus and the built-in random player)
 * ``apply(state, seat, action) -> Step(state, events)``; raises :class:`IllegalAction` and changes nothing. It is a
   checked wrapper (a template method, as OpenSpiel's ``apply_action`` over ``_apply_action``): it refuses a finished
-  game and the wrong actor for every game (:meth:`Engine.check_actor`), copies the state (:meth:`Engine.copy_state`)
+  game and the wrong actor for every game (:meth:`Engine.check_actor`), copies the state (:meth:`Engine.step_state`)
   and calls the game's own step, ``_apply``
 * ``features``: what the game has beyond that (a clock, host actions, time limits, an AI), declared once
   (:class:`Features`)
@@ -20,25 +20,29 @@ An engine is the game's spec in the style of boardgame.io / OpenSpiel:
   whose ``State`` is :class:`~games.core.controls.Controlled`
 
 States and actions are pydantic v2 models, so they serialise to JSON and replay bit for bit from
-``(seed, actions)``. Randomness comes only from :func:`rng_for`; time enters only as data inside actions.
+``(seed, actions)``. Randomness comes only from :func:`~games.core.contract.rng_for`; time enters only as data
+inside actions.
+
+This module holds the :class:`Engine` base class only; the values it speaks in (events, refusals, outcomes, seats)
+are in :mod:`games.core.contract`, :class:`~games.core.waiting.Waiting` in :mod:`games.core.waiting`, and what a game
+declares about itself (modes, server settings, :class:`~games.core.description.Features`) in
+:mod:`games.core.description`; :mod:`games.core` exports them all.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import permutations, product
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
+from games.core.contract import HOST_SEAT, SYSTEM_SEAT, Event, IllegalAction, Outcome, SeatInfo, Step
 from games.core.controls import (
     CONTROL_TYPES,
-    CloseGame,
     Closed,
+    CloseGame,
     Control,
     Controls,
     Paused,
@@ -46,259 +50,21 @@ from games.core.controls import (
     ResumeGame,
     paused_for,
 )
-from games.core.copying import deep_copy
-from games.core.seats import SeatAway, SeatBack, SeatReplaced, is_seat_change, parse_seat_change, seat_change_key
+from games.core.copying import deep_copy, step_copy
+from games.core.description import Features, ModeInfo
+from games.core.seats import (
+    SeatAway,
+    SeatBack,
+    SeatReplaced,
+    is_seat_change,
+    parse_seat_change,
+    seat_change_event_params,
+    seat_change_key,
+)
+from games.core.waiting import Waiting
 
 if TYPE_CHECKING:
     from games.core.achievements import Moment
-
-#: The seat of the game's own clock: actions such as "the day ends" that only the bot's timers send.
-SYSTEM_SEAT = -1
-#: The seat of the table's host acting as host (not as a player): actions such as "end the match" that only the host
-#: sends (the adapter knows who hosts a table; the engine only sees this seat).
-HOST_SEAT = -2
-
-
-class Audience(BaseModel):
-    """Who may receive an event.
-
-    ``kind``: ``public`` (the game channel), ``seats`` (a DM to each listed seat: one seat, or a group such as
-    Killer + Accomplice), or ``medium`` (the server's official medium channel, social mode).
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["public", "seats", "medium"] = "public"
-    seats: tuple[int, ...] = ()
-
-    @classmethod
-    def public(cls) -> Audience:
-        return cls(kind="public")
-
-    @classmethod
-    def medium(cls) -> Audience:
-        return cls(kind="medium")
-
-    @classmethod
-    def to(cls, *seats: int) -> Audience:
-        return cls(kind="seats", seats=tuple(seats))
-
-    @property
-    def is_public(self) -> bool:
-        return self.kind in ("public", "medium")
-
-
-def seat_keys(params: Mapping[str, Any], declared: Iterable[str] = ()) -> frozenset[str]:
-    """The names in ``params`` whose values are seats (a seat number, or a list of them), which the adapter shows
-    as the players' names: those ``declared``, plus by convention ``seat``, ``seats``, ``*_seat`` and ``*_seats``.
-    Declare every other seat parameter (``target``, ``killer``, ``accusers``...)."""
-    conventional = {key for key in params if key in ("seat", "seats") or key.endswith(("_seat", "_seats"))}
-    return frozenset(declared) | conventional
-
-
-class Event(BaseModel):
-    """Something that happened, for the adapter to render from a message catalogue.
-
-    ``key`` is a catalogue message id (e.g. ``asesino.destiny.murdered``); ``params`` holds its JSON-safe
-    parameters; ``seat_params`` names the parameters that are seats beyond the conventional names (see
-    :func:`seat_keys`); the adapter renders seats as the players' names. Events never hold prose.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    key: str
-    params: dict[str, Any] = Field(default_factory=dict)
-    audience: Audience = Field(default_factory=Audience.public)
-    seat_params: tuple[str, ...] = ()
-
-    @property
-    def seat_keys(self) -> frozenset[str]:
-        return seat_keys(self.params, self.seat_params)
-
-
-class IllegalAction(Exception):
-    """An action the rules forbid. Raising it guarantees the state did not change.
-
-    ``code`` is a catalogue message id; ``params`` are its parameters, e.g.
-    ``IllegalAction("cereal_killer.not_adjacent", a=9, b=5)``; ``seat_params`` names the parameters that are seats
-    beyond the conventional names (see :func:`seat_keys`), e.g. ``IllegalAction("asesino.error.bad_target",
-    seat_params=("target",), target=0)`` is shown with the player's name.
-    """
-
-    def __init__(self, code: str, *, seat_params: Iterable[str] = (), **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
-        self.seat_params = tuple(seat_params)
-
-    def __str__(self) -> str:
-        # written when read, not when raised: listing legal actions raises (and drops) thousands of refusals
-        return f"{self.code} {self.params}" if self.params else self.code
-
-    @property
-    def seat_keys(self) -> frozenset[str]:
-        return seat_keys(self.params, self.seat_params)
-
-
-class Outcome(BaseModel):
-    """How a finished game ended.
-
-    ``winners``: seats on the winning side; ``reason``: catalogue key with its ``params`` (``seat_params`` as on
-    :class:`Event`); ``scores``: points per seat for the
-    round (string seat keys, JSON-safe), used by multi-round series; ``achievements``: per-seat achievement ids,
-    filled in when the game ends from the game's book and its :meth:`Engine.facts` (:mod:`games.core.achievements`)
-    with what its people earned; an engine's own :meth:`Engine.outcome` leaves it empty.
-    """
-
-    winners: list[int]
-    reason: str
-    params: dict[str, Any] = Field(default_factory=dict)
-    scores: dict[int, float] = Field(default_factory=dict)
-    achievements: dict[int, list[str]] = Field(default_factory=dict)
-    seat_params: tuple[str, ...] = ()
-
-    @property
-    def seat_keys(self) -> frozenset[str]:
-        return seat_keys(self.params, self.seat_params)
-
-
-class Waiting(BaseModel):
-    """Who the game waits on, and for what decision: the one answer to "who must act" for every engine.
-
-    ``seats``: the seats that must act now (several when they act at once). ``kind``: the decision, a game-specific
-    id the adapter draws its controls from (e.g. ``turn``, ``last_words``, ``answer``). ``pace``: ``turn`` (a
-    player's turn: the server's turn time limit), ``prompt`` (a short answer asked in the middle of play: the
-    prompt time limit) or ``realtime`` (everyone acts freely while the game's own clock runs, e.g. a social-mode
-    day: no per-move time limit and nobody is pinged; ``seats`` are those who may act). ``hidden``: who must act
-    is a secret (e.g. the Prosecutor asked to accuse): the adapter names nobody in public (no mention, no public
-    warning) but still arms the move timers. ``open_for``: since when this decision stands, counted in accepted
-    steps: how many steps ago it was first offered (0: the last step opened it). A simultaneous decision (a Let's
-    Kill! response window, say) stays open while its answers come in one step each: every answer to it is an answer
-    to the same decision, so a control drawn for it at any of those steps still holds, and the time limit armed when
-    it opened still runs (LK-19). The table the step made is at version ``v``: the decision opened at
-    ``v - open_for``.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    seats: tuple[int, ...]
-    kind: str = "turn"
-    pace: Literal["turn", "prompt", "realtime"] = "turn"
-    hidden: bool = False
-    open_for: int = Field(default=0, ge=0)
-
-    @classmethod
-    def turn(cls, seat: int, kind: str = "turn") -> Waiting:
-        """``seat``'s turn (decision ``kind``)."""
-        return cls.of((seat,), kind, "turn")
-
-    @classmethod
-    def prompt(cls, seat: int, kind: str) -> Waiting:
-        """A question ``kind`` put to ``seat`` in the middle of play."""
-        return cls.of((seat,), kind, "prompt")
-
-    @classmethod
-    def of(cls, seats: tuple[int, ...], kind: str = "turn", pace: Literal["turn", "prompt", "realtime"] = "turn",
-           hidden: bool = False, open_for: int = 0) -> Waiting:
-        """``Waiting(seats=..., kind=..., ...)``, made once per distinct value: a frozen value, shared (engines ask
-        who must act several times a move, and validating it each time was a tenth of a move)."""
-        return _waiting(cls, seats, kind, pace, hidden, open_for)
-
-    @property
-    def pings(self) -> bool:
-        """Whether the adapter mentions ``seats`` under the status and arms their move timers (not in real time)."""
-        return self.pace != "realtime" and bool(self.seats)
-
-
-@functools.lru_cache(maxsize=4096)
-def _waiting(cls: type[Waiting], seats: tuple[int, ...], kind: str, pace: Literal["turn", "prompt", "realtime"],
-             hidden: bool, open_for: int) -> Waiting:
-    return cls(seats=seats, kind=kind, pace=pace, hidden=hidden, open_for=open_for)
-
-
-class SeatInfo(BaseModel):
-    """What an engine knows of a player: their names (for rules such as "a Farewell Letter may not name a
-    player"). Never a Discord id: the adapter maps seat numbers to users."""
-
-    model_config = ConfigDict(frozen=True)
-
-    names: tuple[str, ...] = ()
-
-
-class Step(BaseModel):
-    """The result of one accepted action: the new state and the events it produced, in order."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    state: Any
-    events: list[Event] = Field(default_factory=list)
-
-
-class ServerSetting:
-    """Marks a field of an engine's ``Options`` that the adapter fills in at start from the server's settings (the
-    social mode's day length, say), so the lobby does not offer it as a choice:
-    ``day_length_minutes: Annotated[int, SERVER_SETTING] = Field(default=1440, ge=10)``. Every other field is a
-    lobby option (``/newgame <game>`` gets a typed parameter for it, see ``games/README.md``)."""
-
-    def __repr__(self) -> str:
-        return "SERVER_SETTING"
-
-
-#: the one :class:`ServerSetting` marker
-SERVER_SETTING = ServerSetting()
-
-
-class ModeInfo(BaseModel):
-    """A playable mode of a game: its id (named in the catalogues as ``mode.<game>.<id>``) and its player-count
-    limits (inclusive)."""
-
-    id: str
-    min_players: int
-    max_players: int
-
-
-class GameInfo(BaseModel):
-    """A game as the lobby lists it: its id (named in the catalogues as ``game.<id>``) and its modes."""
-
-    id: str
-    modes: list[ModeInfo]
-
-    def mode(self, mode_id: str) -> ModeInfo:
-        """The mode ``mode_id``. Raises ``KeyError`` when the game has no such mode."""
-        for mode in self.modes:
-            if mode.id == mode_id:
-                return mode
-        raise KeyError(mode_id)
-
-
-class Features(BaseModel):
-    """What a game has beyond the contract every engine implements, declared once on the engine class
-    (``features: ClassVar[Features] = Features(...)``) so the adapter never probes for optional hooks.
-
-    * ``clock``: the game keeps its own time: :meth:`Engine.due` gives the actions it makes at a moment (the social
-      mode's day end), which the bot's timers and ``coroner simulate`` apply as ``SYSTEM_SEAT``.
-    * ``timeouts``: :meth:`Engine.timeout_action` gives the default move when a player's time runs out.
-    * ``clock_actions``: the action ``type`` s only the game itself sends (as ``SYSTEM_SEAT``: its clock, a time
-      limit's default); anyone else gets ``system_only``.
-    * ``host_actions``: the action ``type`` s only the table's host sends (as ``HOST_SEAT``; the game's own seat
-      may too); a player gets ``host_only``.
-    * ``ai``: the game has its own computer players (a policy registered in ``games/<game>/ai.py``), else they play
-      random legal moves.
-    * ``series``: the mode plays points series (the lobby offers ``rounds``; each round's :attr:`Outcome.scores`
-      add up, and the UI's ``series_embed`` shows the standings).
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    clock: bool = False
-    timeouts: bool = False
-    clock_actions: frozenset[str] = frozenset()
-    host_actions: frozenset[str] = frozenset()
-    system_only: str = "core.system_only"
-    host_only: str = "core.host_only"
-    ai: bool = False
-    series: bool = False
-
 
 StateT = TypeVar("StateT", bound=BaseModel)
 
@@ -365,6 +131,13 @@ class Engine(ABC, Generic[StateT]):
         those and share the rest."""
         return deep_copy(state)
 
+    def step_state(self, state: StateT) -> StateT:
+        """The copy of ``state`` that :meth:`apply` gives the game's step to change in place: :meth:`copy_state`'s,
+        except that the values the state declares :data:`~games.core.copying.SETTLED` (never changed in place once
+        stored: a log's entries, setup's record) are shared with ``state`` rather than copied
+        (:func:`games.core.copying.step_copy`). ``state`` is still never mutated."""
+        return step_copy(state)  # type: ignore[no-any-return]
+
     @abstractmethod
     def setup(self, options: BaseModel, seats: list[SeatInfo], seed: int) -> StateT:
         """Deal a new game for ``len(seats)`` players. Raises :class:`IllegalAction` for a bad player count."""
@@ -396,18 +169,19 @@ class Engine(ABC, Generic[StateT]):
 
     def apply(self, state: StateT, seat: int, action: Any) -> Step:
         """Apply ``action`` by ``seat``: :meth:`check_actor`, then the game's own step :meth:`_apply` on
-        :meth:`copy_state` of ``state``. Returns a new state (the input is never mutated) and the events. Raises
+        :meth:`step_state` of ``state``. Returns a new state (the input is never mutated) and the events. Raises
         :class:`IllegalAction` when the rules forbid it (``core.game_over``, the wrong actor, then the game's own
         codes). Games do not override it: they write :meth:`_apply`. The host's controls (pause, resume, close,
         :mod:`games.core.controls`) are the contract's own step (:meth:`_control`); a change of who plays a seat
         (:mod:`games.core.seats`) is checked by :meth:`check_seat_change` and leaves the state as it is."""
         if is_seat_change(action):
             self.check_seat_change(state, seat, action)
-            return Step(state=state, events=[Event(key=seat_change_key(action), params={"seat": action.seat})])
+            return Step(state=state, events=[Event(key=seat_change_key(action),
+                                                   params=seat_change_event_params(action))])
         self.check_actor(state, seat, action)
         if isinstance(action, PauseGame | ResumeGame | CloseGame):
-            return self._control(self.copy_state(state), action)
-        step = self._apply(self.copy_state(state), seat, action)
+            return self._control(self.step_state(state), action)
+        step = self._apply(self.step_state(state), seat, action)
         controls = self.controls(step.state)
         if controls is not None and controls.steps:  # a new decision opened: the control steps are behind it
             waiting = self.waiting(step.state)
@@ -490,7 +264,7 @@ class Engine(ABC, Generic[StateT]):
     @abstractmethod
     def _apply(self, state: StateT, seat: int, action: Any) -> Step:
         """The game's own step: ``action`` by ``seat``, already known to be a move this actor may make now
-        (:meth:`check_actor`). ``state`` is a fresh copy (:meth:`copy_state`) the step may change in place; it
+        (:meth:`check_actor`). ``state`` is a fresh copy (:meth:`step_state`) the step may change in place; it
         returns the new state and its events, or raises :class:`IllegalAction` (the copy is then dropped)."""
 
     def check_actor(self, state: StateT, seat: int, action: Any = None) -> None:
@@ -598,11 +372,3 @@ class Engine(ABC, Generic[StateT]):
 
     def seat_count(self, state: StateT) -> int:
         return len(state.seats)  # type: ignore[attr-defined]
-
-
-def rng_for(seed: int, *salt: object) -> random.Random:
-    """A ``random.Random`` derived deterministically from the game seed and a salt (e.g. the action count),
-    so that replaying the same actions draws the same cards. Stable across processes and Python versions
-    (``hash()`` is salted per process, so it is not used)."""
-    digest = hashlib.sha256(repr((seed, *salt)).encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))

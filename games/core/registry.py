@@ -12,7 +12,8 @@ import importlib
 import pkgutil
 
 import games
-from games.core.engine import Engine, GameInfo
+from games.core.description import GameInfo
+from games.core.engine import Engine
 
 #: packages under ``games/`` that are not games
 NOT_GAMES = frozenset({"core"})

@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from games.core.engine import Engine, SeatInfo
+from games.core.contract import SeatInfo
+from games.core.engine import Engine
 
 
 def replay(

@@ -4,19 +4,33 @@ history like any move) that leave the game's own state as it is (issue 24).
 * :class:`SeatAway`: after the server's number of timeouts in a row the computer plays the seat (sent by the
   game's own clock, ``SYSTEM_SEAT``).
 * :class:`SeatBack`: the seat's player takes it back ("I'm back"; sent by that seat).
-* :class:`SeatReplaced`: the host hands the seat to someone else (``to="person"``) or to the computer
+* :class:`SeatReplaced`: the host hands the seat to someone else (``to="person"``, with the newcomer's names and
+  the ones the seat had: from then on the seat goes by the new names, in the history too) or to the computer
   (``to="computer"``; sent by ``HOST_SEAT``).
 
-The engine contract checks who sends them and that the game goes on (:meth:`games.core.Engine.apply`); the table
-knows which seats are people, computers or away, and who holds them (``bot/tables``). Their events are public:
-``seat.away``, ``seat.back``, ``seat.replaced.person`` / ``seat.replaced.computer``, with ``seat``.
+The engine contract checks who sends them and that the game goes on (:meth:`games.core.Engine.apply`). Who may
+send which change to which seat, and when a game is left to the computer (abandoned), are the rules here
+(:func:`seat_change_refusal`, :func:`abandoned`), over what the table knows of each seat (a :class:`Hold`:
+a person, maybe away, or a computer player; never a Discord id). Their events are public: ``seat.away``,
+``seat.back``, ``seat.replaced.person`` (``was``: the seat's name before) / ``seat.replaced.computer``, with
+``seat``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from games.core.controls import NAME_LENGTH
+
+#: the outcome reason of a game every person left to the computer: no winner, no scores, no leaderboard
+ABANDONED = "table.abandoned"
+#: the most names a seat goes by (display name, user name, global name, nickname)
+MAX_NAMES = 4
+Names = Annotated[tuple[Annotated[str, Field(max_length=NAME_LENGTH)], ...], Field(max_length=MAX_NAMES)]
 
 
 class _SeatChange(BaseModel):
@@ -38,14 +52,19 @@ class SeatBack(_SeatChange):
 
 
 class SeatReplaced(_SeatChange):
-    """The host gives ``seat`` to another person or to the computer."""
+    """The host gives ``seat`` to another person (``names``: theirs, display name first) or to the computer;
+    ``was``: the names the seat went by until then (the table fills them in)."""
 
     type: Literal["seat_replaced"] = "seat_replaced"
     to: Literal["person", "computer"]
+    names: Names = ()
+    was: Names = ()
 
 
 SeatChange = Annotated[SeatAway | SeatBack | SeatReplaced, Field(discriminator="type")]
 SEAT_CHANGES: frozenset[str] = frozenset({"seat_away", "seat_back", "seat_replaced"})
+#: the keys of their public events (:func:`seat_change_key`)
+SEAT_EVENTS: frozenset[str] = frozenset({"seat.away", "seat.back", "seat.replaced.person", "seat.replaced.computer"})
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(SeatChange)
 
 
@@ -63,3 +82,85 @@ def parse_seat_change(data: dict[str, Any]) -> Any:
 def seat_change_key(action: Any) -> str:
     """The catalogue key of a seat change's public line."""
     return f"seat.replaced.{action.to}" if isinstance(action, SeatReplaced) else f"seat.{action.type[5:]}"
+
+
+def seat_change_event_params(action: Any) -> dict[str, Any]:
+    """The public event's parameters of a seat change: ``seat``, and for a replacement by a person ``was`` (the
+    name the seat had, shown once: from this step on the seat goes by its new holder's name)."""
+    if isinstance(action, SeatReplaced) and action.to == "person":
+        return {"seat": action.seat, "was": action.was[0] if action.was else ""}
+    return {"seat": action.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """Who plays ``seat``, as the rules of seat changes see it: a ``person`` (False: a computer player), who may
+    be ``away`` (the computer plays for them until they take the seat back)."""
+
+    seat: int
+    person: bool
+    away: bool = False
+
+    @property
+    def computer(self) -> bool:
+        """The computer moves for this seat (a computer player's, or an away person's)."""
+        return not self.person or self.away
+
+
+def seat_change_refusal(holds: Sequence[Hold], action: dict[str, Any], *, person: bool, sender: int | None,
+                        offered: bool = False) -> str | None:
+    """Why the seat change ``action`` (JSON, of a seat at the table) may not be made, as a catalogue key, or None
+    when it may (issue 24). ``person``: a person sends it (False: the bot, for the game's clock or for the host,
+    who was checked); ``sender``: the seat that person holds (None: none); ``offered``: the host's offer of this
+    seat to that person stands.
+
+    * ``seat_back`` ("I'm back"): only for an away seat (``seat.error.not_away``), only by its own person
+      (``seat.error.not_yours``).
+    * ``seat_away`` and ``seat_replaced`` to the computer: not of a seat the computer plays already
+      (``seat.error.computer``), only by the bot (``core.host_only``).
+    * ``seat_replaced`` to a person (an away seat too): not of a computer player's seat (``seat.error.computer``),
+      only by the person the offer names (``seat.error.no_offer``), who holds no seat yet (``seat.error.seated``)."""
+    hold = next(h for h in holds if h.seat == action.get("seat"))
+    kind, to = action.get("type"), action.get("to")
+    if kind == "seat_back":
+        if not hold.away:
+            return "seat.error.not_away"
+        return None if person and sender == hold.seat else "seat.error.not_yours"
+    if not hold.person or (hold.away and to != "person"):
+        return "seat.error.computer"
+    if kind == "seat_replaced" and to == "person" and person:
+        if not offered:
+            return "seat.error.no_offer"
+        return "seat.error.seated" if sender is not None else None
+    return "core.host_only" if person else None
+
+
+def abandoned(holds: Iterable[Hold]) -> bool:
+    """Whether a running game is left with no person playing (the computer moves for every seat): it ends then,
+    not played out by the bot, with no winner and no scores (its outcome's reason :data:`ABANDONED`; issue 24)."""
+    return all(h.computer for h in holds)
+
+
+def names_at_start(names: Sequence[tuple[str, ...]], actions: Iterable[dict[str, Any]]) -> list[tuple[str, ...]]:
+    """The names each seat was dealt under, from the names the seats go by now (``names``, by seat) and the game's
+    logged actions (JSON): a seat handed to a person went by the ``was`` of its first such replacement."""
+    out = [tuple(n) for n in names]
+    seen: set[int] = set()
+    for action in actions:
+        if _to_person(action) and action["seat"] not in seen and action.get("was"):
+            seen.add(action["seat"])
+            out[action["seat"]] = tuple(action["was"])
+    return out
+
+
+def names_after(names: Sequence[tuple[str, ...]], action: dict[str, Any]) -> list[tuple[str, ...]]:
+    """The names of the seats (by seat) after the logged ``action`` (JSON): its new holder's for a seat handed to a
+    person, the same otherwise."""
+    out = [tuple(n) for n in names]
+    if _to_person(action) and action.get("names"):
+        out[action["seat"]] = tuple(action["names"])
+    return out
+
+
+def _to_person(action: dict[str, Any]) -> bool:
+    return action.get("type") == "seat_replaced" and action.get("to") == "person"

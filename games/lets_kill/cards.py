@@ -58,8 +58,19 @@ class Card(BaseModel):
     def deck(self) -> Literal["lets_kill", "victims"]:
         return "victims" if self.type in ("location", "victim") else "lets_kill"
 
-    def effects_of(self, trigger: str, kind: str | None = None) -> list[Effect]:
-        return [e for e in self.parsed if e.trigger == trigger and (kind is None or e.kind == kind)]
+    def effects_of(self, trigger: str, kind: str | None = None) -> tuple[Effect, ...]:
+        """The card's effects with ``trigger`` (and ``kind``, when given), in printed order; made once per card and
+        question (cards never change, and the rules ask thousands of times a move)."""
+        key = (trigger, kind)
+        found = self._effects.get(key)
+        if found is None:
+            found = self._effects[key] = tuple(
+                e for e in self.parsed if e.trigger == trigger and (kind is None or e.kind == kind))
+        return found
+
+    @cached_property
+    def _effects(self) -> dict[tuple[str, str | None], tuple[Effect, ...]]:
+        return {}
 
     @property
     def is_gun(self) -> bool:

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from games.core.controls import Controlled
+from games.core.copying import SETTLED
 
 SeatNo = int
 
@@ -148,12 +149,13 @@ class LetsKillState(Controlled):
     turn: int = 0
     declared_by: SeatNo | None = None
     ended: str | None = None
-    agenda: list[Task] = Field(default_factory=list)
+    agenda: list[Annotated[Task, SETTLED]] = Field(default_factory=list)  # a queued task never changes: popped whole
     pending: Pending | None = None
     whacking: Whacking | None = None
     shootout: Shootout | None = None
     window: Window | None = None
-    opening: list[dict[str, Any]] = Field(default_factory=list)  # public events of setup's first steps, for intro
+    # public events of setup's first steps, for intro: written by setup, never changed after
+    opening: Annotated[list[dict[str, Any]], SETTLED] = Field(default_factory=list)
     limbo: list[str] = Field(default_factory=list)  # cards between zones: a declared Weapon, an Event resolving
     rng_counter: int = 0
 

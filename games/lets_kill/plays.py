@@ -6,15 +6,17 @@ from __future__ import annotations
 from itertools import combinations
 
 from games.core import IllegalAction
+from games.core.copying import replace
 from games.lets_kill import effects, rules
 from games.lets_kill.cards import CARDS, Card
+from games.lets_kill.dsl import Effect
 from games.lets_kill.flow import Flow
 from games.lets_kill.models import LetsKillState, Pending, PlayCard, Respond, Whacking
 
 WHACK_TASKS = ("w3", "w4", "w5", "w6", "w7", "w_end")
 
 
-def _on_play(card: Card, kind: str) -> list:
+def _on_play(card: Card, kind: str) -> tuple[Effect, ...]:
     return card.effects_of("on_play", kind)
 
 
@@ -94,30 +96,33 @@ def legal_plays(state: LetsKillState, pending: Pending) -> list[PlayCard]:
 
 
 def _candidates(state: LetsKillState, seat: int, card: Card, bonus: int) -> tuple[list[PlayCard], bool]:
-    """The plays of ``card`` to consider, and whether they are all legal by construction (else each is checked)."""
+    """The plays of ``card`` to consider, and whether they are all legal by construction (else each is checked).
+    One play of the card is validated; the others are copied from it with their targets (no validation: the targets
+    are the state's own cards and numbers, as the fields declare; validating each was most of listing them)."""
+    first = PlayCard(card=card.id)
     if card.type == "weapon":
-        return [PlayCard(card=card.id, victims=d) for d in rules.legal_declarations(state, card.id, bonus)], True
+        return [replace(first, victims=d) for d in rules.legal_declarations(state, card.id, bonus)], True
     if card.type == "surprise":
-        return [PlayCard(card=card.id, victims=[v]) for v in rules.surprise_targets(state)], True
+        return [replace(first, victims=[v]) for v in rules.surprise_targets(state)], True
     if card.subtype == "response":
         return [], True
     if attaches(card) or _on_play(card, "steal_incident"):
-        return [PlayCard(card=card.id, incident=inc.id) for inc in state.incidents], False
+        return [replace(first, incident=inc.id) for inc in state.incidents], False
     if _on_play(card, "trigger_shootout"):
-        return [PlayCard(card=card.id, seat=other) for other in range(len(state.seats)) if other != seat], False
+        return [replace(first, seat=other) for other in range(len(state.seats)) if other != seat], False
     for effect in _on_play(card, "move_victim"):  # each Location: the Victims it takes, as many as it has room for
-        moves = [PlayCard(card=card.id)]
+        moves = [first]
         for loc in state.locations:
             fits = [v for v in state.town if rules.can_take(state, loc.card, [v])]
             spare = rules.room(state, loc.card)
             most = min(effect.arg("n"), len(fits) if spare is None else spare)
-            moves += [PlayCard(card=card.id, victims=list(group), location=loc.card)
+            moves += [replace(first, victims=list(group), location=loc.card)
                       for size in range(1, most + 1) for group in combinations(fits, size)]
         return moves, True
     for effect in _on_play(card, "peek_surprise"):
-        return [PlayCard(card=card.id, victims=list(group)) for size in range(effect.arg("n") + 1)
+        return [replace(first, victims=list(group)) for size in range(effect.arg("n") + 1)
                 for group in combinations(state.surprises, size)], True
-    return [PlayCard(card=card.id)], False
+    return [first], False
 
 
 def apply_play(flow: Flow, seat: int, action: PlayCard) -> None:

@@ -3,6 +3,7 @@ Surprise targets (LK-10) and scoring (§7.5)."""
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 
 from games.core import IllegalAction
@@ -11,7 +12,8 @@ from games.lets_kill.dsl import Effect, Pred
 from games.lets_kill.models import Incident, LetsKillState, LocationInPlay
 
 
-def static(card_id: str, kind: str) -> list[Effect]:
+@cache  # of the printed cards only
+def static(card_id: str, kind: str) -> tuple[Effect, ...]:
     return CARDS[card_id].effects_of("static", kind)
 
 
@@ -37,6 +39,7 @@ def victims_in_play(state: LetsKillState) -> list[str]:
 
 # ------------------------------------------------------------------ placement
 
+@cache  # of the printed cards only
 def _restriction_allows(card_id: str, victim: str) -> bool:
     for effect in static(card_id, "placement_restriction"):
         allowed = effect.arg("allowed")
@@ -73,6 +76,7 @@ def placement_options(state: LetsKillState, victim: str) -> list[str]:
 
 # ------------------------------------------------------------------ whacking (W1)
 
+@cache  # of the printed cards only
 def _whack_allowed(card_id: str, weapon: str) -> bool:
     for effect in static(card_id, "whack_restriction"):
         allowed = effect.arg("allowed")
@@ -105,15 +109,19 @@ def holds_for_weapon(effect: Effect, weapon: str | None) -> bool:
 def effective_body_count(weapon: str, targets: list[str], loc: str | None, bonus: int = 0) -> int:
     """Printed body count + the Location's ``body_count`` (its weapon condition checked) + each declared Victim's
     + ``bonus`` (an ``extra_play`` Event's), W1."""
-    total = (CARDS[weapon].body_count or 0) + bonus
-    sources = ([loc] if loc else []) + targets
-    for source in sources:
-        for effect in static(source, "body_count"):
-            if holds_for_weapon(effect, weapon):
-                total += effect.arg("amount")
-    return total
+    return (CARDS[weapon].body_count or 0) + bonus + _modifier(weapon, loc) + sum(
+        _modifier(weapon, target) for target in targets)
 
 
+@cache  # of the printed cards only
+def _modifier(weapon: str, source: str | None) -> int:
+    """What ``source`` (a Location or a declared Victim) adds to ``weapon``'s body count (W1)."""
+    if not source:
+        return 0
+    return sum(effect.arg("amount") for effect in static(source, "body_count") if holds_for_weapon(effect, weapon))
+
+
+@cache  # of the printed card only
 def scope_of(weapon: str) -> tuple[str, bool]:
     """The Weapon's own ``whack_scope`` (§9.1): ``(scope, all)``; standard ``("location", False)``."""
     for effect in static(weapon, "whack_scope"):
@@ -137,7 +145,13 @@ def declaration_error(state: LetsKillState, weapon: str, targets: list[str], bon
         places.add(loc)
     if len(places) != 1:
         return IllegalAction("lets_kill.one_location")
-    loc = places.pop()
+    return _placed_error(state, weapon, targets, places.pop(), bonus)
+
+
+def _placed_error(state: LetsKillState, weapon: str, targets: list[str], loc: str | None,
+                  bonus: int) -> IllegalAction | None:
+    """Why ``targets`` (distinct Victims in play at ``loc``, ``None``: out on the town, each whackable by
+    ``weapon``) are not a legal declaration: the Weapon's scope, its body count and "all of them" (W1, §9.8)."""
     scope, everyone = scope_of(weapon)
     if scope == "out_on_the_town" and loc is not None:
         return IllegalAction("lets_kill.town_only", weapon=weapon)
@@ -150,8 +164,9 @@ def declaration_error(state: LetsKillState, weapon: str, targets: list[str], bon
         here = location(state, loc)
         assert here is not None
         for other in here.victims:
+            # the body count with ``other`` declared too: ``limit`` plus what ``other`` adds
             if other not in targets and whackable(state, other, weapon) and \
-                    len(targets) + 1 <= effective_body_count(weapon, [*targets, other], loc, bonus):
+                    len(targets) + 1 <= limit + _modifier(weapon, other):
                 return IllegalAction("lets_kill.must_whack_all", card=other)
     return None
 
@@ -176,8 +191,9 @@ def legal_declarations(state: LetsKillState, weapon: str, bonus: int = 0) -> lis
         if everyone and loc is not None:  # a maximal declaration only (§9.8)
             fewest = max(1, min(len(candidates), most) + sum(s for s in shifts if s < 0))
         sizes = range(fewest, min(len(candidates), most) + 1)
+        # every candidate is in play at ``loc`` and whackable: only the declaration's own checks are left
         found += [list(c) for size in sizes for c in combinations(candidates, size)
-                  if declaration_error(state, weapon, list(c), bonus) is None]
+                  if _placed_error(state, weapon, list(c), loc, bonus) is None]
     return found
 
 

@@ -9,6 +9,7 @@ then the match's ``successor`` phase, or ``over``. Every decision has one awaite
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -136,9 +137,7 @@ class Verdugo(Engine[VerdugoState]):
         if r.phase == "call":
             return [Call(seat=p) for p in r.prisoners() if p not in r.acted]
         if r.phase == "act":
-            positions = [*r.prisoners(), CENTRE]
-            return [Peek(position=p) for p in positions] + [
-                Swap(a=a, b=b) for i, a in enumerate(positions) for b in positions[i + 1:]]
+            return list(_act_moves((*r.prisoners(), CENTRE)))
         if r.phase == "choose":
             return actions.choices(r)
         if r.phase == "execute":
@@ -216,14 +215,11 @@ class Verdugo(Engine[VerdugoState]):
 
     def _dispatch(self, s: VerdugoState, seat: int, action: Any, ev: list[Event]) -> None:
         r = s.round
-        expected: dict[type, str] = {SetAside: "set_aside", Draw: "draw", Call: "call", Swap: "act", Peek: "act",
-                                     Forfeit: "act", ChoosePrisoner: "choose", ChoosePair: "choose",
-                                     ChooseDirection: "choose", Stop: "execute", Successor: "successor"}
         phase = "successor" if s.phase == "successor" else r.phase
         if isinstance(action, Chop):
             if phase not in ("execute", "shield"):
                 raise IllegalAction("verdugo.wrong_action", action=action.type)
-        elif expected.get(type(action)) != phase:
+        elif _PHASE_OF.get(type(action)) != phase:
             raise IllegalAction("verdugo.wrong_action", action=action.type)
         handlers = {SetAside: actions.set_aside, Draw: actions.draw, Call: actions.call, Swap: actions.act,
                     Peek: actions.act, Forfeit: actions.act, ChoosePrisoner: actions.choose,
@@ -296,3 +292,17 @@ class Verdugo(Engine[VerdugoState]):
 
 
 ENGINE = Verdugo()
+
+
+#: the phase each action answers (a ``Chop`` answers ``execute`` and ``shield``)
+_PHASE_OF: dict[type, str] = {SetAside: "set_aside", Draw: "draw", Call: "call", Swap: "act", Peek: "act",
+                              Forfeit: "act", ChoosePrisoner: "choose", ChoosePair: "choose",
+                              ChooseDirection: "choose", Stop: "execute", Successor: "successor"}
+
+
+@lru_cache(maxsize=256)
+def _act_moves(positions: tuple[int, ...]) -> tuple[Peek | Swap, ...]:
+    """The acting prisoner's moves over ``positions`` (the prisoners', then the centre's): a ``Peek`` at each, then a
+    ``Swap`` of each pair; made once per table and shared (an action is never changed)."""
+    return (*(Peek(position=p) for p in positions),
+            *(Swap(a=a, b=b) for i, a in enumerate(positions) for b in positions[i + 1:]))

@@ -8,8 +8,8 @@ timer sometimes lets its time run out (``timeout_action``), and a real-time mode
 legal actions) moves now and then. Time-stamped actions get a clock that moves forward. Game ``n`` of a mode is
 dealt from seed ``n`` and played from ``random.Random(n)``, so a run repeats up to timing.
 
-Run: ``.venv/bin/python -m tests.bench.bench_engines [--seconds S] [--only GAME] [--profile GAME/MODE]``
-(prints a table; asserts nothing)."""
+Run: ``.venv/bin/python -m tests.bench.bench_engines [--seconds S] [--runs N] [--only GAME] [--profile GAME/MODE]``
+(prints a table of each measure's median over ``N`` runs, with their range; asserts nothing)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import argparse
 import cProfile
 import pstats
 import random
+import statistics
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -109,6 +110,20 @@ def rate(game: str, mode: str, players: int, seconds: float, *, views: bool = Fa
     return moves / (time.process_time() - started)
 
 
+def median_of(runs: int, measure: Any, *args: Any, **kwargs: Any) -> tuple[float, float, float]:
+    """``(median, lowest, highest)`` of ``runs`` calls of ``measure(*args, **kwargs)``."""
+    return median_of_values([measure(*args, **kwargs) for _ in range(runs)])
+
+
+def median_of_values(values: list[float]) -> tuple[float, float, float]:
+    return statistics.median(values), min(values), max(values)
+
+
+def _shown(value: tuple[float, float, float], digits: int = 0) -> str:
+    median, low, high = value
+    return f"{median:,.{digits}f}" if low == high else f"{median:,.{digits}f} ({low:,.{digits}f}-{high:,.{digits}f})"
+
+
 def board_render_ms(renders: int = 40) -> tuple[float, float]:
     """CPU milliseconds of the first Cereal Killer board image of a game (static layers not yet drawn) and the mean
     of the next ``renders`` (one per move of a random 3-player game, as the bot draws the table after each)."""
@@ -137,7 +152,8 @@ def board_render_ms(renders: int = 40) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per mode and measure")
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per mode, measure and run")
+    parser.add_argument("--runs", type=int, default=1, help="runs of each measure (the median is printed)")
     parser.add_argument("--only", help="one game id")
     parser.add_argument("--profile", help="GAME/MODE: print cProfile's top functions for that mode instead")
     args = parser.parse_args()
@@ -155,13 +171,14 @@ def main() -> None:
     for game, mode, players in MODES:
         if args.only and game != args.only:
             continue
-        plain = rate(game, mode, players, args.seconds)
-        viewed = rate(game, mode, players, args.seconds, views=True)
+        plain = median_of(args.runs, rate, game, mode, players, args.seconds)
+        viewed = median_of(args.runs, rate, game, mode, players, args.seconds, views=True)
         target = TARGETS.get((game, mode), DEFAULT_TARGET)
-        print(f"| {game} | {mode} | {players} | {plain:,.0f} | {viewed:,.0f} | {target:,} |")
+        print(f"| {game} | {mode} | {players} | {_shown(plain)} | {_shown(viewed)} | {target:,} |")
     if not args.only or args.only == "cereal_killer":
-        first, then = board_render_ms()
-        print(f"\nCereal Killer board image: first {first:.1f} ms of CPU, then {then:.1f} ms per move (target 15)")
+        renders = [board_render_ms() for _ in range(args.runs)]  # the static layers stay drawn after the first
+        then = _shown(median_of_values([r[1] for r in renders]), 1)
+        print(f"\nCereal Killer board image: first {renders[0][0]:.1f} ms of CPU, then {then} ms per move (target 15)")
 
 
 if __name__ == "__main__":

@@ -289,6 +289,10 @@ class CrashRun:
         nonces = Counter((m.channel_id, m.nonce) for m in messages if m.nonce)
         shown = Counter(game for m in messages if m.author.bot for game in games_shown(m))  # one living table
         self.report.duplicated_sends = sum(n - 1 for n in nonces.values())
+        for (channel_id, nonce), n in nonces.items():
+            if n > 1:
+                texts = [m.text[:80] for m in messages if m.channel_id == channel_id and m.nonce == nonce]
+                self.report.problems.append(f"nonce {nonce} sent {n} times in channel {channel_id}: {texts}")
         self.report.duplicated_tables = sum(n - 1 for n in shown.values())
 
 

@@ -76,6 +76,17 @@ async def start_all(double: DiscordDouble, tables: TableService, channels: list[
     return [g.id for g in games if g is not None]
 
 
+async def routed_game(double: DiscordDouble, tables: TableService, channels: list[Channel],
+                 players: list[list[User]]) -> tuple[Table, StoredMessage]:
+    """One game started in ``channels[0]`` (:func:`start_all`) and its Killer's route sent by DM (applied by shard
+    0's process, which gets every DM): the routed table, and its status message waiting for the Detective."""
+    (game_id,) = await start_all(double, tables, channels, players)
+    before = mark(statuses(double, channels[0]))
+    await players[0][0].dm_bot(ROUTE)
+    table = await stored(tables, game_id, lambda t: t.state.killer == 12, "the Killer's route")
+    return table, await next_status(double, channels[0], before)
+
+
 async def use(double: DiscordDouble, channel: Channel, user: User, name: str,
               values: list[str] | None = None) -> StoredMessage:
     """``user`` uses the table's component ``name`` (a select with ``values``); returns the next table."""

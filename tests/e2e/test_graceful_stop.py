@@ -18,7 +18,7 @@ from bot.tables import TableService
 from tests.db.backends import pg_database, pg_url  # noqa: F401 - the processes share one PostgreSQL database
 from tests.discord_double import DiscordDouble
 from tests.e2e.conftest import mark
-from tests.e2e.scale import ROUTE, WAIT, actions_of, custom_id, games_on, next_status, start_all, statuses, stored
+from tests.e2e.scale import WAIT, actions_of, custom_id, games_on, next_status, routed_game, statuses, stored
 from tests.support.processes import Cluster
 
 pytestmark = pytest.mark.postgres
@@ -44,12 +44,8 @@ async def test_sigterm_during_a_move_finishes_it_and_hands_the_game_over(
         async with Cluster(double.api_base, pg_url, tmp_path, [[0], [1]],
                            env={"TIMER_POLL_SECONDS": "0.3"}) as cluster:
             try:
-                (game_id,) = await start_all(double, tables, channels, players)
-                killer, detective = players[0]
-                before = mark(statuses(double, channels[0]))
-                await killer.dm_bot(ROUTE)  # shard 0's process applies it
-                routed = await stored(tables, game_id, lambda t: t.state.killer == 12, "the Killer's route")
-                table = await next_status(double, channels[0], before)
+                routed, table = await routed_game(double, tables, channels, players)
+                game_id, detective = routed.id, players[0][1]
 
                 double.latency = 0.4  # the move's REST calls are slow: its answer is in flight at the SIGTERM
                 before = mark(statuses(double, channels[0]))

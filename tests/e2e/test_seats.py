@@ -35,12 +35,11 @@ def lobby_id(lobby: StoredMessage, action: str) -> str:
     return next(c["custom_id"] for c in lobby.walk_components() if c.get("custom_id", "").endswith(f":{action}"))
 
 
-async def start(world: World, language: str, players: list[User], ai: int = 0) -> Table:
-    """The admin sets the server's ``language``; ``players[0]`` opens an Asesino 2-4 player lobby, the others
-    join, the host adds ``ai`` computer players and starts; returns the running table once its start is shown."""
-    await (await world.admin.slash(world.games, "config language", language=language)).response()
-    host, *others = players
-    handle = await newgame(host, world.games, "asesino", "small")
+async def open_table(world: World, game: str, mode: str, host: User, others: list[User], ai: int = 0,
+                     **options: Any) -> Table:
+    """``host`` opens a ``game`` lobby in ``mode`` with ``options``, ``others`` join, the host adds ``ai`` computer
+    players and starts; returns the running table once its start is shown."""
+    handle = await newgame(host, world.games, game, mode, **options)
     await handle.response()
     lobby = await handle.wait_original()
     for user in others:
@@ -58,6 +57,14 @@ async def start(world: World, language: str, players: list[User], ai: int = 0) -
     table = await running()
     assert table is not None
     return table
+
+
+async def start(world: World, language: str, players: list[User], ai: int = 0) -> Table:
+    """The admin sets the server's ``language``; ``players[0]`` opens an Asesino 2-4 player lobby, the others
+    join, the host adds ``ai`` computer players and starts; returns the running table once its start is shown."""
+    await (await world.admin.slash(world.games, "config language", language=language)).response()
+    host, *others = players
+    return await open_table(world, "asesino", "small", host, others, ai)
 
 
 def tables(world: World) -> list[StoredMessage]:
@@ -190,7 +197,8 @@ async def test_the_host_hands_a_seat_to_a_member_who_accepts_the_offer(world: Wo
         assert t(language, "seat.new_holder", seat=held.shown_name(1), channel=world.games.id) in secrets[0].text
         await settled(world)
         table_msg = table_message(world, held)
-        assert t(language, "seat.replaced.person", seat=held.shown_name(1)) in table_msg.text
+        assert held.shown_name(1) == "Carol"  # the seat goes by its new holder's name from now on
+        assert t(language, "seat.replaced.person", was="Bob", seat="Carol") in table_msg.text
         secret_button = next(c["custom_id"] for c in table_msg.walk_components() if c.get("custom_id", "").endswith(
             ":secrets:"))
         assert "⛔" in await refusal(await bob.click(table_msg, secret_button))
@@ -208,5 +216,8 @@ async def test_the_host_hands_a_seat_to_a_member_who_accepts_the_offer(world: Wo
         history = await alice.slash(world.games, "history", game=table.id)
         await history.response()
         (timeline, *_) = await history.wait_followups(1)
-        assert t(language, "seat.replaced.person", seat=held.shown_name(1)) in timeline.text
+        assert t(language, "seat.replaced.person", was="Bob", seat="Carol") in timeline.text
         assert t(language, "seat.replaced.computer", seat=held.shown_name(0)) in timeline.text
+        before, after = timeline.text.split(t(language, "seat.replaced.person", was="Bob", seat="Carol"))
+        assert "Bob" in before and "Carol" not in before  # who held the seat before, until the replacement
+        assert "Bob" not in after

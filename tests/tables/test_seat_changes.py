@@ -20,6 +20,9 @@ from bot.clock import FakeClock
 from bot.cogs.asesino_social.days import catch_up
 from bot.db.models import GameAction, Score
 from bot.guild_config import GuildConfig
+from bot.history.command import replay_file
+from bot.history.record import replay_steps
+from bot.history.store import load_record
 from bot.metrics import Metrics
 from bot.tables import Table, TableError, TableService
 from bot.tables.model import ABANDONED
@@ -199,11 +202,11 @@ async def test_the_host_hands_a_seat_to_the_computer(service: TableService,
 async def test_a_newcomer_takes_a_seat_only_by_the_offer_made_to_them(
         service: TableService, sessions: async_sessionmaker[AsyncSession]) -> None:
     """Without an offer (or by someone else than its newcomer, or by someone seated) taking a seat is refused;
-    with it the newcomer holds the seat (logged with their id), the old holder is no player any more and the offer
-    is spent."""
+    with it the newcomer holds the seat (logged with their id and the names the seat had) and the seat goes by the
+    newcomer's name, the old holder is no player any more, the offer is spent and the game still replays."""
     table = await started(service, 3)
     newcomer = HOST + 50
-    take = {"type": "seat_replaced", "seat": 2, "to": "person"}
+    take = {"type": "seat_replaced", "seat": 2, "to": "person", "names": ["newbie"]}
     with pytest.raises(TableError, match="seat.error.no_offer"):
         await service.act(table.id, newcomer, take)
     await service.schedule_timer(table.id, OFFER_TIMER, NOW + timedelta(minutes=15),
@@ -213,14 +216,35 @@ async def test_a_newcomer_takes_a_seat_only_by_the_offer_made_to_them(
             await service.act(table.id, user, take)
     result = await service.act(table.id, newcomer, take)
     assert result.table.user_of(2) == newcomer and result.table.seat_of(HOST + 2) is None
+    assert result.table.shown_name(2) == "newbie" == (await service.load(table.id)).shown_name(2)
     with pytest.raises(TableError, match="table.not_a_player"):
         await service.act(table.id, HOST + 2, {"type": "pass", "to": 0})
     assert [t.kind for t in await service.pending_timers(table.id) if t.kind == OFFER_TIMER] == []
     async with sessions() as session:
         row = await session.scalar(select(GameAction).where(GameAction.game_id == table.id)
                                    .order_by(GameAction.seq.desc()))
-    assert row is not None and (row.seat, row.user_id, row.action) == (HOST_SEAT, newcomer, take)
+    assert row is not None and (row.seat, row.user_id, row.action) == (HOST_SEAT, newcomer, {**take, "was": ["p2"]})
     assert await service.replay_check(table.id)
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), [("verdugo", "classic", 4), ("lets_kill", "classic", 3)])
+async def test_a_game_whose_state_keeps_names_still_replays_after_a_seat_changed_hands(
+        service: TableService, sessions: async_sessionmaker[AsyncSession], game: str, mode: str,
+        players: int) -> None:
+    """Verdugo and Let's Kill! deal their seats' names into the state: once PRESENT's seat goes to a newcomer (and
+    by the newcomer's name), the stored game, its history record and its exported JSON still replay (the deal was
+    under the seat's first name), and the replayed steps name the seat as it was named then."""
+    table = await table_of(service, game, mode, players)
+    newcomer = HOST + 60
+    await service.schedule_timer(table.id, OFFER_TIMER, NOW + timedelta(minutes=15),
+                                 {"seat": 1, "user_id": newcomer, "by": HOST})
+    await service.act(table.id, newcomer, {"type": "seat_replaced", "seat": 1, "to": "person", "names": ["newbie"]})
+    assert (await service.load(table.id)).shown_name(1) == "newbie"
+    assert await service.replay_check(table.id)
+    record = await load_record(sessions, table.id)
+    steps = replay_steps(record)
+    assert [s.table.shown_name(1) for s in steps] == ["present", "newbie"]
+    assert replay_file({**record.to_json(), "outcome": None}) is None
 
 
 async def test_a_social_game_whose_players_stay_silent_two_days_ends_abandoned(

@@ -13,12 +13,14 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.cogs.host.panel import check_host, panel
+from bot.cogs.host.panel import check_host, panel, replace_panel
 from bot.cogs.lobby.names import is_manager
 from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
 from bot.errors import UserError, send_error
 from bot.i18n import t
-from bot.ui import ui_for
+from bot.seat_controls import offer_seat, to_computer
+from bot.tables import TableError
+from bot.ui import RenderContext, ui_for
 from games.core.controls import NAME_LENGTH
 
 if TYPE_CHECKING:
@@ -93,7 +95,7 @@ class Host(commands.Cog):
             check_host(table, interaction.user.id, manager=is_manager(interaction.user))
             await respond(interaction, ephemeral=True, **panel(table))
             return
-        handler = HANDLERS.get(arg)
+        handler = HANDLERS.get(arg.partition(".")[0])  # (a power's arg may carry a seat: ``replace_ai.3``)
         if handler is None:
             raise UserError("lobby.unknown_action")
         await handler(self, interaction, table, arg, values)
@@ -104,7 +106,52 @@ async def _control(cog: Host, interaction: discord.Interaction, table: Table, ar
     await edit_answer(interaction, **panel(after))
 
 
+def _seat_of(table: Table, text: str) -> int:
+    """The seat a replace control names (its select's value or its arg's tail). Raises ``table.bad_seat``."""
+    if not text.isdigit() or not table.has_seat(int(text)):
+        raise TableError("table.bad_seat", seat=text)
+    return int(text)
+
+
+async def _replace(cog: Host, interaction: discord.Interaction, table: Table, arg: str, values: list[str]) -> None:
+    """Replace a player, first step: the seat picked, the panel asks who takes it."""
+    check_host(table, interaction.user.id, manager=is_manager(interaction.user))
+    await edit_answer(interaction, **replace_panel(table, _seat_of(table, values[0] if values else "")))
+
+
+async def _replace_to(cog: Host, interaction: discord.Interaction, table: Table, arg: str, values: list[str]) -> None:
+    """Replace a player by the member picked: the same offer as ``/replace seat member``, posted in the channel;
+    the panel goes back to the host's powers and says who the offer went to."""
+    check_host(table, interaction.user.id, manager=is_manager(interaction.user))
+    seat = _seat_of(table, arg.partition(".")[2])
+    newcomer = int(values[0]) if values and values[0].isdigit() else 0
+    bots = interaction.extras.get("picked_bots", set())
+    out = await in_time(interaction, offer_seat(cog.bot, table, seat, newcomer, is_bot=newcomer in bots,
+                                                by=interaction.user.id))
+    ctx = RenderContext(table, table.language)
+    await edit_answer(interaction, content=ctx.t("host.replace.offered", user=f"<@{newcomer}>",
+                                                 seat=ctx.shown_name(seat)), **panel(table))
+    await cog.bot.delivery.send(await cog.bot.delivery.channel(table.channel_id), out, "offer")
+
+
+async def _replace_ai(cog: Host, interaction: discord.Interaction, table: Table, arg: str, values: list[str]) -> None:
+    """Replace a player by the computer at once; the panel says so (and closes once the game ended with it)."""
+    check_host(table, interaction.user.id, manager=is_manager(interaction.user))
+    seat = _seat_of(table, arg.partition(".")[2])
+    after = await in_time(interaction, to_computer(cog.bot, table, seat))
+    ctx = RenderContext(after, after.language)
+    said = ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat))
+    await edit_answer(interaction, content=said, **(panel(after) if after.status == "active" else
+                                                    {"embed": None, "view": None}))
+
+
+async def _back(cog: Host, interaction: discord.Interaction, table: Table, arg: str, values: list[str]) -> None:
+    check_host(table, interaction.user.id, manager=is_manager(interaction.user))
+    await edit_answer(interaction, content=None, **panel(table))
+
+
 #: a panel control's handler: ``(cog, interaction, table, arg, values)``
 Handler = Callable[[Host, discord.Interaction, "Table", str, list[str]], Awaitable[None]]
-#: the panel's controls by ``arg`` (see :mod:`bot.cogs.host.panel` to add a power)
-HANDLERS: dict[str, Handler] = {kind: _control for kind in CONTROLS}
+#: the panel's controls by ``arg`` (its part before a ``.``; see :mod:`bot.cogs.host.panel` to add a power)
+HANDLERS: dict[str, Handler] = {**{kind: _control for kind in CONTROLS}, "replace": _replace,
+                                "replace_to": _replace_to, "replace_ai": _replace_ai, "back": _back}

@@ -3,12 +3,13 @@ button or ``/host``. Each power adds its controls through :func:`power` (in the 
 is one function here (or in its own module, registered at import):
 
     @power
-    def _replace(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
-        return [game_button(table.id, 0, "host", "replace", label=ctx.t("host.replace"))]
+    def _swap(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
+        return [game_button(table.id, 0, "host", "swap", label=ctx.t("host.swap"))]
 
-A ``host`` component's ``arg`` names the power; :meth:`bot.cogs.host.cog.Host.on_component` routes it (add the
-handler to its ``HANDLERS``). Every control refuses anyone but the host and the server's managers privately
-(:func:`check_host`)."""
+(``_replace`` below is one: a seat select, then :func:`replace_panel`). A ``host`` component's ``arg`` names the
+power (its part before a ``.``: ``replace_ai.3`` carries the seat); :meth:`bot.cogs.host.cog.Host.on_component`
+routes it (add the handler to its ``HANDLERS``). Every control refuses anyone but the host and the server's
+managers privately (:func:`check_host`)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import LobbyButton, game_button, view_of
+from bot.components import GameSelect, GameUserSelect, LobbyButton, game_button, view_of
 from bot.tables import TableError
+from bot.budget import OPTION_TEXT, clip
 from bot.ui import COLOUR, RenderContext, text_name
 
 if TYPE_CHECKING:
@@ -67,3 +69,27 @@ def _pause(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
 def _cancel(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
     """Cancel the game: the lobby's Cancel, which asks first (:func:`bot.cogs.lobby.render.cancel_confirmation`)."""
     return [LobbyButton(table.id, "cancel", label=ctx.t("host.cancel"), style=discord.ButtonStyle.danger)]
+
+
+@power
+def _replace(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
+    """Replace a player: pick the seat (a person's, away or not), then who takes it (:func:`replace_panel`)."""
+    seats = [s.seat for s in table.seats if not s.is_ai]
+    if not seats:
+        return []
+    options = [discord.SelectOption(label=clip(f"#{seat + 1} {ctx.name(seat)}", OPTION_TEXT), value=str(seat))
+               for seat in seats]
+    return [GameSelect(table.id, 0, "host", "replace", options=options, placeholder=ctx.t("host.replace.pick_seat"))]
+
+
+def replace_panel(table: Table, seat: int) -> dict[str, Any]:
+    """The panel's second step of replacing ``seat``'s player, as message keywords (``embed``, ``view``): a member
+    picker (the offer, as ``/replace seat member``), "The computer" (at once) and "Back" to the panel."""
+    ctx = RenderContext(table, table.language)
+    embed = discord.Embed(title=ctx.t("host.panel.title", id=table.id), colour=COLOUR,
+                          description=ctx.t("host.replace.who", seat=ctx.shown_name(seat)))
+    return {"embed": embed, "view": view_of(
+        GameUserSelect(table.id, 0, "host", f"replace_to.{seat}", placeholder=ctx.t("host.replace.pick_member")),
+        game_button(table.id, 0, "host", f"replace_ai.{seat}", label=ctx.t("host.replace.computer"), emoji="🤖",
+                    style=discord.ButtonStyle.primary, row=1),
+        game_button(table.id, 0, "host", "back", label=ctx.t("host.replace.back"), row=1))}

@@ -43,7 +43,11 @@ class DeliveryLease(Base):
     died) is taken over (see :func:`bot.db.repos.outbox.claim_game`).
 
     ``shown``: a digest of the public view the game's table last showed (whichever process showed it), so a step
-    that changes nothing public shows nothing (:meth:`bot.tables.outbox.StepInfo.public_changed`)."""
+    that changes nothing public shows nothing (:meth:`bot.tables.outbox.StepInfo.public_changed`).
+
+    ``given_back``: its owner ended the lease (its delivery was over, or it stopped), so taking it is no takeover;
+    ``taken_from``: the owner whose lease ran out without being given back when ``owner`` took the game (a process
+    that died or hung; None: the lease was free, given back, or renewed), for ``coroner_lease_takeovers``."""
 
     __tablename__ = "delivery_leases"
 
@@ -51,3 +55,5 @@ class DeliveryLease(Base):
     owner: Mapped[str] = mapped_column(String(64))
     lease_until: Mapped[datetime]
     shown: Mapped[str | None] = mapped_column(String(64))
+    given_back: Mapped[bool] = mapped_column(default=False)
+    taken_from: Mapped[str | None] = mapped_column(String(64))

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import delete, func, literal, or_, select, update
+from sqlalchemy import and_, case, delete, func, literal, null, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -31,38 +31,66 @@ async def pending_of(session: AsyncSession, game_id: int, *, limit: int | None =
     return (await session.scalars(stmt)).all()
 
 
-async def pending_games(session: AsyncSession, *, stranded_before: datetime | None = None) -> list[int]:
-    """Games with an undelivered step, the one with the oldest such step first. ``stranded_before``: only steps
-    committed before then that never failed (a failed step has its retry timer): those a process that died did
-    not show (a game another process is showing now is left to it by its lease)."""
+async def pending_games(session: AsyncSession, *, unleased_at: datetime | None = None,
+                        failed: bool = False) -> list[int]:
+    """Games with an undelivered step, the one with the oldest such step first. ``unleased_at``: only games with a
+    step that never failed (a failed step has its retry timer) and whose delivery lease nobody holds at that time
+    (it ran out: its process died or hung; or it was given back by a process that stopped): those nobody shows.
+    ``failed``: only games whose oldest undelivered step failed to show (waiting for its retry)."""
     stmt = select(OutboxEntry.game_id).where(OutboxEntry.delivered_at.is_(None))
-    if stranded_before is not None:
-        stmt = stmt.where(OutboxEntry.created_at <= stranded_before, OutboxEntry.attempts == 0)
+    if unleased_at is not None:
+        held = (select(DeliveryLease.game_id).where(DeliveryLease.game_id == OutboxEntry.game_id,
+                                                    DeliveryLease.lease_until > unleased_at).exists())
+        stmt = stmt.where(OutboxEntry.attempts == 0, ~held)
+    if failed:
+        stmt = stmt.where(OutboxEntry.attempts > 0)
     stmt = stmt.group_by(OutboxEntry.game_id).order_by(func.min(OutboxEntry.id))
     return list((await session.scalars(stmt)).all())
 
 
-async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime,
-                     until: datetime) -> tuple[bool, str | None, int | None]:
+class Claim(NamedTuple):
+    """What :func:`claim_game` found: whether ``owner`` holds the lease now (``won``), the digest of the public view
+    the table last showed, the id of the game's oldest undelivered step, and the owner whose lease ran out without
+    being given back, when this claim took the game from it (``taken_from``: a takeover; None otherwise)."""
+
+    won: bool
+    shown: str | None = None
+    first: int | None = None
+    taken_from: str | None = None
+
+
+async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime, until: datetime) -> Claim:
     """Take (or renew) the delivery lease of ``game_id`` for ``owner`` until ``until`` when the game has a step to
-    show: ``(True, shown, first)`` unless another owner holds a lease that runs past ``now`` or nothing is pending
-    (``(False, None, None)``); ``shown`` is the digest of the public view the table last showed, ``first`` the id
-    of the game's oldest undelivered step (the one just added, when no earlier one waits). One
-    ``INSERT ... SELECT ... WHERE EXISTS ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`` statement, so two
-    processes claiming at once never both win (commit at once, or with the step that made it pending)."""
+    show; not won (``Claim(False)``) when another owner holds a lease that runs past ``now`` or nothing is
+    pending. One ``INSERT ... SELECT ... WHERE EXISTS ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING``
+    statement, so two processes claiming at once never both win (commit at once, or with the step that made it
+    pending); the update reads the row it replaces to name the owner it took the game from (``taken_from``)."""
     insert = postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert
     pending = (select(OutboxEntry.id).where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None))
                .exists())
     row = select(literal(game_id, DeliveryLease.game_id.type), literal(owner, DeliveryLease.owner.type),
-                 literal(until, DeliveryLease.lease_until.type)).where(pending)
-    stmt = insert(DeliveryLease).from_select(["game_id", "owner", "lease_until"], row)
+                 literal(until, DeliveryLease.lease_until.type), literal(False)).where(pending)
+    stmt = insert(DeliveryLease).from_select(["game_id", "owner", "lease_until", "given_back"], row)
+    ran_out = and_(DeliveryLease.owner != owner, DeliveryLease.given_back.is_(False))
     stmt = stmt.on_conflict_do_update(
-        index_elements=[DeliveryLease.game_id], set_={"owner": owner, "lease_until": until},
+        index_elements=[DeliveryLease.game_id],
+        set_={"owner": owner, "lease_until": until, "given_back": False,
+              "taken_from": case((ran_out, DeliveryLease.owner), else_=null())},
         where=or_(DeliveryLease.lease_until <= now, DeliveryLease.owner == owner))
     first = (select(func.min(OutboxEntry.id))
              .where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None)).scalar_subquery())
-    won = (await session.execute(stmt.returning(DeliveryLease.shown, first))).first()
-    return (True, won[0], won[1]) if won is not None else (False, None, None)
+    won = (await session.execute(stmt.returning(DeliveryLease.shown, first, DeliveryLease.taken_from))).first()
+    return Claim(True, won[0], won[1], won[2]) if won is not None else Claim(False)
+
+
+async def renew_game(session: AsyncSession, game_id: int, owner: str, now: datetime, until: datetime) -> bool:
+    """Extend ``owner``'s delivery lease of ``game_id`` to ``until`` while it still holds it at ``now`` (its
+    delivery is still working); False when it no longer does (given back meanwhile, or run out and taken over)."""
+    stmt = (update(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner,
+                                        DeliveryLease.lease_until > now)
+            .values(lease_until=until, taken_from=None).returning(DeliveryLease.game_id)
+            .execution_options(synchronize_session=False))
+    return (await session.scalar(stmt)) is not None
 
 
 async def lease_of(session: AsyncSession, game_id: int) -> DeliveryLease | None:
@@ -75,7 +103,7 @@ async def release_game(session: AsyncSession, game_id: int, owner: str, now: dat
     """End ``owner``'s delivery lease of ``game_id`` at ``now`` (nothing when it no longer holds it); ``shown``:
     record with it the digest of the public view the table shows now (as :func:`set_shown`, in the same
     statement)."""
-    values: dict[str, Any] = {"lease_until": now} | ({"shown": shown} if shown is not None else {})
+    values: dict[str, Any] = {"lease_until": now, "given_back": True} | ({"shown": shown} if shown is not None else {})
     await session.execute(update(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner)
                           .values(**values).execution_options(synchronize_session=False))
 
@@ -83,7 +111,7 @@ async def release_game(session: AsyncSession, game_id: int, owner: str, now: dat
 async def release_owner(session: AsyncSession, owner: str, now: datetime) -> None:
     """End every delivery lease ``owner`` holds at ``now`` (it is stopping): others may take its games at once."""
     await session.execute(update(DeliveryLease).where(DeliveryLease.owner == owner, DeliveryLease.lease_until > now)
-                          .values(lease_until=now).execution_options(synchronize_session=False))
+                          .values(lease_until=now, given_back=True).execution_options(synchronize_session=False))
 
 
 async def set_shown(session: AsyncSession, game_id: int, owner: str, shown: str) -> None:

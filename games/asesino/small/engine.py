@@ -8,6 +8,7 @@ Who must act (:meth:`SmallEngine.waiting`): the revealer while one of their reve
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -97,12 +98,11 @@ class SmallEngine(Engine[SmallState]):
             pairs = [[a, b] for a, b in combinations(down, 2) if a.column != b.column]
             return [JournalistReveal()] + [JournalistReveal(slots=[ref]) for ref in down] + [
                 JournalistReveal(slots=pair) for pair in pairs]
-        plays = [PlayCard(card=card, column=column, declared=declared)
-                 for card in dict.fromkeys(state.seats[seat].hand)
-                 for column, col in enumerate(state.columns) if not col.sealed
-                 for declared in ("good", "bad")]
-        reveals = [Reveal(column=c) for c, col in enumerate(state.columns) if col.sealed and not col.revealed]
-        return plays + reveals or [Pass()]
+        columns = state.columns
+        plays = _plays(tuple(dict.fromkeys(state.seats[seat].hand)),
+                       tuple(column for column, col in enumerate(columns) if not col.sealed))
+        reveals = _reveals(tuple(c for c, col in enumerate(columns) if col.sealed and not col.revealed))
+        return [*plays, *reveals] or [Pass()]
 
     @staticmethod
     def _swaps(state: SmallState, seat: int) -> list[AccompliceSwap]:
@@ -259,3 +259,17 @@ class SmallEngine(Engine[SmallState]):
     def facts(self, final: SmallState, moments: Sequence[Moment]) -> dict[int, dict[str, Any]]:
         """See :func:`games.asesino.achievements.small_facts`."""
         return small_facts(final, moments, self.outcome(final))
+
+
+@lru_cache(maxsize=4096)
+def _plays(cards: tuple[str, ...], columns: tuple[int, ...]) -> tuple[PlayCard, ...]:
+    """Every ``PlayCard`` of ``cards`` (distinct, in hand order) into ``columns`` (unsealed), each declared good then
+    bad: made once per hand and table (the legal moves of a turn, asked after every move), shared (never changed)."""
+    return tuple(PlayCard(card=card, column=column, declared=declared)
+                 for card in cards for column in columns for declared in ("good", "bad"))
+
+
+@lru_cache(maxsize=64)
+def _reveals(columns: tuple[int, ...]) -> tuple[Reveal, ...]:
+    """``Reveal`` of each of ``columns`` (sealed, not revealed yet), shared like :func:`_plays`."""
+    return tuple(Reveal(column=column) for column in columns)

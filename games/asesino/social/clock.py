@@ -17,7 +17,7 @@ from pydantic import AwareDatetime, BaseModel, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from games.asesino.social.roles import SocialRole, UnknownRole, parse_specials, role_table
-from games.core.engine import SERVER_SETTING
+from games.core.description import SERVER_SETTING
 from games.core.timezones import TimeZoneName
 
 

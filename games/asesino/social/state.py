@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from games.asesino.social.clock import SocialOptions
 from games.asesino.social.roles import KEPT_WHEN_RECRUITED, SocialRole
 from games.core.controls import Controlled
+from games.core.copying import SETTLED
 
 #: the seat that sends system actions (``EndDay``, ``ExpireJudgements``): the bot's persisted timers
 SYSTEM_SEAT = -1
@@ -28,7 +29,7 @@ class SocialSeat(BaseModel):
     death: Literal["crime", "maniac"] | None = None
     died_day: int | None = None
     judged_day: int | None = None
-    inbox: list[dict[str, Any]] = Field(default_factory=list)
+    inbox: list[Annotated[dict[str, Any], SETTLED]] = Field(default_factory=list)  # entries never change
 
 
 class Judgement(BaseModel):

@@ -8,6 +8,8 @@ state and raises; ``do_*`` mutates the copy in a :class:`Ctx`.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.asesino.social.actions import AnonymousPost, RequestReview, ReviewLetter, SendClue, WriteLetter
 from games.asesino.social.letters import named_words, role_mentions, time_and_place
 from games.asesino.social.rules import Ctx, may_send_clue, may_write_letter, require_respected
@@ -25,16 +27,28 @@ def check_text(state: SocialState, text: str) -> None:
     (``words``) first, then ``asesino_social.letter_names_player`` (``words``), ``asesino_social.letter_time_and_place``
     (``time``, ``place``) or ``asesino_social.letter_names_and_time_place`` (all three), each naming the words that
     broke the rule."""
+    refusal = _text_refusal(text, tuple(name for player in state.seats for name in player.names))
+    if refusal is not None:
+        code, params = refusal
+        raise IllegalAction(code, **dict(params))
+
+
+@lru_cache(maxsize=1024)
+def _text_refusal(text: str, names: tuple[str, ...]) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """:func:`check_text`'s verdict on ``text`` among the players' ``names``: the refusal's code and parameters, or
+    ``None``. Made once per text and table (the legal moves ask it of the placeholder after every move)."""
     if roles := role_mentions(text):
-        raise IllegalAction("asesino_social.letter_names_role", words=_shown(roles))
-    names = _shown(named_words(text, [name for player in state.seats for name in player.names]))
+        return "asesino_social.letter_names_role", (("words", _shown(roles)),)
+    names_found = _shown(named_words(text, list(names)))
     both = time_and_place(text)
-    if names and both:
-        raise IllegalAction("asesino_social.letter_names_and_time_place", words=names, time=both[0], place=both[1])
-    if names:
-        raise IllegalAction("asesino_social.letter_names_player", words=names)
+    if names_found and both:
+        return "asesino_social.letter_names_and_time_place", (("words", names_found), ("time", both[0]),
+                                                              ("place", both[1]))
+    if names_found:
+        return "asesino_social.letter_names_player", (("words", names_found),)
     if both:
-        raise IllegalAction("asesino_social.letter_time_and_place", time=both[0], place=both[1])
+        return "asesino_social.letter_time_and_place", (("time", both[0]), ("place", both[1]))
+    return None
 
 
 def _shown(found: list[str]) -> str:

@@ -9,6 +9,7 @@ legal target).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import permutations
 from typing import Any, ClassVar
 
@@ -113,9 +114,8 @@ class TabletopEngine(Engine[TabletopState]):
             return [LastWords()]
         if kind == "accuse":
             return [Accuse(target=other) for other in range(len(state.seats)) if other != seat]
-        declares = [Declare(card=card, target=target) for card in dict.fromkeys(state.seats[seat].hand)
-                    for target in targets(state, seat)]
-        return declares or [Pass()]
+        declares = _declares(tuple(dict.fromkeys(state.seats[seat].hand)), tuple(targets(state, seat)))
+        return list(declares) or [Pass()]
 
     def _apply(self, state: TabletopState, seat: int, action: Any) -> Step:
         """Raises ``asesino.error.prompt_pending`` (the action does not answer the pending question) and the
@@ -227,3 +227,10 @@ class TabletopEngine(Engine[TabletopState]):
     def facts(self, final: TabletopState, moments: Sequence[Moment]) -> dict[int, dict[str, Any]]:
         """See :func:`games.asesino.achievements.tabletop_facts`."""
         return tabletop_facts(final, moments, self.outcome(final))
+
+
+@lru_cache(maxsize=4096)
+def _declares(cards: tuple[str, ...], seats: tuple[int, ...]) -> tuple[Declare, ...]:
+    """Every ``Declare`` of ``cards`` (distinct, in hand order) on ``seats``: made once per hand and table (the
+    legal moves of a turn, asked after every move) and shared (an action is never changed)."""
+    return tuple(Declare(card=card, target=target) for card in cards for target in seats)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import enum
 import random
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core import SYSTEM_SEAT, IllegalAction, SeatInfo, all_games, get_engine
-from games.core.copying import deep_copy
+from games.core.copying import SETTLED, deep_copy, step_copy
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 MODES = [(g.id, m.id, n) for g in all_games() if g.id != "potato" for m in g.modes
@@ -87,6 +87,25 @@ def test_deep_copy_keeps_a_subclass_and_its_extra_fields() -> None:
     copy = deep_copy(Box(inner=wide)).inner
     assert type(copy) is Wider and copy.model_extra == {"note": ["b"]}
     assert copy.model_extra["note"] is not wide.model_extra["note"]  # type: ignore[index]
+
+
+class Log(BaseModel):
+    entries: list[Annotated[dict[str, Any], SETTLED]] = Field(default_factory=list)
+    record: Annotated[list[int], SETTLED] = Field(default_factory=list)
+    boxes: list[Box] = Field(default_factory=list)
+
+
+def test_a_step_copy_shares_only_what_is_settled() -> None:
+    """``step_copy`` shares the values declared ``SETTLED`` (the list of entries is new, each entry the same
+    object) and copies the rest as ``deep_copy`` does; ``deep_copy`` copies the settled values too."""
+    log = Log(entries=[{"day": 1, "params": {"seat": 2}}], record=[1, 2], boxes=[Box(cards=["x"])])
+    step = step_copy(log)
+    assert step == log and step.model_fields_set == log.model_fields_set
+    assert step.entries is not log.entries and step.entries[0] is log.entries[0] and step.record is log.record
+    assert step.boxes[0] is not log.boxes[0] and step.boxes[0].cards is not log.boxes[0].cards
+    step.entries.append({"day": 2})
+    assert len(log.entries) == 1
+    assert_shares_nothing(deep_copy(log), log)
 
 
 def _stamped(action: Any, state: Any, rng: random.Random) -> Any:

@@ -105,19 +105,22 @@ def test_a_seat_with_nothing_to_do_keeps_the_engine_default() -> None:
 
 
 # --- who plays a seat -------------------------------------------------------------------------------------------
-CHANGES = [(SYSTEM_SEAT, SeatAway(seat=1), "seat.away"), (1, SeatBack(seat=1), "seat.back"),
-           (HOST_SEAT, SeatReplaced(seat=1, to="person"), "seat.replaced.person"),
-           (HOST_SEAT, SeatReplaced(seat=1, to="computer"), "seat.replaced.computer")]
+CHANGES = [(SYSTEM_SEAT, SeatAway(seat=1), "seat.away", {"seat": 1}), (1, SeatBack(seat=1), "seat.back", {"seat": 1}),
+           (HOST_SEAT, SeatReplaced(seat=1, to="person", names=("zed",), was=("b",)), "seat.replaced.person",
+            {"seat": 1, "was": "b"}),
+           (HOST_SEAT, SeatReplaced(seat=1, to="computer"), "seat.replaced.computer", {"seat": 1})]
 
 
-@pytest.mark.parametrize(("actor", "action", "key"), CHANGES, ids=[c[2] for c in CHANGES])
-def test_a_seat_change_leaves_the_game_as_it_is_and_says_so(actor: int, action: Any, key: str) -> None:
-    """Accepted from its sender, a seat change keeps the state and gives one public event naming the seat."""
+@pytest.mark.parametrize(("actor", "action", "key", "params"), CHANGES, ids=[c[2] for c in CHANGES])
+def test_a_seat_change_leaves_the_game_as_it_is_and_says_so(actor: int, action: Any, key: str,
+                                                            params: dict[str, Any]) -> None:
+    """Accepted from its sender, a seat change keeps the state and gives one public event naming the seat (and, for
+    a replacement by a person, the name the seat had)."""
     engine = get_engine("asesino", "small")
     state = engine.setup(engine.Options(), [SeatInfo(names=(n,)) for n in "abc"], 9)
     step = engine.apply(state, actor, engine.parse_action(engine.dump_action(action)))
     assert engine.dump_state(step.state) == engine.dump_state(state)
-    assert [(e.key, e.params, e.audience.is_public) for e in step.events] == [(key, {"seat": 1}, True)]
+    assert [(e.key, e.params, e.audience.is_public) for e in step.events] == [(key, params, True)]
 
 
 @pytest.mark.parametrize(("actor", "action", "code"), [
