@@ -18,7 +18,8 @@ from bot.bot import run_bot
 from bot.db.check import inspect_database, migrate_database, revision_words, safe_url
 from bot.history.command import report, report_files
 from bot.logs import configure_logging
-from bot.settings import Settings, StartupError, default_text, load_settings, setting_problems, token_problem
+from bot.settings import (Settings, StartupError, default_text, load_settings, masked_url, setting_problems,
+                          token_problem)
 from bot.simulate import command as simulate
 from bot.startup import coroner_version
 
@@ -51,7 +52,8 @@ def _shown(settings: Settings, name: str, given: dict[str, object] | None = None
         return "set" if _has_token(settings) else "NOT SET"
     if given and name in given:
         value = given[name]
-        return f"{safe_url(str(value)) if name == 'database_url' else value}  (invalid)"
+        shown = {"database_url": safe_url, "discord_api_base": masked_url}.get(name, str)(str(value))
+        return f"{shown}  (invalid)"
     value = getattr(settings, name)
     if name == "database_url":
         return safe_url(value)

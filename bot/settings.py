@@ -84,7 +84,7 @@ class Settings(BaseSettings):
             return None
         parts = urlsplit(value.strip())
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"use an http(s) URL such as http://127.0.0.1:8080, not {value!r}")
+            raise ValueError(f"use an http(s) URL such as http://127.0.0.1:8080, not {masked_url(value)!r}")
         return value.strip().rstrip("/")
 
     @field_validator("database_url")
@@ -102,6 +102,16 @@ class Settings(BaseSettings):
         if self.shard_ids and self.shard_count and max(self.shard_ids) >= self.shard_count:
             raise ValueError(f"every SHARD_IDS value must be below SHARD_COUNT ({self.shard_count})")
         return self
+
+
+def masked_url(value: str) -> str:
+    """``value`` with the password of its ``user:password@`` part (if any) shown as ``***``; anything that is not
+    a URL unchanged. For messages about a URL setting that may not even be a URL."""
+    try:
+        password = urlsplit(value).password
+    except ValueError:  # e.g. a port that is not a number
+        return value
+    return value.replace(f":{password}@", ":***@", 1) if password else value
 
 
 def _problem(error: Any) -> str:

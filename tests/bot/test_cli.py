@@ -239,15 +239,17 @@ def test_check_without_a_token_never_says_valid(clean_env: Path, capsys: pytest.
 
 def test_check_shows_the_wrong_database_url_given_masked(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    """A DATABASE_URL without an async driver: the listing shows that URL (password as ***), marked invalid, not
-    the default it fell back to; the password appears nowhere."""
+    """A DATABASE_URL without an async driver and a DISCORD_API_BASE that is not http(s): the listing shows each
+    as given (password as ***), marked invalid, not the default it fell back to; the password appears nowhere."""
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.setenv("DATABASE_URL", "postgresql://u:hunter2@db/coroner")
+    monkeypatch.setenv("DISCORD_API_BASE", "ftp://u:hunter2@proxy")
     assert main(["check"]) == 2
     captured = capsys.readouterr()
     assert "  DATABASE_URL       postgresql://u:***@db/coroner  (invalid)\n" in captured.out
+    assert "  DISCORD_API_BASE   ftp://u:***@proxy  (invalid)\n" in captured.out
     assert "coroner.db" not in captured.out and "hunter2" not in captured.out + captured.err
-    assert captured.out.splitlines()[0].endswith(": problems found: 1 (on stderr)")
+    assert captured.out.splitlines()[0].endswith(": problems found: 2 (on stderr)")
 
 
 def test_check_and_migrate_name_the_schema_revisions_in_words(clean_env: Path, capsys: pytest.CaptureFixture[str],
