@@ -299,6 +299,12 @@ class GameUI:
         without an official medium), or return options to add from the server's ``config``."""
         return {}
 
+    def option_suggestions(self, option: str, typed: str, language: str) -> list[tuple[str, str]]:
+        """``/newgame``'s autocomplete of this mode's free-text lobby option ``option`` while the host has typed
+        ``typed``: ``(name shown in language, value)`` pairs, best first (the lobby keeps 25, each cut to
+        Discord's 100 characters); none by default."""
+        return []
+
     def lobby_lines(self, table: Table, language: str) -> list[str]:
         """Extra lines for the lobby embed (e.g. which role each joined player will get); none by default."""
         return []

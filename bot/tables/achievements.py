@@ -3,10 +3,12 @@
 The game judges what each seat earned (:func:`games.core.achievements.earned`: its facts, replayed from the seed and
 the action log, against ``games/<game>/data/achievements.yaml``); the store then keeps what only it can know: a
 computer seat earns nothing (it has no player), nor does a seat the computer has taken over from an absent
-player (``away``: the computer played it to the end), and an achievement marked ``once`` (the first win as the Killer...)
-is earned only by a player who has not earned it in this server before. What is left goes into the game's stored
-:class:`~games.core.Outcome` (``achievements``), which the result message shows, and into the ``achievements`` table
-(:func:`bot.db.repos.scores.record_outcome`). A cancelled game never gets here.
+player (``away``: the computer played it to the end), and an achievement marked ``once`` (the first win as the
+Killer...) is earned only by a player who has not earned it in this server before, nor in a game that ended at the
+same moment (claimed under a unique index, :func:`bot.db.repos.scores.award_once`: of two games ending together,
+one awards it). What is left goes into the game's stored :class:`~games.core.Outcome` (``achievements``), which the
+result message shows, and into the ``achievements`` table (:func:`bot.db.repos.scores.record_outcome`). A
+cancelled game never gets here.
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Achievement
+from bot.db.repos import scores
 from bot.tables.model import Table
 from games.core import Outcome, SeatInfo
 from games.core.achievements import book_of, earned
@@ -29,10 +31,11 @@ log = logging.getLogger(__name__)
 
 
 async def settle(session: AsyncSession, table: Table, outcome: Outcome,
-                 moves: Sequence[tuple[int, dict[str, Any]]]) -> Outcome:
+                 moves: Sequence[tuple[int, dict[str, Any]]], at: datetime) -> Outcome:
     """``outcome`` with the achievements the people of ``table`` earned in it (``moves``: the whole action log,
-    the last move included, as ``(seat, action JSON)``); seats that earned nothing are left out. A game whose log
-    no longer replays (it never should) earns nothing rather than failing its last move."""
+    the last move included, as ``(seat, action JSON)``; ``at``: when it ends); seats that earned nothing are left
+    out. Its ``once`` achievements are claimed in ``session`` (:func:`bot.db.repos.scores.award_once`). A game whose
+    log no longer replays (it never should) earns nothing rather than failing its last move."""
     engine = table.engine
     assert table.seed is not None
     dealt = names_at_start([s.names for s in table.seats], (action for _, action in moves))  # (the deal's names)
@@ -45,13 +48,10 @@ async def settle(session: AsyncSession, table: Table, outcome: Outcome,
         judged = {}
     people = {seat.seat: seat.user_id for seat in table.seats if seat.user_id is not None and not seat.away}
     book = book_of(table.game)
-    once = {a for names in judged.values() for a in names if (spec := book.spec(a)) is not None and spec.once}
-    held: set[tuple[int, str]] = set()
-    if once and people:
-        stmt = select(Achievement.user_id, Achievement.achievement).where(
-            Achievement.guild_id == table.guild_id, Achievement.game == table.game,
-            Achievement.user_id.in_(list(people.values())), Achievement.achievement.in_(sorted(once)))
-        held = {(user, name) for user, name in (await session.execute(stmt)).all()}
-    kept = {seat: [a for a in names if (people[seat], a) not in held]
+    once = sorted({(people[seat], a) for seat, names in judged.items() if seat in people for a in names
+                   if (spec := book.spec(a)) is not None and spec.once})
+    # claimed now, in the transaction of the last move: a game ending at the same moment cannot claim them too
+    lost = set(once) - await scores.award_once(session, table.guild_id, table.game, table.id, at, once)
+    kept = {seat: [a for a in names if (people[seat], a) not in lost]
             for seat, names in judged.items() if seat in people}
     return outcome.model_copy(update={"achievements": {seat: names for seat, names in kept.items() if names}})

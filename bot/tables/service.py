@@ -288,7 +288,8 @@ class TableService(LobbyMixin, ScheduleMixin):
                         outcome = abandoned_outcome(table)
                     elif outcome is not None:
                         moves = [(a.seat, a.action) for a in await games.actions_of(session, game_id)]
-                        outcome = await settle(session, table, outcome, [*moves, (seat, engine.dump_action(parsed))])
+                        outcome = await settle(session, table, outcome,
+                                               [*moves, (seat, engine.dump_action(parsed))], now)
                     status = "finished" if outcome else "cancelled" if engine.closed(step.state) else table.status
                     values: dict[str, Any] = {"state": engine.dump_state(step.state), "seat_steps": seat_steps}
                     if status != table.status:

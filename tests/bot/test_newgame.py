@@ -23,6 +23,7 @@ from bot.errors import UserError, error_text
 from bot.i18n.translator import CatalogTranslator
 from bot.settings import Settings
 from bot.tables import TableError
+from bot.tables.options import validate_starts_in
 from bot.timers import TimerRunner
 from bot.ui import register_ui
 from games.core import SERVER_SETTING, get_game
@@ -75,6 +76,8 @@ def test_a_game_with_modes_takes_the_union_of_their_options_and_rounds_for_serie
     assert options == {"first_player": ("tabletop", "small"), "max_days": ("social",), "idle_days": ("social",),
                        "special_roles": ("social",), "rounds": ("tabletop",)}
     assert asesino["special_roles"].type is discord.AppCommandOptionType.string  # validated by the role table
+    special = asesino["special_roles"]
+    assert (special.max_value, special.autocomplete) == (200, True)  # max_length 200 for a text; suggestions
 
 
 class Colour(Enum):
@@ -132,6 +135,18 @@ def test_a_value_the_store_refuses_names_the_real_limit(given: dict[str, Any], l
     with pytest.raises(TableError) as err:
         chosen_options(get_game("asesino"), "tabletop", given, language)
     assert error_text(language, err.value) == expected
+
+
+@pytest.mark.parametrize(("minutes", "language", "expected"), [
+    (-5, "en", "at least 1, not -5"), (0, "es", "1"), (7 * 24 * 60 + 1, "en", "at most 10080, not 10081"),
+])
+def test_a_starts_in_outside_a_week_is_refused_naming_the_limit(minutes: int, language: str, expected: str) -> None:
+    """Discord never sends one (``starts_in`` is registered as 1-10080), but the booking checks it again: a past
+    time would book a lobby that opens at once."""
+    with pytest.raises(TableError) as err:
+        validate_starts_in(minutes)
+    text = error_text(language, err.value)
+    assert expected in text and "starts_in" in text
 
 
 def test_a_first_player_past_the_small_tables_four_seats_opens_no_lobby() -> None:

@@ -5,7 +5,12 @@ digits, ``-`` and ``_``; slash-command descriptions 1-100; every ``name_localiza
 ``description_localizations`` key a Discord locale and every value held to the same rule; at most 25 options and
 25 choices (names 1-100); required options before optional ones; no two options of one level share a name.
 
-Source: Discord API reference, "Application Commands" (naming, localization, option limits).
+The values a user sends are held to the registered options as Discord's client and API hold them
+(:func:`option_value_problem`: ``min_value``/``max_value``, ``min_length``/``max_length``; choices are checked by
+the caller): a scripted user cannot send what no Discord user could.
+
+Source: Discord API reference, "Application Commands" (naming, localization, option limits; "Application Command
+Option Structure": min_value, max_value, min_length, max_length) and ``openapi.json`` (Int53Type).
 """
 
 from __future__ import annotations
@@ -108,3 +113,36 @@ def check_commands(commands: list[dict[str, Any]], *, bulk: bool) -> None:
         problems += command_problems(command, (i,) if bulk else ())
     if problems:
         raise invalid_form_body(problems)
+
+
+#: the widest whole number an integer option carries (Discord's Int53)
+INT53 = 2**53
+
+
+def integer_value(value: Any) -> int:
+    """An integer option's value as the client sends it: a whole number (``3``, ``"3"``); ``True``, ``2.5`` or
+    ``"2.5"`` are not one. Raises ``ValueError``."""
+    if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+        raise ValueError(f"{value!r} is not a whole number")
+    return int(value)
+
+
+def option_value_problem(spec: dict[str, Any], value: Any) -> str | None:
+    """Why Discord would not send ``value`` for the registered option ``spec`` (its client refuses it and its
+    API checks it again: an integer or number outside ``min_value``/``max_value``, an integer beyond Int53, a
+    string shorter than ``min_length`` or longer than ``max_length``, at most 6000), or ``None``. Choices are
+    checked by the caller."""
+    kind = spec["type"]
+    if kind in (4, 10):
+        low, high = spec.get("min_value"), spec.get("max_value")
+        if kind == 4 and not -INT53 < value < INT53:
+            return f"{value} is beyond Discord's integers (±2^53)"
+        if low is not None and value < low:
+            return f"{value} is below its min_value {low}"
+        if high is not None and value > high:
+            return f"{value} is above its max_value {high}"
+    if kind == 3:
+        low, high = spec.get("min_length") or 0, spec.get("max_length") or 6000
+        if not low <= len(value) <= high:
+            return f"{len(value)} characters, not {low}-{high}"
+    return None

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tests.discord_double.clock import ANSWER_SLACK, REAL_TIME_MARGIN, real_clock
+from tests.discord_double.commands import integer_value, option_value_problem
 from tests.discord_double.limits import TEXT_INPUT, size
 from tests.discord_double.messages import EPHEMERAL, StoredMessage
 from tests.discord_double.model import Channel, Member, Role, User
@@ -279,10 +280,12 @@ class Actions:
         kind = spec["type"]
         if kind in (6, 7, 8, 9):
             return self._resolve(value, channel, resolved)
-        converted = {3: str, 4: int, 5: bool, 10: float}.get(kind, lambda v: v)(value)
+        converted = {3: str, 4: integer_value, 5: bool, 10: float}.get(kind, lambda v: v)(value)
         choices = spec.get("choices")
         if choices and converted not in [c["value"] for c in choices]:
             raise ValueError(f"option {spec['name']!r} only accepts {[c['value'] for c in choices]}")
+        if problem := option_value_problem(spec, converted):
+            raise ValueError(f"option {spec['name']!r}: {problem} (Discord does not send it)")
         return converted
 
     def _resolve(self, value: Any, channel: Channel, resolved: dict[str, dict[str, Any]]) -> str:

@@ -4,25 +4,31 @@ Discord's range, is refused in that language and opens nothing."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.conftest import World, refusal, stored
 from tests.support.newgame import newgame
 
 
 async def test_typed_options_open_the_lobby_and_bad_ones_are_refused_in_the_servers_language(world: World) -> None:
-    """In a Spanish server: ``rounds`` on the small table and ``rounds:99`` on the tabletop are refused naming
-    the option as ``rondas`` and the real limit, with no lobby and no series left behind; Cereal Killer with
-    ``side:B`` and no ``mode`` (its only mode) opens, listing ``cara: B``."""
+    """In a Spanish server: ``rounds`` on the small table is refused naming the option as ``rondas``;
+    ``first_player:5`` on the small table (the command allows 0-9, the widest of Asesino's modes; the small table
+    seats four) is refused naming ``primer_jugador`` and the mode's real limit; ``rounds:99``, outside the
+    command's own 1-10, never reaches the bot (Discord's client does not send it); no lobby and no series are
+    left behind; Cereal Killer with ``side:B`` and no ``mode`` (its only mode) opens, listing ``cara: B``."""
     alice = world.players[0]
     async with world.running():
         await (await world.admin.slash(world.games, "config language", language="es")).response()
         other_mode = await refusal(await newgame(alice, world.games, "asesino", "small", rounds=3))
-        too_many = await refusal(await newgame(alice, world.games, "asesino", "tabletop", rounds=99))
+        too_many = await refusal(await newgame(alice, world.games, "asesino", "small", first_player=5))
+        with pytest.raises(ValueError, match="above its max_value 10"):
+            await newgame(alice, world.games, "asesino", "tabletop", rounds=99)
         assert await world.tables.table_in_channel(world.games.id) is None
         handle = await newgame(alice, world.games, "cereal_killer", None, side="B")
         await handle.response()
         lobby = await handle.wait_original()
     assert other_mode == "⛔ Mesa pequeña no tiene la opción rondas. Sus opciones son: primer_jugador."
-    assert too_many == "⛔ La opción rondas es como mucho 10, no 99."
+    assert too_many == "⛔ La opción primer_jugador es como mucho 3, no 5."
     fields = {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}
     assert fields["Opciones"] == "cara: B"
     table = await world.tables.table_in_channel(world.games.id)

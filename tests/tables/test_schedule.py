@@ -4,6 +4,7 @@ channel is busy at that time, or by their host before it."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -80,3 +81,37 @@ async def test_only_its_host_or_a_manager_cancels_a_booking(service: TableServic
     assert caught.value.code == "table.not_active"
     assert (await service.open_scheduled(table.id, EXPIRES))[1] == "done"
     assert await service.pending_timers(table.id) == []
+
+
+async def test_a_second_booking_opening_within_the_lobby_time_of_another_is_refused(service: TableService) -> None:
+    """Booked for OPENS, a second booking of the channel 29 minutes later (30 apart asked) is refused naming the
+    first (its id, game, host and time) and books nothing; 30 minutes later, or in another channel, is fine."""
+    apart = timedelta(minutes=30)
+    first = await service.schedule_lobby(GUILD, CHANNEL, HOST, "potato", "classic", {}, "en", opens_at=OPENS,
+                                         host_names=["Host"], apart=apart)
+    for at in (OPENS, OPENS + timedelta(minutes=29), OPENS - timedelta(minutes=29)):
+        with pytest.raises(TableError) as caught:
+            await service.schedule_lobby(GUILD, CHANNEL, 555, "potato", "classic", {}, "en", opens_at=at,
+                                         host_names=["Other"], apart=apart)
+        assert caught.value.code == "table.booking_clash"
+        assert caught.value.params == {"game_id": first.id, "game": "potato", "host_id": HOST, "opens_at": OPENS}
+    assert [t.id for t, _ in await service.booked_in_channel(CHANNEL)] == [first.id]
+    later = await service.schedule_lobby(GUILD, CHANNEL, 555, "potato", "classic", {}, "en", opens_at=OPENS + apart,
+                                         host_names=["Other"], apart=apart)
+    elsewhere = await service.schedule_lobby(GUILD, CHANNEL + 1, 555, "potato", "classic", {}, "en",
+                                             opens_at=OPENS, host_names=["Other"], apart=apart)
+    assert [t.id for t, _ in await service.booked_in_channel(CHANNEL)] == [first.id, later.id]
+    assert [t.id for t, _ in await service.booked_in_channel(CHANNEL + 1)] == [elsewhere.id]
+
+
+async def test_two_bookings_made_at_once_in_two_processes_keep_one(service: TableService, other) -> None:
+    """Two processes book the channel for the same time at the same moment: one booking stands, the other is
+    refused (the channel's lock: an advisory lock on PostgreSQL; SQLite writes one at a time)."""
+    second = TableService(other, clock=lambda: NOW)
+    results = await asyncio.gather(*(s.schedule_lobby(GUILD, CHANNEL, host, "potato", "classic", {}, "en",
+                                                      opens_at=OPENS, host_names=["H"], apart=timedelta(minutes=30))
+                                     for s, host in ((service, HOST), (second, 555))), return_exceptions=True)
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1, results
+    assert isinstance(refused[0], TableError) and refused[0].code == "table.booking_clash"
+    assert len(await service.booked_in_channel(CHANNEL)) == 1

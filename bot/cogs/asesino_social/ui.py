@@ -29,6 +29,7 @@ from bot.budget import fit_modal
 from bot.cogs.asesino_social import _review, render
 from bot.cogs.asesino_social.days import after_player_action, catch_up, schedule_day_end
 from bot.cogs.asesino_social.dead import after_action, clear_dead
+from bot.cogs.asesino_social.specials import OPTION, special_suggestions
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.modals import GameModal
@@ -171,6 +172,10 @@ class SocialUI(GameUI):
         return items
 
     # --- start ----------------------------------------------------------------------------------------------
+    def option_suggestions(self, option: str, typed: str, language: str) -> list[tuple[str, str]]:
+        """``special_roles``: the role table's specials (:mod:`bot.cogs.asesino_social.specials`)."""
+        return special_suggestions(typed, language) if option == OPTION else []
+
     async def prepare_start(self, bot: Any, table: Table, config: Any) -> dict[str, Any]:
         """Refuse without an official medium (``asesino_social.ui.no_medium``); otherwise the day options and the
         maximum length from the server config (a ``max_days`` the lobby chose wins) and ``started_at = now``, and

@@ -78,14 +78,20 @@ class Host(commands.Cog):
         """Make the host's control ``kind`` (``pause``, ``resume``) as ``interaction``'s user, through the one door;
         the table shows it (one edit). ``answering``: the interaction is a click on the panel, answered in time
         (:func:`bot.deadline.in_time`) by :meth:`bot.ui.GameUI.play`'s deferral when slow. Returns the table after
-        it. Raises ``TableError`` (``host.only``, ``table.not_active``) or the engine's refusal
-        (``core.already_paused``, ``core.not_paused``, ``core.game_over``)."""
+        it. Raises ``TableError`` (``host.only``, ``table.not_active``, ``host.stale.<kind>``: a move landed at the
+        same moment, nothing changed) or the engine's refusal (``core.already_paused``, ``core.not_paused``,
+        ``core.game_over``)."""
         user = interaction.user
         manager = is_manager(user)
         check_host(table, user.id, manager=manager)
         action = {"type": kind, "at": self.bot.clock.now().isoformat(), "by": user.display_name[:NAME_LENGTH]}
-        result = await ui_for(table.game, table.mode).play(self.bot, table, user.id, action, manager=manager,
-                                                           interaction=interaction if answering else None)
+        try:
+            result = await ui_for(table.game, table.mode).play(self.bot, table, user.id, action, manager=manager,
+                                                               interaction=interaction if answering else None)
+        except TableError as exc:  # a move landed at that moment: said as what did not happen, not "out of date"
+            if exc.code == "table.stale":
+                raise TableError(f"host.stale.{kind}", game_id=table.id) from exc
+            raise
         return result.table
 
     async def on_component(self, interaction: discord.Interaction, table: Table, arg: str, values: list[str]) -> None:

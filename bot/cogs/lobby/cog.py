@@ -131,19 +131,6 @@ class Lobby(ScheduledLobbies, commands.Cog):
         channel = await self.bot.delivery.channel(table.channel_id)
         return await channel.send(**kwargs, nonce=f"lobby{table.id}")
 
-    async def catch_up(self) -> None:
-        """At start (before the gateway connects): a lobby the bot stopped before recording its message gets its
-        message now, so it never blocks its channel unseen."""
-        for table in await self.bot.tables.lobbies_without_message():
-            kwargs: dict[str, Any] = {"embed": lobby_embed(table, table.language, await self._expires_at(table)),
-                                      "view": lobby_view(table, table.language), "allowed_mentions": SILENT}
-            try:
-                message = await self._send_lobby(table, kwargs)
-            except discord.HTTPException:
-                log.warning("could not post the lobby message of game %s", table.id, exc_info=True)
-                continue
-            await self.bot.tables.set_lobby_message(table.id, message.id)
-
     async def _lobby_here(self, interaction: discord.Interaction) -> Table:
         await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # before the first query
         table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
@@ -272,8 +259,13 @@ class Lobby(ScheduledLobbies, commands.Cog):
         game ends by the game's own cancel (the table, edited by its delivery, says who cancelled it and reveals);
         the question becomes the answer."""
         user = interaction.user
-        table = await in_time(interaction, self.bot.tables.cancel(game_id, user.id, is_manager=is_manager(user),
-                                                                  by_name=user.display_name))
+        try:
+            table = await in_time(interaction, self.bot.tables.cancel(game_id, user.id, is_manager=is_manager(user),
+                                                                      by_name=user.display_name))
+        except TableError as exc:  # it started, or a move landed, while the host confirmed: nothing was cancelled
+            if exc.code == "table.stale":
+                raise TableError("lobby.cancel.stale", game_id=game_id) from exc
+            raise
         if table.state is None:
             await self._refresh_lobby(table)
         else:

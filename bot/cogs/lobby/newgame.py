@@ -7,6 +7,8 @@ callback's signature): ``/newgame`` is a group; each game is a subcommand named 
 the union of its modes' lobby options (:func:`bot.cogs.lobby.options.game_options`): whole numbers with Discord's
 minimum and maximum from the field's constraints, choices for ``Literal``/``Enum`` fields, booleans, ``rounds`` for
 points series, and last ``starts_in`` (minutes: book the lobby to open later, :mod:`bot.cogs.lobby.scheduled`).
+A free-text option is autocompleted by its mode's UI (:meth:`bot.ui.GameUI.option_suggestions`: the social mode's
+``special_roles`` from the role table).
 Names and descriptions are localised through the catalogues (:func:`bot.i18n.translator.rendered`).
 An option given for a mode that does not have it, and every value, is checked when the lobby opens with the
 store's own validators (:mod:`bot.tables.options`), so a dropped-in game gets its parameters with no edit here.
@@ -27,10 +29,13 @@ from bot.cogs.lobby.scheduled import STARTS_IN
 from bot.i18n import t
 from bot.i18n.translator import rendered
 from bot.tables.options import MAX_STARTS_IN
+from bot.ui import ui_for
 from games.core import GameInfo, all_games, get_game
 
-#: Discord's limits on a command's subcommands and on a subcommand's options
-MAX_SUBCOMMANDS = MAX_OPTIONS = 25
+#: Discord's limits on a command's subcommands, a subcommand's options and an autocomplete's choices
+MAX_SUBCOMMANDS = MAX_OPTIONS = MAX_CHOICES = 25
+#: Discord's longest choice name and value
+CHOICE_MAX = 100
 #: opens the lobby: (interaction, game, mode, the options given, by name)
 OpenGame = Callable[[discord.Interaction, str, str, dict[str, Any]], Awaitable[None]]
 
@@ -56,9 +61,12 @@ def mode_label(game: str, mode: str, language: str) -> str:
 
 
 def _annotation(option: LobbyOption) -> Any:
-    """The parameter's type as discord.py reads it: ``Range[int, 1, 10]`` when bounded, else the plain type."""
+    """The parameter's type as discord.py reads it: ``Range[int, 1, 10]`` when bounded, ``Range[str, None, 200]``
+    for a text with a longest, else the plain type."""
     if option.kind in (int, float) and not option.choices and (option.minimum, option.maximum) != (None, None):
         return app_commands.Range[option.kind, option.minimum, option.maximum]  # type: ignore[valid-type]
+    if option.kind is str and not option.choices and option.length is not None:
+        return app_commands.Range[str, None, option.length]
     return option.kind
 
 
@@ -95,5 +103,28 @@ def game_command(info: GameInfo, open_game: OpenGame) -> app_commands.Command[An
              for m in info.modes]
     app_commands.choices(mode=modes, **choices)(callback)
     description = rendered(lambda language: t("lobby.newgame_game", language, game=t(f"game.{info.id}", language)))
-    return app_commands.Command(name=info.id, description=description, callback=callback)
+    command = app_commands.Command(name=info.id, description=description, callback=callback)
+    for option in options:
+        if option.kind is str and not option.choices:
+            command.autocomplete(option.name)(_suggester(info.id, option))
+    return command
+
+
+def _suggester(game: str, option: LobbyOption) -> Callable[[discord.Interaction, str],
+                                                            Awaitable[list[app_commands.Choice[str]]]]:
+    """The autocomplete of the free-text option ``option``: what the UI of the mode chosen so far (else of each
+    mode that has it, the first that suggests anything) offers for the text typed, in the server's language
+    (:meth:`bot.ui.GameUI.option_suggestions`), at most Discord's 25 choices of 100 characters."""
+
+    async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        chosen = getattr(interaction.namespace, "mode", None)
+        modes = [chosen] if chosen in option.modes else list(option.modes)
+        language = (await interaction.client.config(interaction.guild_id)).language  # type: ignore[attr-defined]
+        for mode in modes:
+            if found := ui_for(game, mode).option_suggestions(option.name, current, language):
+                return [app_commands.Choice(name=name[:CHOICE_MAX], value=value[:CHOICE_MAX])
+                        for name, value in found[:MAX_CHOICES]]
+        return []
+
+    return suggest
 

@@ -39,7 +39,8 @@ Chosen = tuple[dict[str, Any], int | None]
 class LobbyOption:
     """One typed ``/newgame <game>`` parameter: the ``Options`` field ``name`` (or ``rounds``), its Python
     ``kind`` (``bool``, ``int``, ``float`` or ``str``), its bounds (``minimum``/``maximum``, inclusive, ``None``:
-    open), its allowed ``choices`` (empty: any value) and the ``modes`` it applies to."""
+    open), its allowed ``choices`` (empty: any value), the ``modes`` it applies to and, for a text, its
+    ``length`` at most (Discord's ``max_length``)."""
 
     game: str
     name: str
@@ -49,6 +50,7 @@ class LobbyOption:
     choices: tuple[Any, ...] = ()
     modes: tuple[str, ...] = ()
     hint: str | None = None  # the field's own description: the English text when the catalogue has none
+    length: int | None = None  # a text's longest (the field's ``max_length``: Discord's client holds to it)
 
     def label(self, language: str) -> str:
         """The option's name as Discord shows it in ``language`` (its Spanish name, else the field name)."""
@@ -140,8 +142,11 @@ def field_option(game: str, mode: str, name: str, field: FieldInfo) -> LobbyOpti
         if len(kinds) != 1 or not kinds <= {str, int}:
             return None
         return LobbyOption(game, name, kinds.pop(), choices=values, modes=(mode,), hint=field.description)
-    if annotation in (bool, str):
-        return LobbyOption(game, name, annotation, modes=(mode,), hint=field.description)
+    if annotation is str:
+        length = next((item.max_length for item in field.metadata if getattr(item, "max_length", None)), None)
+        return LobbyOption(game, name, str, modes=(mode,), hint=field.description, length=length)
+    if annotation is bool:
+        return LobbyOption(game, name, bool, modes=(mode,), hint=field.description)
     if annotation in (int, float):
         low, high = _bounds(field, annotation)
         return LobbyOption(game, name, annotation, low, high, modes=(mode,), hint=field.description)
@@ -157,8 +162,9 @@ def _merged(first: LobbyOption, other: LobbyOption) -> LobbyOption:
     low = None if first.minimum is None or other.minimum is None else min(first.minimum, other.minimum)
     high = None if first.maximum is None or other.maximum is None else max(first.maximum, other.maximum)
     choices = tuple(dict.fromkeys((*first.choices, *other.choices)))
+    length = None if first.length is None or other.length is None else max(first.length, other.length)
     return LobbyOption(first.game, first.name, first.kind, low, high, choices, (*first.modes, *other.modes),
-                       first.hint or other.hint)
+                       first.hint or other.hint, length)
 
 
 def game_options(game: GameInfo) -> list[LobbyOption]:

@@ -2,12 +2,19 @@
 ``lobby_open`` timer fires (the rules of it: :mod:`bot.tables.schedule`).
 
 Booking answers the command in public (the game, when it opens and who hosts it), pinging nobody. At its time the
-lobby is posted in the channel as a new message pinging the server's lobby role (:mod:`bot.cogs.lobby.ping`), with
-a nonce, so a timer run again after a crash posts (and pings) once; a channel busy at that time gets a short
-notice instead, naming the host."""
+lobby is posted in the channel as a new message pinging the server's lobby role (:mod:`bot.cogs.lobby.ping`); a
+channel busy at that time gets a short notice instead, naming the host. A booking that would open within the
+server's lobby time of another booking of the channel is refused, naming that one (its time and host).
+
+Posted and pinged once, whatever stops the bot on the way: a lobby opened but not posted yet is posted (pinging)
+by the start's :meth:`ScheduledLobbies.catch_up`, or by the timer run again, and the one that finds it posted but
+not recorded (the bot stopped between the two) adopts the message from the channel (:func:`posted_lobby`, by its
+buttons) instead of posting and pinging again, however long the bot was down (the message nonce covers a few
+minutes only)."""
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -20,15 +27,37 @@ from bot.deadline import in_time, respond
 from bot.errors import UserError
 from bot.i18n import t
 from bot.tables.options import validate_starts_in
-from bot.tables.schedule import LOBBY_OPEN
+from bot.tables.schedule import LOBBY_OPEN, BookingClash
 from bot.ui import SILENT
 
 if TYPE_CHECKING:
     from bot.app import Coroner
     from bot.tables import Table
 
+log = logging.getLogger(__name__)
+
 #: the ``/newgame`` parameter that books a lobby for later: minutes from now (1 to ``MAX_STARTS_IN``, a week)
 STARTS_IN = "starts_in"
+#: how many of the channel's last messages are searched for a lobby posted before a crash
+LOOK_BACK = 50
+
+
+async def posted_lobby(channel: discord.abc.Messageable, game_id: int, bot_id: int) -> discord.Message | None:
+    """The bot's message among the last :data:`LOOK_BACK` of ``channel`` that carries the buttons of lobby
+    ``game_id`` (custom ids ``coroner:lobby:<game_id>:...``), or ``None``; also ``None`` when the history cannot
+    be read (no Read Message History: the caller posts)."""
+    prefix = f"coroner:lobby:{game_id}:"
+    try:
+        async for message in channel.history(limit=LOOK_BACK):
+            if message.author.id != bot_id:
+                continue
+            ids = [getattr(item, "custom_id", None) or "" for row in message.components
+                   for item in getattr(row, "children", [row])]
+            if any(custom_id.startswith(prefix) for custom_id in ids):
+                return message
+    except discord.HTTPException:
+        log.warning("could not read the history of channel %s", getattr(channel, "id", "?"), exc_info=True)
+    return None
 
 
 class ScheduledLobbies:
@@ -61,10 +90,17 @@ class ScheduledLobbies:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config, settings, rounds = await self._checked(interaction, game, mode, given)
         opens_at = self.bot.clock.now() + timedelta(minutes=validate_starts_in(minutes))
-        names = user_names(interaction.user)
-        table = await self.bot.tables.schedule_lobby(interaction.guild_id, interaction.channel_id,
-                                                     interaction.user.id, game, mode, settings, config.language,
-                                                     opens_at=opens_at, host_names=names, rounds=rounds)
+        names, apart = user_names(interaction.user), timedelta(minutes=config.lobby_timeout_minutes)
+        try:
+            table = await self.bot.tables.schedule_lobby(interaction.guild_id, interaction.channel_id,
+                                                         interaction.user.id, game, mode, settings, config.language,
+                                                         opens_at=opens_at, host_names=names, rounds=rounds,
+                                                         apart=apart)
+        except BookingClash as clash:
+            language, stamp = config.language, int(clash.params["opens_at"].timestamp())
+            raise UserError("lobby.booking_clash", game=t(f"game.{clash.params['game']}", language),
+                            host=f"<@{clash.params['host_id']}>", at=f"<t:{stamp}:f>",
+                            count=config.lobby_timeout_minutes) from None
         return table, opens_at
 
     async def on_lobby_open(self, timer: Any) -> None:
@@ -81,11 +117,32 @@ class ScheduledLobbies:
             return
         if table.status != "lobby" or table.lobby_message_id is not None:
             return  # opened and posted by an earlier run, or closed since
-        content, mentions = with_ping(None, config.lobby_role_id, table.game, table.language)
-        stamp = await lobby_expires_at(self.bot.tables, table)
-        message = await self._send_lobby(table, {
-            "content": content, "embed": lobby_embed(table, table.language, stamp),
-            "view": lobby_view(table, table.language), "allowed_mentions": SILENT, **mentions})
+        await self._post_opened(table, ping=True)
+
+    async def catch_up(self) -> None:
+        """At start (before the gateway connects): a lobby the bot stopped before recording its message gets its
+        message now, so it never blocks its channel unseen; a booked one pings the lobby role as its opening would
+        have (a ``/newgame`` lobby does not: its answer may have pinged already). One already in the channel is
+        adopted, not posted again."""
+        for table in await self.bot.tables.lobbies_without_message():
+            try:
+                await self._post_opened(table, ping=await self.bot.tables.was_booked(table.id))
+            except discord.HTTPException:
+                log.warning("could not post the lobby message of game %s", table.id, exc_info=True)
+
+    async def _post_opened(self, table: Table, *, ping: bool) -> None:
+        """Post the open lobby ``table`` in its channel (with ``ping``, pinging the server's lobby role) and
+        record its message, unless :func:`posted_lobby` finds it posted already: then that one is recorded."""
+        channel = await self.bot.delivery.channel(table.channel_id)
+        assert self.bot.user is not None
+        message = await posted_lobby(channel, table.id, self.bot.user.id)
+        if message is None:
+            role = (await self.bot.config(table.guild_id)).lobby_role_id if ping else None
+            content, mentions = with_ping(None, role, table.game, table.language)
+            stamp = await lobby_expires_at(self.bot.tables, table)
+            message = await self._send_lobby(table, {
+                "content": content, "embed": lobby_embed(table, table.language, stamp),
+                "view": lobby_view(table, table.language), "allowed_mentions": SILENT, **mentions})
         await self.bot.tables.set_lobby_message(table.id, message.id)
 
     async def cancel_booking(self, interaction: discord.Interaction) -> None:

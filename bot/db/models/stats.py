@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, CheckConstraint, Double, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (BigInteger, Boolean, CheckConstraint, Double, ForeignKey, Index, Integer, String,
+                        UniqueConstraint, text)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.db.base import Base, utcnow
@@ -50,10 +51,14 @@ class Score(Base):
 
 
 class Achievement(Base):
-    """An achievement a user earned in a game (from :attr:`games.core.Outcome.achievements`)."""
+    """An achievement a user earned in a game (from :attr:`games.core.Outcome.achievements`). ``once``: one the
+    achievement book marks ``once`` (the first win as the Killer...), which a user holds at most once per server and
+    game: a partial unique index keeps two games ending at the same moment from both awarding it."""
 
     __tablename__ = "achievements"
-    __table_args__ = (UniqueConstraint("game_id", "user_id", "achievement"), Index(None, "guild_id", "user_id"))
+    __table_args__ = (UniqueConstraint("game_id", "user_id", "achievement"), Index(None, "guild_id", "user_id"),
+                      Index("uq_achievements_once", "guild_id", "game", "user_id", "achievement", unique=True,
+                            sqlite_where=text("once"), postgresql_where=text("once")))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     guild_id: Mapped[int] = mapped_column(BigInteger)
@@ -62,3 +67,4 @@ class Achievement(Base):
     achievement: Mapped[str] = mapped_column(String(64))
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
     at: Mapped[datetime] = mapped_column(default=utcnow)
+    once: Mapped[bool] = mapped_column(Boolean, default=False)

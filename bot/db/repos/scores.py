@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import Integer, cast, func, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Achievement, Game, Score, Seat, Series
@@ -56,11 +57,35 @@ async def record_outcome(session: AsyncSession, game: Game, seats: Sequence[Seat
             for seat in seats]
     users = {seat.seat: seat.user_id for seat in seats}
     session.add_all(rows)
-    session.add_all(Achievement(guild_id=game.guild_id, user_id=users[seat], game=game.game, achievement=name,
-                                game_id=game.id, at=at)
-                    for seat, names in outcome.achievements.items() if seat in users for name in dict.fromkeys(names))
+    # a ``once`` achievement was claimed already (:func:`award_once`): its row stays, this one is skipped
+    await _insert_new(session, [{"guild_id": game.guild_id, "user_id": users[seat], "game": game.game,
+                                 "achievement": name, "game_id": game.id, "at": at, "once": False}
+                                for seat, names in outcome.achievements.items() if seat in users
+                                for name in dict.fromkeys(names)])
     await session.flush()
     return rows
+
+
+async def award_once(session: AsyncSession, guild_id: int, game: str, game_id: int, at: datetime,
+                     claims: Sequence[tuple[int, str]]) -> set[tuple[int, str]]:
+    """Claim the once-per-player achievements ``claims`` (``(user_id, achievement)``) for the game ``game_id``:
+    the subset of them now held for it, leaving out those the user already holds in ``guild_id``/``game``, from an
+    earlier game or from one that ended at the same moment (the ``uq_achievements_once`` index decides, on SQLite
+    and PostgreSQL alike, so a race awards it once). Rolled back with the transaction that claims them."""
+    return await _insert_new(session, [{"guild_id": guild_id, "user_id": user, "game": game, "achievement": name,
+                                        "game_id": game_id, "at": at, "once": True}
+                                       for user, name in dict.fromkeys(claims)])
+
+
+async def _insert_new(session: AsyncSession, rows: list[dict[str, object]]) -> set[tuple[int, str]]:
+    """Insert the achievement ``rows``, skipping those a unique constraint already holds (insert-or-ignore);
+    returns ``(user_id, achievement)`` of the rows inserted."""
+    if not rows:
+        return set()
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    stmt = (dialect.insert(Achievement).values(rows).on_conflict_do_nothing()
+            .returning(Achievement.user_id, Achievement.achievement))
+    return {(user, name) for user, name in (await session.execute(stmt)).all()}
 
 
 async def leaderboard(session: AsyncSession, guild_id: int, game: str, *, mode: str | None = None,

@@ -121,6 +121,12 @@ async def lobby_expired(session: AsyncSession, game_id: int) -> bool:
     return await session.scalar(stmt) is not None
 
 
+async def has_timer(session: AsyncSession, game_id: int, kind: str) -> bool:
+    """Whether ``game_id`` has (or had: fired ones count) a timer of ``kind``."""
+    stmt = select(Timer.id).where(Timer.game_id == game_id, Timer.kind == kind).limit(1)
+    return await session.scalar(stmt) is not None
+
+
 async def booked_in_channel(session: AsyncSession, channel_id: int, kind: str) -> list[tuple[Game, datetime]]:
     """The ``scheduled`` games of ``channel_id`` with the due time of their pending ``kind`` timer (the one that
     opens them), soonest first."""

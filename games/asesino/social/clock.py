@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from pydantic import AwareDatetime, BaseModel, Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from games.asesino.social.roles import SocialRole, UnknownRole, parse_specials, role_table
+from games.asesino.social.roles import SocialRole, UnknownRole, names_every_special, parse_specials, role_table
 from games.core.description import SERVER_SETTING
 from games.core.timezones import TimeZoneName
 
@@ -30,10 +30,10 @@ class SocialOptions(BaseModel):
     for that many days is reminded at each day's end (every ``idle_days`` days). The day span, the judgement
     window, the time zone and the start come from the server's settings at start (``SERVER_SETTING``); the lobby
     offers ``max_days``, ``idle_days`` and ``special_roles``: the specials the host puts in play (``None``: all
-    of the role table's; else a list such as ``"doctor, prosecutor"``, stored as the role ids in the table's order;
-    see :func:`~games.asesino.social.roles.parse_specials`). A name that is no special role is refused with
-    ``asesino_social.option.unknown_role`` (``value``, ``allowed``), a list naming none with
-    ``asesino_social.option.no_role`` (``allowed``).
+    of the role table's, also when the host writes ``all``; else a list such as ``"doctor, prosecutor"``, stored as
+    the role ids in the table's order; see :func:`~games.asesino.social.roles.parse_specials`). A name that is no
+    special role is refused with ``asesino_social.option.unknown_role`` (``value``, ``allowed``), a list naming
+    none with ``asesino_social.option.no_role`` (``allowed``).
     """
 
     day_length_minutes: Annotated[int, SERVER_SETTING] = Field(default=1440, ge=10, le=7 * 1440)
@@ -49,7 +49,7 @@ class SocialOptions(BaseModel):
     @field_validator("special_roles")
     @classmethod
     def _known_specials(cls, value: str | None) -> str | None:
-        if value is None:
+        if value is None or names_every_special(value):
             return None
         allowed = ", ".join(role.value for role in role_table().specials)
         try:

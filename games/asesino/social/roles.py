@@ -48,10 +48,12 @@ class RoleRow(BaseModel):
 
 class RoleTable(BaseModel):
     """The specials a game may deal (``specials``), the other words a host may name each by (``aliases``: the
-    ``special_roles`` option, any case, accents ignored) and the row per player count."""
+    ``special_roles`` option, any case, accents ignored), the words that name all of them (``everyone``: a host
+    clears an earlier choice with ``all``) and the row per player count."""
 
     specials: list[SocialRole]
     aliases: dict[SocialRole, list[str]] = Field(default_factory=dict)
+    everyone: list[str] = Field(default_factory=list)
     table: dict[int, RoleRow]
 
     @model_validator(mode="after")
@@ -86,8 +88,20 @@ class UnknownRole(ValueError):
         self.word = word
 
 
-def _folded(word: str) -> str:
+def folded(word: str) -> str:
+    """``word`` as the ``special_roles`` option compares it: case and accents ignored."""
     return "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
+
+
+def names_every_special(text: str) -> bool:
+    """Whether ``text`` is one of the role table's ``everyone`` words (``all``, ``todos``...: every special in
+    play), any case, accents ignored."""
+    return folded(text.strip()) in {folded(word) for word in role_table().everyone}
+
+
+def special_names(role: SocialRole) -> list[str]:
+    """The words that name ``role`` in the ``special_roles`` option, folded (its id, then its aliases)."""
+    return [folded(role.value), *(folded(alias) for alias in role_table().aliases.get(role, []))]
 
 
 def parse_specials(text: str) -> tuple[SocialRole, ...]:
@@ -95,11 +109,11 @@ def parse_specials(text: str) -> tuple[SocialRole, ...]:
     between them; role ids or their ``aliases``, any case, accents ignored), in the role table's order, each once.
     Raises :class:`UnknownRole` for a word that names none, or when ``text`` names none."""
     table = role_table()
-    names = {_folded(role.value): role for role in table.specials}
-    names |= {_folded(alias): role for role, aliases in table.aliases.items() for alias in aliases}
+    names = {folded(role.value): role for role in table.specials}
+    names |= {folded(alias): role for role, aliases in table.aliases.items() for alias in aliases}
     chosen: set[SocialRole] = set()
     for word in filter(None, re.split(r"[\s,;/]+", text)):
-        if (role := names.get(_folded(word))) is None:
+        if (role := names.get(folded(word))) is None:
             raise UnknownRole(word)
         chosen.add(role)
     if not chosen:
