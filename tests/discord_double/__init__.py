@@ -64,7 +64,8 @@ Interaction handles: ``handle.original`` (the response message, edits applied), 
 from __future__ import annotations
 
 from tests.discord_double.faults import Fault
-from tests.discord_double.interactions import InteractionHandle, Modal, ModalField, ModalRefused, Response
+from tests.discord_double.interactions import InteractionHandle, Modal, ModalField, Response
+from tests.discord_double.limits import ModalRefused
 from tests.discord_double.messages import StoredAttachment, StoredMessage
 from tests.discord_double.model import Channel, Guild, Member, Role, User
 from tests.discord_double.schema import SchemaViolation

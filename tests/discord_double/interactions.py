@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tests.discord_double.clock import ANSWER_SLACK, REAL_TIME_MARGIN, real_clock
 from tests.discord_double.commands import integer_value, option_value_problem
-from tests.discord_double.limits import TEXT_INPUT, size
+from tests.discord_double.limits import TEXT_INPUT, ModalRefused, check_text_input
 from tests.discord_double.messages import EPHEMERAL, StoredMessage
 from tests.discord_double.model import Channel, Member, Role, User
 from tests.discord_double.permissions import DEFAULT_EVERYONE
@@ -36,26 +36,6 @@ class ModalField:
     label: str | None
     required: bool
     raw: dict[str, Any] = field(repr=False)
-
-
-class ModalRefused(ValueError):
-    """Discord's client would not send this submit: a required text input left empty, or a text shorter than its
-    ``min_length`` or longer than its ``max_length`` (the Submit button stays disabled; the bot never hears)."""
-
-
-def _check_text(f: ModalField, value: Any) -> None:
-    """Refuse ``value`` for the text input ``f`` as Discord's client does (lengths in UTF-16 units, as Discord
-    counts them; an optional input left empty is fine whatever its ``min_length``). Raises :class:`ModalRefused`."""
-    text = "" if value is None else str(value)
-    if not text:
-        if f.required:
-            raise ModalRefused(f"modal field {f.custom_id!r} is required")
-        return
-    length = size(text)
-    if length > int(f.raw.get("max_length", 4000)):
-        raise ModalRefused(f"modal field {f.custom_id!r}: {length} characters, at most {f.raw.get('max_length', 4000)}")
-    if length < int(f.raw.get("min_length", 0)):
-        raise ModalRefused(f"modal field {f.custom_id!r}: {length} characters, at least {f.raw['min_length']}")
 
 
 @dataclass
@@ -90,7 +70,7 @@ class Modal:
             raise LookupError(f"modal {self.custom_id!r} has no field(s) {sorted(unknown)}; fields: {sorted(known)}")
         for f in self.fields:
             if f.type == TEXT_INPUT:
-                _check_text(f, values.get(f.custom_id, f.raw.get("value")))
+                check_text_input(f.custom_id, f.raw, f.required, values.get(f.custom_id, f.raw.get("value")))
 
         def leaf(c: dict[str, Any]) -> dict[str, Any]:
             out = {"type": c["type"], "custom_id": c["custom_id"], **({"id": c["id"]} if "id" in c else {})}
