@@ -84,11 +84,12 @@ async def send_error(bot: Coroner, interaction: discord.Interaction, exc: BaseEx
     embeds = kept_embeds(typed)
     if embeds:
         text = clip(f"{text}\n{catalog(language).render('error.kept_text')}", CONTENT)
+    extra = {"embeds": embeds} if embeds else {}
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, embeds=embeds, ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True, **extra)
         else:
-            await interaction.response.send_message(text, embeds=embeds, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True, **extra)
     except discord.HTTPException:
         log.warning("could not deliver an error reply", exc_info=True)
 

@@ -195,7 +195,8 @@ class Lobby(ScheduledLobbies, commands.Cog):
                 await self._cancel(interaction, game_id)
             except (TableError, UserError) as exc:  # over meanwhile (or no longer theirs): the question is moot
                 language = (await tables.load(game_id)).language
-                moot = f"{error_text(language, exc)}\n{t('lobby.cancel.moot', language)}"
+                moot = error_text(language, exc)  # (a lost race's refusal already says nothing was cancelled)
+                moot += "" if exc.code == "lobby.cancel.stale" else f"\n{t('lobby.cancel.moot', language)}"
                 await edit_answer(interaction, content=moot, embed=None, view=None)
             return
         if action == "start":
