@@ -37,10 +37,12 @@ from bot.budget import clip, size
 from bot.db.repos import games, live, timers
 from bot.deadline import answer_lock
 from bot.tables.model import TimerPlan
-from bot.tables.outbox import current_step
+from bot.tables.outbox import StepInfo, current_step
 from bot.ui import ANSWERING, Outgoing, RenderContext
 
 if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
+
     from bot.app import Coroner
     from bot.db.models import LiveTableState
     from bot.tables import Table
@@ -137,11 +139,17 @@ class LiveTable:
         message_id = table.table_message_id or table.lobby_message_id
         step = current_step()
         key = step.entry_id if step is not None else None
+        if ping is not None and step is not None and ping.kind in step.deadlines:
+            ping = None  # armed by the step itself, in its transaction
         lobby = False  # the lobby message is about to become the table (it never showed it)
         if message_id and not fresh:
             config = await self.bot.config(table.guild_id)
-            async with self.bot.sessions() as session:
-                row = await live.get(session, table.id)
+            row: LiveTableState | live.Snapshot | None
+            if step is not None and step.table_row is not None and step.table_row.message_id == message_id:
+                row = step.table_row  # read with the step's delivery lease (only its holder writes the log)
+            else:
+                async with self.bot.sessions() as session:
+                    row = await live.get(session, table.id)
             same = row is not None and row.message_id == message_id
             after = row.messages_after if same and row is not None else 0
             lobby = row is None and message_id == table.lobby_message_id
@@ -150,24 +158,28 @@ class LiveTable:
             if after <= config.table_repost_after and not (same and row is not None and kept(row.log)):
                 steps = appended(row.log if same and row is not None else [], key, lines)
                 known = row if same and table.table_message_id == message_id else None
-                record = asyncio.create_task(self._record(table, message_id, steps, ping, known))  # with the edit
+                counted = after if lobby else 0  # the chat under the lobby counts under the table it became
+                if step is not None and known is not None:  # written with the step's "delivered" mark
+                    self._record_with(step, table, message_id, steps, ping, known, counted)
+                    record = None
+                else:
+                    record = asyncio.create_task(self._record(table, message_id, steps, ping, known, counted))
                 ping = None  # armed with that record, whatever the edit does
                 try:
                     await self._edit(table, message_id, render(shown(steps)))
                 except discord.NotFound:
                     log.info("the table message of game %s is gone: posting a new one", table.id)
+                    if record is None and step is not None:
+                        step.discard()
                 else:
-                    if lobby and after:  # the chat under the lobby counts under the table it became
-                        await record
-                        async with self.bot.sessions() as session, session.begin():
-                            await live.count_at_least(session, table.id, message_id, after)
                     return
                 finally:
-                    await record
+                    if record is not None:
+                        await record
         steps = appended([], key, lines, anew=True, keep=fresh)
         channel = await self.bot.delivery.channel(table.channel_id)
         message = await self.bot.delivery.send(channel, render(shown(steps)), "t")  # a nonce while a step is shown
-        await self._record(table, message.id, steps, ping)
+        await self._record(table, message.id, steps, ping)  # (where the table is now: at once, a rare step)
         if message_id and message.id != message_id:  # (the same id: this step shown again, its nonce returned it)
             await self.strip(table.channel_id, message_id, render(shown(steps)) if lobby else None)
 
@@ -194,22 +206,53 @@ class LiveTable:
         return len(seen)
 
     async def _record(self, table: Table, message_id: int, steps: list[Any], ping: TimerPlan | None = None,
-                      known: LiveTableState | None = None) -> None:
+                      known: LiveTableState | live.Snapshot | None = None, counted: int = 0) -> None:
         """Store what ``message_id`` now shows, take the turn ping away (it asked for the move just shown) and arm
-        the next one's timer (``ping``), in one transaction; ``known``: the game's row as read before, showing
-        ``message_id`` (then one statement records it while the row is unchanged). From now on this process's
-        gateway counts the messages under it (no :meth:`_catch_up`)."""
+        the next one's timer (``ping``), in one transaction of its own (a table shown outside a step's delivery);
+        see :meth:`_write`."""
         self._caught_up.add(table.id)
-        now = self.bot.clock.now()
-        moved = True  # games.table_message_id may have moved (see below)
         async with self.bot.sessions() as session, session.begin():
-            if known is not None and await live.show_again(session, known, steps, now):
-                old, moved = known.ping_message_id, False
-            else:  # (this may move games.table_message_id: a table read before no longer says where the table is)
-                await live.show(session, table.id, table.channel_id, message_id, steps, now)
-                old = await live.set_ping(session, table.id, None)
-            if ping is not None:
-                await timers.schedule(session, table.id, ping.kind, ping.due_at, ping.payload, table.version)
+            old, moved = await self._write(session, table, message_id, steps, ping, known, counted)
+        await self._recorded(table, old, moved, ping)
+
+    def _record_with(self, step: StepInfo, table: Table, message_id: int, steps: list[Any],
+                     ping: TimerPlan | None = None, known: LiveTableState | live.Snapshot | None = None,
+                     counted: int = 0) -> None:
+        """:meth:`_record`, written in the transaction that marks ``step`` delivered (:meth:`StepInfo.record`): one
+        transaction for the step's delivery."""
+        self._caught_up.add(table.id)
+        written: list[tuple[int | None, bool]] = []
+
+        async def write(session: AsyncSession) -> None:
+            written[:] = [await self._write(session, table, message_id, steps, ping, known, counted)]
+
+        async def after() -> None:
+            if written:
+                await self._recorded(table, *written[0], ping)
+
+        step.write_with(write, after)
+
+    async def _write(self, session: AsyncSession, table: Table, message_id: int, steps: list[Any],
+                     ping: TimerPlan | None, known: LiveTableState | live.Snapshot | None,
+                     counted: int) -> tuple[int | None, bool]:
+        """Store what ``message_id`` now shows (its log ``steps``, and ``counted`` messages under it at least: the
+        chat under a lobby that became the table), take the turn ping away and arm ``ping``, in ``session``;
+        ``known``: the game's row as read before, showing ``message_id`` (then one statement records it while the
+        row is unchanged). Returns the ping to delete and whether ``games.table_message_id`` may have moved. From
+        now on this process's gateway counts the messages under it (no :meth:`_catch_up`)."""
+        now = self.bot.clock.now()
+        if known is not None and await live.show_again(session, known, steps, now):
+            old, moved = known.ping_message_id, False
+        else:  # (this may move games.table_message_id: a table read before no longer says where the table is)
+            await live.show(session, table.id, table.channel_id, message_id, steps, now)
+            old, moved = await live.set_ping(session, table.id, None), True
+        if counted:
+            await live.count_at_least(session, table.id, message_id, counted)
+        if ping is not None:
+            await timers.schedule(session, table.id, ping.kind, ping.due_at, ping.payload, table.version)
+        return old, moved
+
+    async def _recorded(self, table: Table, old: int | None, moved: bool, ping: TimerPlan | None) -> None:
         if moved:
             self.bot.tables.deliverer.touched(table.id)
         if ping is not None:

@@ -102,7 +102,7 @@ async def to_computer(bot: Coroner, table: Table, seat: int) -> Table:
     the caller checked who asks); the table after it (over as abandoned when nobody plays any more). Raises
     ``TableError`` (``table.bad_seat``, ``seat.error.computer``, ``table.not_active``)."""
     if not table.has_seat(seat):
-        raise TableError("table.bad_seat", seat=seat)
+        raise TableError("table.bad_seat", seat=seat + 1)  # numbered from 1, as shown
     result = await ui_for(table.game, table.mode).play(bot, table, None, {"type": "seat_replaced", "seat": seat,
                                                                           "to": "computer"}, seat=HOST_SEAT)
     return result.table
@@ -114,7 +114,7 @@ async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is
     button only ``newcomer`` may use (:func:`accept_offer`). Raises ``UserError("seat.error.bot")`` or
     ``TableError`` (``table.bad_seat``, ``seat.error.seated``, ``seat.error.computer``, ``table.not_active``)."""
     if not table.has_seat(seat):
-        raise TableError("table.bad_seat", seat=seat)
+        raise TableError("table.bad_seat", seat=seat + 1)  # numbered from 1, as shown
     if is_bot:
         raise UserError("seat.error.bot")
     if table.seat_of(newcomer) is not None:

@@ -220,7 +220,7 @@ class GameUI:
             action = self.complete_action(bot, action)
         with answering(interaction):
             acting = bot.tables.act(table.id, user_id, action, expected_version=version, seat=seat,
-                                    timed_out=timed_out, manager=manager)
+                                    timed_out=timed_out, manager=manager, table=table)  # (not read again)
             try:
                 result = await (acting if interaction is None else in_time(interaction, acting))
             except (IllegalAction, TableError):
@@ -293,6 +293,11 @@ class GameUI:
         """Components for the public status message (e.g. a "Take my turn" button). Each must be persistent:
         use :func:`bot.components.game_button`."""
         return []
+
+    def check_open(self, config: Any) -> None:
+        """Called before a lobby of this mode opens (``/newgame``, and a booking with ``starts_in``) with the
+        server's ``config``: raise :class:`bot.errors.UserError` when the server cannot play it (e.g. the social
+        mode without an official medium), so nobody joins a lobby that could never start."""
 
     async def prepare_start(self, bot: Any, table: Table, config: Any) -> dict[str, Any]:
         """Called before the host's Start: raise :class:`bot.errors.UserError` to refuse (e.g. the social mode

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.db.repos import outbox
+from bot.db.repos import live, outbox
 
 log = logging.getLogger(__name__)
 
@@ -47,12 +47,15 @@ class DeliveryHooks:
 @dataclass
 class Lease:
     """This process's delivery lease of a game: until when it holds, the digest of the public view the table
-    shows, and the id of the game's oldest undelivered step when it was taken (``first``)."""
+    shows, the id of the game's oldest undelivered step when it was taken (``first``) and the game's living table
+    row then (``table_row``)."""
 
     game_id: int
     until: datetime
     shown: str | None
     first: int | None = None
+    #: the game's living table row when the lease was taken (:attr:`bot.db.repos.outbox.Claim.table_row`)
+    table_row: live.Snapshot | None = None
 
 
 class LeaseKeeper:
@@ -98,7 +101,7 @@ class LeaseKeeper:
                 self._hooks.taken_over()
         self._lost.discard(game_id)
         self._watch.pop(game_id, None)
-        lease = self._held[game_id] = Lease(game_id, now + LEASE, claim.shown, claim.first)
+        lease = self._held[game_id] = Lease(game_id, now + LEASE, claim.shown, claim.first, claim.table_row)
         return lease
 
     async def _watch_holder(self, game_id: int) -> None:
@@ -158,11 +161,14 @@ class LeaseKeeper:
             await outbox.release_game(session, game_id, self.owner, self._clock())
         self._held.pop(game_id, None)
 
-    async def _finish(self, session: AsyncSession, game_id: int, shown: str | None) -> Lease | None:
-        """Give the lease back (recording the digest ``shown``, when known) and take it again when a step is still
-        pending (one committed meanwhile, by this process or another), in the caller's transaction (the one marking
-        the last step delivered): a step another process committed while this one held the lease is never
-        stranded, and a drained game costs no transaction of its own to look again."""
+    async def _finish(self, session: AsyncSession, game_id: int, entry_id: int, shown: str | None) -> Lease | None:
+        """Give the lease back (recording the digest ``shown``, when known), mark the step ``entry_id`` delivered
+        and take the lease again when a later step is pending (one committed meanwhile, by this process or another),
+        in the caller's transaction: a step another process committed while this one held the lease is never
+        stranded (:func:`bot.db.repos.outbox.mark_delivered_and_look`), and a drained game costs two statements and
+        no transaction of its own to look again."""
         await outbox.release_game(session, game_id, self.owner, self._clock(), shown)
         self._held.pop(game_id, None)
+        if not await outbox.mark_delivered_and_look(session, game_id, entry_id, self._clock()):
+            return None
         return await self.claim_with(session, game_id)

@@ -45,7 +45,7 @@ from cachetools import LRUCache
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import OutboxEntry
-from bot.db.repos import games, outbox, timers
+from bot.db.repos import games, live, outbox, timers
 from bot.locks import KeyedLocks
 from bot.tables.leases import LEASE as LEASE  # (re-exported: the lease the drains work under)
 from bot.tables.leases import DeliveryHooks, Lease, LeaseKeeper
@@ -55,6 +55,9 @@ from games.core import Event
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[Table, list[Event]], Awaitable[None]]
+#: what a delivery writes with the step's "delivered" mark (:meth:`StepInfo.write_with`), and does after its commit
+Write = Callable[[AsyncSession], Awaitable[None]]
+After = Callable[[], Awaitable[None]]
 #: a step Discord refused (any answer but "unavailable", :attr:`DeliveryHooks.unavailable`) or that failed to
 #: render is given up (logged) after this many tries, so it never blocks the game's later steps for long; a step
 #: that failed because Discord did not answer is tried for as long as it is kept (:data:`RETENTION`)
@@ -88,9 +91,23 @@ class StepInfo:
     sent: dict[str, int] = field(default_factory=dict)
     #: writes the ``{nonce: message id}`` this step created so far (its ``outbox.sent``); None: nothing recorded
     record: Callable[[dict[str, int]], Awaitable[None]] | None = field(default=None, compare=False)
+    #: the game's living table row as the lease's claim read it, when that is how it stands now (the step is shown
+    #: as handed over, :class:`Handoff`); None: read it
+    table_row: live.Snapshot | None = None
     _counts: dict[str, int] = field(default_factory=dict, compare=False)
     _shows: list[str] = field(default_factory=list, compare=False)
     _unrecorded: dict[str, int] = field(default_factory=dict, compare=False)
+    _writes: list[tuple[Write, After]] = field(default_factory=list, compare=False)
+
+    def write_with(self, write: Write, after: After) -> None:
+        """Write ``write(session)`` in the transaction that marks this step delivered (after ``deliver`` returned,
+        so a crash before it shows the step again and writes it then), and call ``after()`` once that committed."""
+        self._writes.append((write, after))
+
+    def discard(self) -> None:
+        """Forget the last :meth:`write_with` (what it would have written no longer holds)."""
+        if self._writes:
+            self._writes.pop()
 
     def public_changed(self, public: dict[str, Any]) -> bool:
         """Whether ``public`` (``engine.view(state, None)``) differs from what the table showed before this step,
@@ -153,18 +170,32 @@ def retry_after(attempts: int) -> timedelta:
     return min(RETRY_FIRST * 2 ** min(max(attempts - 1, 0), 16), RETRY_CAP)
 
 
+async def _write(session: AsyncSession, step: StepInfo) -> None:
+    for write, _ in step._writes:
+        await write(session)
+
+
+async def _done(step: StepInfo) -> None:
+    for _, after in step._writes:
+        try:
+            await after()
+        except Exception:  # best effort (deleting a ping): the step is delivered
+            log.exception("after delivering step %s", step.entry_id)
+
+
 def current_step() -> StepInfo | None:
     """The step the running ``deliver`` call shows (None outside a delivery)."""
     return _STEP.get()
 
 
 def _step_info(entry: OutboxEntry, shown: str | None,
-               record: Callable[[dict[str, int]], Awaitable[None]] | None = None) -> StepInfo:
+               record: Callable[[dict[str, int]], Awaitable[None]] | None = None,
+               table_row: live.Snapshot | None = None) -> StepInfo:
     deadlines: dict[str, datetime] = {}
     for timer in entry.timers:
         deadlines.setdefault(timer["kind"], datetime.fromisoformat(timer["due_at"]))
     sent = {str(nonce): int(message_id) for nonce, message_id in (entry.sent or {}).items()}
-    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown, sent, record)
+    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown, sent, record, table_row)
 
 
 @dataclass(frozen=True)
@@ -270,8 +301,9 @@ class Deliverer(LeaseKeeper):
         again). The committed step a ``handoff`` brought is shown as it came when :meth:`_handed`; otherwise the
         pending steps and the table are read."""
         game_id = lease.game_id
+        row: live.Snapshot | None = None
         if handoff is not None and self._handed(lease, handoff):
-            entries, table = [handoff.entry], handoff.table
+            entries, table, row = [handoff.entry], handoff.table, lease.table_row
         else:
             async with self._sessions() as session:
                 holder = await outbox.lease_of(session, game_id)
@@ -290,24 +322,27 @@ class Deliverer(LeaseKeeper):
                 log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
                 self._held.pop(game_id, None)
                 return done, True, None
-            delivered, after = await self._one(table, entry, lease, last=index == len(entries) - 1)
+            delivered, after = await self._one(table, entry, lease, last=index == len(entries) - 1,
+                                               table_row=row if index == 0 else None)
             if not delivered:
                 return done, False, None
             done += 1
         return done, after is not None, after
 
-    async def _one(self, table: Table, entry: OutboxEntry, lease: Lease, *,
-                   last: bool) -> tuple[bool, Lease | None]:
-        """Show one step; mark it delivered (with the ``last`` of the batch giving the lease back and taking it again
-        when a step is still pending, :meth:`_finish`). Returns whether it was delivered (False: it failed and
-        waits for its retry, the lease given back) and the lease to go on with (None: nothing more to show)."""
+    async def _one(self, table: Table, entry: OutboxEntry, lease: Lease, *, last: bool,
+                   table_row: live.Snapshot | None = None) -> tuple[bool, Lease | None]:
+        """Show one step; mark it delivered, with what the delivery wrote for it (:meth:`StepInfo.write_with`), and
+        with the ``last`` of the batch giving the lease back and taking it again when a step is still pending,
+        :meth:`_finish`, in one transaction. Returns whether it was delivered (False: it failed and waits for its
+        retry, the lease given back) and the lease to go on with (None: nothing more to show). ``table_row``: the
+        living table's row as it stands (:attr:`StepInfo.table_row`)."""
         events = [Event.model_validate(e) for e in entry.events]
 
         async def record(sent: dict[str, int]) -> None:
             async with self._sessions() as session, session.begin():
                 await outbox.record_sent(session, entry.id, sent)
 
-        step = _step_info(entry, lease.shown, record)
+        step = _step_info(entry, lease.shown, record, table_row)
         token = _STEP.set(step)
         try:
             assert self._deliver is not None
@@ -317,14 +352,20 @@ class Deliverer(LeaseKeeper):
         finally:
             _STEP.reset(token)
         changed = step.shows if step.shows is not None and step.shows != lease.shown else None
-        async with self._sessions() as session, session.begin():
-            await outbox.mark_delivered(session, entry.id, self._clock())
-            if last:
-                after = await self._finish(session, table.id, changed)
-            else:
-                after = lease
-                if changed is not None:
-                    await outbox.set_shown(session, table.id, self.owner, changed)
+        try:
+            async with self._sessions() as session, session.begin():
+                await _write(session, step)
+                if last:
+                    after = await self._finish(session, table.id, entry.id, changed)
+                else:
+                    await outbox.mark_delivered(session, entry.id, self._clock())
+                    after = lease
+                    if changed is not None:
+                        await outbox.set_shown(session, table.id, self.owner, changed)
+        except Exception as exc:  # what the delivery wrote did not commit: shown again, as a failed delivery is
+            step._writes.clear()
+            return await self._failed(table, entry, lease, step, exc, last=last)
+        await _done(step)
         lease.shown = step.shows or lease.shown
         return True, after
 
@@ -341,6 +382,7 @@ class Deliverer(LeaseKeeper):
         down = self._hooks.unavailable(exc)
         after: Lease | None = lease
         async with self._sessions() as session, session.begin():
+            await _write(session, step)  # (a log keyed by the step is not repeated when it is shown again)
             if (sent := step.unrecorded) is not None:  # what it created before failing: never created again
                 await outbox.record_sent(session, entry.id, sent)
             attempts = await outbox.mark_failed(session, entry.id)
@@ -352,9 +394,11 @@ class Deliverer(LeaseKeeper):
                 await outbox.release_game(session, table.id, self.owner, now)
             else:
                 log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
-                await outbox.mark_delivered(session, entry.id, now)
                 if last:
-                    after = await self._finish(session, table.id, None)
+                    after = await self._finish(session, table.id, entry.id, None)
+                else:
+                    await outbox.mark_delivered(session, entry.id, now)
+        await _done(step)
         if not kept:
             return True, after
         self._held.pop(table.id, None)

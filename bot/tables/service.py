@@ -27,6 +27,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from cachetools import LRUCache
 from pydantic import ValidationError
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -43,7 +44,7 @@ from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerInfo,
 from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
 from bot.tables.schedule import ScheduleMixin
 from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
-from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, SeatInfo, Waiting
+from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, IllegalAction, SeatInfo, Waiting
 from games.core.controls import PauseGame, ResumeGame
 from games.core.replay import replay
 from games.core.seats import is_seat_change, names_at_start
@@ -53,6 +54,10 @@ log = logging.getLogger(__name__)
 #: the timers a committed step arms, from the table after it (e.g. turn time limits); read inside the step's
 #: transaction, so keep it to cached settings and arithmetic
 Plan = Callable[[Table], Awaitable[list[TimerPlan]]]
+#: the turn ping's timer a shown step arms (None: nobody to ping), from the table after it; read like :data:`Plan`
+Ping = Callable[[Table], Awaitable[TimerPlan | None]]
+#: games whose last loaded table (and closed-DM notices) a service remembers
+LOADED = 1024
 
 
 def timeout_announcement(engine: Engine, state: Any, seat: int) -> list[Event]:
@@ -119,7 +124,8 @@ class TableService(LobbyMixin, ScheduleMixin):
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], *, deliver: Deliver | None = None,
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
                  on_timers: Callable[[datetime], None] | None = None, owner: str | None = None,
-                 superseded: frozenset[str] = frozenset(), delivery: DeliveryHooks | None = None) -> None:
+                 superseded: frozenset[str] = frozenset(), ping: Ping | None = None,
+                 delivery: DeliveryHooks | None = None) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
         ``plan`` gives the timers a step arms; ``on_timers(due_at)`` is called after a committed step that armed
         timers, with the earliest one's due time (to wake the timer loop when it would sleep past it).
@@ -127,16 +133,24 @@ class TableService(LobbyMixin, ScheduleMixin):
         a random part). ``superseded``: timer kinds that do nothing once the decision they were armed for is
         over (turn warnings, timeouts, pings): each step disarms, in its transaction, the game's ones armed before
         :attr:`Table.decision_opened` (the version the decision it waits on was first offered at), so they never
-        fire only to find the game moved on. ``delivery``: what the deliverer is told of Discord and time
-        (:class:`bot.tables.outbox.DeliveryHooks`)."""
+        fire only to find the game moved on. ``ping``: the turn ping's timer a step that shows something public
+        arms (a public event, or a change of the public view), recorded with the step's other timers.
+        ``delivery``: what the deliverer is told of Discord and time (:class:`bot.tables.outbox.DeliveryHooks`)."""
         self._sessions = sessionmaker
         self.owner = owner or process_owner()
         self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner, hooks=delivery)
         self._plan = plan
         self._superseded = superseded
+        self._ping = ping
         self._on_timers = on_timers
         self._clock = clock
         self.locks = KeyedLocks()
+        #: per game, the last table :meth:`load` read and the deliverer's mark before it: a move handed that very
+        #: table (``act(table=...)``) is applied to it instead of reading it again
+        self._loaded: LRUCache[int, tuple[Table, int]] = LRUCache(maxsize=LOADED)
+        #: per game, the deliverer's mark before a read that found no closed-DM notice due: while the mark holds
+        #: (nothing this process wrote about the game since, a failed DM included) none is due
+        self._no_notices: LRUCache[int, int] = LRUCache(maxsize=LOADED)
 
     # --- plumbing ------------------------------------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -144,23 +158,37 @@ class TableService(LobbyMixin, ScheduleMixin):
         return self.locks(game_id)
 
     async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]:
+        """The game's row and table (and whether a closed-DM notice is due, remembered: :meth:`dm_notices_due`)."""
+        mark = self.deliverer.mark(game_id)
         found = await games.game_with_seats(session, game_id)
         if found is None:
             raise TableError("table.not_found", game_id=game_id)
+        if not any(seat.dm_notice_due for seat in found[1]):
+            self._no_notices[game_id] = mark
+        else:
+            self._no_notices.pop(game_id, None)
         return found[0], to_table(*found)
 
-    async def _commit_guarded(self, session: AsyncSession, table: Table, **values: Any) -> None:
+    async def _commit_guarded(self, session: AsyncSession, table: Table, *, messages: bool = False,
+                              **values: Any) -> None:
         """Bump the version from ``table.version`` or raise ``table.stale`` (the caller's transaction rolls
-        back)."""
-        if not await games.bump_version(session, table.id, table.version, updated_at=self._clock(), **values):
+        back); ``messages``: also while the game's lobby and table messages are still ``table``'s (a table read
+        before the transaction)."""
+        guard = (table.lobby_message_id, table.table_message_id) if messages else None
+        if not await games.bump_version(session, table.id, table.version, updated_at=self._clock(), messages=guard,
+                                        **values):
             raise TableError("table.stale", game_id=table.id)
 
     async def _record(self, session: AsyncSession, table: Table, events: list[Event],
-                      kind: str = "act") -> Handoff:
+                      kind: str = "act", *, shown: bool = True) -> Handoff:
         """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
-        the timers ``plan`` arms for it (stamped with ``table.version``), in the caller's transaction; and take the
-        game's delivery lease with it. Returns what the delivery is handed after the commit (:meth:`_send`)."""
+        the timers ``plan`` arms for it (stamped with ``table.version``), with the turn ping's (``ping``) when the
+        step is ``shown`` (it has something public to show), in the caller's transaction; and take the game's
+        delivery lease with it. Returns what the delivery is handed after the commit (:meth:`_send`)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
+        if shown and self._ping is not None and table.status == "active":
+            ping = await self._ping(table)
+            plans = plans if ping is None else [*plans, ping]
         if self._superseded:
             await timers.disarm_superseded(session, table.id, self._superseded, table.decision_opened,
                                            self._clock())
@@ -180,9 +208,13 @@ class TableService(LobbyMixin, ScheduleMixin):
 
     # --- reading -------------------------------------------------------------------------------------------
     async def load(self, game_id: int) -> Table:
-        """The table of ``game_id``. Raises ``TableError("table.not_found")``."""
+        """The table of ``game_id``. Raises ``TableError("table.not_found")``. A move made on it may hand it to
+        :meth:`act` (``table``) rather than have it read again."""
+        mark = self.deliverer.mark(game_id)
         async with self._sessions() as session:
-            return (await self._read(session, game_id))[1]
+            table = (await self._read(session, game_id))[1]
+        self._loaded[game_id] = (table, mark)
+        return table
 
     async def _tables(self, rows: Sequence[Game]) -> list[Table]:
         async with self._sessions() as session:
@@ -236,7 +268,7 @@ class TableService(LobbyMixin, ScheduleMixin):
     # --- playing -------------------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int | None, action: dict[str, Any], *,
                   expected_version: int | None = None, seat: int | None = None,
-                  timed_out: bool = False, manager: bool = False) -> ActResult:
+                  timed_out: bool = False, manager: bool = False, table: Table | None = None) -> ActResult:
         """The one door every move enters by, with the same checks, persistence and delivery: apply ``action``
         (JSON, parsed by the engine) to game ``game_id``.
 
@@ -248,7 +280,10 @@ class TableService(LobbyMixin, ScheduleMixin):
         step's own and committed with it, so "the bot moved for you" is said exactly when that move counted), the
         game's own clock (``SYSTEM_SEAT``). ``expected_version``: the table version the control was drawn at
         (``None`` for moves valid at any version): refused as stale only when the decision it was drawn for has
-        closed (:meth:`Table.stands`), checked inside the game's lock. The host's controls
+        closed (:meth:`Table.stands`), checked inside the game's lock. ``table``: the table the caller read last
+        (:meth:`load`): the move is applied to it without reading it again while it is still the game's current
+        table (the version guard of the write and the table's message ids say so; otherwise, and when the move is
+        refused on it, the table is read again inside the lock and the move checked on that). The host's controls
         (:mod:`games.core.controls`): a pause holds every timer of the game and the resume gives each the time it
         had left, in the step's transaction; a cancel ends the game ``cancelled``, with no scores.
 
@@ -256,68 +291,91 @@ class TableService(LobbyMixin, ScheduleMixin):
         ``table.bad_seat`` (a ``seat`` not at the table), ``table.stale`` (a closed decision, or another writer
         won the race), ``table.bad_action`` (malformed JSON); and the engine's ``IllegalAction`` unchanged (game
         over, not this actor's move, the game's rules). Nothing is written when it raises."""
-        return await self._act(game_id, action, expected_version, user_id=user_id, seat=seat, timed_out=timed_out,
-                               manager=manager)
+        loaded = self._loaded.get(game_id)
+        handed = (table, loaded[1]) if table is not None and loaded is not None and loaded[0] is table else None
+        async with self.lock(game_id):
+            done = None
+            if handed is not None:
+                try:
+                    done = await self._act(game_id, action, expected_version, user_id=user_id, seat=seat,
+                                           timed_out=timed_out, manager=manager, handed=handed)
+                except (TableError, IllegalAction, IntegrityError):
+                    pass  # moved on since it was read, or refused on it: checked again on the table as it is now
+            if done is None:
+                try:
+                    done = await self._act(game_id, action, expected_version, user_id=user_id, seat=seat,
+                                           timed_out=timed_out, manager=manager)
+                except IntegrityError as exc:  # another process logged this seq first
+                    raise TableError("table.stale", game_id=game_id) from exc
+        handoff, result = done
+        await self._send(handoff)
+        return result
 
     async def _act(self, game_id: int, action: dict[str, Any], expected_version: int | None, *,
-                   user_id: int | None, seat: int | None, timed_out: bool = False,
-                   manager: bool = False) -> ActResult:
-        async with self.lock(game_id):
-            now = self._clock()
-            mark = self.deliverer.mark(game_id)
+                   user_id: int | None, seat: int | None, timed_out: bool = False, manager: bool = False,
+                   handed: tuple[Table, int] | None = None) -> tuple[Handoff, ActResult]:
+        """:meth:`act`'s transaction (in the game's lock), on the table read in it or on the one ``handed`` (with the
+        deliverer's mark before it was read: then a table that is no longer the game's current one fails the
+        version guard, ``table.stale``)."""
+        now = self._clock()
+        mark = self.deliverer.mark(game_id) if handed is None else handed[1]
+        async with self._sessions() as session, session.begin():
+            row: Game | None = None
+            if handed is None:
+                row, table = await self._read(session, game_id)
+            else:
+                table = handed[0]
+            engine = table.engine
+            if is_seat_change(action):
+                seat, action = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
+            else:
+                seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version,
+                             host_action=engine.is_host_action(action.get("type")), manager=manager)
             try:
-                async with self._sessions() as session, session.begin():
-                    row, table = await self._read(session, game_id)
-                    engine = table.engine
-                    if is_seat_change(action):
-                        seat, action = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
-                    else:
-                        seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version,
-                                     host_action=engine.is_host_action(action.get("type")), manager=manager)
-                    try:
-                        parsed = engine.parse_action(action)
-                    except ValidationError as exc:
-                        raise TableError("table.bad_action", game_id=game_id) from exc
-                    # the announcement names who was late at the state the time limit ran out on
-                    announce = timeout_announcement(engine, table.state, seat) if timed_out else []
-                    step = engine.apply(table.state, seat, parsed)
-                    outcome = engine.outcome(step.state)
-                    seat_steps = steps_since_decision(table, step.state, parsed)
-                    if is_seat_change(parsed):  # who plays the seat changes: the seats (and maybe the game's end)
-                        table = await change_seat(session, table, action, user_id, now)
-                        outcome = abandoned_outcome(table)
-                    elif outcome is not None:
-                        moves = [(a.seat, a.action) for a in await games.actions_of(session, game_id)]
-                        outcome = await settle(session, table, outcome,
-                                               [*moves, (seat, engine.dump_action(parsed))], now)
-                    status = "finished" if outcome else "cancelled" if engine.closed(step.state) else table.status
-                    values: dict[str, Any] = {"state": engine.dump_state(step.state), "seat_steps": seat_steps}
-                    if status != table.status:
-                        values |= {"status": status, "finished_at": now}
-                    if outcome is not None:
-                        values["outcome"] = outcome.model_dump(mode="json")
-                    await self._commit_guarded(session, table, **values)
-                    await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now,
-                                              timed_out=timed_out)
-                    if outcome is not None:
-                        if outcome.reason != ABANDONED:  # an abandoned game scores nothing
-                            await scores.record_outcome(session, row, await games.seats_of(session, game_id),
-                                                        outcome, now)
-                    if status != table.status:
-                        await timers.disarm_game(session, game_id, now)
-                    elif isinstance(parsed, PauseGame):
-                        await timers.hold_game(session, game_id, now, keep=(RETRY_TIMER,))
-                    elif isinstance(parsed, ResumeGame):
-                        await timers.release_game(session, game_id, now)
-                    table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
-                                    seat_steps=seat_steps, status=status, outcome=outcome,
-                                    finished_at=now if status != table.status else table.finished_at)
-                    events = [*announce, *step.events]
-                    handoff = replace(await self._record(session, table, events), mark=mark)
-            except IntegrityError as exc:  # another process logged this seq first
-                raise TableError("table.stale", game_id=game_id) from exc
-        await self._send(handoff)
-        return ActResult(table=table, events=events, outcome=outcome)
+                parsed = engine.parse_action(action)
+            except ValidationError as exc:
+                raise TableError("table.bad_action", game_id=game_id) from exc
+            # the announcement names who was late at the state the time limit ran out on
+            announce = timeout_announcement(engine, table.state, seat) if timed_out else []
+            step = engine.apply(table.state, seat, parsed)
+            outcome = engine.outcome(step.state)
+            seat_steps = steps_since_decision(table, step.state, parsed)
+            before = table
+            if is_seat_change(parsed):  # who plays the seat changes: the seats (and maybe the game's end)
+                table = await change_seat(session, table, action, user_id, now)
+                outcome = abandoned_outcome(table)
+            elif outcome is not None:
+                moves = [(a.seat, a.action) for a in await games.actions_of(session, game_id)]
+                outcome = await settle(session, table, outcome, [*moves, (seat, engine.dump_action(parsed))], now)
+            status = "finished" if outcome else "cancelled" if engine.closed(step.state) else table.status
+            values: dict[str, Any] = {"state": engine.dump_state(step.state), "seat_steps": seat_steps}
+            if status != table.status:
+                values |= {"status": status, "finished_at": now}
+            if outcome is not None:
+                values["outcome"] = outcome.model_dump(mode="json")
+            await self._commit_guarded(session, table, messages=handed is not None, **values)
+            await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now,
+                                      timed_out=timed_out)
+            if outcome is not None and outcome.reason != ABANDONED:  # an abandoned game scores nothing
+                row = row or await games.get_game(session, game_id)
+                assert row is not None  # (its version was just bumped)
+                await scores.record_outcome(session, row, await games.seats_of(session, game_id), outcome, now)
+            if status != table.status:
+                await timers.disarm_game(session, game_id, now)
+            elif isinstance(parsed, PauseGame):
+                await timers.hold_game(session, game_id, now, keep=(RETRY_TIMER,))
+            elif isinstance(parsed, ResumeGame):
+                await timers.release_game(session, game_id, now)
+            table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
+                            seat_steps=seat_steps, status=status, outcome=outcome,
+                            finished_at=now if status != table.status else table.finished_at)
+            events = [*announce, *step.events]
+            # what the turn ping needs to know (only then is the public view compared)
+            shown = any(e.audience.kind == "public" for e in events) or (
+                self._ping is not None and status == "active"
+                and engine.view(before.state, None) != engine.view(step.state, None))
+            handoff = replace(await self._record(session, table, events, shown=shown), mark=mark)
+        return handoff, ActResult(table=table, events=events, outcome=outcome)
 
     @staticmethod
     def check_turn(table: Table, user_id: int, expected_version: int | None) -> tuple[int, Waiting]:
@@ -387,7 +445,12 @@ class TableService(LobbyMixin, ScheduleMixin):
         self.deliverer.touched(game_id)
 
     async def dm_notices_due(self, game_id: int) -> list[int]:
-        """The seats whose failed DMs the channel has not been told about yet (seat order)."""
+        """The seats whose failed DMs the channel has not been told about yet (seat order). None, without a query,
+        when this process's last read of the game found none and it wrote nothing about the game since (a failed
+        DM of its own included); a notice another process's delivery recorded meanwhile is then said with a later
+        step, once a read of the game sees it."""
+        if game_id in self._no_notices and self._no_notices[game_id] == self.deliverer.mark(game_id):
+            return []
         async with self._sessions() as session:
             return await games.dm_notices_due(session, game_id)
 

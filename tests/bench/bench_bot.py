@@ -2,10 +2,11 @@
 scripted players through the real discord.py client and the loopback Discord double, on a SQLite file.
 
 Per mode it prints: accepted moves; REST calls per move outside interaction callbacks (the bot's real budget:
-Discord allows 50 a second in all, and callbacks and their webhook follow-ups do not count); callbacks per move;
+Discord allows 50 a second in all, and callbacks and their webhook follow-ups do not count) over whole games, the
+lobby and the deal's DMs included (issue 20's measure: at most 1.0 a move, 1.5 in the social mode), then the
+moves' own only, and apart the calls to open and deal a game; callbacks per move;
 messages the bot left in the game channel; DMs per move; and p50/p99 latency from a move's first click to the
-table showing it (moves that show nothing public, e.g. a social-mode night action, have none). REST calls per move
-count the moves only; opening the lobby and dealing (the role DMs) are counted apart, per game. Nobody talks in the
+table showing it (moves that show nothing public, e.g. a social-mode night action, have none). Nobody talks in the
 channel, so the table is never re-posted for scrolling. Game ``n`` of every mode is dealt from seed ``1000 + n``
 and played from ``random.Random(n)``, so runs repeat (up to timing). The social mode plays three real-time days per
 game on the injected clock (:mod:`tests.bench.social`); its moves include the bot's day ends.
@@ -38,10 +39,13 @@ from bot.db.session import create_engine, make_sessionmaker
 from bot.settings import Settings
 from bot.tables import Table, TableService
 from games.core import register
+from games.lets_kill.models import PlayCard, Respond
 from tests.bench import social
 from tests.discord_double import DiscordDouble, StoredMessage, User
 from tests.discord_double.fixtures import pointed_at, running_bot
 from tests.e2e.conftest import World, mark
+from tests.e2e.test_asesino import play_one
+from tests.e2e.test_lets_kill import build_play, table_message
 from tests.support import potato as potato_game
 from tests.support.newgame import newgame
 from tests.support.tiny_game import ENGINE
@@ -65,7 +69,8 @@ class Tally:
     def line(self, mode: str) -> str:
         q = statistics.quantiles(self.latencies, n=100) if len(self.latencies) > 1 else [0.0] * 99
         per = max(self.moves, 1)
-        return (f"| {mode} | {self.moves} | {self.rest / per:.2f} | {self.deal / len(self.left):.0f} | "
+        return (f"| {mode} | {self.moves} | {(self.rest + self.deal) / per:.2f} | {self.rest / per:.2f} | "
+                f"{self.deal / len(self.left):.0f} | "
                 f"{self.callbacks / per:.2f} | {statistics.mean(self.left):.1f} | {self.dms / per:.2f} | "
                 f"{q[49]:.0f} / {q[98]:.0f} ms |")
 
@@ -119,8 +124,6 @@ async def version_after(world: World, table_id: int, version: int) -> Table:
 
 # --- players -------------------------------------------------------------------------------------------------
 async def asesino_move(world: World, table: Table, rng: random.Random, title: str) -> None:
-    from tests.e2e.test_asesino import play_one
-
     await play_one(world, table, rng)
 
 
@@ -164,6 +167,74 @@ async def cereal_move(world: World, table: Table, rng: random.Random, title: str
     await (await user.select(status, ident(name), [str(value)])).response()
 
 
+async def lets_kill_move(world: World, table: Table, rng: random.Random, title: str) -> None:
+    """A seat the game waits on (in a response window, one that has not answered) makes one random legal move: a
+    window passed with the table's Pass button, anything else from the Act panel: a play built step by step,
+    another Step-2 choice (``!index`` in the card select), or a pick in the select of the other decisions (the
+    first 25 moves; Guns to pledge or cards to discard from their multi-select when there are more)."""
+    state, engine = table.state, table.engine
+    seat = rng.choice([s for s in engine.waiting(state).seats if engine.legal_actions(state, s)])
+    user = next(u for u in world.players if u.id == table.user_of(seat))
+    legal = engine.legal_actions(state, seat)
+    index = rng.randrange(len(legal)) if state.pending.kind == "play" else rng.randrange(min(len(legal), 25))
+    action = legal[index]
+    message, _ = await table_message(world, table.id)
+    if isinstance(action, Respond):
+        await (await user.click(message, label="Pass")).response()
+        return
+    panel = (await (await user.click(message, label="Act")).response()).message
+    assert panel is not None
+    if isinstance(action, PlayCard):
+        await build_play(user, panel, state, action)
+        return
+    select = next(c for c in panel.walk_components() if c.get("type") == 3)
+    if ":card:" in select["custom_id"]:
+        await (await user.select(panel, select["custom_id"], [f"!{index}"])).response()
+    elif ":do:" in select["custom_id"] and str(index) in [o["value"] for o in select["options"]]:
+        await (await user.select(panel, select["custom_id"], [str(index)])).response()
+    else:  # a pledge or a discard among more combinations than a select holds
+        await (await user.select(panel, select["custom_id"], list(action.cards))).response()
+
+
+async def verdugo_move(world: World, table: Table, rng: random.Random, title: str) -> None:
+    """The awaited seat makes one random legal move with the table's controls: a button or a select, the
+    prisoners' private Swap/Peek menu, the Executioner's named target and its private Chop confirmation."""
+    seat = table.engine.waiting(table.state).seats[0]
+    user = next(u for u in world.players if u.id == table.user_of(seat))
+    action = rng.choice([a for a in table.engine.legal_actions(table.state, seat) if a.type != "forfeit"])
+    status = tables(world, title)[-1]
+
+    def ident(name: str) -> str:
+        return next(c["custom_id"] for c in status.walk_components()
+                    if c.get("custom_id", "").split(":")[3:5] == [str(table.version), name])
+
+    kind = action.type
+    if kind in ("peek", "swap"):
+        menu = (await (await user.click(status, ident("act"))).response()).message
+        assert menu is not None
+        picked = [str(action.position)] if kind == "peek" else [str(action.a), str(action.b)]
+        select = next(c["custom_id"] for c in menu.walk_components() if ":positions:" in c.get("custom_id", ""))
+        await (await user.select(menu, select, picked)).response()
+    elif kind == "chop" and table.state.round.phase == "execute":
+        confirm = (await (await user.select(status, ident("target"), [str(action.seat)])).response()).message
+        assert confirm is not None
+        await (await user.click(confirm, custom_id=confirm.buttons()[0]["custom_id"])).response()
+    elif kind == "chop":  # a Shield's holder passes the axe with a button on the table
+        await (await user.click(status, ident("chop").rsplit(":", 1)[0] + f":{action.seat}")).response()
+    elif kind in ("draw", "stop"):
+        await (await user.click(status, ident(kind))).response()
+    elif kind == "choose_direction":
+        await (await user.click(status, ident("direction").rsplit(":", 1)[0] + f":{action.direction}")).response()
+    else:
+        name, values = {"set_aside": ("set_aside", [str(getattr(action, "index", ""))]),
+                        "call": ("call", [str(getattr(action, "seat", ""))]),
+                        "successor": ("successor", [str(getattr(action, "seat", ""))]),
+                        "choose_prisoner": ("choose", [str(getattr(action, "seat", ""))]),
+                        "choose_pair": ("choose", [str(getattr(action, "a", "")), str(getattr(action, "b", ""))]),
+                        }[kind]
+        await (await user.select(status, ident(name), values)).response()
+
+
 Move = Callable[[World, Table, random.Random, str], Awaitable[None]]
 MODES: list[tuple[str, str, str, int, dict[str, Any], str, Move]] = [
     ("potato (test game)", "potato", "classic", 5, {"passes": 20}, "Hot Potato", potato_move),
@@ -172,6 +243,8 @@ MODES: list[tuple[str, str, str, int, dict[str, Any], str, Move]] = [
     ("cereal killer, 2 players", "cereal_killer", "classic", 2, {}, "Cereal Killer — day", cereal_move),
     ("cereal killer, 3 players", "cereal_killer", "classic", 3, {}, "Cereal Killer — day", cereal_move),
     ("asesino social, 3 days", "asesino", "social", social.PLAYERS, social.OPTIONS, social.TITLE, social.social_move),
+    ("let's kill!, 3 players", "lets_kill", "classic", 3, {}, "Let's Kill!", lets_kill_move),
+    ("verdugo, 5 players", "verdugo", "classic", 5, {}, "Verdugo", verdugo_move),
 ]
 #: what a mode needs set up once before its games (e.g. the social mode's official medium)
 PREPARE: dict[str, Callable[[World], Awaitable[None]]] = {"social": social.prepare}
@@ -211,7 +284,7 @@ async def bench_mode(world: World, games: int, label: str, game: str, mode: str,
         tally.moves += moves
         tally.callbacks += sum(1 for r in requests if CALLBACK.match(r.path))
         tally.rest += sum(1 for r in requests if not CALLBACK.match(r.path))
-        tally.kinds.update(f"{r.method} {re.sub(r'/[0-9]+', '/{id}', r.path)}" for r in requests
+        tally.kinds.update(route(world, r.method, r.path) for r in world.double.requests[opened:]
                            if not CALLBACK.match(r.path))
         tally.dms += sum(len(u.dms()) for u in world.players) - dms
         tally.left.append(len([m for m in world.double.messages(world.games) if m.id not in earlier]))
@@ -219,11 +292,23 @@ async def bench_mode(world: World, games: int, label: str, game: str, mode: str,
     return tally
 
 
+def route(world: World, method: str, path: str) -> str:
+    """A request's route with its ids as words: the game channel, the medium, a DM channel (any other channel)."""
+    def word(match: re.Match[str]) -> str:
+        if match.group(1) == "channels":
+            number = int(match.group(2))
+            return "/channels/" + ("{games}" if number == world.games.id else
+                                   "{medium}" if number == world.medium.id else "{dm}")
+        return f"/{match.group(1)}/{{id}}"
+
+    return f"{method} " + re.sub(r"/([a-z_]+)/([0-9]+)", word, path)
+
+
 def breakdown(tallies: dict[str, Tally]) -> None:
     """Which REST calls outside callbacks each mode made, per move (and per day, for the real-time modes)."""
-    print("\nREST calls outside callbacks, per move:")
+    print("\nREST calls outside callbacks (the deal's included), per move:")
     for label, tally in tallies.items():
-        calls = ", ".join(f"{kind} {n / max(tally.moves, 1):.2f}" for kind, n in tally.kinds.most_common(5))
+        calls = ", ".join(f"{kind} {n / max(tally.moves, 1):.2f}" for kind, n in tally.kinds.most_common(8))
         print(f"  {label}: {calls}")
         if tally.days:
             print(f"    per day: {tally.moves / tally.days:.1f} moves, {tally.rest / tally.days:.1f} REST calls "
@@ -247,10 +332,10 @@ async def bench(db_url: str, games_per_mode: int = GAMES, words: list[str] | Non
     world = World(double, guild, games, medium, admin, players, db_url, FakeClock(), make_sessionmaker(engine))
     settings = Settings(_env_file=None, discord_token="x", database_url=db_url, discord_api_base=double.api_base)
     print(f"{games_per_mode} games per mode; per accepted move unless said otherwise\n")
-    print("| mode | moves | REST calls / move (not callbacks) | REST calls to open and deal a game | "
-          "callbacks / move | channel messages left a game | DMs / move (the deal's included) | "
-          "click -> table p50 / p99 |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| mode | moves | REST calls / move, the deal's included (not callbacks) | the moves' only | "
+          "REST calls to open and deal a game | callbacks / move | channel messages left a game | "
+          "DMs / move (the deal's included) | click -> table p50 / p99 |")
+    print("|---|---|---|---|---|---|---|---|---|")
     with pointed_at(double):
         bot = CoronerBot(settings, clock=world.clock, guild_ready_timeout=0.05)
         async with running_bot(bot):

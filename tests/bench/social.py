@@ -4,7 +4,7 @@ lobby options), nobody else talking in the channel.
 Each call makes one accepted move the way players make it: a night action picked on the "My actions" panel (an
 ephemeral panel, then its target select), a judgement opened with ``/accuse`` and backed with the table's button,
 or, when nobody has anything left to do or at random, the clock moved past the day's end (the bot ends the day:
-a new table message, as the mode declares). The picks come from the engine's legal actions, seeded per game.
+the living table is edited with it). The picks come from the engine's legal actions, seeded per game.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from tests.e2e.social import (
     start_game,
     statuses,
 )
+from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.usefixtures("social_seed")
 ROLE_NAMES = ("Killer", "Accomplice", "Doctor", "Detective", "Journalist", "Maniac", "Prosecutor")
@@ -53,8 +54,8 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
         await pick(world, user_at[killer], "crime", bystander)
         await dm_text(world, user_at[bystander], "arrived in time")
         await dm_text(world, user_at[killer], "failed: someone protected them")
-        await pick(world, user_at[detective], "inspect", killer)
-        await dm_text(world, user_at[detective], "holds the card: Killer")
+        # the Detective's own answer is the select's reply (issue 20), not a DM
+        assert "holds the card: Killer" in await pick(world, user_at[detective], "inspect", killer)
         post = await user_at[bystander].click(statuses(world)[-1], label="Anonymous post")
         assert (await post.response()).modal is not None
         await user_at[bystander].submit_modal(post, {"text": "Someone here lies."})
@@ -120,12 +121,19 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
     assert await world.tables.replay_check(table.id)
 
 
-async def test_start_is_refused_without_an_official_medium(world: World) -> None:
-    """Without /config medium the host's Start is refused with how to fix it, and the lobby stays open."""
+async def test_no_lobby_opens_without_an_official_medium(world: World) -> None:
+    """Without /config medium, /newgame asesino social is refused privately with how to fix it and opens nothing
+    (six people joining a lobby that could never start was the old way), nor books a lobby for later; once the
+    medium is set, the same command opens the lobby."""
     players = await six_players(world)
     async with world.running():
-        lobby = await open_and_fill(world, players)
-        text = await refusal(await players[0].click(lobby, label="Start"))
+        text = await refusal(await newgame(players[0], world.games, "asesino", "social"))
         assert "/config medium" in text
+        booked = await refusal(await newgame(players[0], world.games, "asesino", "social", starts_in=30))
+        assert "/config medium" in booked
+        assert await world.tables.table_in_channel(world.games.id) is None
+        assert not [m for m in world.bot_messages() if m.channel_id == world.games.id]
+        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
+        lobby = await open_and_fill(world, players)
         table = await world.tables.table_in_channel(world.games.id)
-        assert table is not None and table.status == "lobby"
+        assert table is not None and table.status == "lobby" and lobby.id == table.lobby_message_id

@@ -12,7 +12,7 @@ import pytest
 from bot.cogs.asesino_social import days
 from bot.tables import TableService
 from tests.discord_double.permissions import MANAGE_ROLES, README_MINIMAL
-from tests.e2e.conftest import World, confirm_cancel, refusal
+from tests.e2e.conftest import World, confirm_cancel, refusal, until_delivered
 from tests.e2e.social import (
     cast,
     count_in_statuses,
@@ -240,8 +240,9 @@ async def test_cancelling_a_social_game_takes_the_dead_role_back(world: World) -
 
 
 async def test_secret_actions_leave_the_channel_untouched(world: World) -> None:
-    """A recruitment, a protection and an inspection reach their players by DM and add or edit nothing in the game
-    channel, so nobody can tell from the channel that someone just acted."""
+    """A recruitment, a protection and an inspection reach their players (the recruit by DM, the Detective's answer
+    in the select's reply) and add or edit nothing in the game channel, so nobody can tell from the channel that
+    someone just acted."""
     players = await six_players(world)
     async with world.running():
         table = await start_game(world, players)
@@ -250,7 +251,8 @@ async def test_secret_actions_leave_the_channel_untouched(world: World) -> None:
         await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
         await dm_text(world, who["accomplice"], "has made you the accomplice")
         await pick(world, who["doctor"], "protect", seat(table, who["bystander"]))
-        await pick(world, who["detective"], "inspect", seat(table, who["killer"]))
-        await dm_text(world, who["detective"], "Killer")
+        await until_delivered(world)  # the inspection is then shown by its own move (bot.replies: no other task)
+        assert "Killer" in await pick(world, who["detective"], "inspect", seat(table, who["killer"]))
+        assert not [m for m in who["detective"].dms() if "holds the card" in m.text]  # the reply is the answer
         assert [(m.id, m.text, str(m.components)) for m in world.bot_messages()] == before
         assert await version(world, table) == table.version + 3

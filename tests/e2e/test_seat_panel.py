@@ -160,7 +160,7 @@ async def test_the_seat_controls_answer_in_time_on_a_slow_database(world: World,
                                     what="back, from the DM")
         slow_sql.reset()
         other = 1 - seat
-        offer = await answer_public(await alice.slash(world.games, "replace", seat=other, member=carol))
+        offer = await answer_public(await alice.slash(world.games, "replace", seat=other + 1, member=carol))
         slow_sql.delay = 0.1
         response = await (await carol.click(offer, control(offer, f":take_seat:{other}"))).response()
         assert response.type in (6, 7), response

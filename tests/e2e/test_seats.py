@@ -176,12 +176,12 @@ async def test_the_host_hands_a_seat_to_a_member_who_accepts_the_offer(world: Wo
     alice, bob, carol, dave = world.players[:4]
     async with world.running():
         table = await start(world, language, [alice, bob])
-        refused = await refusal(await bob.slash(world.games, "replace", seat=1, member=carol))
+        refused = await refusal(await bob.slash(world.games, "replace", seat=2, member=carol))
         assert refused == "⛔ " + t(language, "seat.error.host_only")
-        offer = await (await alice.slash(world.games, "replace", seat=1, member=dave)).response()
+        offer = await (await alice.slash(world.games, "replace", seat=2, member=dave)).response()
         assert not offer.ephemeral and dave.mention in offer.content
         to_dave = next(m for m in reversed(world.bot_messages()) if dave.mention in m.content)
-        offer = await (await alice.slash(world.games, "replace", seat=1, member=carol)).response()
+        offer = await (await alice.slash(world.games, "replace", seat=2, member=carol)).response()
         assert not offer.ephemeral and carol.mention in offer.content
         message = next(m for m in reversed(world.bot_messages()) if carol.mention in m.content)
         take = next(c["custom_id"] for c in message.walk_components() if c.get("label") == t(language,
@@ -207,7 +207,7 @@ async def test_the_host_hands_a_seat_to_a_member_who_accepts_the_offer(world: Wo
             language, "seat.error.no_offer")
         # the host hands Alice's own seat to the computer: nobody plays any more, the game ends and its history
         # (now open) shows both changes
-        handed = await (await alice.slash(world.games, "replace", seat=0)).response()
+        handed = await (await alice.slash(world.games, "replace", seat=1)).response()
         assert handed.ephemeral and t(language, "seat.handed_to_computer", seat=held.shown_name(0)) in handed.content
         while (current := await world.tables.load(table.id)).status == "active":
             awaited = current.engine.waiting(current.state).seats[0]

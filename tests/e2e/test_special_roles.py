@@ -23,6 +23,7 @@ async def test_the_hosts_specials_open_the_lobby_and_an_unknown_one_is_refused(w
     ``doctor, prosecutor`` among its options, stored so the deal draws from those two only."""
     alice = world.players[0]
     async with world.running():
+        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
         await (await world.admin.slash(world.games, "config language", language=language)).response()
         refused = await refusal(await newgame(alice, world.games, "asesino", "social", special_roles="doctor, nurse"))
         assert await world.tables.table_in_channel(world.games.id) is None
@@ -75,6 +76,7 @@ async def test_all_clears_the_hosts_choice_of_specials_in_the_options_form(world
     is in play again (the option is cleared) and the lobby no longer lists it."""
     alice = world.players[0]
     async with world.running():
+        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
         handle = await newgame(alice, world.games, "asesino", "social", special_roles="doctor, prosecutor")
         await handle.response()
         lobby = await handle.wait_original()

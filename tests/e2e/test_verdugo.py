@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import t
 from bot.tables import TableService
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, refusal
+from tests.e2e.conftest import World, refusal, table_log, until_delivered
 from tests.support.newgame import newgame
 
 #: a seed (found once by simulation) whose round 1 deals dave a Shield beside erin's Pardon, draws Scaffold cards
@@ -224,3 +225,31 @@ async def test_twin_display_names_are_told_apart_on_the_table_in_the_menus_and_t
         assert "Alex (bob)" in message.text and "Alex (carol)" in message.text
         await use(world, alice, "call", [str(BOB)])
         assert "Alex (bob)" in world.bot_messages()[-1].text
+
+
+async def test_a_peeks_card_is_the_answer_of_its_menu_not_a_dm(world: World, verdugo_seed: None) -> None:
+    """Issue 20: a prisoner's Peek shows its card in the answer of the Swap/Peek menu that made it (ephemeral: only
+    they see it) and sends no DM; "My secrets" keeps it; the table's log says only that they peeked."""
+    alice, bob, carol, dave, erin = world.players
+    async with world.running():
+        await start_table(world, [alice, bob, carol, dave, erin])
+        await use(world, alice, "draw")
+        await use(world, alice, "call", [str(BOB)])
+        await until_delivered(world)  # the Peek's step is then shown by its own move (bot.replies: no other task)
+        before = len(bob.dms())
+        version = (await current(world)).version
+        message, ident = await control(world, "act")
+        menu = await (await bob.click(message, ident)).response()
+        assert menu.ephemeral and menu.message is not None
+        select = next(c["custom_id"] for c in menu.message.walk_components() if ":positions:" in c.get("custom_id", ""))
+        answer = await (await bob.select(menu.message, select, ["centre"])).response()
+        await settle(world, version)
+        table = await current(world)
+        card = t(f"verdugo.object.{table.state.round.centre}")
+        assert answer.message is not None and "You peek at" in answer.message.text
+        assert card in answer.message.text and not list(answer.message.walk_components())
+        assert len(bob.dms()) == before  # no DM repeats it
+        secrets = await (await bob.click(world.bot_messages()[-1], label="My secrets")).response()
+        assert card in str(secrets.embeds)
+        peeked = [line for line in table_log(world.bot_messages()).splitlines() if "peeks at" in line]
+        assert peeked and all(card not in line for line in peeked)

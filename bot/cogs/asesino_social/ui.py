@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.budget import fit_modal
+from bot.budget import CONTENT, clip, fit_modal
 from bot.cogs.asesino_social import _review, render
 from bot.cogs.asesino_social.days import after_player_action, catch_up, schedule_day_end
 from bot.cogs.asesino_social.dead import after_action, clear_dead
@@ -33,6 +33,7 @@ from bot.cogs.asesino_social.specials import OPTION, special_suggestions
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.modals import GameModal
+from bot.replies import in_reply, own_events, replying
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
 from games.asesino.social import SYSTEM_SEAT, SocialOptions, day_end
 from games.asesino.social.actions import CLUE_LIMIT, TEXT_LIMIT
@@ -56,6 +57,13 @@ MAX_SELECTS = 4
 #: the interview's talk, typed in the text modal from the interview thread's "Say…" button (:mod:`bot.threads`)
 TALK = "interview_say"
 DAY_OVER = "asesino_social.day_over"
+#: what only confirms a move to the player who made it (their answer, or its seen card): shown in the answer of the
+#: select or form that made it, not by DM (issue 20; :mod:`bot.replies`). A crime's outcome goes to the pair, so a
+#: Killer with a living Accomplice still reads it by DM, like every move made by DM.
+OWN_RESULTS = frozenset({
+    "asesino_social.recruit.done", "asesino_social.protect.done", "asesino_social.inspect.result",
+    "asesino_social.attack.killed", "asesino_social.attack.foiled", "asesino_social.note.saved",
+    "asesino_social.letter.saved", "asesino_social.review.sent", "asesino_social.clue.saved"})
 
 
 def check_now(bot: Coroner, table: Table, seat: int, action: dict[str, Any]) -> None:
@@ -116,8 +124,15 @@ class SocialUI(GameUI):
         await _review.offer(bot, result)
 
     def fresh_table(self, table: Table, events: list[Event]) -> bool:
-        """A death and a day's end are worth a new table message: days are long, the table scrolls away."""
-        return any(event.key in ("asesino_social.death", "asesino_social.day.ended") for event in events)
+        """Never: a death and a day's end edit the living table like every step (its "last moves" show them); it
+        is posted anew only once the chat has scrolled it away (``/config`` ``table_repost_after``), which in a
+        long real-time day is what happens when people talk. A new message each time cost two REST calls (the
+        post and stripping the old table) and pushed the chat up (issue 20)."""
+        return False
+
+    def echoes(self, event: Event, events: list[Event]) -> bool:
+        """A move's own confirmation (:data:`OWN_RESULTS`) is the answer of the select or form that made it."""
+        return in_reply(event, OWN_RESULTS)
 
     async def on_cancelled(self, bot: Any, table: Table) -> None:
         """A cancelled game gives the dead role back too (best effort)."""
@@ -131,7 +146,9 @@ class SocialUI(GameUI):
             raise UserError("error.unexpected")
         bot: Coroner = interaction.client  # type: ignore[assignment]
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.play(bot, table, interaction.user.id, {"type": arg, "text": values.get("text", "")})
+        seat = table.seat_of(interaction.user.id)
+        with replying(seat):
+            await self.play(bot, table, interaction.user.id, {"type": arg, "text": values.get("text", "")})
         await interaction.followup.send(await bot.t(interaction.guild_id, f"asesino_social.ui.saved.{arg}"),
                                         ephemeral=True)
 
@@ -176,8 +193,14 @@ class SocialUI(GameUI):
         """``special_roles``: the role table's specials (:mod:`bot.cogs.asesino_social.specials`)."""
         return special_suggestions(typed, language) if option == OPTION else []
 
+    def check_open(self, config: Any) -> None:
+        """No lobby without an official medium (``asesino_social.ui.no_medium``): the game cannot start."""
+        if config.medium_channel_id is None:
+            raise UserError("asesino_social.ui.no_medium")
+
     async def prepare_start(self, bot: Any, table: Table, config: Any) -> dict[str, Any]:
-        """Refuse without an official medium (``asesino_social.ui.no_medium``); otherwise the day options and the
+        """Refuse without an official medium (``asesino_social.ui.no_medium``: it may have been unset since the
+        lobby opened, :meth:`check_open`); otherwise the day options and the
         maximum length from the server config (a ``max_days`` the lobby chose wins) and ``started_at = now``, and
         arm day 1's end."""
         if config.medium_channel_id is None:
@@ -207,8 +230,12 @@ class SocialUI(GameUI):
         elif name == "social_target" and arg in TARGET_KINDS and values:
             await interaction.response.defer(ephemeral=True, thinking=True)
             action = {"type": arg, TARGET_FIELD.get(arg, "target"): int(values[0])}
-            await self.play(bot, table, interaction.user.id, action)
-            await interaction.followup.send(ctx.t(f"asesino_social.ui.done.{arg}"), ephemeral=True)
+            with replying(seat):
+                result = await self.play(bot, table, interaction.user.id, action)
+            after = RenderContext(result.table, result.table.language)
+            lines = [render.event_text(after, e) for e in own_events(result.events, seat, OWN_RESULTS)]
+            await interaction.followup.send(clip("\n".join([ctx.t(f"asesino_social.ui.done.{arg}"), *lines]),
+                                                 CONTENT), ephemeral=True, allowed_mentions=SILENT)
         elif name == "social_back" and arg.isdigit():  # public: the table's edit is the acknowledgement
             await self.play(bot, table, interaction.user.id, {"type": "back_judgement", "judgement": int(arg)},
                             interaction=interaction)

@@ -91,7 +91,8 @@ class Lobby(ScheduledLobbies, commands.Cog):
                        given: dict[str, Any]) -> tuple[GuildConfig, dict[str, Any], int | None]:
         """The server's settings, then the options ``given`` checked for ``game``/``mode`` (the engine's, the series
         length or ``None``). Raises ``UserError`` ``lobby.unknown_game``, ``lobby.wrong_channel`` (a channel games
-        may not be opened in) and the refusals of :func:`~bot.cogs.lobby.options.chosen_options`."""
+        may not be opened in) and the refusals of :func:`~bot.cogs.lobby.options.chosen_options` and of the mode's
+        :meth:`~bot.ui.GameUI.check_open` (the social mode without an official medium)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config = await self.bot.config(interaction.guild_id)
         try:
@@ -102,6 +103,7 @@ class Lobby(ScheduledLobbies, commands.Cog):
         settings, rounds = chosen_options(info, mode, given, config.language)
         if not config.allows_channel(interaction.channel_id):
             raise UserError("lobby.wrong_channel", channels=" ".join(f"<#{c}>" for c in config.game_channel_ids))
+        ui_for(game, mode).check_open(config)
         return config, settings, rounds
 
     async def _post_lobby(self, interaction: discord.Interaction, table: Table, note: str | None,

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from bot.app import Coroner
     from bot.tables import Table
 
-#: the highest seat number the command takes (a table holds at most 12 players)
-MAX_SEAT = 11
+#: the highest seat number the command takes (a table holds at most 12 players); seats are numbered from 1 as the
+#: table and the autocomplete show them ("#1 Alice")
+MAX_SEAT = 12
 
 
 class Seats(commands.Cog):
@@ -45,7 +46,7 @@ class Seats(commands.Cog):
             return []
         typed = current.casefold()
         return [app_commands.Choice(name=clip(f"#{s.seat + 1} {table.shown_name(s.seat)}", OPTION_TEXT),
-                                    value=s.seat) for s in table.seats
+                                    value=s.seat + 1) for s in table.seats
                 if typed in table.shown_name(s.seat).casefold()][:25]
 
     @app_commands.command(name="replace", description=_("Hand a player's seat to someone else or to the computer"))
@@ -53,7 +54,7 @@ class Seats(commands.Cog):
                            member=_("Who takes it (they accept with a button); leave empty for the computer"))
     @app_commands.autocomplete(seat=seat_autocomplete)
     @app_commands.guild_only()
-    async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 0, MAX_SEAT],
+    async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, MAX_SEAT],
                       member: discord.Member | None = None) -> None:
         await acknowledge_if_slow(interaction, ephemeral=member is None, thinking=True)
-        await hand_over(self.bot, interaction, await self._running(interaction), seat, member)
+        await hand_over(self.bot, interaction, await self._running(interaction), seat - 1, member)

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.budget import CONTENT, clip
 from bot.cogs.verdugo import render
 from bot.components import GameSelect, game_button, view_of
 from bot.deadline import edit_answer
 from bot.errors import UserError
+from bot.replies import in_reply, own_events, replying
 from bot.tables import TableService
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext, on_table
 from games.core import Event
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
     from bot.tables import Table
 
 MAX_OPTIONS = 25
+#: a prisoner's own Peek (§7.2): shown in the answer of the Swap/Peek menu that made it, not by DM (issue 20)
+OWN_RESULTS = frozenset({"verdugo.you.peek"})
 
 
 class VerdugoUI(GameUI):
@@ -36,9 +40,17 @@ class VerdugoUI(GameUI):
     scores_title_key = "verdugo.score.title"
 
     # --- rendering -----------------------------------------------------------------------------------------
+    def echoes(self, event: Event, events: list[Event]) -> bool:
+        """A Peek's card is the answer of the menu that made it (:mod:`bot.replies`); a Peek made otherwise (a
+        step delivered by another task) still comes by DM, and "My secrets" keeps it."""
+        return in_reply(event, OWN_RESULTS)
+
     def fresh_table(self, table: Table, events: list[Event]) -> bool:
-        """A round's end (REVEAL ALL) gets a new table message, so the reveal stays in the channel's history."""
-        return any(e.key == "verdugo.reveal.all" for e in events)
+        """A round's end (REVEAL ALL, edition §7.4) gets a new table message, so the reveal stays in the channel's
+        history while the match goes on; the reveal that ends the match (§9.4) edits the table into the result,
+        which is never edited again (a new message there cost a post and stripping the old table, issue 20)."""
+        keys = [e.key for e in events]
+        return "verdugo.reveal.all" in keys and not any(k.startswith("verdugo.over.") for k in keys)
 
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
         """Refusal and outcome parameters in words: seats, cards, positions (see :func:`render.words`)."""
@@ -130,10 +142,16 @@ class VerdugoUI(GameUI):
             else:
                 await self._confirm_chop(interaction, ctx, version, _int(values[0]))
             return
-        await self.play(bot, table, interaction.user.id, _action(name, arg, values), version=version,
-                        interaction=interaction)
-        if not on_table(interaction, table):  # a private menu (Swap/Peek, the Chop confirmation): it goes
-            await edit_answer(interaction, view=None)
+        seat = table.seat_of(interaction.user.id)
+        with replying(seat if name == "positions" else None):
+            result = await self.play(bot, table, interaction.user.id, _action(name, arg, values), version=version,
+                                     interaction=interaction)
+        if not on_table(interaction, table):  # a private menu (Swap/Peek, the Chop confirmation): it goes,
+            ctx = RenderContext(result.table, result.table.language)  # and a Peek's card is its answer
+            seen = [render.event_line(ctx, e) for e in own_events(result.events, seat, OWN_RESULTS)] \
+                if seat is not None else []
+            answer = {"content": clip("\n".join(seen), CONTENT), "allowed_mentions": SILENT} if seen else {}
+            await edit_answer(interaction, view=None, **answer)
 
     async def _act_menu(self, interaction: discord.Interaction, ctx: RenderContext, version: int) -> None:
         """The prisoner's private menu: pick one position to Peek at, or two to Swap."""

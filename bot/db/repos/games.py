@@ -128,13 +128,18 @@ async def dm_notices_said(session: AsyncSession, game_id: int, seats: Sequence[i
                           .values(dm_notice_due=False))
 
 
-async def bump_version(session: AsyncSession, game_id: int, expected: int, **values: Any) -> bool:
+async def bump_version(session: AsyncSession, game_id: int, expected: int, *,
+                       messages: tuple[int | None, int | None] | None = None, **values: Any) -> bool:
     """``UPDATE games SET version = expected + 1, **values WHERE id = game_id AND version = expected``.
 
     The optimistic guard shared by every writer, in-process or not: False when another writer got there first
-    (the caller must roll back)."""
-    stmt = (update(Game).where(Game.id == game_id, Game.version == expected)
-            .values(version=expected + 1, **values).execution_options(synchronize_session=False))
+    (the caller must roll back). ``messages``: ``(lobby_message_id, table_message_id)`` the row must also still
+    have (they change without a version bump), for a writer that read the game before its transaction."""
+    stmt = update(Game).where(Game.id == game_id, Game.version == expected)
+    if messages is not None:
+        stmt = stmt.where(Game.lobby_message_id.is_not_distinct_from(messages[0]),
+                          Game.table_message_id.is_not_distinct_from(messages[1]))
+    stmt = stmt.values(version=expected + 1, **values).execution_options(synchronize_session=False)
     result = await session.execute(stmt)
     return result.rowcount == 1  # type: ignore[attr-defined]
 

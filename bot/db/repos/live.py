@@ -4,13 +4,47 @@ first where the backend can: PostgreSQL's ``SELECT ... FOR UPDATE``; SQLite seri
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import ScalarSelect, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Game, LiveTableState
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game's row as read (``None`` columns of a row that does not exist: see :func:`snapshot`), detached from
+    any session: the message showing the table, the messages counted after it, its log and its turn ping."""
+
+    game_id: int
+    message_id: int
+    messages_after: int
+    log: list[Any]
+    ping_message_id: int | None
+
+
+#: the columns :func:`snapshot_columns` reads, in order
+_COLUMNS = (LiveTableState.message_id, LiveTableState.messages_after, LiveTableState.log,
+            LiveTableState.ping_message_id)
+
+
+def snapshot_columns(game_id: int) -> list[ScalarSelect[Any]]:
+    """Scalar subqueries reading the game's row, to add to another statement's ``RETURNING`` (the delivery lease's
+    claim: :func:`bot.db.repos.outbox.claim_game`), so the row is read with no statement of its own; give what
+    they return to :func:`snapshot`."""
+    return [select(column).where(LiveTableState.game_id == game_id).scalar_subquery() for column in _COLUMNS]
+
+
+def snapshot(game_id: int, values: Sequence[Any]) -> Snapshot | None:
+    """The :class:`Snapshot` of what :func:`snapshot_columns` returned (None: the game has no row yet)."""
+    message_id, after, log, ping = values
+    if message_id is None:
+        return None
+    return Snapshot(game_id, int(message_id), int(after or 0), list(log or []), ping)
 
 
 async def get(session: AsyncSession, game_id: int, *, lock: bool = False) -> LiveTableState | None:
@@ -39,7 +73,7 @@ async def show(session: AsyncSession, game_id: int, channel_id: int, message_id:
     return row
 
 
-async def show_again(session: AsyncSession, row: LiveTableState, log: list[Any], at: datetime) -> bool:
+async def show_again(session: AsyncSession, row: LiveTableState | Snapshot, log: list[Any], at: datetime) -> bool:
     """Record ``log`` on the message ``row`` (read before, unlocked) showed the table in, and take its turn ping
     away, in one ``UPDATE`` that holds only while the row still shows that message with that ping; False when
     either changed since (then use :func:`show` and :func:`set_ping`). ``games.table_message_id`` is left as it

@@ -10,8 +10,10 @@ from typing import Any, NamedTuple
 from sqlalchemy import and_, case, delete, func, literal, null, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from bot.db.models import DeliveryLease, OutboxEntry
+from bot.db.repos import live
 
 
 async def add(session: AsyncSession, game_id: int, version: int, kind: str, events: list[dict[str, Any]],
@@ -51,12 +53,16 @@ async def pending_games(session: AsyncSession, *, unleased_at: datetime | None =
 class Claim(NamedTuple):
     """What :func:`claim_game` found: whether ``owner`` holds the lease now (``won``), the digest of the public view
     the table last showed, the id of the game's oldest undelivered step, and the owner whose lease ran out without
-    being given back, when this claim took the game from it (``taken_from``: a takeover; None otherwise)."""
+    being given back, when this claim took the game from it (``taken_from``: a takeover; None otherwise), and the
+    game's living table row (``table_row``, read in the same statement)."""
 
     won: bool
     shown: str | None = None
     first: int | None = None
     taken_from: str | None = None
+    #: the game's living table row as the new holder finds it (None: its table was never shown): only the lease's
+    #: holder writes its log, so it stands until this holder's delivery writes it
+    table_row: live.Snapshot | None = None
 
 
 async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime, until: datetime) -> Claim:
@@ -79,8 +85,9 @@ async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datet
         where=or_(DeliveryLease.lease_until <= now, DeliveryLease.owner == owner))
     first = (select(func.min(OutboxEntry.id))
              .where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None)).scalar_subquery())
-    won = (await session.execute(stmt.returning(DeliveryLease.shown, first, DeliveryLease.taken_from))).first()
-    return Claim(True, won[0], won[1], won[2]) if won is not None else Claim(False)
+    won = (await session.execute(stmt.returning(DeliveryLease.shown, first, DeliveryLease.taken_from,
+                                                *live.snapshot_columns(game_id)))).first()
+    return Claim(True, won[0], won[1], won[2], live.snapshot(game_id, won[3:])) if won is not None else Claim(False)
 
 
 async def renew_game(session: AsyncSession, game_id: int, owner: str, now: datetime, until: datetime) -> bool:
@@ -124,6 +131,20 @@ async def mark_delivered(session: AsyncSession, entry_id: int, at: datetime) -> 
     stmt = (update(OutboxEntry).where(OutboxEntry.id == entry_id).values(delivered_at=at)
             .execution_options(synchronize_session=False))
     await session.execute(stmt)
+
+
+async def mark_delivered_and_look(session: AsyncSession, game_id: int, entry_id: int, at: datetime) -> bool:
+    """Mark the step ``entry_id`` of ``game_id`` delivered and say whether a later step of the game still waits,
+    in one ``UPDATE ... RETURNING`` statement. Run it after :func:`release_game` in the same transaction: on
+    PostgreSQL that UPDATE waits for a claim of the lease in flight (its row lock) and this statement's snapshot
+    is taken after it, so a step another process committed while this one held the lease is seen here, or that
+    process wins the lease once this transaction commits (SQLite runs one writer at a time)."""
+    other = aliased(OutboxEntry)  # (not correlated with the row being updated)
+    later = (select(other.id).where(other.game_id == game_id, other.delivered_at.is_(None), other.id > entry_id)
+             .exists())
+    stmt = (update(OutboxEntry).where(OutboxEntry.id == entry_id).values(delivered_at=at)
+            .returning(later).execution_options(synchronize_session=False))
+    return bool((await session.execute(stmt)).scalar())
 
 
 async def record_sent(session: AsyncSession, entry_id: int, sent: dict[str, int]) -> None:

@@ -175,3 +175,6 @@ def test_only_a_rounds_reveal_asks_for_a_fresh_table_message() -> None:
     state = ENGINE.setup(VerdugoOptions(), [SeatInfo(names=(n,)) for n in LONG[:4]], 1)
     assert UI.fresh_table(table(state), [Event(key="verdugo.reveal.all", params={})])
     assert not UI.fresh_table(table(state), [Event(key="verdugo.chop", params={"seat": 1, "by_seat": 0})])
+    # the reveal that ends the match edits the table into the result, which stays as it is (issue 20)
+    assert not UI.fresh_table(table(state), [Event(key="verdugo.reveal.all", params={}),
+                                             Event(key="verdugo.over.tour_complete", params={})])

@@ -1,0 +1,45 @@
+"""An actor's own confirmation is the answer to the interaction that made the move, never a DM (issue 20: every mode
+gets the card modes' REST budget; an interaction's answer and its follow-ups cost nothing of the bot's 50 requests
+a second, a DM costs one or two).
+
+A game UI declares which of its seat events only confirm a move to the player who made it (e.g. a Peek's card, a
+Detective's inspection); while :func:`replying` to that player's interaction, such an event addressed to their seat
+alone is an echo (:meth:`bot.ui.GameUI.echoes`: the delivery sends no DM for it) and the UI puts it in the
+interaction's answer (:func:`own_events`) instead. A move made otherwise (by DM, by a time limit, by the computer for
+an away seat) or a step another task delivers gets its DM as before: it is never lost, at worst said twice. The
+same text stays in the player's "My secrets".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from games.core import Event
+
+#: the seat whose interaction is being answered while its move is applied and delivered (None: no such answer)
+REPLYING: ContextVar[int | None] = ContextVar("coroner_replying", default=None)
+
+
+@contextmanager
+def replying(seat: int | None) -> Iterator[None]:
+    """While inside, ``seat``'s own confirmations (see :func:`in_reply`) are answered, not DMed."""
+    token = REPLYING.set(seat)
+    try:
+        yield
+    finally:
+        REPLYING.reset(token)
+
+
+def in_reply(event: Event, keys: frozenset[str]) -> bool:
+    """Whether ``event`` is a confirmation (its key one of ``keys``) for the seat being answered alone, so it goes in
+    that interaction's answer rather than by DM."""
+    seat = REPLYING.get()
+    return seat is not None and event.key in keys and event.audience.seats == (seat,)
+
+
+def own_events(events: Iterable[Event], seat: int, keys: frozenset[str]) -> list[Event]:
+    """The confirmations (keys in ``keys``) among a step's ``events`` addressed to ``seat`` alone: what its
+    interaction's answer shows, in order."""
+    return [e for e in events if e.key in keys and e.audience.kind == "seats" and e.audience.seats == (seat,)]
