@@ -23,7 +23,7 @@ from bot.db.check import open_database
 from bot.db.session import make_sessionmaker
 from bot.deadline import acknowledge_if_slow
 from bot.delivery import Delivery
-from bot.errors import install_error_handler, send_error
+from bot.errors import install_error_handler, send_error, typed_texts
 from bot.i18n.translator import CatalogTranslator
 from bot.modals import LOBBY_OPTIONS, install_modal_router
 from bot.outage import Outage, unavailable
@@ -260,7 +260,7 @@ class CoronerBot(Coroner):
                 return
             await ui_for(table.game, table.mode).on_modal(interaction, table, name, arg, version, values)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply
-            await send_error(self, interaction, exc, table)
+            await send_error(self, interaction, exc, table, typed=typed_texts(values))  # their text given back
 
 
 def stop_on_sigterm(bot: CoronerBot) -> None:

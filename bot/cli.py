@@ -18,7 +18,8 @@ from bot.bot import run_bot
 from bot.db.check import inspect_database, migrate_database, revision_words, safe_url
 from bot.history.command import report, report_files
 from bot.logs import configure_logging
-from bot.settings import Settings, StartupError, default_text, load_settings, setting_problems, token_problem
+from bot.settings import (Settings, StartupError, default_text, load_settings, masked_url, setting_problems,
+                          token_problem)
 from bot.simulate import command as simulate
 from bot.startup import coroner_version
 
@@ -44,11 +45,16 @@ def _require_token(settings: Settings) -> None:
         raise StartupError(problem)
 
 
-def _shown(settings: Settings, name: str) -> str:
-    """Setting ``name`` as ``check`` prints it: the token only as set / NOT SET, the URL without password."""
-    value = getattr(settings, name)
-    if name == "discord_token":
+def _shown(settings: Settings, name: str, given: dict[str, object] | None = None) -> str:
+    """Setting ``name`` as ``check`` prints it: the token only as set / NOT SET, the URL without password; a
+    wrong setting as the operator gave it (``given``), marked ``(invalid)``, never the default it fell back to."""
+    if name == "discord_token":  # checked before ``given``: the token is never printed, right or wrong
         return "set" if _has_token(settings) else "NOT SET"
+    if given and name in given:
+        value = given[name]
+        shown = {"database_url": safe_url, "discord_api_base": masked_url}.get(name, str)(str(value))
+        return f"{shown}  (invalid)"
+    value = getattr(settings, name)
     if name == "database_url":
         return safe_url(value)
     if value is None:
@@ -86,22 +92,27 @@ def check(settings: Settings) -> int:
     return check_all(settings, [])
 
 
-def check_all(settings: Settings, problems: list[str]) -> int:
-    """``coroner check`` in one pass: every setting (those in ``problems`` were wrong and are shown at their
-    default), the token's shape and the database; each problem found is one ``coroner:`` line on stderr, and any
-    makes the exit code 2."""
-    print(f"coroner {coroner_version()}: " + (f"{len(problems)} setting(s) invalid" if problems else
-                                               "settings valid"))
-    for name in Settings.model_fields:
-        print(f"  {name.upper():<18} {_shown(settings, name)}")
+def check_all(settings: Settings, problems: list[str], given: dict[str, object] | None = None) -> int:
+    """``coroner check`` in one pass: every setting (those in ``problems`` were wrong: shown as ``given``, marked
+    invalid), the token's shape and the database; each problem found is one ``coroner:`` line on stderr, and any
+    makes the exit code 2. The first line counts every problem (settings, token, database) and says "valid" only
+    when there is none."""
+    problems = list(problems)
+    database = None
     if not any(problem.startswith("invalid setting DATABASE_URL") for problem in problems):
         try:
-            print(asyncio.run(inspect_database(settings.database_url)).line())
+            database = asyncio.run(inspect_database(settings.database_url)).line()
         except StartupError as exc:
             problems.append(str(exc))
     token = token_problem(settings.discord_token.get_secret_value() if settings.discord_token else "")
     if token and not any(problem.startswith("invalid setting DISCORD_TOKEN") for problem in problems):
         problems.append(token)
+    print(f"coroner {coroner_version()}: " + (f"problems found: {len(problems)} (on stderr)" if problems else
+                                               "settings and database valid"))
+    for name in Settings.model_fields:
+        print(f"  {name.upper():<18} {_shown(settings, name, given)}")
+    if database is not None:
+        print(database)
     for problem in problems:
         print(f"coroner: {problem}", file=sys.stderr)
     return EXIT_OPERATOR if problems else 0
@@ -155,13 +166,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def _check_command() -> int:
     try:
-        settings, problems = setting_problems()
+        settings, problems, given = setting_problems()
     except StartupError as exc:  # the environment could not even be decoded
         print(f"coroner: {exc}", file=sys.stderr)
         return EXIT_OPERATOR
     configure_logging(settings.log_level)
     try:
-        return check_all(settings, problems)
+        return check_all(settings, problems, given)
     except KeyboardInterrupt:
         return 130
 

@@ -84,7 +84,7 @@ class Settings(BaseSettings):
             return None
         parts = urlsplit(value.strip())
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"use an http(s) URL such as http://127.0.0.1:8080, not {value!r}")
+            raise ValueError(f"use an http(s) URL such as http://127.0.0.1:8080, not {masked_url(value)!r}")
         return value.strip().rstrip("/")
 
     @field_validator("database_url")
@@ -102,6 +102,16 @@ class Settings(BaseSettings):
         if self.shard_ids and self.shard_count and max(self.shard_ids) >= self.shard_count:
             raise ValueError(f"every SHARD_IDS value must be below SHARD_COUNT ({self.shard_count})")
         return self
+
+
+def masked_url(value: str) -> str:
+    """``value`` with the password of its ``user:password@`` part (if any) shown as ``***``; anything that is not
+    a URL unchanged. For messages about a URL setting that may not even be a URL."""
+    try:
+        password = urlsplit(value).password
+    except ValueError:  # e.g. a port that is not a number
+        return value
+    return value.replace(f":{password}@", ":***@", 1) if password else value
 
 
 def _problem(error: Any) -> str:
@@ -122,22 +132,30 @@ def load_settings() -> Settings:
         raise StartupError(_problem(exc.errors()[0])) from None
 
 
-def setting_problems() -> tuple[Settings, list[str]]:
+def setting_problems() -> tuple[Settings, list[str], dict[str, object]]:
     """Every wrong setting at once (for ``coroner check``): the settings from the environment and ``.env`` with
-    each wrong one at its default, and one line per wrong one, worded as :func:`load_settings` words the first.
+    each wrong one at its default, one line per wrong one (worded as :func:`load_settings` words the first), and
+    what was given for each wrong one (``{"database_url": "bogus"}``; a rule across fields names every field it
+    involves), so ``check`` can show the operator's value, not the default it fell back to.
     Raises :class:`StartupError` when the environment cannot even be decoded."""
     overrides: dict[str, Any] = {}
     problems: list[str] = []
+    given: dict[str, object] = {}
     for _ in range(len(Settings.model_fields) + 1):  # each round puts the fields found wrong at their default
         try:
-            return Settings(**overrides), problems
+            return Settings(**overrides), problems, given
         except SettingsError as exc:
             raise StartupError(f"invalid settings: {str(exc).splitlines()[0]}") from None
         except ValidationError as exc:
             for error in exc.errors():
                 problems += [_problem(error)] if _problem(error) not in problems else []
                 # a rule across fields (SHARD_IDS with SHARD_COUNT) has no field of its own: both go
-                for name in [str(error["loc"][0])] if error["loc"] else ["shard_ids", "shard_count"]:
+                names = [str(error["loc"][0])] if error["loc"] else ["shard_ids", "shard_count"]
+                for name in names:
+                    if error["loc"]:
+                        given.setdefault(name, error["input"])
+                    elif isinstance(error["input"], dict) and name in error["input"]:
+                        given.setdefault(name, error["input"][name])
                     overrides[name] = Settings.model_fields[name].default
     raise StartupError(problems[0] if problems else "invalid settings")
 

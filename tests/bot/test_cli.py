@@ -221,8 +221,35 @@ def test_check_reports_every_problem_in_one_pass(clean_env: Path, monkeypatch: p
         "does not exist (check DATABASE_URL)",
         "coroner: DISCORD_TOKEN does not look like a bot token (three parts separated by dots, the first the bot's "
         "id); copy it again from the Developer Portal (Bot, Reset Token), not the client secret or public key"]
-    assert captured.out.splitlines()[0].endswith(": 2 setting(s) invalid")
-    assert "  LOG_LEVEL          INFO" in captured.out and "  DEV_GUILD_ID       (none)" in captured.out
+    assert captured.out.splitlines()[0].endswith(": problems found: 4 (on stderr)")
+    assert "  LOG_LEVEL          loud  (invalid)\n" in captured.out
+    assert "  DEV_GUILD_ID       my server  (invalid)\n" in captured.out
+
+
+def test_check_without_a_token_never_says_valid(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No DISCORD_TOKEN and nothing else wrong: the first line counts that one problem (it said "settings valid"
+    and then exited 2), the token shows as NOT SET."""
+    assert main(["check"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0].endswith(": problems found: 1 (on stderr)")
+    assert "valid" not in captured.out.splitlines()[0]
+    assert "  DISCORD_TOKEN      NOT SET\n" in captured.out
+    assert captured.err == "coroner: DISCORD_TOKEN is not set; put the bot token in the environment or in .env\n"
+
+
+def test_check_shows_the_wrong_database_url_given_masked(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """A DATABASE_URL without an async driver and a DISCORD_API_BASE that is not http(s): the listing shows each
+    as given (password as ***), marked invalid, not the default it fell back to; the password appears nowhere."""
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("DATABASE_URL", "postgresql://u:hunter2@db/coroner")
+    monkeypatch.setenv("DISCORD_API_BASE", "ftp://u:hunter2@proxy")
+    assert main(["check"]) == 2
+    captured = capsys.readouterr()
+    assert "  DATABASE_URL       postgresql://u:***@db/coroner  (invalid)\n" in captured.out
+    assert "  DISCORD_API_BASE   ftp://u:***@proxy  (invalid)\n" in captured.out
+    assert "coroner.db" not in captured.out and "hunter2" not in captured.out + captured.err
+    assert captured.out.splitlines()[0].endswith(": problems found: 2 (on stderr)")
 
 
 def test_check_and_migrate_name_the_schema_revisions_in_words(clean_env: Path, capsys: pytest.CaptureFixture[str],

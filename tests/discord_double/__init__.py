@@ -48,7 +48,8 @@ Strict like Discord: a request is refused when Discord would refuse it, with Dis
 OpenAPI spec rejects or over a limit (400/50035, see ``limits``), an edit that empties a message (50006), a callback
 after Discord's exact 3-second deadline (10062; ``double.allow_margin(s)`` is the only way past it) or a follow-up after 15 minutes (50027), a missing permission (50001/50013; the
 bot's role holds exactly the README's permissions unless ``bot_permissions=`` or ``double.set_bot_permissions(guild,
-bits)`` says otherwise), a wrong token (401), a rate limit (429 with Discord's headers;
+bits)`` says otherwise), a wrong token (401), a modal submit Discord's client would not send (a required text input empty, a
+text outside its ``min_length``/``max_length``: ``ModalRefused``), a rate limit (429 with Discord's headers;
 ``double.rate_limits.route("POST", r"/channels/\\d+/messages$", limit=5, per=5.0)``), a bad command name (50035, see
 ``commands``), a file over ``double.attachment_size_limit`` (10 MiB by default: 413/40005). Deadlines run on
 ``double.clock`` (``double.use_clock(ManualClock())`` to move time by hand, see ``clock``); ``latency=`` or
@@ -64,6 +65,7 @@ from __future__ import annotations
 
 from tests.discord_double.faults import Fault
 from tests.discord_double.interactions import InteractionHandle, Modal, ModalField, Response
+from tests.discord_double.limits import ModalRefused
 from tests.discord_double.messages import StoredAttachment, StoredMessage
 from tests.discord_double.model import Channel, Guild, Member, Role, User
 from tests.discord_double.schema import SchemaViolation
@@ -71,5 +73,5 @@ from tests.discord_double.server import DiscordDouble, DoubleTimeout
 
 __all__ = [
     "Channel", "DiscordDouble", "DoubleTimeout", "Fault", "Guild", "InteractionHandle", "Member", "Modal",
-    "ModalField", "Response", "Role", "SchemaViolation", "StoredAttachment", "StoredMessage", "User",
+    "ModalField", "ModalRefused", "Response", "Role", "SchemaViolation", "StoredAttachment", "StoredMessage", "User",
 ]

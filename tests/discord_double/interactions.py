@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tests.discord_double.clock import ANSWER_SLACK, REAL_TIME_MARGIN, real_clock
 from tests.discord_double.commands import integer_value, option_value_problem
+from tests.discord_double.limits import TEXT_INPUT, ModalRefused, check_text_input
 from tests.discord_double.messages import EPHEMERAL, StoredMessage
 from tests.discord_double.model import Channel, Member, Role, User
 from tests.discord_double.permissions import DEFAULT_EVERYONE
@@ -68,8 +69,8 @@ class Modal:
         if unknown:
             raise LookupError(f"modal {self.custom_id!r} has no field(s) {sorted(unknown)}; fields: {sorted(known)}")
         for f in self.fields:
-            if f.required and f.type == 4 and not values.get(f.custom_id, f.raw.get("value")):
-                raise ValueError(f"modal field {f.custom_id!r} is required")
+            if f.type == TEXT_INPUT:
+                check_text_input(f.custom_id, f.raw, f.required, values.get(f.custom_id, f.raw.get("value")))
 
         def leaf(c: dict[str, Any]) -> dict[str, Any]:
             out = {"type": c["type"], "custom_id": c["custom_id"], **({"id": c["id"]} if "id" in c else {})}

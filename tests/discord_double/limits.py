@@ -127,6 +127,27 @@ def modal_problems(data: dict[str, Any]) -> list[Problem]:
     return out
 
 
+class ModalRefused(ValueError):
+    """Discord's client would not send this submit: a required text input left empty, or a text shorter than its
+    ``min_length`` or longer than its ``max_length`` (the Submit button stays disabled; the bot never hears)."""
+
+
+def check_text_input(custom_id: str, raw: dict[str, Any], required: bool, value: Any) -> None:
+    """Refuse ``value`` for the text input ``raw`` (as the bot sent it) as Discord's client does: lengths in
+    UTF-16 units, as Discord counts them (at most 4,000 without a ``max_length``); an optional input left empty
+    is fine whatever its ``min_length``. Raises :class:`ModalRefused`."""
+    text = "" if value is None else str(value)
+    if not text:
+        if required:
+            raise ModalRefused(f"modal field {custom_id!r} is required")
+        return
+    length, most, least = size(text), int(raw.get("max_length", 4000)), int(raw.get("min_length", 0))
+    if length > most:
+        raise ModalRefused(f"modal field {custom_id!r}: {length} characters, at most {most}")
+    if length < least:
+        raise ModalRefused(f"modal field {custom_id!r}: {length} characters, at least {least}")
+
+
 def invalid_form_body(problems: list[Problem], prefix: Path = ()) -> ApiError:
     """Discord's ``400 {"code": 50035, "message": "Invalid Form Body", "errors": {...}}`` for ``problems``."""
     errors: dict[str, Any] = {}

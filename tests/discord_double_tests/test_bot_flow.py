@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
+from tests.discord_double import Modal, ModalRefused
 from tests.discord_double.fixtures import running_bot
 from tests.discord_double_tests._bot import DoubleBot
 from tests.discord_double_tests.conftest import World
@@ -76,6 +78,35 @@ async def test_modal_opened_from_button_is_submitted(world: World, bot: DoubleBo
     assert [f.custom_id for f in modal.fields] == ["name"]
     submit = await world.alice.submit_modal(opener, {"name": "Friday"})
     assert (await submit.response()).content == "named Friday"
+
+
+async def test_a_modal_submit_discord_would_not_send_is_refused(world: World, bot: DoubleBot) -> None:
+    """The real client's TextInput(max_length=20, required): Discord's client keeps Submit disabled for 21
+    characters or an empty text, so the double refuses before the bot hears anything; 20 is sent."""
+    await (await world.alice.slash(world.games, "newgame", game="chess")).response()
+    msg = world.double.last_message(world.games)
+    opener = await world.alice.click(msg, "game:name")
+    await opener.response()
+    with pytest.raises(ModalRefused, match="'name': 21 characters, at most 20"):
+        await world.alice.submit_modal(opener, {"name": "x" * 21})
+    with pytest.raises(ModalRefused, match="'name' is required"):
+        await world.alice.submit_modal(opener, {"name": ""})
+    submit = await world.alice.submit_modal(opener, {"name": "y" * 20})
+    assert (await submit.response()).content == f"named {'y' * 20}"
+
+
+def test_text_input_lengths_are_counted_as_discord_counts_them() -> None:
+    """min_length and max_length in UTF-16 units (an emoji is two); an optional input may stay empty whatever its
+    min_length, but a text it is given must fit."""
+    modal = Modal.from_data({"custom_id": "m", "title": "t", "components": [
+        {"type": 18, "label": "Note", "component": {"type": 4, "custom_id": "note", "style": 2, "required": False,
+                                                    "min_length": 3, "max_length": 4}}]})
+    assert modal.submission({})[0]["component"]["value"] == ""
+    assert modal.submission({"note": "abcd"})[0]["component"]["value"] == "abcd"
+    with pytest.raises(ModalRefused, match="5 characters, at most 4"):
+        modal.submission({"note": "abc🦆"})
+    with pytest.raises(ModalRefused, match="2 characters, at least 3"):
+        modal.submission({"note": "ab"})
 
 
 async def test_subcommand_with_channel_and_member_options(world: World, bot: DoubleBot) -> None:

@@ -94,7 +94,12 @@ async def test_a_killer_with_closed_dms_plays_from_my_secrets_and_is_walked_when
 
         panel = await my_secrets(world, alice)
         assert "your route is due" in panel.text
-        assert await refusal(await send_route(alice, panel, "3 9 8 7")) == "⛔ 3 is not next to 9."
+        refused = await send_route(alice, panel, "3 9 8 7")
+        assert await refusal(refused) == ("⛔ 3 is not next to 9.\n"
+                                          "Here is what you wrote, to copy and send again when you can:")
+        answer = await refused.response()
+        kept = (await refused.wait_followups(1))[0].embeds if answer.deferred else answer.embeds
+        assert [e["description"] for e in kept] == ["```\n3 9 8 7\n```"]  # the route to copy and fix
         assert '"banana"' in await refusal(await send_route(alice, panel, "3 8 banana"))
         assert (await game(world)).version == started.version  # nothing changed
         accepted = await send_route(alice, panel, ROUTE)

@@ -20,6 +20,8 @@ async def test_card_autocompletes_in_both_languages_and_answers_with_the_card(wo
         assert typed.embeds[0]["title"] == "Grenade Launcher"
         unknown = await alice.slash(world.games, "card", name="zzz")
         assert "No card, role or question is called zzz" in await refusal(unknown)
+        blank = await alice.slash(world.games, "card", name=" ")
+        assert await refusal(blank) == "⛔ Type a name and pick one of the suggestions."
 
 
 async def test_rules_cards_page_lists_a_games_cards_by_kind(world: World) -> None:

@@ -19,7 +19,7 @@ import discord
 from bot.budget import fit_modal
 from bot.cogs.cereal_killer import messages as msg
 from bot.components import game_button
-from bot.errors import UserError, send_error
+from bot.errors import UserError, send_error, typed_texts
 from bot.modals import GameModal
 from bot.ui import Outgoing, RenderContext
 from games.cereal_killer.models import KILLER
@@ -104,7 +104,8 @@ def check_route_sender(table: Table, seat: int | None) -> None:
 async def submit_route(ui: GameUI, interaction: discord.Interaction, table: Table, version: int,
                        content: str) -> None:
     """Play the Killer's route typed in the modal; answer privately: the confirmation (the route and its place)
-    or the exact refusal (the parser's or the engine's, in words). Nothing changes on a refusal."""
+    or the exact refusal (the parser's or the engine's, in words) with the typed route given back to copy
+    (:func:`bot.errors.kept_embeds`). Nothing changes on a refusal."""
     bot: Coroner = interaction.client  # type: ignore[assignment]
     try:
         check_route_sender(table, table.seat_of(interaction.user.id))
@@ -112,8 +113,8 @@ async def submit_route(ui: GameUI, interaction: discord.Interaction, table: Tabl
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await ui.play(bot, table, interaction.user.id, action, version=version)
         await interaction.followup.send(**confirmation(result).kwargs(), ephemeral=True)
-    except Exception as exc:  # noqa: BLE001 - every refusal becomes an ephemeral reply; the Killer may retype
-        await send_error(bot, interaction, exc, table)
+    except Exception as exc:  # noqa: BLE001 - every refusal becomes an ephemeral reply, the route given back
+        await send_error(bot, interaction, exc, table, typed=typed_texts({ROUTE_INPUT: content}))
 
 
 def confirmation(result: ActResult) -> Outgoing:

@@ -21,7 +21,7 @@ from bot.cogs.lobby.ping import with_ping
 from bot.cogs.lobby.render import cancel_confirmation, lobby_embed, lobby_expires_at, lobby_heading, lobby_view
 from bot.cogs.lobby.scheduled import STARTS_IN, ScheduledLobbies
 from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
-from bot.errors import UserError, send_error
+from bot.errors import UserError, error_text, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import t
 from bot.locks import KeyedLocks
@@ -172,7 +172,8 @@ class Lobby(ScheduledLobbies, commands.Cog):
         """Join / Leave / Start / Cancel / Add AI / Remove AI / Options / the host's "Remove a player" select
         (``kick``, its ``values`` the picked user id). ``edit``: the interaction came from the lobby message itself.
         Cancel (the button, ``/cancel``, the host's panel) first asks, privately (:func:`cancel_confirmation`):
-        ``cancel_yes`` cancels, ``cancel_no`` changes nothing."""
+        ``cancel_yes`` cancels, ``cancel_no`` changes nothing; a ``cancel_yes`` refused (the game ended meanwhile)
+        turns the question into the refusal, without its buttons."""
         try:
             await self._lobby_action(interaction, game_id, action, edit, values or [])
         except Exception as exc:  # noqa: BLE001
@@ -192,7 +193,13 @@ class Lobby(ScheduledLobbies, commands.Cog):
                               embed=None, view=None)
             return
         if action == "cancel_yes":
-            await self._cancel(interaction, game_id)
+            try:
+                await self._cancel(interaction, game_id)
+            except (TableError, UserError) as exc:  # over meanwhile (or no longer theirs): the question is moot
+                language = (await tables.load(game_id)).language
+                moot = error_text(language, exc)  # (a lost race's refusal already says nothing was cancelled)
+                moot += "" if exc.code == "lobby.cancel.stale" else f"\n{t('lobby.cancel.moot', language)}"
+                await edit_answer(interaction, content=moot, embed=None, view=None)
             return
         if action == "start":
             if not interaction.response.is_done():  # (the /start command may have deferred already)

@@ -12,6 +12,7 @@ beside this file (each game's README or edition numbering: ``LK-10``, ``R6``, ``
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -28,6 +29,7 @@ from games.lets_kill.cards import CARDS
 from games.verdugo.cards import deck
 
 RULINGS = Path(__file__).with_name("rulings.yaml")
+EXECUTIONER = "executioner"  # Verdugo's Executioner entry id (edition §1: "the Executioner" / "el Verdugo")
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,9 @@ def _lets_kill() -> Iterator[Entry]:
 
 def _verdugo() -> Iterator[Entry]:
     cards = deck()
+    # the Executioner is a seat's part for a round, not a dealt card (edition §4: "receives neither a role nor
+    # an object"), so the deck does not list it; it is still the role a player most needs to look up
+    yield Entry("verdugo", "role", EXECUTIONER, f"ref.name.verdugo.{EXECUTIONER}")
     yield from (Entry("verdugo", "role", r.id, f"verdugo.role.{r.id}") for r in cards.roles)
     yield from (Entry("verdugo", "object", o.id, f"verdugo.object.{o.id}") for o in cards.objects)
     yield from (Entry("verdugo", "scaffold", c.id, f"verdugo.card.{c.id}",
@@ -141,18 +146,36 @@ def of_game(game: str) -> tuple[Entry, ...]:
     return tuple(entry for entry in entries() if entry.game == game)
 
 
+def shares_name(entry: Entry, language: str) -> bool:
+    """Whether another entry of ``entry``'s game has the same name in ``language`` (Asesino's Victim card and
+    its social game's Victim role), so a label must say which kind it is."""
+    return _names(entry.game, language).count(entry.name(language)) > 1
+
+
+@cache
+def _names(game: str, language: str) -> list[str]:
+    return [entry.name(language) for entry in of_game(game)]
+
+
 def lookup(key: str) -> Entry | None:
     """The entry ``key`` (``<game>:<kind>:<id>``), or ``None``."""
     return by_key().get(key)
 
 
+def folded(text: str) -> str:
+    """``text`` for matching: case-folded and without accents (NFKD, combining marks dropped), so ``"VICTIMA"``
+    and ``"víctima"`` both give ``"victima"`` (players on phones rarely type the accents)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 def search(current: str, languages: tuple[str, ...]) -> list[Entry]:
-    """Entries whose name in any of ``languages`` (or whose id) contains ``current``, case-insensitively; names
-    that start with it first. Every entry when ``current`` is empty."""
-    needle = current.strip().casefold()
+    """Entries whose name in any of ``languages`` (or whose id) contains ``current``, ignoring case and accents
+    (:func:`folded`); names that start with it first. Every entry when ``current`` is empty."""
+    needle = folded(current.strip())
     starts, contains = [], []
     for entry in entries():
-        names = [entry.name(language).casefold() for language in languages] + [entry.id.casefold()]
+        names = [folded(entry.name(language)) for language in languages] + [folded(entry.id)]
         if any(name.startswith(needle) for name in names):
             starts.append(entry)
         elif any(needle in name for name in names):

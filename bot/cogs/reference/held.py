@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.budget import EMBED_DESCRIPTION, OPTION_TEXT, clip, fit_lines
-from bot.cogs.reference.entries import Entry, lookup
+from bot.cogs.reference.entries import EXECUTIONER, Entry, lookup
 from bot.i18n import t
 from bot.ui import COLOUR
 from games.lets_kill.cards import CARDS
@@ -26,7 +26,9 @@ def _lets_kill(view: dict[str, Any]) -> Iterator[str]:
             yield f"lets_kill:{CARDS[card].type}:{card.split('-')[0]}"
 
 
-def _verdugo(view: dict[str, Any]) -> Iterator[str]:
+def _verdugo(view: dict[str, Any], seat: int) -> Iterator[str]:
+    if view.get("executioner") == seat:  # this round's Executioner holds no card, but has a part to look up
+        yield f"verdugo:role:{EXECUTIONER}"
     you = view.get("you") or {}
     if you.get("role"):
         yield f"verdugo:role:{you['role']}"
@@ -57,7 +59,7 @@ def held(game: str, seat: int, view: dict[str, Any]) -> list[Entry]:
     if game == "lets_kill":
         keys = _lets_kill(view)
     elif game == "verdugo":
-        keys = _verdugo(view)
+        keys = _verdugo(view, seat)
     elif game == "asesino":
         keys = _asesino(view)
     elif game == "cereal_killer":

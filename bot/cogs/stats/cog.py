@@ -41,8 +41,11 @@ class Stats(commands.Cog):
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None,
                     game: str | None = None) -> None:
-        """Raises ``UserError("rules.unknown_game")`` for a game that is not there."""
+        """Raises ``UserError("rules.unknown_game")`` for a game that is not there and ``UserError("stats.bot")``
+        for a bot ``member`` (bots never hold a seat: ``bot/seat_controls.py`` refuses them)."""
         assert interaction.guild_id is not None
+        if member is not None and member.bot:
+            raise UserError("stats.bot")
         language = await self.bot.language(interaction.guild_id)
         if game is not None:
             try:

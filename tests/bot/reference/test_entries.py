@@ -8,7 +8,7 @@ import yaml
 
 from bot.budget import EMBED_TOTAL, OPTION_TEXT, embed_size
 from bot.cogs.reference import card_embed, cards_page, entries, lookup
-from bot.cogs.reference.cog import choices
+from bot.cogs.reference.cog import choices, label
 from bot.cogs.reference.entries import RULINGS, search
 from bot.i18n.catalog import load_language
 from games.asesino.common import INTENTION_CARDS, ROLE_CARDS
@@ -28,7 +28,7 @@ def _data_keys() -> list[str]:
     keys = [f"lets_kill:{c.type}:{c.id.split('-')[0]}" for c in CARDS.values()]
     cards = deck()
     keys += [f"verdugo:role:{r.id}" for r in cards.roles] + [f"verdugo:object:{o.id}" for o in cards.objects]
-    keys += [f"verdugo:scaffold:{c.id}" for c in cards.scaffold]
+    keys += [f"verdugo:scaffold:{c.id}" for c in cards.scaffold] + ["verdugo:role:executioner"]  # no card
     keys += [f"asesino:card:{c}" for c in (*ROLE_CARDS, *INTENTION_CARDS)]
     keys += [f"asesino:social:{r.value}" for r in (*SocialRole, *role_table().specials)]
     keys += [f"cereal_killer:role:{r}" for r in ROLES]
@@ -115,3 +115,34 @@ def test_names_that_start_with_the_text_come_first() -> None:
     """"Sir" finds Sirens before names that merely contain it."""
     found = [e.key for e in search("sir", ("en",))]
     assert found[:2] == ["lets_kill:event:E13", "lets_kill:victim:V41"]
+
+
+def test_names_match_without_their_accents_and_in_capitals() -> None:
+    """"victima", "VÍCTIMA" and "víctima" find the same entries (people on phones skip the accents)."""
+    accented = [e.key for e in search("víctima", ("es",))]
+    assert "asesino:card:victim" in accented and "asesino:social:victim" in accented
+    assert [e.key for e in search("victima", ("es",))] == accented
+    assert [e.key for e in search("VÍCTIMA", ("es",))] == accented
+    assert [c.name for c in choices("INSPECCION", "es")] == ["Inspección Real · Verdugo"]
+
+
+def test_the_executioner_has_an_entry_in_both_languages() -> None:
+    """Verdugo's Executioner (a seat's part for a round, not a dealt card) is one /card away, under its name in
+    each language, with its pay rulings."""
+    entry = lookup("verdugo:role:executioner")
+    assert entry is not None and (entry.name("en"), entry.name("es")) == ("Executioner", "Verdugo")
+    assert entry.text("en").startswith("Not a dealt card: each round one player is the Executioner")
+    assert entry.rulings() == ("R12", "R13", "V-35")
+    assert [c.value for c in choices("executioner", "en")][0] == "verdugo:role:executioner"
+
+
+def test_two_entries_of_one_game_with_one_name_are_labelled_by_kind() -> None:
+    """Asesino's Victim card and its social game's Victim role: two distinct labels; a name no other entry of
+    its game shares keeps ``name · game``."""
+    victims = [c.name for c in choices("victim", "en") if c.value.startswith("asesino:")]
+    assert victims == ["Victim · Asesino en Serie · Card (tabletop and 2-4 players)",
+                       "Victim · Asesino en Serie · Social game role"]
+    assert label(lookup("verdugo:object:pardon"), "en") == "Pardon · Verdugo"
+    for language in LANGUAGES:
+        labels = [label(e, language) for e in entries()]
+        assert sorted({x for x in labels if labels.count(x) > 1}) == [], language

@@ -38,8 +38,9 @@ def test_every_seat_sees_what_its_own_cards_do(game: str, mode: str, players: in
         for seat in range(players):
             view = engine.view(state, seat)
             entries = held(game, seat, view)
-            if game != "verdugo" or (view.get("you") or {}).get("role"):  # the Executioner holds nothing
-                assert entries, (game, mode, seat)
+            assert entries, (game, mode, seat)  # the Verdugo Executioner's part too, though it holds no card
+            if game == "verdugo":
+                assert (entries[0].key == "verdugo:role:executioner") == (view["executioner"] == seat)
             for language in ("en", "es"):
                 embed = held_embed(entries, language)
                 assert embed is None or size(embed.description) <= EMBED_DESCRIPTION
@@ -55,6 +56,7 @@ def test_held_reads_only_the_seats_own_cards() -> None:
     assert [e.key for e in held("asesino", 1, {"me": {"role": "doctor"}})] == ["asesino:social:doctor"]
     assert [e.key for e in held("cereal_killer", 2, {"roles": ["killer", "detective", "lola"]})] == [
         "cereal_killer:role:lola"]
+    assert [e.key for e in held("verdugo", 2, {"executioner": 2, "you": {"seat": 2}})] == ["verdugo:role:executioner"]
     assert held("potato", 0, {}) == []
 
 
