@@ -18,8 +18,15 @@ from bot.bot import run_bot
 from bot.db.check import inspect_database, migrate_database, revision_words, safe_url
 from bot.history.command import report, report_files
 from bot.logs import configure_logging
-from bot.settings import (Settings, StartupError, default_text, load_settings, masked_url, setting_problems,
-                          token_problem)
+from bot.settings import (
+    Settings,
+    StartupError,
+    default_text,
+    load_settings,
+    masked_url,
+    setting_problems,
+    token_problem,
+)
 from bot.simulate import command as simulate
 from bot.startup import coroner_version
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tests.discord_double.clock import ANSWER_SLACK, REAL_TIME_MARGIN, real_clock
 from tests.discord_double.commands import integer_value, option_value_problem
-from tests.discord_double.limits import TEXT_INPUT, ModalRefused, check_text_input
+from tests.discord_double.limits import TEXT_INPUT, check_text_input
 from tests.discord_double.messages import EPHEMERAL, StoredMessage
 from tests.discord_double.model import Channel, Member, Role, User
 from tests.discord_double.permissions import DEFAULT_EVERYONE

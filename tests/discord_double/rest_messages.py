@@ -18,8 +18,8 @@ from tests.discord_double.limits import check_message
 from tests.discord_double.mentions import pinged
 from tests.discord_double.messages import EPHEMERAL, LOADING, StoredAttachment, StoredMessage, numbered
 from tests.discord_double.model import DM, Channel, User
-from tests.discord_double.rest_threads import check_post
 from tests.discord_double.permissions import ATTACH_FILES, MANAGE_MESSAGES, READ_MESSAGE_HISTORY, SEND_MESSAGES, require
+from tests.discord_double.rest_threads import check_post
 
 if TYPE_CHECKING:
     from tests.discord_double.server import DiscordDouble

@@ -33,7 +33,6 @@ from tests.support import potato as potato_game
 from tests.support.newgame import older_shape
 from tests.support.tiny_game import ENGINE
 
-
 #: how many times the double's wait a bot's start may take before the test fails (10 s was hit under load)
 START_TIMEOUTS = 6
 

@@ -12,9 +12,19 @@ from sqlalchemy import select
 
 from bot.db.models import GameAction
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, answer, as_drawn_before, confirm_cancel, refusal, settled, until_delivered, until_version
+from tests.e2e.conftest import (
+    World,
+    answer,
+    as_drawn_before,
+    confirm_cancel,
+    refusal,
+    settled,
+    until_delivered,
+    until_version,
+)
 from tests.e2e.latency import SlowSql
-from tests.e2e.social import count_in_statuses, six_players, start_game as start_social, statuses
+from tests.e2e.social import count_in_statuses, six_players, statuses
+from tests.e2e.social import start_game as start_social
 from tests.e2e.test_durable import holder_of, versions_on
 from tests.e2e.test_foundation import pass_button
 from tests.support.newgame import newgame

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import World, refusal, settled
-from tests.e2e.test_seats import seed  # noqa: F401 - the fixed deal
-from tests.e2e.test_seats import start
+from tests.e2e.test_seats import (
+    seed,  # noqa: F401 - the fixed deal
+    start,
+)
 
 pytestmark = pytest.mark.usefixtures("seed")
 

@@ -9,13 +9,20 @@ from __future__ import annotations
 import pytest
 
 from bot.tables import Table
-
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, refusal, settled, stored
 from tests.e2e.latency import SlowSql
 from tests.e2e.test_host import open_panel
-from tests.e2e.test_seats import seed  # noqa: F401 - the fixed seed of test_seats, autouse here too
-from tests.e2e.test_seats import LANGUAGES, start, t, table_message, time_out, timeouts_of, user_at
+from tests.e2e.test_seats import (
+    LANGUAGES,
+    seed,  # noqa: F401 - the fixed seed of test_seats, autouse here too
+    start,
+    t,
+    table_message,
+    time_out,
+    timeouts_of,
+    user_at,
+)
 
 
 def control(message: StoredMessage, ending: str) -> str:

@@ -6,9 +6,20 @@ from __future__ import annotations
 
 from tests.discord_double.permissions import PRIVATE_THREADS, README_MINIMAL
 from tests.e2e.conftest import World, refusal
-from tests.e2e.test_verdugo import (ALICE, BOB, CAROL, DAVE, ERIN, action_phase, chop, control, current,
-                                   start_table, use)
-from tests.e2e.test_verdugo import verdugo_seed  # noqa: F401 - the fixture
+from tests.e2e.test_verdugo import (
+    ALICE,
+    BOB,
+    CAROL,
+    DAVE,
+    ERIN,
+    action_phase,
+    chop,
+    control,
+    current,
+    start_table,
+    use,
+    verdugo_seed,  # noqa: F401 - the fixture
+)
 
 
 async def test_the_dead_of_a_round_share_the_thread_until_the_round_ends(world: World, verdugo_seed: None) -> None:

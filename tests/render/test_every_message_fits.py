@@ -5,9 +5,9 @@ embed and the lobby, checked against the same limits the Discord double refuses 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 import bot.cogs.asesino
 import bot.cogs.asesino_social
 import bot.cogs.cereal_killer  # noqa: F401 - registers the games' UIs
+import bot.ui
 from bot.cogs.lobby.render import lobby_embed
 from bot.delivery import Delivery
 from bot.tables import Table
 from bot.tables.model import TableSeat
-import bot.ui
 from bot.ui import Outgoing, RenderContext, register_ui, ui_for
 from games.core import SYSTEM_SEAT, IllegalAction, SeatInfo, all_games, get_engine
 from tests.discord_double.limits import message_problems

@@ -14,7 +14,19 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from games.core import Audience, Engine, Event, Features, IllegalAction, ModeInfo, Outcome, SeatInfo, Step, register, rng_for
+from games.core import (
+    Audience,
+    Engine,
+    Event,
+    Features,
+    IllegalAction,
+    ModeInfo,
+    Outcome,
+    SeatInfo,
+    Step,
+    register,
+    rng_for,
+)
 from games.core.controls import Controlled
 
 

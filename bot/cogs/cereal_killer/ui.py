@@ -21,8 +21,14 @@ import discord
 
 from bot.budget import fit_modal
 from bot.cogs.cereal_killer import messages as msg
-from bot.cogs.cereal_killer.killer_panel import (ROUTE_INPUT, RouteModal, check_route_sender, killer_items,
-                                                  route_action, submit_route)
+from bot.cogs.cereal_killer.killer_panel import (
+    ROUTE_INPUT,
+    RouteModal,
+    check_route_sender,
+    killer_items,
+    route_action,
+    submit_route,
+)
 from bot.cogs.cereal_killer.render import board_geometry, place_name
 from bot.cogs.reference.held import effect
 from bot.components import GameSelect, game_button, view_of

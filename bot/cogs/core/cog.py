@@ -15,8 +15,8 @@ from bot.budget import FIELD_VALUE, clip, more, size
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.cogs.reference._render import cards_page
-from bot.deadline import acknowledge_if_slow, respond
 from bot.db.base import MAX_ROW_ID
+from bot.deadline import acknowledge_if_slow, respond
 from bot.errors import UserError
 from bot.i18n import t
 from bot.i18n.catalog import plain_number

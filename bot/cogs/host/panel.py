@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.budget import OPTION_TEXT, clip
 from bot.components import GameSelect, GameUserSelect, LobbyButton, game_button, view_of
 from bot.tables import TableError
-from bot.budget import OPTION_TEXT, clip
 from bot.ui import COLOUR, RenderContext, text_name
 
 if TYPE_CHECKING:

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from pydantic import ValidationError
 
+from bot.budget import FIELD_VALUE, clip
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.options_form import form_options
-from bot.budget import FIELD_VALUE, clip
 from bot.components import LobbyButton, LobbySelect, view_of
 from bot.errors import error_text
 from bot.i18n import catalog

@@ -12,8 +12,18 @@ from bot.cogs.asesino_social.ui import SocialUI
 from bot.errors import error_text
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
-from games.asesino.social import ENGINE, SYSTEM_SEAT, Crime, EndDay, Interview, Recruit, SocialOptions, SocialRole
-from games.asesino.social import ManiacKill, WriteLetter
+from games.asesino.social import (
+    ENGINE,
+    SYSTEM_SEAT,
+    Crime,
+    EndDay,
+    Interview,
+    ManiacKill,
+    Recruit,
+    SocialOptions,
+    SocialRole,
+    WriteLetter,
+)
 from games.core import Event, IllegalAction, SeatInfo
 from tests.games.asesino.social.helpers import DOC, MAN, Game, K, V
 
