@@ -91,6 +91,16 @@ def pg_url(pg_database: tuple[str, str] | str) -> str:
 
 
 @pytest_asyncio.fixture
+async def pg_sessions(pg_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """A test's own sessions on the PostgreSQL database its bot processes share (:func:`pg_url`)."""
+    engine = create_engine(pg_url)
+    try:
+        yield make_sessionmaker(engine)
+    finally:
+        await engine.dispose()
+
+
+@pytest_asyncio.fixture
 async def engine(db_url: str) -> AsyncIterator[AsyncEngine]:
     """An engine on an empty database (no tables)."""
     engine = create_engine(db_url)

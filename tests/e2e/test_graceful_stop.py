@@ -4,7 +4,6 @@ leaving no timer claim or delivery lease behind, and the other process serves th
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,9 +12,8 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import DeliveryLease, Timer
-from bot.db.session import create_engine, make_sessionmaker
 from bot.tables import TableService
-from tests.db.backends import pg_database, pg_url  # noqa: F401 - the processes share one PostgreSQL database
+from tests.db.backends import pg_database, pg_sessions, pg_url  # noqa: F401 - the processes share one PostgreSQL database
 from tests.discord_double import DiscordDouble
 from tests.e2e.conftest import mark
 from tests.e2e.scale import WAIT, actions_of, custom_id, games_on, next_status, routed_game, statuses, stored
@@ -24,20 +22,14 @@ from tests.support.processes import Cluster
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture
-async def sessions(pg_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:  # noqa: F811
-    engine = create_engine(pg_url)
-    yield make_sessionmaker(engine)
-    await engine.dispose()
-
 
 async def test_sigterm_during_a_move_finishes_it_and_hands_the_game_over(
-        pg_url: str, tmp_path: Path, sessions: async_sessionmaker[AsyncSession]) -> None:  # noqa: F811
+        pg_url: str, tmp_path: Path, pg_sessions: async_sessionmaker[AsyncSession]) -> None:  # noqa: F811
     """Shard 1's process is sent SIGTERM right after it committed the Detective's placement, while the table's
     edit (the click's answer) is still on its way (every REST call takes 0.4 s): the click is answered with the
     table, the move is stored once, the process exits 0 within a few seconds and holds no lease any more; the
     Detective's turn timer, made due, is then fired by shard 0's process within about a second."""
-    tables = TableService(sessions)
+    tables = TableService(pg_sessions)
     double = await DiscordDouble(shard_count=2).start()
     try:
         channels, players = games_on(double, (1,))
@@ -61,14 +53,14 @@ async def test_sigterm_during_a_move_finishes_it_and_hands_the_game_over(
                 assert "SIGTERM: finishing what is in flight" in cluster.holding(1).tail()
 
                 now = datetime.now(UTC)
-                async with sessions() as session:  # nothing left to run out: leases given back at the stop
+                async with pg_sessions() as session:  # nothing left to run out: leases given back at the stop
                     held = (await session.scalars(select(DeliveryLease).where(DeliveryLease.lease_until > now))).all()
                     claimed = (await session.scalars(select(Timer).where(Timer.fired_at.is_(None),
                                                                          Timer.claimed_by.is_not(None)))).all()
                 assert (held, claimed) == ([], [])
 
                 placed = await tables.load(game_id)
-                async with sessions.begin() as session:  # the Detective's time runs out now
+                async with pg_sessions.begin() as session:  # the Detective's time runs out now
                     await session.execute(update(Timer).where(Timer.game_id == game_id, Timer.kind == "turn_timeout",
                                                               Timer.fired_at.is_(None))
                                           .values(due_at=now - timedelta(seconds=1)))
@@ -80,7 +72,7 @@ async def test_sigterm_during_a_move_finishes_it_and_hands_the_game_over(
             except BaseException:
                 print(cluster.logs())
                 raise
-        actions = await actions_of(sessions, game_id)
+        actions = await actions_of(pg_sessions, game_id)
         assert actions[:2] == [(1, 0, "killer_turn"), (2, 1, "place_detective")]  # the placement once
         assert len(actions) == 3
         double.assert_clean()

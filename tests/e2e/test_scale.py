@@ -8,7 +8,6 @@ the game is killed, and every move stored exactly once. The REST traffic of all 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -17,9 +16,8 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Timer
-from bot.db.session import create_engine, make_sessionmaker
 from bot.tables import TableService
-from tests.db.backends import pg_database, pg_url  # noqa: F401 - the processes share one PostgreSQL database
+from tests.db.backends import pg_database, pg_sessions, pg_url  # noqa: F401 - the processes share one PostgreSQL database
 from tests.discord_double import DiscordDouble
 from tests.e2e.conftest import mark, shown_lines
 from tests.e2e.scale import (
@@ -42,22 +40,15 @@ from tests.support.rest_proxy import RestProxy
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture
-async def sessions(pg_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:  # noqa: F811
-    """The test's own view of the processes' database."""
-    engine = create_engine(pg_url)
-    yield make_sessionmaker(engine)
-    await engine.dispose()
-
 
 @pytest.fixture
-def tables(sessions: async_sessionmaker[AsyncSession]) -> TableService:
-    return TableService(sessions)
+def tables(pg_sessions: async_sessionmaker[AsyncSession]) -> TableService:
+    return TableService(pg_sessions)
 
 
 async def test_two_processes_play_games_on_both_shards_to_the_end(pg_url: str, tmp_path: Path,  # noqa: F811
                                                                  tables: TableService,
-                                                                 sessions: async_sessionmaker[AsyncSession]) -> None:
+                                                                 pg_sessions: async_sessionmaker[AsyncSession]) -> None:
     """Shard 0 and shard 1 in two processes whose REST goes through one proxy. A game in each shard's channel is
     played to an arrest at once. Both Killers' routes arrive by DM at shard 0's process, which applies the one of
     shard 1's game and shows it in a channel it does not hold; the Killer of that game answers a question by DM
@@ -111,9 +102,9 @@ async def test_two_processes_play_games_on_both_shards_to_the_end(pg_url: str, t
             except BaseException:
                 print(cluster.logs())
                 raise
-        assert await actions_of(sessions, ids[0]) == [(1, 0, "killer_turn"), (2, 1, "place_detective"),
+        assert await actions_of(pg_sessions, ids[0]) == [(1, 0, "killer_turn"), (2, 1, "place_detective"),
                                                                (3, 1, "arrest")]
-        assert await actions_of(sessions, ids[1]) == [
+        assert await actions_of(pg_sessions, ids[1]) == [
             (1, 0, "killer_turn"), (2, 1, "place_detective"), (3, 1, "move"), (4, 1, "ask"), (5, 0, "choose_answer"),
             (6, 1, "move"), (7, 1, "arrest")]
         assert proxy.forwarded and len(proxy.forwarded) == len(double.requests)
@@ -127,7 +118,7 @@ async def test_two_processes_play_games_on_both_shards_to_the_end(pg_url: str, t
 
 async def test_three_processes_a_timer_due_while_its_shard_is_down_fires_once_elsewhere(
         pg_url: str, tmp_path: Path, tables: TableService,  # noqa: F811
-        sessions: async_sessionmaker[AsyncSession]) -> None:
+        pg_sessions: async_sessionmaker[AsyncSession]) -> None:
     """Three processes, one shard each. While the process of shard 2 is SIGKILLed, the Killer's turn timer of the
     game in shard 2's channel falls due: another process fires it once (the Killer is walked, the channel told
     once that its time ran out); meanwhile a game on shard 1 takes its Killer's route by DM (shard 0's process)
@@ -144,7 +135,7 @@ async def test_three_processes_a_timer_due_while_its_shard_is_down_fires_once_el
                            for t in await tables.pending_timers(ids[1]))
 
                 await cluster.holding(2).kill()
-                async with sessions.begin() as session:  # the Killer's time runs out while shard 2 is down
+                async with pg_sessions.begin() as session:  # the Killer's time runs out while shard 2 is down
                     await session.execute(update(Timer).where(Timer.game_id == ids[1], Timer.kind == "turn_timeout",
                                                               Timer.fired_at.is_(None))
                                           .values(due_at=datetime.now(UTC) - timedelta(seconds=1)))
@@ -169,9 +160,9 @@ async def test_three_processes_a_timer_due_while_its_shard_is_down_fires_once_el
             except BaseException:
                 print(cluster.logs())
                 raise
-        assert await actions_of(sessions, ids[0]) == [(1, 0, "killer_turn"), (2, 1, "place_detective"),
+        assert await actions_of(pg_sessions, ids[0]) == [(1, 0, "killer_turn"), (2, 1, "place_detective"),
                                                                (3, 1, "arrest")]
-        assert await actions_of(sessions, ids[1]) == [(1, 0, "killer_turn"), (2, 1, "place_detective")]
+        assert await actions_of(pg_sessions, ids[1]) == [(1, 0, "killer_turn"), (2, 1, "place_detective")]
         timeouts = [line for line in shown_lines(double.messages(channels[1])) if "ran out of time" in line]
         assert timeouts == ["🤖 Alice2 ran out of time, so the bot moved for them."]
         double.assert_clean()

@@ -5,7 +5,6 @@ when a 30 s lease ran out."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -14,10 +13,9 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import DeliveryLease, Timer
-from bot.db.session import create_engine, make_sessionmaker
 from bot.tables import TableService
 from bot.tables.leases import LEASE
-from tests.db.backends import pg_database, pg_url  # noqa: F401 - the processes share one PostgreSQL database
+from tests.db.backends import pg_database, pg_sessions, pg_url  # noqa: F401 - the processes share one PostgreSQL database
 from tests.discord_double import DiscordDouble
 from tests.e2e.scale import custom_id, games_on, routed_game, stored
 from tests.support.processes import Cluster
@@ -28,20 +26,14 @@ CALLBACK = r"/interactions/\d+/[^/]+/callback"
 OLD_LEASE = 30.0
 
 
-@pytest.fixture
-async def sessions(pg_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:  # noqa: F811
-    engine = create_engine(pg_url)
-    yield make_sessionmaker(engine)
-    await engine.dispose()
-
 
 async def test_a_killed_process_game_is_shown_by_the_survivor_once_its_short_lease_ran_out(
-        pg_url: str, tmp_path: Path, sessions: async_sessionmaker[AsyncSession]) -> None:  # noqa: F811
+        pg_url: str, tmp_path: Path, pg_sessions: async_sessionmaker[AsyncSession]) -> None:  # noqa: F811
     """Shard 1's process commits the Detective's placement and is showing it (the click's answer held in the
     network) when it is SIGKILLed: it holds the game's delivery lease. The Detective's turn timer is made due at
     once; shard 0's process fires it and shows the placement and the timeout, in order, well before the old 30 s
     lease would have run out, and logs the takeover."""
-    tables = TableService(sessions)
+    tables = TableService(pg_sessions)
     double = await DiscordDouble(shard_count=2).start()
     try:
         channels, players = games_on(double, (1,))
@@ -58,12 +50,12 @@ async def test_a_killed_process_game_is_shown_by_the_survivor_once_its_short_lea
                 await double.wait_for(lambda: held.hits == 1, what="the placement being shown")
                 await cluster.holding(1).kill()
                 now = datetime.now(UTC)
-                async with sessions() as session:  # it died showing the game: its lease still holds
+                async with pg_sessions() as session:  # it died showing the game: its lease still holds
                     lease = await session.scalar(select(DeliveryLease).where(DeliveryLease.game_id == game_id))
                 assert lease is not None and lease.lease_until > now and not lease.given_back
                 assert lease.lease_until - now <= LEASE  # renewed while it worked, never 30 s ahead
 
-                async with sessions.begin() as session:  # the Detective's time runs out now
+                async with pg_sessions.begin() as session:  # the Detective's time runs out now
                     await session.execute(update(Timer).where(Timer.game_id == game_id, Timer.kind == "turn_timeout",
                                                               Timer.fired_at.is_(None))
                                           .values(due_at=now - timedelta(seconds=1)))
