@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import re
 import statistics
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -315,7 +316,11 @@ def breakdown(tallies: dict[str, Tally]) -> None:
                   f"outside callbacks, {tally.callbacks / tally.days:.1f} callbacks, {tally.dms / tally.days:.1f} DMs")
 
 
-async def bench(db_url: str, games_per_mode: int = GAMES, words: list[str] | None = None) -> None:
+@contextlib.asynccontextmanager
+async def bench_bot(db_url: str, words: list[str] | None = None) -> AsyncIterator[
+        tuple[World, CoronerBot, list[tuple[Any, ...]]]]:
+    """The benchmarks' bot running against a fresh double on ``db_url``, with the chosen :data:`MODES` (those
+    whose label contains one of ``words``; all by default) prepared: ``(world, bot, chosen modes)``."""
     register(ENGINE)
     potato_game.install()
     double = DiscordDouble()
@@ -331,22 +336,29 @@ async def bench(db_url: str, games_per_mode: int = GAMES, words: list[str] | Non
     engine = create_engine(db_url)
     world = World(double, guild, games, medium, admin, players, db_url, FakeClock(), make_sessionmaker(engine))
     settings = Settings(_env_file=None, discord_token="x", database_url=db_url, discord_api_base=double.api_base)
+    try:
+        with pointed_at(double):
+            bot = CoronerBot(settings, clock=world.clock, guild_ready_timeout=0.05)
+            async with running_bot(bot):
+                chosen = [m for m in MODES if not words or any(w in m[0] for w in words)]
+                for mode in {m[2] for m in chosen} & PREPARE.keys():
+                    await PREPARE[mode](world)
+                yield world, bot, chosen
+    finally:
+        await engine.dispose()
+        await double.stop()
+
+
+async def bench(db_url: str, games_per_mode: int = GAMES, words: list[str] | None = None) -> None:
     print(f"{games_per_mode} games per mode; per accepted move unless said otherwise\n")
     print("| mode | moves | REST calls / move, the deal's included (not callbacks) | the moves' only | "
           "REST calls to open and deal a game | callbacks / move | channel messages left a game | "
           "DMs / move (the deal's included) | click -> table p50 / p99 |")
     print("|---|---|---|---|---|---|---|---|---|")
-    with pointed_at(double):
-        bot = CoronerBot(settings, clock=world.clock, guild_ready_timeout=0.05)
-        async with running_bot(bot):
-            chosen = [m for m in MODES if not words or any(w in m[0] for w in words)]
-            for mode in {m[2] for m in chosen} & PREPARE.keys():
-                await PREPARE[mode](world)
-            tallies = {label: await bench_mode(world, games_per_mode, label, game, mode, count, options, title, move)
-                       for label, game, mode, count, options, title, move in chosen}
+    async with bench_bot(db_url, words) as (world, _, chosen):
+        tallies = {label: await bench_mode(world, games_per_mode, label, game, mode, count, options, title, move)
+                   for label, game, mode, count, options, title, move in chosen}
     breakdown(tallies)
-    await engine.dispose()
-    await double.stop()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -20,52 +20,22 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bot.bot import CoronerBot
-from bot.clock import FakeClock
-from bot.db.session import create_engine, make_sessionmaker
-from bot.settings import Settings
-from games.core import register
-from tests.bench.bench_bot import GAMES, MODES, PREPARE, bench_mode
-from tests.discord_double import DiscordDouble
-from tests.discord_double.fixtures import pointed_at, running_bot
-from tests.e2e.conftest import World
-from tests.support import potato as potato_game
+from tests.bench.bench_bot import GAMES, bench_bot, bench_mode
 from tests.support.sql_count import SqlCount
-from tests.support.tiny_game import ENGINE
 
 
 async def bench(db_url: str, games_per_mode: int = GAMES, words: list[str] | None = None) -> None:
-    register(ENGINE)
-    potato_game.install()
-    double = DiscordDouble()
-    await double.start()
-    guild = double.add_guild("Bench")
-    games = guild.add_text_channel("games")
-    medium = guild.add_text_channel("medium")
-    admin = double.add_user("admin")
-    players = [double.add_user(f"p{i}", display_name=f"P{i}") for i in range(max(m[3] for m in MODES))]
-    guild.add_member(admin, manage_guild=True)
-    for user in players:
-        guild.add_member(user)
-    engine = create_engine(db_url)
-    world = World(double, guild, games, medium, admin, players, db_url, FakeClock(), make_sessionmaker(engine))
-    settings = Settings(_env_file=None, discord_token="x", database_url=db_url, discord_api_base=double.api_base)
     rows = []
-    with pointed_at(double):
-        bot = CoronerBot(settings, clock=world.clock, guild_ready_timeout=0.05)
-        async with running_bot(bot):
-            count = SqlCount(bot.db_engine)
-            chosen = [m for m in MODES if not words or any(w in m[0] for w in words)]
-            for mode in {m[2] for m in chosen} & PREPARE.keys():
-                await PREPARE[mode](world)
-            for label, game, mode, seats, options, title, move in chosen:
-                statements, commits, kinds = count.statements, count.commits, Counter(count.kinds)
-                cpu = time.process_time()
-                tally = await bench_mode(world, games_per_mode, label, game, mode, seats, options, title, move)
-                per = max(tally.moves, 1)
-                top = ", ".join(f"{k} {n / per:.1f}" for k, n in (count.kinds - kinds).most_common(8))
-                rows.append((label, tally.moves, (count.statements - statements) / per,
-                             (count.commits - commits) / per, (time.process_time() - cpu) * 1000 / per, top))
+    async with bench_bot(db_url, words) as (world, bot, chosen):
+        count = SqlCount(bot.db_engine)
+        for label, game, mode, seats, options, title, move in chosen:
+            statements, commits, kinds = count.statements, count.commits, Counter(count.kinds)
+            cpu = time.process_time()
+            tally = await bench_mode(world, games_per_mode, label, game, mode, seats, options, title, move)
+            per = max(tally.moves, 1)
+            top = ", ".join(f"{k} {n / per:.1f}" for k, n in (count.kinds - kinds).most_common(8))
+            rows.append((label, tally.moves, (count.statements - statements) / per,
+                         (count.commits - commits) / per, (time.process_time() - cpu) * 1000 / per, top))
     print("\n| mode | moves | SQL statements / move | commits / move | process CPU / move (bot + double) |")
     print("|---|---|---|---|---|")
     for label, moves, statements, commits, cpu, _ in rows:
@@ -73,8 +43,6 @@ async def bench(db_url: str, games_per_mode: int = GAMES, words: list[str] | Non
     print("\nStatements per move by kind:")
     for label, *_, top in rows:
         print(f"  {label}: {top}")
-    await engine.dispose()
-    await double.stop()
 
 
 def main(argv: list[str] | None = None) -> None:
