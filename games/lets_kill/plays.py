@@ -150,8 +150,7 @@ def apply_play(flow: Flow, seat: int, action: PlayCard) -> None:
         flow.push(flow.task("window", type="media_played", card=action.card, incident=action.incident),
                   flow.task("attach_media", card=action.card, incident=action.incident))
     elif attaches(card) == "own":
-        inc = rules.incident(state, action.incident)
-        assert inc is not None
+        inc = flow.own_incident(action.incident)
         inc.attached.append(action.card)
         flow.say("attached", seat=seat, card=action.card, incident=inc.id, score=rules.incident_score(inc))
     else:

@@ -3,7 +3,8 @@
 Each game ``n`` of a mode is dealt from seed ``n`` and played as :mod:`tests.bench.bench_engines` plays it
 (:func:`~tests.bench.bench_engines.random_move` from ``random.Random(n)``); after the deal and after every move the
 digest takes in the state (its JSON), ``waiting``, the legal-move list of every seat (and of ``SYSTEM_SEAT``), the
-engine's timeout default, the step's events and every view (public and each seat's). A change that keeps every
+engine's timeout default, the step's events and every view (public and each seat's); it also checks that no
+``apply`` changed its input state (as ``tests/games/core/test_copying.py`` does over fewer games). A change that keeps every
 game the same keeps every digest; run it before and after (or on two worktrees) and compare the lines.
 
 Run: ``.venv/bin/python -m tests.bench.game_hashes [--games N] [--only GAME]`` (prints one line per mode and
@@ -61,11 +62,15 @@ def game_digest(engine: Engine, players: int, seed: int, digest: Any) -> int:
         if move is None:
             break
         digest.update(_json([move[0], engine.dump_action(move[1])]))
+        before = engine.dump_state(state)
         try:
             step = engine.apply(state, *move)
         except IllegalAction as refusal:
             digest.update(_json(["refused", refusal.code, refusal.params]))
             continue
+        finally:
+            if engine.dump_state(state) != before:
+                raise AssertionError(f"{engine.game}/{engine.mode.id} seed {seed}: apply changed its input")
         state = step.state
         moves += 1
         digest.update(_json([e.model_dump(mode="json") for e in step.events]))
