@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import Audience, Event, rng_for
-from games.core.copying import deep_copy
+from games.core.copying import deep_copy, unchecked
 from games.lets_kill.cards import CARDS
 from games.lets_kill.models import Incident, LetsKillState, LocationInPlay, Task
 
 PUBLIC = Audience.public()
 HAND_SIZE = 5
+_SAID, _TOLD, _TASK = frozenset({"key", "params"}), frozenset({"key", "params", "audience"}), frozenset({"op", "args"})
 
 
 class Flow:
@@ -24,11 +25,14 @@ class Flow:
         self._owned: dict[int, Any] = {}  # id -> the Locations and Incidents copied by this step (kept alive)
 
     # -------------------------------------------------------------- events
+    # an event, a task: built unchecked from what the rules hold (validating them was a tenth of a move)
     def say(self, key: str, **params: Any) -> None:
-        self.events.append(Event(key=f"lets_kill.{key}", params=params))
+        self.events.append(unchecked(Event, {"key": f"lets_kill.{key}", "params": params, "audience": PUBLIC,
+                                             "seat_params": ()}, _SAID))
 
     def tell(self, seat: int, key: str, **params: Any) -> None:
-        self.events.append(Event(key=f"lets_kill.{key}", params=params, audience=Audience.to(seat)))
+        self.events.append(unchecked(Event, {"key": f"lets_kill.{key}", "params": params,
+                                             "audience": Audience.to(seat), "seat_params": ()}, _TOLD))
 
     # -------------------------------------------------------------- agenda
     def push(self, *tasks: Task) -> None:
@@ -36,7 +40,7 @@ class Flow:
         self.state.agenda[0:0] = list(tasks)
 
     def task(self, op: str, **args: Any) -> Task:
-        return Task(op=op, args=args)
+        return unchecked(Task, {"op": op, "args": args}, _TASK)
 
     # -------------------------------------------------------------- cards
     @property
