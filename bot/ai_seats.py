@@ -5,7 +5,8 @@ person's click (:meth:`bot.ui.GameUI.play`: the table service's legality, versio
 
 A move that lost a race (``table.stale``) is dropped: the step that won armed its own ``ai_move``; so is one into a
 game cancelled meanwhile (``table.not_active``). A move the rules refuse is re-planned with a fresh draw, up to
-:data:`MAX_TRIES` times; after that the turn's own time limit moves for the seat, as for a silent person. Timers survive a restart (a missed one fires once at start; one whose process died
+:data:`MAX_TRIES` times; after that the turn's own time limit moves for the seat, as for a silent person. Timers survive
+a restart (a missed one fires once at start; one whose process died
 in the middle of its move is taken over), and a move whose timer was spent without a move (its handler failed) is
 planned again at start (:func:`resume_ai_moves`).
 """

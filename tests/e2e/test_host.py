@@ -32,7 +32,8 @@ from tests.support.newgame import newgame
 pytestmark = pytest.mark.usefixtures("potato")
 
 WORDS = {
-    "en": {"paused": "Paused by Alice", "log_paused": "Alice paused the game.", "log_resumed": "Alice resumed the game.",
+    "en": {"paused": "Paused by Alice", "log_paused": "Alice paused the game.",
+           "log_resumed": "Alice resumed the game.",
            "refused_host": "Only the host of this game", "refused_paused": "The game is paused by Alice",
            "pause": "Pause", "resume": "Resume", "cancel": "Cancel the game", "yes": "Yes, cancel it",
            "back": "Back", "kept": "Nothing was cancelled.", "cancelled": "The game was cancelled by Alice",

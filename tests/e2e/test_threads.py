@@ -193,7 +193,8 @@ async def test_discord_refusing_the_thread_falls_back_to_dms(world: World) -> No
         assert "There is no watchers' thread for this game" in await watch(world, onlooker)
         assert "There is no watchers' thread for this game" in await watch(world, onlooker)  # asked once only
         await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
-        await dm_text(world, who["accomplice"], "made you the accomplice")  # the pair hears it by DM; a thread was asked for
+        # the pair hears it by DM; a thread was asked for
+        await dm_text(world, who["accomplice"], "made you the accomplice")
         await world.double.wait_for(lambda: named(world, "plotters"), what="the plotters' thread")
     assert [t.name for t in threads(world)] == [f"Game {table.id}: the plotters"]
     creations = [r for r in world.double.requests if r.method == "POST" and r.path.endswith("/threads")]

@@ -59,7 +59,8 @@ class Host(commands.Cog):
     async def pause(self, interaction: discord.Interaction) -> None:
         await self._command(interaction, "pause")
 
-    @app_commands.command(name="resume", description=_("Resume the paused game in this channel (host or Manage Server)"))
+    @app_commands.command(name="resume",
+                          description=_("Resume the paused game in this channel (host or Manage Server)"))
     @app_commands.guild_only()
     async def resume(self, interaction: discord.Interaction) -> None:
         await self._command(interaction, "resume")

@@ -78,7 +78,8 @@ class Lobby(ScheduledLobbies, commands.Cog):
     async def _open(self, interaction: discord.Interaction, game: str, mode: str,
                     given: dict[str, Any]) -> tuple[Table, datetime, int | None]:
         """The options checked, then the lobby row, the host's seat, the expiry timer and (with ``rounds``) the
-        series in one transaction (the slow part of /newgame). Returns the lobby, its expiry and the series length (``None``: one game)."""
+        series in one transaction (the slow part of /newgame). Returns the lobby, its expiry and the series length
+        (``None``: one game)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config, settings, rounds = await self._checked(interaction, game, mode, given)
         expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
