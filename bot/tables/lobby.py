@@ -213,14 +213,16 @@ class LobbyMixin:
             await self._close(session, table, "cancelled")
         return await self.load(game_id)
 
-    async def kick(self, game_id: int, by_user_id: int, user_id: int) -> Table:
-        """The host removes ``user_id`` from the lobby before the start (later seats move up; the host cannot
-        remove themselves: they leave). Raises ``TableError``: ``table.host_only``, ``table.already_started``,
-        ``table.not_active``, ``table.not_a_player`` (``user_id`` is not seated), ``table.kick_self``."""
+    async def kick(self, game_id: int, by_user_id: int, user_id: int, *, is_manager: bool = False) -> Table:
+        """The host (or a server manager, ``is_manager``, as for the host's other powers) removes ``user_id`` from
+        the lobby before the start (later seats move up; nobody removes themselves: they leave). Raises
+        ``TableError``: ``table.host_only``, ``table.already_started``, ``table.not_active``, ``table.not_a_player``
+        (``user_id`` is not seated), ``table.kick_self``."""
         async with self.lock(game_id), self._sessions() as session, session.begin():
             _, table = await self._read(session, game_id)
             self._check_lobby(table)
-            self._check_host(table, by_user_id)
+            if not is_manager:
+                self._check_host(table, by_user_id)
             if user_id == by_user_id:
                 raise TableError("table.kick_self")
             if table.seat_of(user_id) is None:

@@ -282,7 +282,12 @@ class Lobby(ScheduledLobbies, commands.Cog):
         if action == "kick":
             if not values or not values[0].isdigit():
                 raise UserError("lobby.unknown_action")
-            return await tables.kick(game_id, user.id, int(values[0]))
+            try:
+                return await tables.kick(game_id, user.id, int(values[0]), is_manager=is_manager(user))
+            except TableError as exc:  # (said to the clicker, not as if they were the one not playing)
+                if exc.code == "table.not_a_player":
+                    raise UserError("lobby.kick.gone", player=f"<@{values[0]}>") from exc
+                raise
         if action == "join":
             return await tables.join(game_id, user.id, user_names(user))
         if action == "leave":
