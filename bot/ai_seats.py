@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from bot.db.repos import games
 from bot.tables import Table, TableError
 from bot.tables.model import TimerPlan
-from bot.tables.seats import OFFER_TIMER
 from bot.ui import ui_for
 from games.core import SYSTEM_SEAT, IllegalAction, rng_for
 from games.core.ai import choose_action, plays_at_table
@@ -127,13 +126,9 @@ async def hand_to_computer(bot: Coroner, table: Table, seat: int) -> Table:
 
 
 def install_ai_seats(bot: Coroner) -> None:
-    """Register the ``ai_move`` handler (and the lapse of a seat's offer, which does nothing)."""
+    """Register the ``ai_move`` handler (a lapsed offer of a seat is the seats cog's, :mod:`bot.cogs.seats`)."""
 
     async def handler(timer: Any) -> None:
         await on_ai_move(bot, timer)
 
-    async def lapse(timer: Any) -> None:
-        """An offer of a seat nobody took (:data:`bot.tables.seats.OFFER_TIMER`) no longer stands: nothing to do."""
-
     bot.timers.on(AI_TIMER, handler)
-    bot.timers.on(OFFER_TIMER, lapse)
