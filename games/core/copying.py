@@ -30,9 +30,9 @@ import datetime as dt
 import enum
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 import pydantic
 from pydantic import BaseModel
@@ -48,6 +48,7 @@ IMMUTABLE: frozenset[type] = frozenset({int, str, bool, float, complex, bytes, t
 _SCALARS: frozenset[type] = frozenset({int, str, bool, float, type(None)})
 
 Copier = Callable[[Any], Any]
+ModelT = TypeVar("ModelT", bound=BaseModel)
 _BY_TYPE: dict[type, Copier] = {}  # copiers chosen by a value's own type
 _PLANS: dict[tuple[type, bool], Copier] = {}  # model copiers made from the declarations, per (class, settled shared)
 
@@ -241,4 +242,39 @@ def replace(model: BaseModel, **changes: Any) -> Any:
     extra = model.__pydantic_extra__
     _SETATTR(new, "__pydantic_extra__", None if extra is None else dict(extra))
     _SETATTR(new, "__pydantic_private__", getattr(model, "__pydantic_private__", None))
+    return new
+
+
+def variants(model: BaseModel, name: str, values: Iterable[Any]) -> list[Any]:
+    """``[replace(model, **{name: value}) for value in values]`` with the per-model work done once: the many
+    copies of one legal action that differ in one field (a card's targets), already checked by the caller."""
+    cls = model.__class__
+    base = model.__dict__
+    fields_set = model.__pydantic_fields_set__ | {name}
+    extra = model.__pydantic_extra__
+    private = getattr(model, "__pydantic_private__", None)
+    found = []
+    for value in values:
+        new = _NEW(cls)
+        state = dict(base)
+        state[name] = value
+        _SETATTR(new, "__dict__", state)
+        _SETATTR(new, "__pydantic_fields_set__", set(fields_set))
+        _SETATTR(new, "__pydantic_extra__", None if extra is None else dict(extra))
+        _SETATTR(new, "__pydantic_private__", private)
+        found.append(new)
+    return found
+
+
+def unchecked(cls: type[ModelT], values: dict[str, Any], fields_set: frozenset[str]) -> ModelT:
+    """An instance of ``cls`` (a model with no extra fields and no private attributes) holding ``values``, which
+    names every field with a value of its declared type, as ``cls(**{k: values[k] for k in fields_set})`` would
+    (the others at their defaults), without validating them: for values a game's own code builds many times a
+    move from values it already holds (an event's key and parameters, a queued task), where validating was the
+    largest part of the cost. ``values`` becomes the instance's own dict: pass a fresh one."""
+    new = _NEW(cls)
+    _SETATTR(new, "__dict__", values)
+    _SETATTR(new, "__pydantic_fields_set__", set(fields_set))
+    _SETATTR(new, "__pydantic_extra__", None)
+    _SETATTR(new, "__pydantic_private__", None)
     return new

@@ -131,11 +131,12 @@ class Engine(ABC, Generic[StateT]):
         those and share the rest."""
         return deep_copy(state)
 
-    def step_state(self, state: StateT) -> StateT:
-        """The copy of ``state`` that :meth:`apply` gives the game's step to change in place: :meth:`copy_state`'s,
-        except that the values the state declares :data:`~games.core.copying.SETTLED` (never changed in place once
-        stored: a log's entries, setup's record) are shared with ``state`` rather than copied
-        (:func:`games.core.copying.step_copy`). ``state`` is still never mutated."""
+    def step_state(self, state: StateT, action: Any = None) -> StateT:
+        """The copy of ``state`` that :meth:`apply` gives the game's step for ``action`` to change in place:
+        :meth:`copy_state`'s, except that the values the state declares :data:`~games.core.copying.SETTLED` (never
+        changed in place once stored: a log's entries, setup's record) are shared with ``state`` rather than copied
+        (:func:`games.core.copying.step_copy`). ``state`` is still never mutated. An engine whose step for some
+        actions changes only a known part of the state may override it to copy only that part for them."""
         return step_copy(state)  # type: ignore[no-any-return]
 
     @abstractmethod
@@ -180,8 +181,8 @@ class Engine(ABC, Generic[StateT]):
                                                    params=seat_change_event_params(action))])
         self.check_actor(state, seat, action)
         if isinstance(action, PauseGame | ResumeGame | CloseGame):
-            return self._control(self.step_state(state), action)
-        step = self._apply(self.step_state(state), seat, action)
+            return self._control(self.step_state(state, action), action)
+        step = self._apply(self.step_state(state, action), seat, action)
         controls = self.controls(step.state)
         if controls is not None and controls.steps:  # a new decision opened: the control steps are behind it
             waiting = self.waiting(step.state)

@@ -101,8 +101,7 @@ def cancel(flow: Flow, effect: Effect, src: dict[str, Any]) -> None:
 
 def steal_incident(flow: Flow, effect: Effect, src: dict[str, Any]) -> None:
     state = flow.state
-    inc = rules.incident(state, src["incident"])
-    assert inc is not None
+    inc = flow.own_incident(src["incident"])
     state.incidents.remove(inc)
     flow.say("stolen", seat=src["self"], from_seat=inc.owner, incident=inc.id)
     inc.owner = src["self"]
@@ -127,9 +126,8 @@ def revive(flow: Flow, effect: Effect, src: dict[str, Any]) -> None:
     """The chosen Victim returns out on the town (no placer); its revealed Surprise is discarded; an Incident
     left with no Victim is discarded entirely (LK-28)."""
     state = flow.state
-    inc = rules.incident(state, src["incident"])
+    inc = flow.own_incident(src["incident"])
     victim = src["victim"]
-    assert inc is not None
     inc.victims.remove(victim)
     surprise = inc.surprises.pop(victim, None)
     if surprise:

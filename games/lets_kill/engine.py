@@ -28,6 +28,7 @@ from games.core import (
     rng_for,
 )
 from games.core.achievements import Moment
+from games.core.copying import replace
 from games.lets_kill import pipeline, plays, rules
 from games.lets_kill.achievements import game_facts
 from games.lets_kill.cards import CARDS, LETS_KILL_DECK, VICTIMS_DECK
@@ -178,6 +179,16 @@ class LetsKill(Engine[LetsKillState]):
             return IllegalAction("lets_kill.already_answered")
         return IllegalAction("core.not_your_turn")
 
+    def step_state(self, state: LetsKillState, action: Any = None) -> LetsKillState:
+        """A sealed answer that leaves the window open (another seat has still to answer) changes only the
+        window's answers (:meth:`_window`): its step gets a copy of the state that shares everything else. Any other
+        move gets the contract's copy."""
+        window = state.window
+        if action.__class__ is Respond and window is not None and state.pending is not None and \
+                state.pending.kind == "window" and sum(s not in window.answers for s in window.eligible) >= 2:
+            return replace(state, window=replace(window, answers=dict(window.answers)))  # type: ignore[no-any-return]
+        return super().step_state(state, action)
+
     def _apply(self, state: LetsKillState, seat: int, action: Any) -> Step:
         """Raises :class:`IllegalAction` (``lets_kill.*``) and then changes nothing (game over and who may act are
         the contract's, :meth:`Engine.apply`). When the turn changes, each seat whose hand is not the one it was
@@ -185,7 +196,9 @@ class LetsKill(Engine[LetsKillState]):
         change at most; "My secrets" is always current)."""
         if state.pending is None:
             raise IllegalAction("lets_kill.not_now")
-        turn, hands = state.turn, [list(hand) for hand in state.hands]
+        turn = state.turn
+        # a hand-built state has no record of the hands sent: those before the step count as sent
+        hands = [list(hand) for hand in state.hands] if len(state.hand_sent) != len(state.hands) else None
         flow = Flow(state)
         self._decide(flow, seat, action)
         pipeline.run(flow)
@@ -291,13 +304,13 @@ class LetsKill(Engine[LetsKillState]):
         return game_facts(final, moments, self.outcome(final))
 
 
-def _hand_events(turn: int, hands: list[list[str]], after: LetsKillState) -> list[Event]:
+def _hand_events(turn: int, hands: list[list[str]] | None, after: LetsKillState) -> list[Event]:
     """When the step left ``turn``, a ``lets_kill.hand`` event to each seat whose hand differs from the last one it
     was sent (``hand_sent``; a hand-built state without it counts ``hands``, those before the step, as sent),
     which is then recorded."""
     if after.turn == turn or after.ended:
         return []
-    if len(after.hand_sent) != len(after.hands):
+    if hands is not None and len(after.hand_sent) != len(after.hands):
         after.hand_sent = [list(hand) for hand in hands]
     events = []
     for seat, hand in enumerate(after.hands):

@@ -7,11 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import Audience, Event, rng_for
+from games.core.copying import deep_copy, unchecked
 from games.lets_kill.cards import CARDS
-from games.lets_kill.models import LetsKillState, Task
+from games.lets_kill.models import Incident, LetsKillState, LocationInPlay, Task
 
 PUBLIC = Audience.public()
 HAND_SIZE = 5
+_SAID, _TOLD, _TASK = frozenset({"key", "params"}), frozenset({"key", "params", "audience"}), frozenset({"op", "args"})
 
 
 class Flow:
@@ -20,13 +22,17 @@ class Flow:
     def __init__(self, state: LetsKillState) -> None:
         self.state = state
         self.events: list[Event] = []
+        self._owned: dict[int, Any] = {}  # id -> the Locations and Incidents copied by this step (kept alive)
 
     # -------------------------------------------------------------- events
+    # an event, a task: built unchecked from what the rules hold (validating them was a tenth of a move)
     def say(self, key: str, **params: Any) -> None:
-        self.events.append(Event(key=f"lets_kill.{key}", params=params))
+        self.events.append(unchecked(Event, {"key": f"lets_kill.{key}", "params": params, "audience": PUBLIC,
+                                             "seat_params": ()}, _SAID))
 
     def tell(self, seat: int, key: str, **params: Any) -> None:
-        self.events.append(Event(key=f"lets_kill.{key}", params=params, audience=Audience.to(seat)))
+        self.events.append(unchecked(Event, {"key": f"lets_kill.{key}", "params": params,
+                                             "audience": Audience.to(seat), "seat_params": ()}, _TOLD))
 
     # -------------------------------------------------------------- agenda
     def push(self, *tasks: Task) -> None:
@@ -34,7 +40,7 @@ class Flow:
         self.state.agenda[0:0] = list(tasks)
 
     def task(self, op: str, **args: Any) -> Task:
-        return Task(op=op, args=args)
+        return unchecked(Task, {"op": op, "args": args}, _TASK)
 
     # -------------------------------------------------------------- cards
     @property
@@ -79,7 +85,7 @@ class Flow:
             self.state.town.remove(victim)
         for loc in self.state.locations:
             if victim in loc.victims:
-                loc.victims.remove(victim)
+                self.own_location(loc.card).victims.remove(victim)
 
     def to_town(self, victim: str) -> None:
         self.remove_victim(victim)
@@ -87,7 +93,7 @@ class Flow:
 
     def to_location(self, victim: str, loc_id: str) -> None:
         self.remove_victim(victim)
-        next(loc for loc in self.state.locations if loc.card == loc_id).victims.append(victim)
+        self.own_location(loc_id).victims.append(victim)
 
     def leave_play(self, victim: str) -> None:
         """The Victim goes home: to the Victims discard pile, its face-down Surprise (if any) discarded."""
@@ -99,6 +105,27 @@ class Flow:
             self.forget(surprise)
             self.state.lk_discard.append(surprise)
             self.state.face_down.append(surprise)  # never revealed (README ruling 8)
+
+    # -------------------------------------------------------------- copy on write
+    def own_location(self, loc_id: str) -> LocationInPlay:
+        """The Location ``loc_id`` in play (it must be), to change in place: see :meth:`_own`."""
+        locations = self.state.locations
+        return self._own(locations, next(i for i, loc in enumerate(locations) if loc.card == loc_id))
+
+    def own_incident(self, inc_id: int | None) -> Incident:
+        """The Incident ``inc_id`` (it must exist), to change in place: see :meth:`_own`."""
+        incidents = self.state.incidents
+        return self._own(incidents, next(i for i, inc in enumerate(incidents) if inc.id == inc_id))
+
+    def _own(self, items: list[Any], index: int) -> Any:
+        """``items[index]``, replaced by a copy the first time this step asks: a step's state shares its Locations
+        and Incidents with the state it was copied from (they are declared ``SETTLED``:
+        :func:`games.core.copying.step_copy`), so whatever changes one in place changes this step's own copy."""
+        item = items[index]
+        if id(item) not in self._owned:
+            item = items[index] = deep_copy(item)
+            self._owned[id(item)] = item
+        return item
 
     def forget(self, surprise: str) -> None:
         for known in self.state.known:

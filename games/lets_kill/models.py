@@ -96,7 +96,8 @@ class Window(BaseModel):
     type: Literal["whack_declared", "incident_formed", "media_played", "victim_placed"]
     active: SeatNo
     eligible: list[SeatNo]
-    answers: dict[int, Respond] = Field(default_factory=dict)  # sealed until the window closes
+    # sealed until the window closes; an answer is never changed once given
+    answers: dict[int, Annotated[Respond, SETTLED]] = Field(default_factory=dict)
     victim: str | None = None
     card: str | None = None
     incident: int | None = None
@@ -136,12 +137,13 @@ class LetsKillState(Controlled):
     victims_discard: list[str] = Field(default_factory=list)
     hands: list[list[str]]
     hand_sent: list[list[str]] = Field(default_factory=list)  # per seat: the hand of its last hand DM
-    locations: list[LocationInPlay] = Field(default_factory=list)
+    # a step changes a Location or an Incident through Flow.own_location / own_incident, which copy it first
+    locations: list[Annotated[LocationInPlay, SETTLED]] = Field(default_factory=list)
     town: list[str] = Field(default_factory=list)  # Victims out on the town
     surprises: dict[str, str] = Field(default_factory=dict)  # victim -> face-down Surprise
     known: list[list[str]] = Field(default_factory=list)  # per seat: face-down Surprises they know (LK-11)
     placers: dict[str, int | None] = Field(default_factory=dict)
-    incidents: list[Incident] = Field(default_factory=list)
+    incidents: list[Annotated[Incident, SETTLED]] = Field(default_factory=list)
     next_incident: int = 1
     skips: list[int] = Field(default_factory=list)
     first: SeatNo = 0
@@ -150,7 +152,7 @@ class LetsKillState(Controlled):
     declared_by: SeatNo | None = None
     ended: str | None = None
     agenda: list[Annotated[Task, SETTLED]] = Field(default_factory=list)  # a queued task never changes: popped whole
-    pending: Pending | None = None
+    pending: Annotated[Pending | None, SETTLED] = None  # replaced whole, never changed in place
     whacking: Whacking | None = None
     shootout: Shootout | None = None
     window: Window | None = None

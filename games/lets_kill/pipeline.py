@@ -92,7 +92,7 @@ def put_victim(flow: Flow, victim: str, loc_id: str | None) -> None:
     if loc_id is None:
         state.town.append(victim)
     else:
-        next(loc for loc in state.locations if loc.card == loc_id).victims.append(victim)
+        flow.own_location(loc_id).victims.append(victim)
     placer = state.placers[victim]
     flow.say("victim_placed", seat=placer, card=victim, location=loc_id)
     flow.push(flow.task("window", type="victim_placed", victim=victim))
@@ -196,6 +196,7 @@ def attach_media(flow: Flow, args: dict[str, Any]) -> None:
         flow.discard(card_id)
         flow.say("media_cancelled", card=card_id, incident=args["incident"])
         return
+    inc = flow.own_incident(inc.id)
     inc.media = card_id
     flow.say("media_attached", card=card_id, incident=inc.id, score=rules.incident_score(inc))
 

@@ -3,16 +3,19 @@ name), their legality (LK-05, LK-10, LK-18..20, §7.7, §9.14), the legal lists,
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 
 from games.core import IllegalAction
-from games.core.copying import replace
+from games.core.copying import replace, variants
 from games.lets_kill import effects, rules
 from games.lets_kill.cards import CARDS, Card
 from games.lets_kill.dsl import Effect
 from games.lets_kill.flow import Flow
 from games.lets_kill.models import LetsKillState, Pending, PlayCard, Respond, Whacking
 
+#: the answer that plays nothing (an action is never changed: shared)
+PASS = Respond()
 WHACK_TASKS = ("w3", "w4", "w5", "w6", "w7", "w_end")
 
 
@@ -99,17 +102,17 @@ def _candidates(state: LetsKillState, seat: int, card: Card, bonus: int) -> tupl
     """The plays of ``card`` to consider, and whether they are all legal by construction (else each is checked).
     One play of the card is validated; the others are copied from it with their targets (no validation: the targets
     are the state's own cards and numbers, as the fields declare; validating each was most of listing them)."""
-    first = PlayCard(card=card.id)
+    first = _bare_play(card.id)
     if card.type == "weapon":
-        return [replace(first, victims=d) for d in rules.legal_declarations(state, card.id, bonus)], True
+        return variants(first, "victims", rules.legal_declarations(state, card.id, bonus)), True
     if card.type == "surprise":
-        return [replace(first, victims=[v]) for v in rules.surprise_targets(state)], True
+        return variants(first, "victims", [[v] for v in rules.surprise_targets(state)]), True
     if card.subtype == "response":
         return [], True
     if attaches(card) or _on_play(card, "steal_incident"):
-        return [replace(first, incident=inc.id) for inc in state.incidents], False
+        return variants(first, "incident", [inc.id for inc in state.incidents]), False
     if _on_play(card, "trigger_shootout"):
-        return [replace(first, seat=other) for other in range(len(state.seats)) if other != seat], False
+        return variants(first, "seat", [other for other in range(len(state.seats)) if other != seat]), False
     for effect in _on_play(card, "move_victim"):  # each Location: the Victims it takes, as many as it has room for
         moves = [first]
         for loc in state.locations:
@@ -120,9 +123,14 @@ def _candidates(state: LetsKillState, seat: int, card: Card, bonus: int) -> tupl
                       for size in range(1, most + 1) for group in combinations(fits, size)]
         return moves, True
     for effect in _on_play(card, "peek_surprise"):
-        return [replace(first, victims=list(group)) for size in range(effect.arg("n") + 1)
-                for group in combinations(state.surprises, size)], True
+        return variants(first, "victims", [list(group) for size in range(effect.arg("n") + 1)
+                                           for group in combinations(state.surprises, size)]), True
     return [first], False
+
+
+@cache  # one per card: an action is never changed, so the bare play is shared
+def _bare_play(card_id: str) -> PlayCard:
+    return PlayCard(card=card_id)
 
 
 def apply_play(flow: Flow, seat: int, action: PlayCard) -> None:
@@ -150,8 +158,7 @@ def apply_play(flow: Flow, seat: int, action: PlayCard) -> None:
         flow.push(flow.task("window", type="media_played", card=action.card, incident=action.incident),
                   flow.task("attach_media", card=action.card, incident=action.incident))
     elif attaches(card) == "own":
-        inc = rules.incident(state, action.incident)
-        assert inc is not None
+        inc = flow.own_incident(action.incident)
         inc.attached.append(action.card)
         flow.say("attached", seat=seat, card=action.card, incident=inc.id, score=rules.incident_score(inc))
     else:
@@ -214,7 +221,7 @@ def legal_responses(state: LetsKillState, seat: int) -> list[Respond]:
     window = state.window
     if window is None or seat not in window.eligible or seat in window.answers:
         return []
-    found = [Respond()]
+    found = [PASS]
     for card_id in dict.fromkeys(state.hands[seat]):
         if CARDS[card_id].subtype != "response":
             continue

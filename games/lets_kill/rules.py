@@ -173,28 +173,54 @@ def _placed_error(state: LetsKillState, weapon: str, targets: list[str], loc: st
 
 def legal_declarations(state: LetsKillState, weapon: str, bonus: int = 0) -> list[list[str]]:
     """Every legal set of targets, each once in placement order; every ordering of one is a legal declaration
-    too (the order is the whacker's, W1: :meth:`games.lets_kill.engine.LetsKill.free_order`)."""
-    groups = [loc.victims for loc in state.locations] + [[v] for v in state.town]
-    if scope_of(weapon)[0] == "out_on_the_town":
-        groups = [list(state.town)]
-    found = []
-    everyone = scope_of(weapon)[1]
-    for group in groups:
-        candidates = [v for v in group if whackable(state, v, weapon)]
-        if not candidates:
+    too (the order is the whacker's, W1: :meth:`games.lets_kill.engine.LetsKill.free_order`). The same sets as
+    :func:`declaration_error` accepts, counted from the cards' body-count modifiers (no refusal is built)."""
+    scope, everyone = scope_of(weapon)
+    base = (CARDS[weapon].body_count or 0) + bonus
+    if scope == "out_on_the_town":
+        groups: list[tuple[str | None, list[str]]] = [(None, state.town)]
+    else:
+        groups = [(loc.card, loc.victims) for loc in state.locations] + [(None, [v]) for v in state.town]
+    found: list[list[str]] = []
+    for loc, group in groups:
+        if loc is not None and not _whack_allowed(loc, weapon):
             continue
-        # sizes that can fit: the body count without the declared Victims' own modifiers, widened by them
-        _, loc = position(state, candidates[0])
-        shifts = [sum(e.arg("amount") for e in static(v, "body_count")) for v in candidates]
-        most = effective_body_count(weapon, [], loc, bonus) + sum(s for s in shifts if s > 0)
-        fewest = 1
-        if everyone and loc is not None:  # a maximal declaration only (§9.8)
-            fewest = max(1, min(len(candidates), most) + sum(s for s in shifts if s < 0))
-        sizes = range(fewest, min(len(candidates), most) + 1)
-        # every candidate is in play at ``loc`` and whackable: only the declaration's own checks are left
-        found += [list(c) for size in sizes for c in combinations(candidates, size)
-                  if _placed_error(state, weapon, list(c), loc, bonus) is None]
+        candidates = [v for v in group if _whack_allowed(v, weapon)]
+        if candidates:
+            found += _group_declarations(weapon, candidates, base + _modifier(weapon, loc),
+                                         everyone and loc is not None)
     return found
+
+
+def _group_declarations(weapon: str, candidates: list[str], limit: int, everyone: bool) -> list[list[str]]:
+    """The legal declarations among ``candidates`` (the whackable Victims of one place, in placement order) for
+    a body count of ``limit`` before the declared Victims' own modifiers: each declaration's body count holds
+    it, and with ``everyone`` (the Weapon must whack all it can, §9.8) no undeclared candidate would still fit
+    (what :func:`_placed_error` checks)."""
+    mods = [_modifier(weapon, v) for v in candidates]
+    # sizes that can fit: the body count without the declared Victims' own modifiers, widened by them
+    shifts = [_shift(v) for v in candidates]
+    most = limit + sum(s for s in shifts if s > 0)
+    count = len(candidates)
+    fewest = max(1, min(count, most) + sum(s for s in shifts if s < 0)) if everyone else 1
+    if not any(mods) and not everyone:  # no modifier: every set up to the body count
+        return [list(c) for size in range(fewest, min(count, limit) + 1) for c in combinations(candidates, size)]
+    found = []
+    for size in range(fewest, min(count, most) + 1):
+        for picked in combinations(range(count), size):
+            total = limit + sum(mods[i] for i in picked)
+            if size > total:
+                continue
+            if everyone and any(i not in picked and size + 1 <= total + mods[i] for i in range(count)):
+                continue
+            found.append([candidates[i] for i in picked])
+    return found
+
+
+@cache  # of the printed cards only
+def _shift(victim: str) -> int:
+    """Every ``body_count`` amount ``victim`` may add to a Weapon (its conditions aside): a bound on the sizes."""
+    return sum(e.arg("amount") for e in static(victim, "body_count"))
 
 
 def surprise_targets(state: LetsKillState) -> list[str]:

@@ -46,6 +46,7 @@ from games.core import (
     rng_for,
 )
 from games.core.achievements import Moment
+from games.core.copying import deep_copy, replace
 
 _ANSWERS: dict[str, type[BaseModel]] = {"accomplice": AccompliceSwap, "prosecutor": ProsecutorSwap,
                                         "journalist": JournalistReveal}
@@ -82,6 +83,20 @@ class SmallEngine(Engine[SmallState]):
     def waiting(self, state: SmallState) -> Waiting | None:
         """The seat the game waits on: a turn (``turn``, ``declare_all``) or a prompt (any other kind)."""
         return waiting_for(self._pending(state))
+
+    def step_state(self, state: SmallState, action: Any = None) -> SmallState:
+        """A card played on a turn with no effect pending (most moves) changes only the turn's counters, the
+        mover's hand and the column it goes into (:meth:`_play`; the mover is the turn's seat, as the contract
+        checked): its step gets a copy of those and shares the other players and columns. Any other move gets the
+        contract's copy."""
+        if action.__class__ is PlayCard and not state.prompts and state.result is None and \
+                0 <= action.column < len(state.columns):
+            seats, columns = list(state.seats), list(state.columns)
+            seats[state.turn] = deep_copy(seats[state.turn])
+            columns[action.column] = deep_copy(columns[action.column])
+            return replace(state, seats=seats, columns=columns, prompts=[],  # type: ignore[no-any-return]
+                           murders=list(state.murders))
+        return super().step_state(state, action)
 
     def legal_actions(self, state: SmallState, seat: int) -> list[Any]:
         waiting = self._pending(state)

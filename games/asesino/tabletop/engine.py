@@ -48,6 +48,7 @@ from games.core import (
     Waiting,
 )
 from games.core.achievements import Moment
+from games.core.copying import deep_copy, replace
 
 #: which action answers which prompt kind ("turn" and "declare_all" take ``Declare`` / ``Pass``)
 _ANSWERS: dict[str, type[BaseModel]] = {"direction": ChooseDirection, "order": OrderEffects,
@@ -93,6 +94,22 @@ class TabletopEngine(Engine[TabletopState]):
         if state.obligations:
             return state.obligations[-1], "declare_all"
         return state.turn, "turn"
+
+    def step_state(self, state: TabletopState, action: Any = None) -> TabletopState:
+        """A card declared on a turn with nothing else pending, on a front it does not seal, by a player left with a
+        card to declare (so the round goes on), changes only the turn's counters, the mover's hand and the target's
+        front (:meth:`_declare`; the mover is the turn's seat, as the contract checked): its step gets a copy of
+        those two players and shares the others. Any other move gets the contract's copy."""
+        if action.__class__ is Declare and state.prompt is None and state.resolution is None and \
+                not state.obligations and state.result is None and 0 <= action.target < len(state.seats) and \
+                action.target != state.turn and len(state.seats[action.target].front) < 2 and \
+                len(state.seats[state.turn].hand) >= 2:
+            seats = list(state.seats)
+            seats[state.turn] = deep_copy(seats[state.turn])
+            seats[action.target] = deep_copy(seats[action.target])
+            return replace(state, seats=seats, discard=list(state.discard),  # type: ignore[no-any-return]
+                           sealed_order=list(state.sealed_order), deaths=list(state.deaths), said=list(state.said))
+        return super().step_state(state, action)
 
     def waiting(self, state: TabletopState) -> Waiting | None:
         """The seat the game waits on: a turn (``turn``, ``declare_all``) or a prompt (any other kind)."""
