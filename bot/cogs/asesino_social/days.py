@@ -55,8 +55,9 @@ HANDING_OVER: ContextVar[int | None] = ContextVar("coroner_social_handing_over",
 def handed_over(event: Event) -> bool:
     """Whether ``event`` is an idle reminder (:data:`IDLE_REMINDER`) whose seat the day's end being shown hands to
     the computer right after (:func:`after_idle_days`): its DM would be followed at once by the "the computer plays
-    your seat" notice with its I'm back button, which says it, so it is not sent (issue 20: one DM, not two). A
-    step shown by another task is not known as such: its reminder is sent, as before."""
+    your seat" notice with its I'm back button, which says it, so it is not sent (ruling 34 in
+    ``games/asesino/README.md``; issue 20: one DM, not two). A step shown by another task is not known as such:
+    its reminder is sent, as before."""
     needed = HANDING_OVER.get()
     return event.key == IDLE_REMINDER and needed is not None and int(event.params.get("days", 0)) >= needed
 
