@@ -177,8 +177,8 @@ class Engine(ABC, Generic[StateT]):
         what the game keeps of its players' names (:meth:`seat_changed`)."""
         if is_seat_change(action):
             self.check_seat_change(state, seat, action)
-            return Step(state=self.seat_changed(state, action), events=[Event(key=seat_change_key(action),
-                                                   params=seat_change_event_params(action))])
+            event = Event(key=seat_change_key(action), params=seat_change_event_params(action))
+            return Step(state=self.seat_changed(state, action), events=[event])
         self.check_actor(state, seat, action)
         if isinstance(action, PauseGame | ResumeGame | CloseGame):
             return self._control(self.step_state(state), action)

@@ -91,12 +91,10 @@ async def end_day(bot: Coroner, game_id: int, day: Any) -> None:
     """End ``day`` of the game, and every later overdue day, if its boundary has passed (:func:`catch_up`); then
     make sure the current day has a pending timer. Raises on any failure but a stale day or a finished game. The
     game is read once; each step's committed table is handed on rather than read again."""
-    table: Table | None = await bot.tables.load(game_id)
-    if table is None or table.status != "active" or not is_social(table):
+    loaded = await bot.tables.load(game_id)
+    if loaded.status != "active" or not is_social(loaded):
         return
-    ended = 0
-    if day == table.state.day:
-        table, ended = await _catch_up(bot, game_id, table)
+    table, ended = await _catch_up(bot, game_id, loaded) if day == loaded.state.day else (loaded, 0)
     if table is None:
         return
     if ended and table.status == "active" and (due := next_boundary(table.state)) is not None:
