@@ -25,7 +25,7 @@ from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
 from bot.threads import GameThreads
 from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, text_name, ui_for
-from games.core import Event
+from games.core import Audience, Event
 from games.core.seats import SEAT_EVENTS
 
 if TYPE_CHECKING:
@@ -306,7 +306,9 @@ def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes:
     """One step's ``events`` rendered by ``ui`` for their audiences: the public lines of the table's "last moves"
     (a hidden event gives none), each seat's DMs and the official medium's posts, in event order. A seat event
     ``ui`` calls an echo (:meth:`bot.ui.GameUI.echoes`: it only repeats its player's own move) is left out unless
-    ``echoes`` (a history, where it shows the secret move)."""
+    ``echoes`` (a history, where it shows the secret move); an event to a group is asked about each seat of it
+    alone, so the player who made the move is answered (:mod:`bot.replies`) and only the others get a DM (a
+    Killer's crime: the partner reads its outcome by DM, the Killer in the answer of the select that made it)."""
     lines: list[str] = []
     private: dict[int, list[Outgoing]] = {}
     medium: list[Outgoing] = []
@@ -326,7 +328,11 @@ def split_events(ctx: RenderContext, ui: GameUI, events: list[Event], *, echoes:
         elif event.audience.kind == "medium":
             medium.append(ui.medium_event(ctx, event))
         else:
+            group = len(event.audience.seats) > 1
             for seat in event.audience.seats:
+                if group and not echoes and ui.echoes(event.model_copy(update={"audience": Audience.to(seat)}),
+                                                      events):
+                    continue  # an echo for this seat of the group only
                 private.setdefault(seat, []).append(ui.private_event(ctx, seat, event))
     return lines, private, medium
 

@@ -4,10 +4,11 @@ a second, a DM costs one or two).
 
 A game UI declares which of its seat events only confirm a move to the player who made it (e.g. a Peek's card, a
 Detective's inspection); while :func:`replying` to that player's interaction, such an event addressed to their seat
-alone is an echo (:meth:`bot.ui.GameUI.echoes`: the delivery sends no DM for it) and the UI puts it in the
-interaction's answer (:func:`own_events`) instead. A move made otherwise (by DM, by a time limit, by the computer for
-an away seat) or a step another task delivers gets its DM as before: it is never lost, at worst said twice. The
-same text stays in the player's "My secrets".
+alone (or to a group with it: then for that seat only, the others get their DM) is an echo
+(:meth:`bot.ui.GameUI.echoes`: the delivery sends no DM for it) and the UI puts it in the interaction's answer
+(:func:`own_events`) instead. A move made otherwise (by DM, by a time limit, by the computer for an away seat) or a
+step another task delivers gets its DM as before: it is never lost, at worst said twice. The same text stays in the
+player's "My secrets".
 """
 
 from __future__ import annotations
@@ -34,12 +35,13 @@ def replying(seat: int | None) -> Iterator[None]:
 
 def in_reply(event: Event, keys: frozenset[str]) -> bool:
     """Whether ``event`` is a confirmation (its key one of ``keys``) for the seat being answered alone, so it goes in
-    that interaction's answer rather than by DM."""
+    that interaction's answer rather than by DM (an event to a group is asked about for each of its seats alone:
+    :func:`bot.delivery.split_events`)."""
     seat = REPLYING.get()
     return seat is not None and event.key in keys and event.audience.seats == (seat,)
 
 
 def own_events(events: Iterable[Event], seat: int, keys: frozenset[str]) -> list[Event]:
-    """The confirmations (keys in ``keys``) among a step's ``events`` addressed to ``seat`` alone: what its
-    interaction's answer shows, in order."""
-    return [e for e in events if e.key in keys and e.audience.kind == "seats" and e.audience.seats == (seat,)]
+    """The confirmations (keys in ``keys``) among a step's ``events`` addressed to ``seat`` (alone, or in a group
+    whose other seats get their DM): what its interaction's answer shows, in order."""
+    return [e for e in events if e.key in keys and e.audience.kind == "seats" and seat in e.audience.seats]

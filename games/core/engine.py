@@ -174,11 +174,12 @@ class Engine(ABC, Generic[StateT]):
         :class:`IllegalAction` when the rules forbid it (``core.game_over``, the wrong actor, then the game's own
         codes). Games do not override it: they write :meth:`_apply`. The host's controls (pause, resume, close,
         :mod:`games.core.controls`) are the contract's own step (:meth:`_control`); a change of who plays a seat
-        (:mod:`games.core.seats`) is checked by :meth:`check_seat_change` and leaves the state as it is."""
+        (:mod:`games.core.seats`) is checked by :meth:`check_seat_change` and leaves the state as it is, but for
+        what the game keeps of its players' names (:meth:`seat_changed`)."""
         if is_seat_change(action):
             self.check_seat_change(state, seat, action)
-            return Step(state=state, events=[Event(key=seat_change_key(action),
-                                                   params=seat_change_event_params(action))])
+            event = Event(key=seat_change_key(action), params=seat_change_event_params(action))
+            return Step(state=self.seat_changed(state, action), events=[event])
         self.check_actor(state, seat, action)
         if isinstance(action, PauseGame | ResumeGame | CloseGame):
             return self._control(self.step_state(state, action), action)
@@ -244,6 +245,13 @@ class Engine(ABC, Generic[StateT]):
         """The game was paused for ``seconds`` and resumes now (``state`` is the step's copy, to change in place):
         a game that keeps deadlines of its own (the social mode's day end, a judgement's expiry) moves them by that
         much, so each has the time it had left. Nothing by default."""
+
+    def seat_changed(self, state: StateT, action: Any) -> StateT:
+        """The state after the admitted seat change ``action`` (:mod:`games.core.seats`): ``state`` itself by
+        default (who holds a seat is the table's, not the game's). A game whose rules read its players' names
+        (the social mode's Farewell Letters may not name a player) returns a new state with a seat handed to a
+        person going by the newcomer's ``names``; ``state`` is never mutated."""
+        return state
 
     def check_seat_change(self, state: StateT, actor: int, action: Any) -> None:
         """Raise the refusal of ``actor`` sending the seat change ``action``, the same for every game:

@@ -51,9 +51,11 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
         await pick(world, user_at[killer], "recruit", accomplice)
         await dm_text(world, user_at[accomplice], "has made you the accomplice")
         await pick(world, user_at[doctor], "protect", bystander)
-        await pick(world, user_at[killer], "crime", bystander)
+        # the crime's outcome: the Killer who struck reads it in the select's reply, the partner by DM (issue 20)
+        assert "failed: someone protected them" in await pick(world, user_at[killer], "crime", bystander)
         await dm_text(world, user_at[bystander], "arrived in time")
-        await dm_text(world, user_at[killer], "failed: someone protected them")
+        await dm_text(world, user_at[accomplice], "failed: someone protected them")
+        assert not [m for m in user_at[killer].dms() if "failed: someone protected them" in m.text]
         # the Detective's own answer is the select's reply (issue 20), not a DM
         assert "holds the card: Killer" in await pick(world, user_at[detective], "inspect", killer)
         post = await user_at[bystander].click(statuses(world)[-1], label="Anonymous post")

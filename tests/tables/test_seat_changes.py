@@ -227,19 +227,24 @@ async def test_a_newcomer_takes_a_seat_only_by_the_offer_made_to_them(
     assert await service.replay_check(table.id)
 
 
-@pytest.mark.parametrize(("game", "mode", "players"), [("verdugo", "classic", 4), ("lets_kill", "classic", 3)])
+@pytest.mark.parametrize(("game", "mode", "players"),
+                         [("verdugo", "classic", 4), ("lets_kill", "classic", 3), ("asesino", "social", 6)])
 async def test_a_game_whose_state_keeps_names_still_replays_after_a_seat_changed_hands(
         service: TableService, sessions: async_sessionmaker[AsyncSession], game: str, mode: str,
         players: int) -> None:
-    """Verdugo and Let's Kill! deal their seats' names into the state: once PRESENT's seat goes to a newcomer (and
-    by the newcomer's name), the stored game, its history record and its exported JSON still replay (the deal was
-    under the seat's first name), and the replayed steps name the seat as it was named then."""
+    """Verdugo, Let's Kill! and the social mode deal their seats' names into the state: once PRESENT's seat goes to
+    a newcomer (and by the newcomer's name, in the state too), the stored game, its history record and its exported
+    JSON still replay (the deal was under the seat's first name), and the replayed steps name the seat as it was
+    named then."""
     table = await table_of(service, game, mode, players)
     newcomer = HOST + 60
     await service.schedule_timer(table.id, OFFER_TIMER, NOW + timedelta(minutes=15),
                                  {"seat": 1, "user_id": newcomer, "by": HOST})
     await service.act(table.id, newcomer, {"type": "seat_replaced", "seat": 1, "to": "person", "names": ["newbie"]})
-    assert (await service.load(table.id)).shown_name(1) == "newbie"
+    after = await service.load(table.id)
+    assert after.shown_name(1) == "newbie"
+    if mode == "social":  # its letters are checked against the names in its state
+        assert after.state.seats[1].names == ["newbie"]
     assert await service.replay_check(table.id)
     record = await load_record(sessions, table.id)
     steps = replay_steps(record)

@@ -20,18 +20,18 @@ Every player action the adapter sends carries ``at = bot.clock.now()``; the cloc
 from __future__ import annotations
 
 import logging
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.ai_seats import hand_to_computer
-from bot.tables import TableError
+from bot.tables import Table, TableError
 from bot.ui import ui_for
 from games.asesino.social import SYSTEM_SEAT, next_boundary
 from games.core import Event, IllegalAction
 
 if TYPE_CHECKING:
     from bot.app import Coroner
-    from bot.tables import Table
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,19 @@ OVER = frozenset({"table.not_active", "table.not_found", "core.game_over"})
 MAX_CATCH_UP = 400
 #: the private reminder a day's end gives a living player who has not acted for ``days`` days
 IDLE_REMINDER = "asesino_social.reminder.idle"
+#: while the clock's step is applied and shown, the days of silence after which that day's end hands a person's
+#: seat to the computer (the server's ``timeouts_to_computer``; None outside it): see :func:`handed_over`
+HANDING_OVER: ContextVar[int | None] = ContextVar("coroner_social_handing_over", default=None)
+
+
+def handed_over(event: Event) -> bool:
+    """Whether ``event`` is an idle reminder (:data:`IDLE_REMINDER`) whose seat the day's end being shown hands to
+    the computer right after (:func:`after_idle_days`): its DM would be followed at once by the "the computer plays
+    your seat" notice with its I'm back button, which says it, so it is not sent (ruling 34 in
+    ``games/asesino/README.md``; issue 20: one DM, not two). A step shown by another task is not known as such:
+    its reminder is sent, as before."""
+    needed = HANDING_OVER.get()
+    return event.key == IDLE_REMINDER and needed is not None and int(event.params.get("days", 0)) >= needed
 
 
 def is_social(table: Table) -> bool:
@@ -76,57 +89,79 @@ async def on_day_end(bot: Coroner, timer: Any) -> None:
 
 async def end_day(bot: Coroner, game_id: int, day: Any) -> None:
     """End ``day`` of the game, and every later overdue day, if its boundary has passed (:func:`catch_up`); then
-    make sure the current day has a pending timer. Raises on any failure but a stale day or a finished game."""
-    table = await bot.tables.load(game_id)
-    if table.status != "active" or not is_social(table):
+    make sure the current day has a pending timer. Raises on any failure but a stale day or a finished game. The
+    game is read once; each step's committed table is handed on rather than read again."""
+    loaded = await bot.tables.load(game_id)
+    if loaded.status != "active" or not is_social(loaded):
         return
-    if day == table.state.day:
-        await catch_up(bot, game_id)
-        table = await bot.tables.load(game_id)
-    await ensure_day_timer(bot, table)
+    table, ended = await _catch_up(bot, game_id, loaded) if day == loaded.state.day else (loaded, 0)
+    if table is None:
+        return
+    if ended and table.status == "active" and (due := next_boundary(table.state)) is not None:
+        await schedule_day_end(bot, table.id, table.state.day, due)  # this call ended the day: no timer yet
+    else:
+        await ensure_day_timer(bot, table)
 
 
-async def catch_up(bot: Coroner, game_id: int) -> None:
+async def catch_up(bot: Coroner, game_id: int, table: Table | None = None) -> Table | None:
     """Apply, in order, everything the game's own clock has due now (:meth:`games.core.Engine.due`: ruling "Time":
     "after downtime the bot ends every overdue day, in order, before it applies anything else"), each as
     ``SYSTEM_SEAT`` through :meth:`bot.ui.GameUI.play`. A day another writer ended first is skipped; a finished
-    game stops it. Raises on any other failure."""
+    game stops it. ``table``: the game as the caller read it (:meth:`bot.tables.TableService.load`; read here when
+    not given). Returns the game after what was applied (``table`` itself when nothing was due, so a move made on
+    it is not read again; None when it could not be read). Raises on any other failure."""
+    return (await _catch_up(bot, game_id, table))[0]
+
+
+async def _catch_up(bot: Coroner, game_id: int, table: Table | None) -> tuple[Table | None, int]:
+    """:func:`catch_up`, with how many days it ended."""
+    ended = 0
     for _ in range(MAX_CATCH_UP):
-        table = await bot.tables.load(game_id)
+        if table is None:
+            table = await bot.tables.load(game_id)
         if table.status != "active" or not table.engine.features.clock:
-            return
+            return table, ended
         due = table.engine.due(table.state, bot.clock.now())
         if not due:
-            return
+            return table, ended
         action = table.engine.dump_action(due[0])
+        handing = HANDING_OVER.set((await bot.config(table.guild_id)).timeouts_to_computer)
         try:
             result = await ui_for(table.game, table.mode).play(bot, table, None, action, seat=SYSTEM_SEAT,
                                                                version=table.version)
         except IllegalAction as exc:
             if exc.code != STALE_DAY:
                 raise
+            table = None
             continue
         except TableError as exc:
             if exc.code in OVER:
-                return
+                return table, ended
             if exc.code != "table.stale":
                 raise
+            table = None
             continue
-        await after_idle_days(bot, result.table, result.events)  # the silent for too long: the computer plays
+        finally:
+            HANDING_OVER.reset(handing)
+        ended += action.get("type") == "end_day"
+        # the silent for too long: the computer plays
+        table = await after_idle_days(bot, result.table, result.events)
     log.warning("social game %s: more than %d overdue clock actions", game_id, MAX_CATCH_UP)
+    return table, ended
 
 
-async def after_idle_days(bot: Coroner, table: Table, events: list[Event]) -> None:
+async def after_idle_days(bot: Coroner, table: Table, events: list[Event]) -> Table:
     """A day ended (``table`` after it, ``events`` the step's): a person whose idle reminder
     (:data:`IDLE_REMINDER`, with the ``days`` they have not acted) says they stayed silent for the server's
     ``timeouts_to_computer`` days or more has let that many decisions time out, so the computer plays their seat
-    from now on (ruling "Absent players" in ``games/asesino/README.md``)."""
+    from now on (ruling "Absent players" in ``games/asesino/README.md``). Returns the game after the changes."""
     needed = (await bot.config(table.guild_id)).timeouts_to_computer
     for event in events:
-        if event.key == IDLE_REMINDER and int(event.params.get("days", 0)) >= needed:
+        if event.key == IDLE_REMINDER and int(event.params.get("days", 0)) >= needed:  # (as handed_over says)
             for seat in event.audience.seats:
                 if table.status == "active" and seat not in table.ai_seats():
                     table = await hand_to_computer(bot, table, seat)
+    return table
 
 
 async def ensure_day_timer(bot: Coroner, table: Table) -> None:

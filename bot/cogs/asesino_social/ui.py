@@ -27,7 +27,7 @@ import discord
 
 from bot.budget import CONTENT, clip, fit_modal
 from bot.cogs.asesino_social import _review, render
-from bot.cogs.asesino_social.days import after_player_action, catch_up, schedule_day_end
+from bot.cogs.asesino_social.days import after_player_action, catch_up, handed_over, schedule_day_end
 from bot.cogs.asesino_social.dead import after_action, clear_dead
 from bot.cogs.asesino_social.specials import OPTION, special_suggestions
 from bot.components import GameSelect, game_button, view_of
@@ -58,8 +58,8 @@ MAX_SELECTS = 4
 TALK = "interview_say"
 DAY_OVER = "asesino_social.day_over"
 #: what only confirms a move to the player who made it (their answer, or its seen card): shown in the answer of the
-#: select or form that made it, not by DM (issue 20; :mod:`bot.replies`). A crime's outcome goes to the pair, so a
-#: Killer with a living Accomplice still reads it by DM, like every move made by DM.
+#: select or form that made it, not by DM (issue 20; :mod:`bot.replies`). A crime's outcome goes to the pair: the
+#: one who struck reads it in that answer, the partner by DM (like every move made by DM).
 OWN_RESULTS = frozenset({
     "asesino_social.recruit.done", "asesino_social.protect.done", "asesino_social.inspect.result",
     "asesino_social.attack.killed", "asesino_social.attack.foiled", "asesino_social.note.saved",
@@ -107,9 +107,10 @@ class SocialUI(GameUI):
         """Every overdue day is ended first (ruling "Time": an action counts for the day its timestamp falls in,
         and after downtime the bot ends every overdue day, in order, before it applies anything else); then
         :meth:`GameUI.play` with the same arguments. The clock's own moves (``seat=SYSTEM_SEAT``, from
-        :func:`~bot.cogs.asesino_social.days.catch_up`) are applied as they are."""
+        :func:`~bot.cogs.asesino_social.days.catch_up`) are applied as they are. Nothing due: the move is made on
+        ``table`` as the caller read it (not read again)."""
         if kwargs.get("seat") != SYSTEM_SEAT:
-            await catch_up(bot, table.id)
+            table = await catch_up(bot, table.id, table) or table
         return await super().play(bot, table, user_id, action, **kwargs)
 
     def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
@@ -131,8 +132,10 @@ class SocialUI(GameUI):
         return False
 
     def echoes(self, event: Event, events: list[Event]) -> bool:
-        """A move's own confirmation (:data:`OWN_RESULTS`) is the answer of the select or form that made it."""
-        return in_reply(event, OWN_RESULTS)
+        """A move's own confirmation (:data:`OWN_RESULTS`) is the answer of the select or form that made it; an
+        idle reminder to a seat the day's end hands to the computer is said by the notice that follows
+        (:func:`~bot.cogs.asesino_social.days.handed_over`)."""
+        return in_reply(event, OWN_RESULTS) or handed_over(event)
 
     async def on_cancelled(self, bot: Any, table: Table) -> None:
         """A cancelled game gives the dead role back too (best effort)."""

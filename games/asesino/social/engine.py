@@ -61,6 +61,7 @@ from games.core import (
 )
 from games.core.achievements import Moment
 from games.core.copying import replace
+from games.core.seats import SeatReplaced
 
 PLACEHOLDER = "..."  # free-text placeholder in legal_actions; the adapter lets the player type the text
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # placeholder `at` before the clock has started
@@ -223,6 +224,16 @@ class SocialEngine(Engine[SocialState]):
         for judgement in state.judgements:
             if judgement.status == "open":
                 judgement.expires_at += shift
+
+    def seat_changed(self, state: SocialState, action: Any) -> SocialState:
+        """A seat handed to a person goes by the newcomer's names from now on (a Farewell Letter naming them is
+        refused, one naming the seat's former holder no longer is: :func:`games.asesino.social.writing.check_text`);
+        the history keeps the old names (:func:`games.core.seats.names_at_start`)."""
+        if not isinstance(action, SeatReplaced) or action.to != "person" or not action.names:
+            return state
+        seats = list(state.seats)
+        seats[action.seat] = seats[action.seat].model_copy(update={"names": list(action.names)})
+        return state.model_copy(update={"seats": seats})
 
     def _apply(self, new: SocialState, seat: int, action: Any) -> Step:
         """Check the time and the action's rules, then apply; record the action in the (secret) timeline. Raises

@@ -21,7 +21,8 @@ from games.asesino.social import (
 )
 from games.asesino.social.letters import letter_clues, pet_forms
 from games.asesino.social.writing import check_text
-from games.core import Audience, SeatInfo
+from games.core import HOST_SEAT, Audience, SeatInfo
+from games.core.seats import SeatReplaced
 
 from .helpers import Game, find, keys
 
@@ -210,3 +211,26 @@ def test_why_a_player_has_nothing_to_do_follows_letters_and_clues() -> None:
     assert idle_reason(game.state, 2) == "asesino_social.dead_may_send_clue"
     game.act(2, SendClue, text="first")
     assert idle_reason(game.state, 2) == "asesino_social.dead_may_send_clue"  # one clue a day, the last one counts
+
+
+def test_a_seat_handed_to_a_newcomer_is_named_by_the_newcomer_in_letters_not_by_its_former_holder() -> None:
+    """A seat the host hands to another person (``seat_replaced``, :mod:`games.core.seats`) goes by the newcomer's
+    names in the letter check: a letter naming the newcomer is refused, one naming only the former holder (no
+    player any more) is taken; the state before the change is left as it was."""
+    game = murdered()
+    before = game.state
+    change = SeatReplaced(seat=3, to="person", names=("ramona", "Ramona Ruiz"), was=("roberto", "Roberto"))
+    game.state = ENGINE.apply(game.state, HOST_SEAT, change).state
+    assert before.seats[3].names == ["roberto", "Roberto"]
+    error = game.refused(2, WriteLetter, text="Ramona knows the corridor well.")
+    assert error.code == "asesino_social.letter_names_player" and error.params == {"words": "Ramona"}
+    game.act(2, WriteLetter, text="Roberto knows the corridor well.")
+    assert game.state.today.letters[2] == "Roberto knows the corridor well."
+
+
+def test_a_seat_handed_to_the_computer_keeps_its_names() -> None:
+    """Handed to the computer, a seat goes by the names it had (the table shows it so): letters are checked
+    against them still."""
+    game = murdered()
+    game.state = ENGINE.apply(game.state, HOST_SEAT, SeatReplaced(seat=3, to="computer")).state
+    assert game.refused(2, WriteLetter, text="Roberto knows.").code == "asesino_social.letter_names_player"
