@@ -6,7 +6,8 @@ on a private PostgreSQL database.
   is opened, filled and started) in ``--channels`` channels spread over every shard, for ``--seconds``, with one
   process and, on PostgreSQL, two (one shard each; SQLite serves one process only). Accepted moves per second
   (passes answered "ok"), p50/p99 from a pass's click to the table showing its step, and REST calls per move
-  outside interaction callbacks (the bot's real budget) and callbacks per move, lobbies and deals included.
+  outside interaction callbacks (the bot's real budget) and callbacks per move, lobbies and deals included; the
+  bot processes' CPU per move (``/proc``) and the SQL statements and commits per move they counted themselves.
 - Live games: one real game played through Discord, then ``N`` copies of its rows (game, seats, a turn timer a day
   away) seeded directly; the process is SIGKILLed and started again: its resident memory once serving (goal: under
   1 GiB at 10,000), the time from spawning it to its ready line and to the first pass accepted (goal: under 2 s),
