@@ -4,8 +4,8 @@ connections stay SQLAlchemy's and aiosqlite's).
 
 aiosqlite runs each SQLite call in the connection's worker thread, and SQLAlchemy's adapter makes four such calls
 per statement (make a cursor, execute, fetch the rows, close the cursor), each a queue put, a thread wake-up and a
-``call_soon_threadsafe`` back into the event loop; pooled connections add a rollback at each check-in. Measured
-in the bot's own process (``tests.bench.bench_latency``), those hops were most of the bot's CPU per move. Here a
+``call_soon_threadsafe`` back into the event loop; pooled connections add a rollback at each check-in: 69 such
+calls per Hot Potato move, each about a third of a cheap statement's CPU (README, "The move pipeline"). Here a
 statement is one call in the worker thread (cursor, execute, fetch, close together; its description, row count and
 last row id kept), and a rollback or commit of a connection with no transaction open makes none (SQLite's own
 ``in_transaction`` flag, which any thread may read).
