@@ -102,6 +102,7 @@ class CoronerBot(Coroner):
         """Connect and upgrade the database to the latest schema (before logging in, so a bad ``DATABASE_URL``
         fails fast). Raises :class:`StartupError` with a one-line reason."""
         self.db_engine = await open_database(self.settings.database_url)
+        self.metrics.count_sql(self.db_engine)
         self.sessions = make_sessionmaker(self.db_engine)
 
     async def setup_hook(self) -> None:

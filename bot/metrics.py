@@ -7,9 +7,11 @@ Counted where they happen: moves accepted and refused per game and the click-to-
 the interaction callbacks Discord refused as late (an aiohttp trace on discord.py's HTTP session), failed DMs
 (:meth:`bot.delivery.Delivery.dm`), how late each timer fired and the timer claims taken over from a process whose
 lease ran out (:class:`bot.timers.TimerRunner`), and the games' delivery leases taken over likewise
-(:class:`bot.tables.outbox.Deliverer`, ``kind="delivery"``). Read from the database at each scrape, for this process's
-servers: live games and lobbies, the outbox backlog and its oldest step's age, and the timers due but not fired
-and how late the oldest is (:mod:`bot.db.repos.monitoring`).
+(:class:`bot.tables.outbox.Deliverer`, ``kind="delivery"``), and the SQL statements and commits the process's
+database engine runs (SQLAlchemy's cursor and transaction events, :meth:`Metrics.count_sql`), beside the process's
+own CPU seconds and memory (``process_*``, prometheus-client's process collector, Linux). Read from the database
+at each scrape, for this process's servers: live games and lobbies, the outbox backlog and its oldest step's age,
+and the timers due but not fired and how late the oldest is (:mod:`bot.db.repos.monitoring`).
 """
 
 from __future__ import annotations
@@ -23,8 +25,17 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.db.repos import monitoring
 
@@ -95,6 +106,10 @@ class Metrics:
         self.takeovers = counter("coroner_lease_takeovers", "Leases this process took over from another whose lease "
                                  "had run out (a process that died or hung): timer claims by timer kind, and games' "
                                  "delivery leases (kind delivery)", "kind")
+        self.sql_statements = counter("coroner_sql_statements", "SQL statements the process sent to its database "
+                                      "(every cursor execution, reads and writes)")
+        self.sql_commits = counter("coroner_sql_commits", "Transactions the process committed in its database")
+        ProcessCollector(registry=r)  # process_cpu_seconds_total, process_resident_memory_bytes...
         self.games = gauge("coroner_games", "Games of this process's servers, by status (lobby, active)", "status")
         self.outbox_backlog = gauge("coroner_outbox_backlog", "Steps committed but not shown yet (this process's "
                                     "servers)")
@@ -106,7 +121,7 @@ class Metrics:
         for status in ("lobby", "active"):
             self.games.labels(self.shards, status).set(0)
         for metric in (self.outbox_backlog, self.outbox_age, self.timers_overdue, self.timers_overdue_seconds,
-                       self.late_callbacks):
+                       self.late_callbacks, self.sql_statements, self.sql_commits):
             metric.labels(self.shards)
         self._runner: web.AppRunner | None = None
         self._listeners: list[Callable[[int | None], None]] = []
@@ -128,6 +143,13 @@ class Metrics:
         """A lease ran out and this process took it: a timer's claim (``kind``: the timer's kind) or a game's
         delivery lease (``kind``: ``delivery``)."""
         self.takeovers.labels(self.shards, kind).inc()
+
+    def count_sql(self, engine: AsyncEngine) -> None:
+        """Count every statement and commit of ``engine`` from now on (``coroner_sql_statements_total``,
+        ``coroner_sql_commits_total``): with ``coroner_moves_total``, what a move costs the database."""
+        statements, commits = self.sql_statements.labels(self.shards), self.sql_commits.labels(self.shards)
+        event.listen(engine.sync_engine, "before_cursor_execute", lambda *_: statements.inc())
+        event.listen(engine.sync_engine, "commit", lambda *_: commits.inc())
 
     def on_answer(self, listener: Callable[[int | None], None]) -> None:
         """Call ``listener(status)`` after each REST answer counted (None: no answer), e.g.

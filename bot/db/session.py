@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.db.pace import attach
+from bot.db.sqlite_driver import one_hop_dbapi
 
 DEFAULT_URL = "sqlite+aiosqlite:///coroner.db"
 
@@ -32,9 +33,12 @@ def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEn
 def create_engine(url: str = DEFAULT_URL, **engine_kwargs: Any) -> AsyncEngine:
     """An :class:`AsyncEngine` for ``url`` (``sqlite+aiosqlite:///path`` or ``postgresql+asyncpg://...``).
 
-    SQLite connections get ``journal_mode=WAL``, ``foreign_keys=ON`` and a 10 s busy timeout. Extra keyword
-    arguments go to :func:`~sqlalchemy.ext.asyncio.create_async_engine` (e.g. ``connect_args``). Its statements
-    are timed (:mod:`bot.db.pace`)."""
+    SQLite connections get ``journal_mode=WAL``, ``foreign_keys=ON`` and a 10 s busy timeout, and aiosqlite runs
+    each statement in one call of its worker thread (:mod:`bot.db.sqlite_driver`). Extra keyword arguments go to
+    :func:`~sqlalchemy.ext.asyncio.create_async_engine` (e.g. ``connect_args``). Its statements are timed
+    (:mod:`bot.db.pace`)."""
+    if make_url(url).drivername == "sqlite+aiosqlite" and "module" not in engine_kwargs:
+        engine_kwargs["module"] = one_hop_dbapi()
     engine = create_async_engine(url, **engine_kwargs)
     attach(engine)
     if engine.dialect.name == "sqlite":

@@ -1,82 +1,98 @@
-"""Click-to-table latency and the bot's own CPU per move (not part of the test run; prints numbers, asserts nothing):
+"""Click-to-table latency and what a move costs the bot (not part of the test run; prints numbers, asserts nothing):
 the bot in its own OS process (the crash test's bot, Hot Potato) on a SQLite file, its scripted players keeping a
-game going in each of ``--channels`` channels (1 and 6 by default) for ``--seconds``.
+game going in each of ``--channels`` channels (1 and 6 by default) for ``--seconds`` (:meth:`ScaleRun.throughput`).
 
 Per configuration: accepted moves per second, p50/p99 from a pass's click to the table showing its step, REST calls
-per move outside interaction callbacks, and the bot process's CPU time per accepted move (user + system, read from
-``/proc/<pid>/stat`` at both ends of the window, so a loaded machine does not distort it).
+per move outside interaction callbacks, the bot process's CPU time per accepted move (user + system, read from
+``/proc/<pid>/stat`` at both ends of the window, so a loaded machine does not distort it; its main thread's part in
+brackets, the rest is mostly aiosqlite's worker thread running SQLite), and the SQL statements and commits per move
+the bot counted itself (``coroner_sql_statements_total``, ``coroner_sql_commits_total`` on its ``METRICS_PORT``).
 
-Run: ``.venv/bin/python -m tests.bench.bench_latency`` (``--seconds``, ``--channels 1 6``).
+``--profile DIR`` samples the bot process with py-spy (``pip install py-spy``; root or ptrace rights) during each
+window, writes its stacks to ``DIR/channels-N.txt`` (folded: one stack and its sample count a line) and prints the
+functions the bot's Python spent the most samples in (``--gil``: only while holding the GIL, so waiting is not
+counted).
+
+Run: ``.venv/bin/python -m tests.bench.bench_latency`` (``--seconds``, ``--channels 1 6``, ``--profile DIR``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
+import re
+import shutil
+import sys
 import tempfile
-import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from tests.bench.bench_scale import CALLBACK, CRASH_BOT, ScaleRun, Throughput
-from tests.support.processes import Cluster
+from tests.bench.bench_scale import ScaleRun
 
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` so far (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+PY_SPY = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+_LINE = re.compile(r":\d+\)$")
 
 
-class LatencyRun(ScaleRun):
-    async def measure(self, seconds: float) -> tuple[Throughput, float]:
-        """One bot process: the window's throughput and the bot's CPU seconds in it."""
-        await self.world(1)
-        try:
-            cluster = Cluster(self.double.api_base, self.db_url, self.workdir, [[0]], command=CRASH_BOT,
-                              env={"LOG_LEVEL": "WARNING"})
-            async with cluster:
-                pid = cluster[0].pid
-                assert pid is not None
-                self.running.set()
-                players = [asyncio.create_task(self.play(c)) for c in self.channels]
-                async with asyncio.timeout(120):  # warm up: a game runs in every channel
-                    while len({c.game_id for c in self.accepted}) < len(self.channels):
-                        await asyncio.sleep(0.05)
-                accepted, latencies, requests = len(self.accepted), len(self.latencies), len(self.double.requests)
-                cpu, started = cpu_seconds(pid), time.perf_counter()
-                await asyncio.sleep(seconds)  # a benchmark measures real time
-                elapsed, cpu = time.perf_counter() - started, cpu_seconds(pid) - cpu
-                window = self.double.requests[requests:]
-                done = len(self.accepted) - accepted
-                sample = self.latencies[latencies:]
-                self.finished = True
-                await asyncio.gather(*players, return_exceptions=True)
-            callbacks = sum(1 for r in window if CALLBACK.match(r.path))
-            return Throughput(done, elapsed, sample, len(window) - callbacks, callbacks), cpu
-        finally:
-            await self.close()
+def profiler(out: Path) -> Callable[[list[int], float], Awaitable[None]]:
+    """A ``during`` for :meth:`ScaleRun.throughput`: py-spy records the (one) bot process into ``out``."""
+
+    async def record(pids: list[int], seconds: float) -> None:
+        proc = await asyncio.create_subprocess_exec(
+            PY_SPY, "record", "--pid", str(pids[0]), "--duration", str(int(seconds)), "--rate", "200", "--gil",
+            "--nonblocking", "--format", "raw", "--output", str(out),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        await proc.wait()
+
+    return record
+
+
+def hot_spots(folded: Path, top: int = 25) -> list[str]:
+    """The functions with the most samples in py-spy's ``folded`` stacks: inclusive (anywhere on the stack) and
+    self (at its top), as shares of all samples."""
+    inclusive: Counter[str] = Counter()
+    own: Counter[str] = Counter()
+    total = 0
+    for line in folded.read_text().splitlines():
+        if not line.strip():
+            continue
+        stack, count = line.rsplit(" ", 1)
+        frames = [_LINE.sub(")", frame) for frame in stack.split(";")]
+        total += int(count)
+        for frame in set(frames):
+            inclusive[frame] += int(count)
+        own[frames[-1]] += int(count)
+    lines = [f"{total} samples; inclusive:"]
+    lines += [f"  {100 * n / total:5.1f}% {f}" for f, n in inclusive.most_common(top)]
+    lines += ["self:", *(f"  {100 * n / total:5.1f}% {f}" for f, n in own.most_common(top))]
+    return lines
 
 
 async def run(args: argparse.Namespace, workdir: Path) -> None:
-    print("| busy channels | accepted moves/s | click -> table p50 / p99 | REST calls / move | bot CPU / move |")
-    print("|---|---|---|---|---|")
+    profiles: list[Path] = []
+    print("| busy channels | accepted moves/s | click -> table p50 / p99 | REST calls / move | bot CPU / move "
+          "| SQL statements / commits per move |")
+    print("|---|---|---|---|---|---|")
     for channels in args.channels:
-        latency = LatencyRun(channels=channels, db_url=f"sqlite+aiosqlite:///{workdir / f'c{channels}'}.db",
-                             workdir=workdir)
-        throughput, cpu = await latency.measure(args.seconds)
-        rate, latencies, rest = throughput.cells()
-        print(f"| {channels} | {rate} | {latencies} | {rest} | "
-              f"{cpu * 1000 / max(throughput.accepted, 1):.1f} ms |", flush=True)
+        out = args.profile / f"channels-{channels}.txt" if args.profile else None
+        latency = ScaleRun(channels=channels, db_url=f"sqlite+aiosqlite:///{workdir / f'c{channels}'}.db",
+                           workdir=workdir)
+        throughput = await latency.throughput(1, args.seconds, during=profiler(out) if out else None)
+        print("| " + " | ".join((str(channels), *throughput.cells(), *throughput.costs())) + " |", flush=True)
+        if out is not None:
+            profiles.append(out)
+    for out in profiles:
+        print(f"\n{out}:", *(hot_spots(out) if out.exists() else ["(py-spy wrote nothing)"]), sep="\n")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.bench_latency", description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="measured play per configuration (default 10)")
     parser.add_argument("--channels", type=int, nargs="*", default=[1, 6], help="busy channels (default 1 6)")
+    parser.add_argument("--profile", type=Path, default=None, help="sample the bot with py-spy into this folder")
     args = parser.parse_args()
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="coroner-latency-") as tmp:
         asyncio.run(run(args, Path(tmp)))
 

@@ -6,7 +6,8 @@ on a private PostgreSQL database.
   is opened, filled and started) in ``--channels`` channels spread over every shard, for ``--seconds``, with one
   process and, on PostgreSQL, two (one shard each; SQLite serves one process only). Accepted moves per second
   (passes answered "ok"), p50/p99 from a pass's click to the table showing its step, and REST calls per move
-  outside interaction callbacks (the bot's real budget) and callbacks per move, lobbies and deals included.
+  outside interaction callbacks (the bot's real budget) and callbacks per move, lobbies and deals included; the
+  bot processes' CPU per move (``/proc``) and the SQL statements and commits per move they counted themselves.
 - Live games: one real game played through Discord, then ``N`` copies of its rows (game, seats, a turn timer a day
   away) seeded directly; the process is SIGKILLed and started again: its resident memory once serving (goal: under
   1 GiB at 10,000), the time from spawning it to its ready line and to the first pass accepted (goal: under 2 s),
@@ -22,7 +23,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import re
+import socket
 import statistics
 import tempfile
 import time
@@ -31,6 +34,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import insert, make_url, select, update
 
 from bot.db.check import open_database
@@ -52,24 +57,82 @@ from tests.support.tiny_game import ENGINE
 CRASH_BOT = ("-m", "tests.crash._bot")
 CALLBACK = re.compile(r"^/(interactions/\d+/[^/]+/callback|webhooks/\d+/)")
 FAKE_IDS = 10**15  # seeded games' channels and players: ids no real snowflake of the run reaches
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
 class Throughput:
     """One measured window: passes accepted, its length (s), click-to-table latencies (s), REST requests outside
-    interaction callbacks and callbacks (with their webhook follow-ups) the double answered in it."""
+    interaction callbacks and callbacks (with their webhook follow-ups) the double answered in it; and, from the bot
+    processes themselves, their CPU seconds (user + system, from ``/proc``), the part of it their main threads
+    spent (the rest: aiosqlite's worker threads and the like), and the SQL statements and commits they counted
+    (``coroner_sql_statements_total``, ``coroner_sql_commits_total`` on their ``METRICS_PORT``)."""
 
     accepted: int
     seconds: float
     latencies: list[float]
     rest: int
     callbacks: int
+    cpu: float = 0.0
+    main_cpu: float = 0.0
+    statements: float = 0.0
+    commits: float = 0.0
 
     def cells(self) -> tuple[str, str, str]:
         q = statistics.quantiles(self.latencies, n=100) if len(self.latencies) > 1 else [0.0] * 99
         per = max(self.accepted, 1)
         return (f"{self.accepted / self.seconds:.1f}", f"{q[49] * 1000:.0f} / {q[98] * 1000:.0f} ms",
                 f"{self.rest / per:.2f} (+ {self.callbacks / per:.2f} callbacks)")
+
+    def costs(self) -> tuple[str, str]:
+        """The bot's CPU per move (ms; its main thread's in brackets) and its statements and commits per move."""
+        per = max(self.accepted, 1)
+        return (f"{self.cpu * 1000 / per:.1f} ms ({self.main_cpu * 1000 / per:.1f} main thread)",
+                f"{self.statements / per:.1f} / {self.commits / per:.2f}")
+
+
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """User + system CPU seconds of process ``pid`` so far, or of its thread ``thread`` (Linux ``/proc``)."""
+    where = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
+    fields = Path(where).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def sql_counts(port: int) -> tuple[float, float]:
+    """(statements, commits) a bot process counted so far, read from its ``/metrics`` on ``port``."""
+    async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/metrics") as response:
+        text = await response.text()
+    found = dict.fromkeys(("coroner_sql_statements_total", "coroner_sql_commits_total"), 0.0)
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name in found:
+                found[sample.name] += sample.value
+    return found["coroner_sql_statements_total"], found["coroner_sql_commits_total"]
+
+
+class Window:
+    """What the bot processes of ``cluster`` have spent so far (CPU, main-thread CPU, SQL statements and commits);
+    subtract two to get a window's."""
+
+    def __init__(self, cpu: float, main: float, statements: float, commits: float) -> None:
+        self.cpu, self.main, self.statements, self.commits = cpu, main, statements, commits
+
+    @classmethod
+    async def read(cls, cluster: Cluster, ports: list[int]) -> Window:
+        pids = [p.pid for p in cluster.processes if p.pid is not None]
+        counts = [await sql_counts(port) for port in ports]
+        return cls(sum(cpu_seconds(pid) for pid in pids), sum(cpu_seconds(pid, pid) for pid in pids),
+                   sum(c[0] for c in counts), sum(c[1] for c in counts))
+
+    def __sub__(self, other: Window) -> Window:
+        return Window(self.cpu - other.cpu, self.main - other.main, self.statements - other.statements,
+                      self.commits - other.commits)
 
 
 @dataclass
@@ -134,11 +197,18 @@ class ScaleRun(CrashRun):
         return [m for m in self.double.messages(channel) if m.author.bot]
 
     # --- throughput ----------------------------------------------------------------------------------------------
-    async def throughput(self, processes: int, seconds: float) -> Throughput:
+    async def throughput(self, processes: int, seconds: float, *,
+                         during: Callable[[list[int], float], Awaitable[None]] | None = None) -> Throughput:
+        """``processes`` bot processes (one shard each) while the players keep a game going in every channel: a
+        ``seconds`` long window after every channel's first accepted pass. ``during(pids, seconds)`` runs beside
+        the window (a profiler, say)."""
         await self.world(processes)
         try:
             cluster = Cluster(self.double.api_base, self.db_url, self.workdir, [[k] for k in range(processes)],
                               command=CRASH_BOT, env={"LOG_LEVEL": "WARNING"})
+            ports = [free_port() for _ in range(processes)]
+            for process, port in zip(cluster.processes, ports, strict=True):
+                process.env["METRICS_PORT"] = str(port)
             async with cluster:
                 self.running.set()
                 players = [asyncio.create_task(self.play(c)) for c in self.channels]
@@ -146,16 +216,21 @@ class ScaleRun(CrashRun):
                     while len({c.game_id for c in self.accepted}) < len(self.channels):
                         await asyncio.sleep(0.05)
                 accepted, latencies, requests = len(self.accepted), len(self.latencies), len(self.double.requests)
-                started = time.perf_counter()
+                spent, started = await Window.read(cluster, ports), time.perf_counter()
+                pids = [p.pid for p in cluster.processes if p.pid is not None]
+                beside = asyncio.create_task(during(pids, seconds)) if during is not None else None
                 await asyncio.sleep(seconds)  # a benchmark measures real time
-                elapsed = time.perf_counter() - started
+                elapsed, spent = time.perf_counter() - started, await Window.read(cluster, ports) - spent
                 window = self.double.requests[requests:]
                 done = len(self.accepted) - accepted
                 sample = self.latencies[latencies:]
                 self.finished = True
+                if beside is not None:
+                    await beside
                 await asyncio.gather(*players, return_exceptions=True)
             callbacks = sum(1 for r in window if CALLBACK.match(r.path))
-            return Throughput(done, elapsed, sample, len(window) - callbacks, callbacks)
+            return Throughput(done, elapsed, sample, len(window) - callbacks, callbacks, spent.cpu, spent.main,
+                              spent.statements, spent.commits)
         finally:
             await self.close()
 
@@ -278,12 +353,13 @@ def engine_rates(seconds: float = 1.0) -> list[tuple[str, float]]:
 def table(backends: list[Backend], engines: list[tuple[str, float]]) -> list[str]:
     def cell(b: Backend, processes: int, index: int) -> str:
         t = b.throughput.get(processes)
-        return t.cells()[index] if t else "n/a (one process only)"
+        return (*t.cells(), *t.costs())[index] if t else "n/a (one process only)"
 
     lines = ["| measure | " + " | ".join(b.name for b in backends) + " | goal |",
              "|---|" + "---|" * len(backends) + "---|"]
     for processes in (1, 2):
-        for index, what in enumerate(("accepted moves/s", "click -> table p50 / p99", "REST calls / move")):
+        for index, what in enumerate(("accepted moves/s", "click -> table p50 / p99", "REST calls / move",
+                                      "bot CPU / move", "SQL statements / commits per move")):
             lines.append(f"| {what}, {processes} process{'es' if processes > 1 else ''} | "
                          + " | ".join(cell(b, processes, index) for b in backends) + " | |")
     for index in range(max(len(b.live) for b in backends)):

@@ -1,0 +1,93 @@
+"""The one-hop aiosqlite cursor (:mod:`bot.db.sqlite_driver`): what SQLAlchemy sees is what aiosqlite gave it, and
+each statement costs one call in the connection's worker thread."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+import pytest_asyncio
+from sqlalchemy import func, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.db import Base, create_engine
+from bot.db.models import Game
+from bot.db.sqlite_driver import OneHopConnection
+
+
+@pytest_asyncio.fixture
+async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'hop.db'}")
+    async with engine.begin() as conn:
+        await conn.run_sync(Base.metadata.create_all)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+def hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the functions sent to aiosqlite's worker threads from now on."""
+    sent: list[str] = []
+    real = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append(getattr(fn, "__name__", repr(fn)))
+        return await real(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    return sent
+
+
+def _game(n: int) -> dict[str, Any]:
+    return dict(game="potato", mode="classic", guild_id=1, channel_id=n, host_id=3, options={}, language="en")
+
+
+async def test_bot_engines_use_the_one_hop_connection(engine: AsyncEngine) -> None:
+    """``create_engine`` gives SQLite engines the one-hop DBAPI; the URL and dialect stay aiosqlite's."""
+    async with engine.connect() as conn:
+        raw = await conn.get_raw_connection()
+        assert isinstance(raw.dbapi_connection, OneHopConnection)
+    assert engine.dialect.driver == "aiosqlite"
+
+
+async def test_rows_rowcount_and_returning_come_back(engine: AsyncEngine) -> None:
+    """Selects return their rows, an UPDATE its row count, an INSERT its RETURNING and an executemany every row."""
+    async with engine.begin() as conn:
+        new_id = (await conn.execute(insert(Game).returning(Game.id), _game(1))).scalar_one()
+        await conn.execute(insert(Game), [_game(2), _game(3)])
+        changed = await conn.execute(update(Game).where(Game.channel_id >= 2).values(version=Game.version + 1))
+        assert changed.rowcount == 2
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(func.count()).select_from(Game))).scalar() == 3
+        rows = (await conn.execute(select(Game.channel_id, Game.version).order_by(Game.channel_id))).all()
+        assert [tuple(r) for r in rows] == [(1, 0), (2, 1), (3, 1)]
+        assert (await conn.execute(select(Game.id).where(Game.channel_id == 1))).scalar() == new_id
+        assert (await conn.execute(select(Game.id).where(Game.channel_id == 99))).first() is None
+
+
+async def test_a_statement_is_one_hop_and_an_idle_end_none(engine: AsyncEngine, hops: list[str]) -> None:
+    """A statement is one call in the worker thread; ending a connection that opened no transaction (a read, or
+    the pool's reset after a commit) is none; a write transaction's commit is one."""
+    async with engine.connect() as conn:
+        await conn.execute(text("SELECT 1"))
+    assert hops == ["_run"]
+    hops.clear()
+    async with engine.begin() as conn:
+        await conn.execute(insert(Game), _game(1))
+    assert hops == ["_run", "commit"]
+
+
+async def test_errors_reach_sqlalchemy_as_before(engine: AsyncEngine) -> None:
+    """A constraint failure in the worker thread is SQLAlchemy's IntegrityError, and the transaction rolls back."""
+    async with engine.begin() as conn:
+        game_id = (await conn.execute(insert(Game).returning(Game.id), _game(1))).scalar_one()
+    with pytest.raises(IntegrityError):
+        async with engine.begin() as conn:
+            await conn.execute(insert(Game), _game(2))
+            await conn.execute(insert(Game), {**_game(3), "id": game_id})
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(func.count()).select_from(Game))).scalar() == 1
