@@ -4,8 +4,8 @@ Each game ``n`` of a mode is dealt from seed ``n`` and played as :mod:`tests.ben
 (:func:`~tests.bench.bench_engines.random_move` from ``random.Random(n)``); after the deal and after every move the
 digest takes in the state (its JSON), ``waiting``, the legal-move list of every seat (and of ``SYSTEM_SEAT``), the
 engine's timeout default, the step's events and every view (public and each seat's); it also checks that no
-``apply`` changed its input state (as ``tests/games/core/test_copying.py`` does over fewer games). A change that keeps every
-game the same keeps every digest; run it before and after (or on two worktrees) and compare the lines.
+``apply`` changed its input state (as ``tests/games/core/test_copying.py`` does over fewer games). A change that
+keeps every game the same keeps every digest; run it before and after (or on two worktrees) and compare the lines.
 
 Run: ``.venv/bin/python -m tests.bench.game_hashes [--games N] [--only GAME]`` (prints one line per mode and
 player count: ``game mode players moves digest``; asserts nothing).
