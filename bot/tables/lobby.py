@@ -181,10 +181,12 @@ class LobbyMixin:
                 seed = self.new_seed() if seed is None else seed
                 state = engine.setup(engine.Options.model_validate(table.options),
                                      [SeatInfo(names=s.names) for s in table.seats], seed)
+                started = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
+                                  updated_at=self._clock())
                 await self._commit_guarded(session, table, status="active", seed=seed,
-                                           state=engine.dump_state(state), started_at=self._clock())
-                table = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
-                                updated_at=self._clock())
+                                           state=engine.dump_state(state), started_at=self._clock(),
+                                           decision_opened=started.decision_opened)
+                table = started
                 handoff = await self._record(session, table, engine.intro(state), "start")
         await self._send(handoff)
         return table

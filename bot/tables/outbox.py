@@ -104,13 +104,16 @@ class Handoff:
 
 class Deliverer(LeaseKeeper):
     """Drains the outbox of one game at a time: a per-game lock in this process, the game's delivery lease across
-    processes. ``owner`` names this process in the leases (at most 64 chars)."""
+    processes. ``owner`` names this process in the leases (at most 64 chars); ``superseded``: the timer kinds its
+    prune marks fired once superseded (:class:`bot.tables.TableService`'s)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], deliver: Deliver | None,
                  clock: Callable[[], datetime], on_timers: Callable[[datetime], None] | None = None, *,
-                 owner: str = "local", hooks: DeliveryHooks | None = None) -> None:
+                 owner: str = "local", hooks: DeliveryHooks | None = None,
+                 superseded: frozenset[str] = frozenset()) -> None:
         super().__init__(sessions, clock, on_timers, owner=owner, hooks=hooks, shows=deliver is not None)
         self._deliver = deliver
+        self._superseded = superseded
         self.locks = KeyedLocks()
         self._pruned_at: datetime | None = None
         #: per game, a number that changes whenever this process writes about the game outside a step's own
@@ -312,11 +315,14 @@ class Deliverer(LeaseKeeper):
         return done
 
     async def prune(self) -> int:
-        """Delete the steps delivered more than :data:`RETENTION` ago; returns how many were deleted."""
+        """Delete the steps delivered more than :data:`RETENTION` ago, and mark fired the timers of the
+        ``superseded`` kinds their game's decision moved past (:func:`bot.db.repos.timers.disarm_stale`: none of
+        them would ever be claimed); returns how many steps were deleted."""
         now = self._clock()
         self._pruned_at = now
         async with self._sessions() as session, session.begin():
             deleted = await outbox.prune(session, now - RETENTION)
+            await timers.disarm_stale(session, self._superseded, now)
         if deleted:
             log.info("pruned %d delivered outbox steps", deleted)
         return deleted

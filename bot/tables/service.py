@@ -132,14 +132,16 @@ class TableService(LobbyMixin, ScheduleMixin):
         timers, with the earliest one's due time (to wake the timer loop when it would sleep past it).
         ``owner`` names this process in timer claims and delivery leases (default: host, pid and
         a random part). ``superseded``: timer kinds that do nothing once the decision they were armed for is
-        over (turn warnings, timeouts, pings): each step disarms, in its transaction, the game's ones armed before
-        :attr:`Table.decision_opened` (the version the decision it waits on was first offered at), so they never
-        fire only to find the game moved on. ``ping``: the turn ping's timer a step that shows something public
-        arms (a public event, or a change of the public view), recorded with the step's other timers.
+        over (turn warnings, timeouts, pings): the game's ones armed before :attr:`Table.decision_opened` (the
+        version the decision it waits on was first offered at, stored with each step) are never claimed, waited for
+        or listed (:func:`bot.db.repos.timers.standing`), so they never fire only to find the game moved on, and
+        the deliverer's prune marks them fired in bulk. ``ping``: the turn ping's timer a step that shows something
+        public arms (a public event, or a change of the public view), recorded with the step's other timers.
         ``delivery``: what the deliverer is told of Discord and time (:class:`bot.tables.outbox.DeliveryHooks`)."""
         self._sessions = sessionmaker
         self.owner = owner or process_owner()
-        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner, hooks=delivery)
+        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner, hooks=delivery,
+                                   superseded=superseded)
         self._plan = plan
         self._superseded = superseded
         self._ping = ping
@@ -192,9 +194,6 @@ class TableService(LobbyMixin, ScheduleMixin):
         if shown and self._ping is not None and table.status == "active":
             ping = await self._ping(table)
             plans = plans if ping is None else [*plans, ping]
-        if self._superseded:
-            await timers.disarm_superseded(session, table.id, self._superseded, table.decision_opened,
-                                           self._clock())
         await timers.schedule_many(session, table.id, [(p.kind, p.due_at, p.payload) for p in plans], table.version)
         lease = await self.deliverer.claim_with(session, table.id, committing=True)
         # shown next, by this process, as handed over: its transaction records the intent to create its first
@@ -365,6 +364,11 @@ class TableService(LobbyMixin, ScheduleMixin):
                 values |= {"status": status, "finished_at": now}
             if outcome is not None:
                 values["outcome"] = outcome.model_dump(mode="json")
+            after = replace(table, state=step.state, version=table.version + 1, updated_at=now,
+                            seat_steps=seat_steps, status=status, outcome=outcome,
+                            finished_at=now if status != table.status else table.finished_at)
+            # (the timers the step supersedes are left to the claim's filter: no statement of their own)
+            values["decision_opened"] = after.decision_opened
             await self._commit_guarded(session, table, messages=handed is not None, **values)
             await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now,
                                       timed_out=timed_out)
@@ -375,12 +379,10 @@ class TableService(LobbyMixin, ScheduleMixin):
             if status != table.status:
                 await timers.disarm_game(session, game_id, now)
             elif isinstance(parsed, PauseGame):
-                await timers.hold_game(session, game_id, now, keep=(RETRY_TIMER,))
+                await timers.hold_game(session, game_id, now, keep=(RETRY_TIMER,), superseded=self._superseded)
             elif isinstance(parsed, ResumeGame):
-                await timers.release_game(session, game_id, now)
-            table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
-                            seat_steps=seat_steps, status=status, outcome=outcome,
-                            finished_at=now if status != table.status else table.finished_at)
+                await timers.release_game(session, game_id, now, self._superseded)
+            table = after
             events = [*announce, *step.events]
             # what the turn ping needs to know (only then is the public view compared)
             shown = any(e.audience.kind == "public" for e in events) or (
@@ -484,7 +486,7 @@ class TableService(LobbyMixin, ScheduleMixin):
 
     async def pending_timers(self, game_id: int) -> list[TimerInfo]:
         async with self._sessions() as session:
-            return [_timer_info(t) for t in await timers.pending_of(session, game_id)]
+            return [_timer_info(t) for t in await timers.pending_of(session, game_id, self._superseded)]
 
     async def lobby_expired(self, game_id: int) -> bool:
         """Whether the lobby ``game_id`` was closed by its expiry (see :func:`bot.db.repos.timers.lobby_expired`)."""
@@ -495,14 +497,14 @@ class TableService(LobbyMixin, ScheduleMixin):
         """When the earliest unfired timer can be claimed: it falls due, or the lease of the process running it
         runs out (None when there is none)."""
         async with self._sessions() as session:
-            return await timers.next_due(session)
+            return await timers.next_due(session, self._superseded)
 
     async def claim_timers(self, now: datetime, lease: timedelta, limit: int = 50) -> list[TimerInfo]:
         """Claim for this process the due timers nobody runs (see :func:`bot.db.repos.timers.claim_due`): run
         each one's handler within ``lease``, then :meth:`fire_timer` it."""
         async with self._sessions() as session, session.begin():
             return [_timer_info(t, taken_from) for t, taken_from in
-                    await timers.claim_due(session, now, self.owner, lease, limit)]
+                    await timers.claim_due(session, now, self.owner, lease, limit, superseded=self._superseded)]
 
     async def hand_back(self) -> None:
         """Give back every timer claim and delivery lease this process still holds (it is stopping), in one
