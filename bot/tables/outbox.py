@@ -192,7 +192,8 @@ class Deliverer(LeaseKeeper):
         pending steps and the table are read."""
         game_id = lease.game_id
         row: live.Snapshot | None = None
-        if handoff is not None and self._handed(lease, handoff):
+        handed = handoff is not None and self._handed(lease, handoff)
+        if handoff is not None and handed:
             entries, table, row = [handoff.entry], handoff.table, lease.table_row
         else:
             async with self._sessions() as session:
@@ -213,7 +214,7 @@ class Deliverer(LeaseKeeper):
                 self._held.pop(game_id, None)
                 return done, True, None
             delivered, after = await self._one(table, entry, lease, last=index == len(entries) - 1,
-                                               table_row=row if index == 0 else None, fresh=row is not None)
+                                               table_row=row if index == 0 else None, fresh=handed)
             if not delivered:
                 return done, False, None
             done += 1

@@ -227,6 +227,17 @@ class TableService(LobbyMixin, ScheduleMixin):
         self._loaded[game_id] = (table, mark)
         return table
 
+    def recent(self, game_id: int, version: int) -> Table | None:
+        """The table of ``game_id`` at ``version`` as this process last read (:meth:`load`) or committed it
+        (:meth:`act`), with no query, while nothing this process wrote about the game outside its moves changed
+        since (its table message, a failed DM: :meth:`bot.tables.outbox.Deliverer.touched`); None: :meth:`load` it.
+        For a control drawn at ``version``: a move made on it is handed to :meth:`act` (``table``), whose version
+        guard finds out when another process moved the game meanwhile (then it is read again and checked anew)."""
+        found = self._loaded.get(game_id)
+        if found is None or found[0].version != version or found[1] != self.deliverer.mark(game_id):
+            return None
+        return found[0]
+
     async def _tables(self, rows: Sequence[Game]) -> list[Table]:
         async with self._sessions() as session:
             return [to_table(row, await games.seats_of(session, row.id)) for row in rows]
@@ -318,7 +329,8 @@ class TableService(LobbyMixin, ScheduleMixin):
                                            timed_out=timed_out, manager=manager)
                 except IntegrityError as exc:  # another process logged this seq first
                     raise TableError("table.stale", game_id=game_id) from exc
-        handoff, result = done
+            handoff, result = done
+            self._loaded[game_id] = (result.table, handoff.mark)  # (what a read of it now would find: :meth:`recent`)
         await self._send(handoff)
         return result
 
