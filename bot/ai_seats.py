@@ -5,7 +5,8 @@ person's click (:meth:`bot.ui.GameUI.play`: the table service's legality, versio
 
 A move that lost a race (``table.stale``) is dropped: the step that won armed its own ``ai_move``; so is one into a
 game cancelled meanwhile (``table.not_active``). A move the rules refuse is re-planned with a fresh draw, up to
-:data:`MAX_TRIES` times; after that the turn's own time limit moves for the seat, as for a silent person. Timers survive a restart (a missed one fires once at start; one whose process died
+:data:`MAX_TRIES` times; after that the turn's own time limit moves for the seat, as for a silent person. Timers survive
+a restart (a missed one fires once at start; one whose process died
 in the middle of its move is taken over), and a move whose timer was spent without a move (its handler failed) is
 planned again at start (:func:`resume_ai_moves`).
 """
@@ -19,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from bot.db.repos import games
 from bot.tables import Table, TableError
 from bot.tables.model import TimerPlan
-from bot.tables.seats import OFFER_TIMER
 from bot.ui import ui_for
 from games.core import SYSTEM_SEAT, IllegalAction, rng_for
 from games.core.ai import choose_action, plays_at_table
@@ -126,13 +126,9 @@ async def hand_to_computer(bot: Coroner, table: Table, seat: int) -> Table:
 
 
 def install_ai_seats(bot: Coroner) -> None:
-    """Register the ``ai_move`` handler (and the lapse of a seat's offer, which does nothing)."""
+    """Register the ``ai_move`` handler (a lapsed offer of a seat is the seats cog's, :mod:`bot.cogs.seats`)."""
 
     async def handler(timer: Any) -> None:
         await on_ai_move(bot, timer)
 
-    async def lapse(timer: Any) -> None:
-        """An offer of a seat nobody took (:data:`bot.tables.seats.OFFER_TIMER`) no longer stands: nothing to do."""
-
     bot.timers.on(AI_TIMER, handler)
-    bot.timers.on(OFFER_TIMER, lapse)

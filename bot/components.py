@@ -1,7 +1,8 @@
 """Persistent components: their ``custom_id`` carries the game id (and the table version they were drawn at), so
 they keep working after a restart and a click on an outdated message is recognised as stale.
 
-Templates: ``coroner:lobby:<game>:<action>`` for lobby buttons (and the Cancel confirmation's), ``coroner:lobbysel:<game>:<action>``
+Templates: ``coroner:lobby:<game>:<action>`` for lobby buttons (and the Cancel confirmation's),
+``coroner:lobbysel:<game>:<action>``
 for the host's lobby select, ``coroner:g:<game>:<version>:<name>:<arg>`` for
 game buttons, ``coroner:s:<game>:<version>:<name>:<arg>`` for game selects (the picked values reach the
 handler), ``coroner:us:<game>:<version>:<name>:<arg>`` for a game's member picker and

@@ -278,7 +278,8 @@ class Delivery:
         warning at half the turn time and the bot's move at the time limit, both carrying the version they were
         armed at (they do nothing once the game moved on), and the UI's own :meth:`~bot.ui.GameUI.step_timers`;
         none when the step leaves open a decision whose timers were armed before
-        (:attr:`bot.tables.Table.decision_opened`, from the engine's ``Waiting.open_for``); the ``ai_move`` of a computer player whenever the step waits on one
+        (:attr:`bot.tables.Table.decision_opened`, from the engine's ``Waiting.open_for``); the ``ai_move`` of a
+        computer player whenever the step waits on one
         (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
         if table.status == "finished":
             series = table.series_id is not None and not table.abandoned  # (an abandoned round ends nothing)

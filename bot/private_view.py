@@ -20,7 +20,8 @@ async def show_secrets(interaction: discord.Interaction, table: Table) -> None:
     """Reply ephemerally with the clicker's private view (only ever their own), what each card it holds does (the
     card reference, from that same view) and the controls the game offers there
     (:meth:`bot.ui.GameUI.secrets_items`): the callback, or the follow-up of an interaction deferred while the
-    database was slow (:func:`bot.deadline.respond`). Raises ``UserError``: ``secrets.not_a_player``, ``secrets.not_started``."""
+    database was slow (:func:`bot.deadline.respond`). Raises ``UserError``: ``secrets.not_a_player``,
+    ``secrets.not_started``."""
     seat = table.seat_of(interaction.user.id)
     if seat is None:
         raise UserError("secrets.not_a_player")

@@ -6,7 +6,9 @@ contract, :mod:`games.core.seats`):
   (:func:`away_notices`), :func:`take_back`: the player the computer plays for takes their seat back; the table's
   edit answers the click (the DM's, that DM's edit). Anyone else gets a private refusal and nothing changes.
 * "Take the seat" under the host's offer (:func:`accept_offer`): the person the offer names takes the seat; its
-  secrets (the seat's own view) reach them by DM, and the old holder's controls are refused from then on.
+  secrets (the seat's own view) reach them by DM (closed DMs: "My secrets" instead), and the old holder's controls
+  are refused from then on. An offer nobody took lapses after :data:`OFFER_FOR`: its message says so, its button
+  gone (:func:`offer_lapsed`), and a click that comes later still is refused.
 * :func:`hand_over`: the host's replacement (``/replace``), by the computer at once (:func:`to_computer`) or by an
   offer to a member (:func:`offer_seat`); the host's panel (:mod:`bot.cogs.host`) makes the same two.
 """
@@ -14,17 +16,19 @@ contract, :mod:`games.core.seats`):
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.cogs.lobby.names import is_manager, user_names
-from bot.components import GameButton, view_of
-from bot.deadline import edit_answer, respond
+from bot.components import GameButton, secrets_button, view_of
+from bot.deadline import edit_answer, in_time, respond
 from bot.errors import UserError
+from bot.i18n import t
+from bot.posted import posted_with
 from bot.tables import Table, TableError
 from bot.tables.seats import OFFER_TIMER
-from bot.ui import Outgoing, RenderContext, text_name, ui_for
+from bot.ui import SILENT, Outgoing, RenderContext, text_name, ui_for
 from games.core import HOST_SEAT, Event
 from games.core.controls import NAME_LENGTH
 from games.core.seats import MAX_NAMES
@@ -35,6 +39,8 @@ if TYPE_CHECKING:
 #: how long an offer of a seat stands before it lapses
 OFFER_FOR = timedelta(minutes=15)
 BACK, TAKE = "back", "take_seat"
+#: how many of the channel's last messages are searched for a lapsed offer's message
+OFFER_LOOK_BACK = 50
 
 
 def back_button(table: Table, label: str) -> GameButton:
@@ -75,19 +81,24 @@ async def take_back(bot: Coroner, interaction: discord.Interaction, table: Table
 
 async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Table, seat: int) -> None:
     """The clicker takes ``seat`` the host offered them: the seat is theirs and goes by their name from now on (the
-    history keeps who held it before), the offer's message says so (its button gone) and the seat's secrets reach
-    them by DM. Raises ``TableError`` (``seat.error.no_offer``,
-    ``seat.error.seated``, ``seat.error.computer``...)."""
+    history keeps who held it before), the seat's secrets reach them by DM and the offer's message says so (its
+    button gone); when their DMs are closed it says that instead, with the "My secrets" button that shows them the
+    secrets privately (and the channel's closed-DM notice names them, as any closed-DM player). Raises
+    ``TableError`` (``seat.error.no_offer``, ``seat.error.offer_lapsed``, ``seat.error.seated``,
+    ``seat.error.computer``...)."""
     ui = ui_for(table.game, table.mode)
     names = [name[:NAME_LENGTH] for name in user_names(interaction.user)][:MAX_NAMES]
     result = await ui.play(bot, table, interaction.user.id, {"type": "seat_replaced", "seat": seat, "to": "person",
                                                              "names": names}, interaction=interaction)
     ctx = RenderContext(result.table, result.table.language)
-    await edit_answer(interaction, content=ctx.t("seat.taken"), view=None)
     view = result.table.engine.view(result.table.state, seat)
     out = Outgoing(content=ctx.t("seat.new_holder", seat=ctx.shown_name(seat), channel=table.channel_id),
                    embeds=[ui.secrets_embed(ctx, seat, view)], language=ctx.language)
-    await bot.delivery.dm(result.table, seat, out)
+    if await in_time(interaction, bot.delivery.dm(result.table, seat, out)):
+        await edit_answer(interaction, content=ctx.t("seat.taken"), view=None)
+        return
+    await edit_answer(interaction, content=ctx.t("seat.taken_dm_closed"),
+                      view=view_of(secrets_button(table.id, ctx.t("secrets.button"))))
 
 
 def check_replacer(interaction: discord.Interaction, table: Table) -> None:
@@ -97,14 +108,22 @@ def check_replacer(interaction: discord.Interaction, table: Table) -> None:
         raise UserError("seat.error.host_only")
 
 
+def computer_name(table: Table) -> str:
+    """The name a seat handed to the computer goes by from then on: the next computer player's of ``table``, as the
+    lobby numbers them (``lobby.ai_name``: "🤖 AI 2" beside a lobby's "🤖 AI 1")."""
+    return t("lobby.ai_name", table.language, number=sum(seat.is_ai for seat in table.seats) + 1)[:NAME_LENGTH]
+
+
 async def to_computer(bot: Coroner, table: Table, seat: int) -> Table:
     """The host hands ``seat`` to the computer at once (``seat_replaced`` to the computer, sent as ``HOST_SEAT``;
-    the caller checked who asks); the table after it (over as abandoned when nobody plays any more). Raises
-    ``TableError`` (``table.bad_seat``, ``seat.error.computer``, ``table.not_active``)."""
+    the caller checked who asks): from then on the seat is the computer's and goes by a computer player's name
+    (:func:`computer_name`; the history keeps who held it before). The table after it (over as abandoned when
+    nobody plays any more). Raises ``TableError`` (``table.bad_seat``, ``seat.error.computer``,
+    ``table.not_active``)."""
     if not table.has_seat(seat):
         raise TableError("table.bad_seat", seat=seat + 1)  # numbered from 1, as shown
-    result = await ui_for(table.game, table.mode).play(bot, table, None, {"type": "seat_replaced", "seat": seat,
-                                                                          "to": "computer"}, seat=HOST_SEAT)
+    action = {"type": "seat_replaced", "seat": seat, "to": "computer", "names": [computer_name(table)]}
+    result = await ui_for(table.game, table.mode).play(bot, table, None, action, seat=HOST_SEAT)
     return result.table
 
 
@@ -145,10 +164,29 @@ async def hand_over(bot: Coroner, interaction: discord.Interaction, table: Table
     await respond(interaction, ephemeral=False, **out.kwargs())
 
 
+async def offer_lapsed(bot: Coroner, timer: Any) -> None:
+    """The ``seat_offer`` timer (:data:`~bot.tables.seats.OFFER_TIMER`): the offer nobody took lapsed; its message
+    (found by its button and the member it names among the channel's last :data:`OFFER_LOOK_BACK`) says so, its
+    button gone. An offer taken or superseded meanwhile was disarmed: this does not run for it."""
+    table = await bot.tables.load(timer.game_id)
+    seat, user = timer.payload.get("seat"), timer.payload.get("user_id")
+    if table.status != "active" or not isinstance(seat, int) or not table.has_seat(seat) or bot.user is None:
+        return
+    channel = await bot.delivery.channel(table.channel_id)
+    prefix = GameButton(table.id, 0, TAKE, str(seat)).custom_id
+    message = await posted_with(channel, bot.user.id, prefix, limit=OFFER_LOOK_BACK,
+                                also=lambda m: f"<@{user}>" in m.content)
+    if message is not None:
+        ctx = RenderContext(table, table.language)
+        await message.edit(content=ctx.t("seat.offer_lapsed", user=f"<@{user}>", seat=ctx.shown_name(seat)),
+                           view=None, allowed_mentions=SILENT)
+
+
 def seat_line(ctx: RenderContext, event: Event) -> str:
     """The public line of a seat change's event (``seat.*``), worded alike in every game: the seat by the name it
-    goes by now, and for a replacement by a person the name it had (``was``)."""
+    goes by now, and for a replacement the name it had (``was``)."""
     params = ctx.seat_params(event.params)
-    if "was" in event.params:  # (a replacement logged before the names were: the seat's name stands in)
-        params["was"] = text_name(str(event.params["was"])) if event.params["was"] else params["seat"]
+    if event.key.startswith("seat.replaced."):  # (one logged before the names were: the seat's name stands in)
+        was = event.params.get("was")
+        params["was"] = text_name(str(was)) if was else params["seat"]
     return ctx.t(event.key, **params)

@@ -1,4 +1,5 @@
-"""``coroner simulate``: watch a whole game of any registered mode, played by computer seats (each game's own policy, seeded), with no
+"""``coroner simulate``: watch a whole game of any registered mode, played by computer seats (each game's own policy,
+seeded), with no
 Discord, token or database (the driver: :mod:`bot.simulate.driver`; the words: :mod:`bot.simulate.transcript`).
 
 ``coroner simulate GAME [--mode M] [--players N] [--seed S] [--lang en|es] [--option KEY=VALUE ...] [--reveal]

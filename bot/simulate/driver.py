@@ -4,9 +4,11 @@ plays its game's policy, :mod:`games.core.ai`), with no Discord, token or databa
 Moves come from the engine contract only: who must act from ``engine.waiting``, what they may do from
 ``engine.legal_actions``, which of them from the seat's policy reading the seat's own view. Like the bot's timers,
 a silent seat's turn sometimes runs out (its policy moves, :func:`games.core.ai.timeout_move`; armed only for a
-:class:`~games.core.Waiting` that pings, see :mod:`bot.turns`), a game with a clock (``features.clock``) applies what its ``engine.due`` gives
+:class:`~games.core.Waiting` that pings, see :mod:`bot.turns`), a game with a clock (``features.clock``) applies what
+its ``engine.due`` gives
 as the bot's timers would (:mod:`bot.cogs.asesino_social.days`), and the host answers what waits on them (a random
-one of ``legal_actions(state, HOST_SEAT)``, e.g. a letter sent for review). Every player's move goes through its UI's ``complete_action`` (e.g. the social mode stamps
+one of ``legal_actions(state, HOST_SEAT)``, e.g. a letter sent for review). Every player's move goes through its UI's
+``complete_action`` (e.g. the social mode stamps
 ``at`` with the simulated clock), as :meth:`bot.ui.GameUI.play` does. Same ``(game, mode, players, seed)``, same
 game.
 """

@@ -116,7 +116,8 @@ class LobbyMixin:
 
     async def add_ai(self, game_id: int, by_user_id: int) -> Table:
         """Seat a computer player last, named in the lobby's language and numbered (``lobby.ai_name``: "AI 1",
-        "AI 2"...). Host only (see :meth:`_check_host`), up to the mode's maximum. Raises ``TableError``: ``table.host_only``,
+        "AI 2"...). Host only (see :meth:`_check_host`), up to the mode's maximum. Raises ``TableError``:
+        ``table.host_only``,
         ``table.already_started``, ``table.not_active``, ``table.full``, ``table.stale``."""
         async with self.lock(game_id), self._sessions() as session, session.begin():
             _, table = await self._read(session, game_id)
@@ -131,7 +132,8 @@ class LobbyMixin:
         return await self.load(game_id)
 
     async def remove_ai(self, game_id: int, by_user_id: int) -> Table:
-        """Unseat the last computer player (later seats move up). Host only (see :meth:`_check_host`). Raises ``TableError``:
+        """Unseat the last computer player (later seats move up). Host only (see :meth:`_check_host`). Raises
+        ``TableError``:
         ``table.host_only``, ``table.no_ai_seat``, ``table.already_started``, ``table.not_active``,
         ``table.stale``."""
         async with self.lock(game_id), self._sessions() as session, session.begin():
@@ -219,14 +221,16 @@ class LobbyMixin:
             await self._close(session, table, "cancelled")
         return await self.load(game_id)
 
-    async def kick(self, game_id: int, by_user_id: int, user_id: int) -> Table:
-        """The host removes ``user_id`` from the lobby before the start (later seats move up; the host cannot
-        remove themselves: they leave). Raises ``TableError``: ``table.host_only``, ``table.already_started``,
-        ``table.not_active``, ``table.not_a_player`` (``user_id`` is not seated), ``table.kick_self``."""
+    async def kick(self, game_id: int, by_user_id: int, user_id: int, *, is_manager: bool = False) -> Table:
+        """The host (or a server manager, ``is_manager``, as for the host's other powers) removes ``user_id`` from
+        the lobby before the start (later seats move up; nobody removes themselves: they leave). Raises
+        ``TableError``: ``table.host_only``, ``table.already_started``, ``table.not_active``, ``table.not_a_player``
+        (``user_id`` is not seated), ``table.kick_self``."""
         async with self.lock(game_id), self._sessions() as session, session.begin():
             _, table = await self._read(session, game_id)
             self._check_lobby(table)
-            self._check_host(table, by_user_id)
+            if not is_manager:
+                self._check_host(table, by_user_id)
             if user_id == by_user_id:
                 raise TableError("table.kick_self")
             if table.seat_of(user_id) is None:

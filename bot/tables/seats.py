@@ -5,7 +5,9 @@ and what an accepted change writes to the seats, all inside :meth:`TableService.
 * ``seat_away``: the bot, after the server's number of timeouts in a row (:mod:`bot.turns`).
 * ``seat_back``: the person the computer plays for ("I'm back").
 * ``seat_replaced``: ``to="computer"`` by the host (``HOST_SEAT``: the cog checks host or Manage Server);
-  ``to="person"`` by the newcomer accepting the host's offer (a pending ``seat_offer`` timer names them).
+  ``to="person"`` by the newcomer accepting the host's offer (a pending ``seat_offer`` timer names them, not yet
+  due: an offer stands until its deadline, whether or not its timer has fired yet). Either way the seat goes by the
+  ``names`` the action carries from then on (the newcomer's, or a computer player's).
 """
 
 from __future__ import annotations
@@ -41,14 +43,14 @@ def holds(table: Table) -> list[Hold]:
 
 
 async def admit_seat_change(session: AsyncSession, table: Table, action: dict[str, Any], *, user_id: int | None,
-                            seat: int | None) -> tuple[int, dict[str, Any]]:
+                            seat: int | None, now: datetime) -> tuple[int, dict[str, Any]]:
     """The actor the engine sees for the seat change ``action`` (JSON) sent by the person ``user_id`` or by the bot
-    for ``seat``, and the action as logged (a replacement by a person carries the names the seat had, ``was``).
+    for ``seat`` at ``now``, and the action as logged (a replacement carries the names the seat had, ``was``).
     Who may send which change is the engine's rule (:func:`games.core.seats.seat_change_refusal`), the rest the
     contract's (:meth:`games.core.Engine.check_seat_change`). Raises ``TableError``: ``table.not_active``,
     ``table.bad_seat``, and the rule's refusals as ``TableError`` (``seat.error.not_away``, ``seat.error.not_yours``,
-    ``seat.error.computer``, ``seat.error.no_offer``, ``seat.error.seated``); ``IllegalAction("core.host_only")``
-    for a person sending a change only the bot makes."""
+    ``seat.error.computer``, ``seat.error.no_offer``, ``seat.error.offer_lapsed``: its deadline passed,
+    ``seat.error.seated``); ``IllegalAction("core.host_only")`` for a person sending a change only the bot makes."""
     if table.status != "active":
         raise TableError("table.not_active", game_id=table.id)
     target = _target(table, action)
@@ -56,23 +58,28 @@ async def admit_seat_change(session: AsyncSession, table: Table, action: dict[st
     sender = table.seat_of(user_id) if person and user_id is not None else None
     if action.get("type") == "seat_back" and person and user_id is not None:
         sender = table.away_seat_of(user_id)
-    offered = (person and user_id is not None and action.get("to") == "person"
-               and await _offered(session, table.id, target, user_id))
+    offers = (await _offers(session, table.id, target, user_id) if person and user_id is not None
+              and action.get("to") == "person" else [])
+    offered = any(due > now for due in offers)
     refusal = seat_change_refusal(holds(table), action, person=person, sender=sender, offered=offered)
     if refusal == "core.host_only":
         raise IllegalAction(refusal)
+    if refusal == "seat.error.no_offer" and offers:  # offered, but too late
+        refusal = "seat.error.offer_lapsed"
     if refusal is not None:
         raise TableError(refusal, seat=target)
-    if action.get("type") == "seat_replaced" and action.get("to") == "person":
+    if action.get("type") == "seat_replaced":
         action = {**action, "was": list(table.seat_names(target))}
     if seat is not None:  # the bot's word: the game's clock (SYSTEM_SEAT) or the host's (HOST_SEAT)
         return seat, action
     return (target if action.get("type") == "seat_back" else HOST_SEAT), action
 
 
-async def _offered(session: AsyncSession, game_id: int, seat: int, user_id: int) -> bool:
-    return any(t.kind == OFFER_TIMER and t.payload.get("seat") == seat and t.payload.get("user_id") == user_id
-               for t in await timers.pending_of(session, game_id))
+async def _offers(session: AsyncSession, game_id: int, seat: int, user_id: int) -> list[datetime]:
+    """The deadlines of the pending offers of ``seat`` to ``user_id`` (past ones too: their timers did not fire
+    yet)."""
+    return [t.due_at for t in await timers.pending_of(session, game_id)
+            if t.kind == OFFER_TIMER and t.payload.get("seat") == seat and t.payload.get("user_id") == user_id]
 
 
 async def change_seat(session: AsyncSession, table: Table, action: dict[str, Any], user_id: int | None,
@@ -85,7 +92,7 @@ async def change_seat(session: AsyncSession, table: Table, action: dict[str, Any
     if kind == "seat_replaced":
         values["user_id"] = user_id if action["to"] == "person" else None
         values["dm_ok"] = True
-        if action["to"] == "person" and action.get("names"):  # the seat goes by its new holder's name from now on
+        if action.get("names"):  # the seat goes by its new holder's name (or a computer player's) from now on
             values["names"] = list(action["names"])
     await session.execute(update(Seat).where(Seat.game_id == table.id, Seat.seat == target).values(**values))
     if kind == "seat_replaced":  # every offer armed until now lapses

@@ -297,7 +297,8 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, ReadsMixin):
                 table = handed[0]
             engine = table.engine
             if is_seat_change(action):
-                seat, action = await admit_seat_change(session, table, action, user_id=user_id, seat=seat)
+                seat, action = await admit_seat_change(session, table, action, user_id=user_id, seat=seat,
+                                                       now=now)
             else:
                 seat = admit(table, user_id=user_id, seat=seat, expected_version=expected_version,
                              host_action=engine.is_host_action(action.get("type")), manager=manager)

@@ -125,7 +125,8 @@ def walks(geo: Geometry, start: int, blocked: set[int] | frozenset[int],
 
 @cache
 def _walks(geo: Geometry, start: int, steps: int) -> tuple[tuple[int, ...], ...]:
-    """Every walk of exactly ``steps`` steps from ``start`` on the board, in the order of :meth:`Geometry.steps_from`."""
+    """Every walk of exactly ``steps`` steps from ``start`` on the board, in the order of
+    :meth:`Geometry.steps_from`."""
     if steps == 0:
         return ((),)
     return tuple((nxt, *rest) for nxt in geo.steps_from(start, transit=True) for rest in _walks(geo, nxt, steps - 1))

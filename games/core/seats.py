@@ -4,15 +4,15 @@ history like any move) that leave the game's own state as it is (issue 24).
 * :class:`SeatAway`: after the server's number of timeouts in a row the computer plays the seat (sent by the
   game's own clock, ``SYSTEM_SEAT``).
 * :class:`SeatBack`: the seat's player takes it back ("I'm back"; sent by that seat).
-* :class:`SeatReplaced`: the host hands the seat to someone else (``to="person"``, with the newcomer's names and
-  the ones the seat had: from then on the seat goes by the new names, in the history too) or to the computer
-  (``to="computer"``; sent by ``HOST_SEAT``).
+* :class:`SeatReplaced`: the host hands the seat to someone else (``to="person"``, with the newcomer's names) or to
+  the computer (``to="computer"``, with a computer player's name; sent by ``HOST_SEAT``), and the names the seat
+  had: from then on the seat goes by the new names, in the history too (which shows the old ones until then).
 
 The engine contract checks who sends them and that the game goes on (:meth:`games.core.Engine.apply`). Who may
 send which change to which seat, and when a game is left to the computer (abandoned), are the rules here
 (:func:`seat_change_refusal`, :func:`abandoned`), over what the table knows of each seat (a :class:`Hold`:
 a person, maybe away, or a computer player; never a Discord id). Their events are public: ``seat.away``,
-``seat.back``, ``seat.replaced.person`` (``was``: the seat's name before) / ``seat.replaced.computer``, with
+``seat.back``, ``seat.replaced.person`` / ``seat.replaced.computer`` (``was``: the seat's name before), with
 ``seat``.
 """
 
@@ -52,7 +52,8 @@ class SeatBack(_SeatChange):
 
 
 class SeatReplaced(_SeatChange):
-    """The host gives ``seat`` to another person (``names``: theirs, display name first) or to the computer;
+    """The host gives ``seat`` to another person (``names``: theirs, display name first) or to the computer
+    (``names``: the computer player's; none in a game logged before they were given: the seat kept its names);
     ``was``: the names the seat went by until then (the table fills them in)."""
 
     type: Literal["seat_replaced"] = "seat_replaced"
@@ -85,9 +86,9 @@ def seat_change_key(action: Any) -> str:
 
 
 def seat_change_event_params(action: Any) -> dict[str, Any]:
-    """The public event's parameters of a seat change: ``seat``, and for a replacement by a person ``was`` (the
-    name the seat had, shown once: from this step on the seat goes by its new holder's name)."""
-    if isinstance(action, SeatReplaced) and action.to == "person":
+    """The public event's parameters of a seat change: ``seat``, and for a replacement ``was`` (the name the seat
+    had, shown once: from this step on the seat goes by its new holder's name, or the computer player's)."""
+    if isinstance(action, SeatReplaced):
         return {"seat": action.seat, "was": action.was[0] if action.was else ""}
     return {"seat": action.seat}
 
@@ -143,24 +144,26 @@ def abandoned(holds: Iterable[Hold]) -> bool:
 
 def names_at_start(names: Sequence[tuple[str, ...]], actions: Iterable[dict[str, Any]]) -> list[tuple[str, ...]]:
     """The names each seat was dealt under, from the names the seats go by now (``names``, by seat) and the game's
-    logged actions (JSON): a seat handed to a person went by the ``was`` of its first such replacement."""
+    logged actions (JSON): a seat handed over went by the ``was`` of its first replacement that renamed it."""
     out = [tuple(n) for n in names]
     seen: set[int] = set()
     for action in actions:
-        if _to_person(action) and action["seat"] not in seen and action.get("was"):
+        if _renames(action) and action["seat"] not in seen and action.get("was"):
             seen.add(action["seat"])
             out[action["seat"]] = tuple(action["was"])
     return out
 
 
 def names_after(names: Sequence[tuple[str, ...]], action: dict[str, Any]) -> list[tuple[str, ...]]:
-    """The names of the seats (by seat) after the logged ``action`` (JSON): its new holder's for a seat handed to a
-    person, the same otherwise."""
+    """The names of the seats (by seat) after the logged ``action`` (JSON): its new holder's (or computer
+    player's) for a seat handed over, the same otherwise."""
     out = [tuple(n) for n in names]
-    if _to_person(action) and action.get("names"):
+    if _renames(action):
         out[action["seat"]] = tuple(action["names"])
     return out
 
 
-def _to_person(action: dict[str, Any]) -> bool:
-    return action.get("type") == "seat_replaced" and action.get("to") == "person"
+def _renames(action: dict[str, Any]) -> bool:
+    """Whether the logged ``action`` hands its seat over under new names (a computer's replacement logged before
+    those were given kept the seat's)."""
+    return action.get("type") == "seat_replaced" and bool(action.get("names"))

@@ -2,7 +2,8 @@
 killed with SIGKILL at random points while scripted players open, fill and start Hot Potato games and pass the
 potato, one game at a time in each of several channels. Every second kill waits for the bot to be in the middle of
 a delivery (it has just sent one of a step's requests: a DM, the table's edit), and half the restarts (the 2nd and
-3rd of every four, so the 2nd kill is both) come after Discord has forgotten the message nonces (the double's clock is moved past its nonce memory), so a resumed delivery
+3rd of every four, so the 2nd kill is both) come after Discord has forgotten the message nonces (the double's clock is
+moved past its nonce memory), so a resumed delivery
 that sends again what it already sent shows up as a duplicated send. After every restart it checks that each table
 shows its latest version with buttons and an armed turn timer; at the end, that every move that got a success reply
 is stored exactly once (lost and duplicated moves) and that no message was sent twice (duplicated sends: one

@@ -46,9 +46,11 @@ Scripted API (all waiting is on conditions with a timeout, never a fixed sleep):
 
 Strict like Discord: a request is refused when Discord would refuse it, with Discord's status and code: a body the
 OpenAPI spec rejects or over a limit (400/50035, see ``limits``), an edit that empties a message (50006), a callback
-after Discord's exact 3-second deadline (10062; ``double.allow_margin(s)`` is the only way past it) or a follow-up after 15 minutes (50027), a missing permission (50001/50013; the
+after Discord's exact 3-second deadline (10062; ``double.allow_margin(s)`` is the only way past it) or a follow-up after
+15 minutes (50027), a missing permission (50001/50013; the
 bot's role holds exactly the README's permissions unless ``bot_permissions=`` or ``double.set_bot_permissions(guild,
-bits)`` says otherwise), a wrong token (401), a modal submit Discord's client would not send (a required text input empty, a
+bits)`` says otherwise), a wrong token (401), a modal submit Discord's client would not send (a required text input
+empty, a
 text outside its ``min_length``/``max_length``: ``ModalRefused``), a rate limit (429 with Discord's headers;
 ``double.rate_limits.route("POST", r"/channels/\\d+/messages$", limit=5, per=5.0)``), a bad command name (50035, see
 ``commands``), a file over ``double.attachment_size_limit`` (10 MiB by default: 413/40005). Deadlines run on

@@ -112,7 +112,8 @@ class Role:
         return {
             "id": str(self.id), "name": self.name, "permissions": str(self.permissions), "position": self.position,
             "color": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
-            "hoist": False, "managed": self.managed, "mentionable": self.mentionable, "icon": None, "unicode_emoji": None,
+            "hoist": False, "managed": self.managed, "mentionable": self.mentionable, "icon": None,
+            "unicode_emoji": None,
             "flags": 0,
         }
 

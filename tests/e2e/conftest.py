@@ -24,7 +24,7 @@ from bot.db.session import create_engine, make_sessionmaker
 from bot.settings import Settings
 from bot.tables import TableService
 from games.core import register
-from tests.db.backends import db_url, pg_database  # noqa: F401 - every e2e test runs on SQLite and PostgreSQL
+from tests.db.backends import db_url, pg_database, pg_sessions, pg_url  # noqa: F401 - SQLite, PostgreSQL, multi-process
 from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, StoredMessage, User
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
 from tests.discord_double.server import TOKEN

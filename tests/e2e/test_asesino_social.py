@@ -79,7 +79,8 @@ async def test_three_days_with_a_restart_and_a_judgement(world: World) -> None:
         await dead.dm_bot(f"letter: {user_at[killer].global_name} did it")
         await dm_text(world, dead, "names a player")
         await dead.dm_bot("letter: " + "x" * 1801)  # was "That move could not be understood."
-        await dm_text(world, dead, "⛔ Your text is 1801 characters long; at most 1800 fit. Shorten it and send it again.")
+        await dm_text(world, dead,
+                      "⛔ Your text is 1801 characters long; at most 1800 fit. Shorten it and send it again.")
         await dead.dm_bot("letter: Look at who hesitates.")
         await dm_text(world, dead, "Your Farewell Letter is saved")
         assert not [m for m in medium_posts(world) if "Farewell Letter" in m.text]

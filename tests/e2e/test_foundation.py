@@ -184,7 +184,8 @@ async def test_cancelling_a_running_game_is_announced_and_disables_its_buttons(w
         assert "This game was cancelled" not in lobby.text
         assert "only" in (await refusal(await bob.slash(world.games, "cancel"))).lower()
         assert "cancelled" in await confirm_cancel(world, alice, await alice.slash(world.games, "cancel"))
-        await world.double.wait_for(lambda: [c.get("label") for c in status[0].walk_components() if c.get("type") == 2] == ["History"],
+        await world.double.wait_for(lambda: [c.get("label") for c in status[0].walk_components()
+                                             if c.get("type") == 2] == ["History"],
                                     what="the status buttons to go (but the History)")
         assert status[0].id == lobby.id
         assert "was cancelled by Alice" in lobby.text

@@ -32,7 +32,8 @@ from tests.support.newgame import newgame
 pytestmark = pytest.mark.usefixtures("potato")
 
 WORDS = {
-    "en": {"paused": "Paused by Alice", "log_paused": "Alice paused the game.", "log_resumed": "Alice resumed the game.",
+    "en": {"paused": "Paused by Alice", "log_paused": "Alice paused the game.",
+           "log_resumed": "Alice resumed the game.",
            "refused_host": "Only the host of this game", "refused_paused": "The game is paused by Alice",
            "pause": "Pause", "resume": "Resume", "cancel": "Cancel the game", "yes": "Yes, cancel it",
            "back": "Back", "kept": "Nothing was cancelled.", "cancelled": "The game was cancelled by Alice",
@@ -181,15 +182,7 @@ async def test_the_host_removes_a_joined_player_from_the_lobby(world: World, lan
     nothing; alice's removes carol, and the lobby (edited in place) no longer lists her."""
     alice, bob, carol = world.players[:3]
     async with world.running():
-        if language != "en":
-            await (await world.admin.slash(world.games, "config language", language=language)).response()
-        handle = await newgame(alice, world.games, "potato", "classic")
-        await handle.response()
-        lobby = await handle.wait_original()
-        game = int(next(b["custom_id"] for b in lobby.buttons()).split(":")[2])
-        for user in (bob, carol):
-            await (await user.click(lobby, f"coroner:lobby:{game}:join")).response()
-        await world.double.wait_for(lambda: carol.mention in lobby.text, what="carol in the lobby")
+        lobby, game = await lobby_of_three(world, language)
         kick = f"coroner:lobbysel:{game}:kick"
         options = next(c for c in lobby.walk_components() if c.get("custom_id") == kick)["options"]
         assert [o["value"] for o in options] == [str(bob.id), str(carol.id)]
@@ -249,3 +242,43 @@ async def test_a_paused_social_game_keeps_its_day_and_resumes_with_the_time_left
         assert count_in_statuses(world, "Day 1 is over") == 0 and (await world.tables.load(table.id)).state.day == 1
         world.clock.advance(minutes=2)
         await world.double.wait_for(lambda: count_in_statuses(world, "Day 1 is over") == 1, what="day 1 to end")
+
+
+async def lobby_of_three(world: World, language: str = "en") -> tuple[StoredMessage, int]:
+    """alice's Hot Potato lobby (in ``language``) that bob and carol joined: its message and game id."""
+    alice, bob, carol = world.players[:3]
+    if language != "en":
+        await (await world.admin.slash(world.games, "config language", language=language)).response()
+    handle = await newgame(alice, world.games, "potato", "classic")
+    await handle.response()
+    lobby = await handle.wait_original()
+    game = int(next(b["custom_id"] for b in lobby.buttons()).split(":")[2])
+    for user in (bob, carol):
+        await (await user.click(lobby, f"coroner:lobby:{game}:join")).response()
+    await world.double.wait_for(lambda: carol.mention in lobby.text, what="carol in the lobby")
+    return lobby, game
+
+
+async def test_a_server_manager_removes_a_joined_player_as_the_host_would(world: World) -> None:
+    """The admin (Manage Server, not seated) may use the lobby's Remove select as the host's other controls allow:
+    carol is removed and the lobby no longer lists her."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        lobby, game = await lobby_of_three(world)
+        await (await world.admin.select(lobby, f"coroner:lobbysel:{game}:kick", [str(carol.id)])).response()
+        await world.double.wait_for(lambda: carol.mention not in lobby.text, what="carol gone from the lobby")
+        assert (await world.tables.load(game)).user_ids() == [alice.id, bob.id]
+
+
+async def test_removing_a_player_who_left_meanwhile_is_refused_in_the_clickers_words(world: World) -> None:
+    """Alice picks carol twice from the same select: one removes her, the other (stale) tells alice that carol is
+    no longer in the lobby, not that alice is not playing; nothing else changes."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        lobby, game = await lobby_of_three(world)
+        kick = f"coroner:lobbysel:{game}:kick"
+        handles = [await alice.select(lobby, kick, [str(carol.id)]) for _ in range(2)]
+        answers = [await handle.response() for handle in handles]
+        refused = [a.content for a in answers if a.ephemeral]
+        assert refused == [f"⛔ {carol.mention} is no longer in the lobby: nobody was removed."]
+        assert (await world.tables.load(game)).user_ids() == [alice.id, bob.id]

@@ -1,5 +1,6 @@
 """``/config lobbyrole``: the role is pinged once, when a lobby opens, and nobody else: not the host, not a member
-of another role, not @everyone; edits of the lobby never ping again; @everyone is refused as the lobby role, and so is a role the bot could not
+of another role, not @everyone; edits of the lobby never ping again; @everyone is refused as the lobby role, and so is a
+role the bot could not
 ping (not mentionable, and the bot has no Mention Everyone)."""
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ async def test_a_role_the_bot_cannot_ping_is_refused_and_nothing_is_saved(world:
         handle = await newgame(alice, world.games, "asesino", "tabletop")
         await handle.response()
         lobby = await handle.wait_original()
-    start = {"en": f"⛔ <@&{closed.id}> cannot be pinged by the bot", "es": f"⛔ El bot no puede avisar a <@&{closed.id}>"}
+    start = {"en": f"⛔ <@&{closed.id}> cannot be pinged by the bot",
+             "es": f"⛔ El bot no puede avisar a <@&{closed.id}>"}
     assert refused.startswith(start[language]) and refused.endswith(
         {"en": "Nothing was saved.", "es": "No se ha guardado nada."}[language])
     assert not lobby.content and lobby.pings == frozenset()

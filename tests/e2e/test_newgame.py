@@ -51,7 +51,8 @@ async def test_a_first_player_not_seated_refuses_the_start_and_keeps_the_lobby(w
         refused = await refusal(await alice.slash(world.games, "start"))
         table = await world.tables.table_in_channel(world.games.id)
     assert refused == ("⛔ El asiento 4 no está en esta mesa: primer_jugador cuenta los asientos desde 0 en orden de "
-                       "llegada. El anfitrión puede cambiarla con el botón Opciones de la sala y volver a pulsar Empezar.")
+                       "llegada. El anfitrión puede cambiarla con el botón Opciones de la sala y volver a pulsar "
+                       "Empezar.")
     assert table is not None and table.status == "lobby" and table.state is None
     assert [b["label"] for b in lobby.components[0]["components"]] == ["Unirse", "Salir", "Empezar", "Cancelar"]
     assert [b["label"] for b in lobby.components[1]["components"]] == ["Añadir IA", "Quitar IA", "Opciones"]

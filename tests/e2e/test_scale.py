@@ -17,7 +17,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Timer
 from bot.tables import TableService
-from tests.db.backends import pg_database, pg_sessions, pg_url  # noqa: F401 - the processes share one PostgreSQL database
 from tests.discord_double import DiscordDouble
 from tests.e2e.conftest import mark, shown_lines
 from tests.e2e.scale import (
@@ -46,7 +45,7 @@ def tables(pg_sessions: async_sessionmaker[AsyncSession]) -> TableService:
     return TableService(pg_sessions)
 
 
-async def test_two_processes_play_games_on_both_shards_to_the_end(pg_url: str, tmp_path: Path,  # noqa: F811
+async def test_two_processes_play_games_on_both_shards_to_the_end(pg_url: str, tmp_path: Path,
                                                                  tables: TableService,
                                                                  pg_sessions: async_sessionmaker[AsyncSession]) -> None:
     """Shard 0 and shard 1 in two processes whose REST goes through one proxy. A game in each shard's channel is
@@ -117,7 +116,7 @@ async def test_two_processes_play_games_on_both_shards_to_the_end(pg_url: str, t
 
 
 async def test_three_processes_a_timer_due_while_its_shard_is_down_fires_once_elsewhere(
-        pg_url: str, tmp_path: Path, tables: TableService,  # noqa: F811
+        pg_url: str, tmp_path: Path, tables: TableService,
         pg_sessions: async_sessionmaker[AsyncSession]) -> None:
     """Three processes, one shard each. While the process of shard 2 is SIGKILLed, the Killer's turn timer of the
     game in shard 2's channel falls due: another process fires it once (the Killer is walked, the channel told

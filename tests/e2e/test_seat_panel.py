@@ -6,11 +6,17 @@ database."""
 
 from __future__ import annotations
 
+import asyncio
+from datetime import timedelta
+from typing import Any
+
 import pytest
 
+from bot.seat_controls import OFFER_FOR
 from bot.tables import Table
+from bot.tables.seats import OFFER_TIMER
 from tests.discord_double import StoredMessage, User
-from tests.e2e.conftest import World, refusal, settled, stored
+from tests.e2e.conftest import World, answer, refusal, settled, stored
 from tests.e2e.latency import SlowSql
 from tests.e2e.test_host import open_panel
 from tests.e2e.test_seats import (
@@ -85,8 +91,9 @@ async def test_the_host_replaces_a_player_from_the_panel_by_a_member(world: Worl
 
 @pytest.mark.parametrize("language", LANGUAGES)
 async def test_the_host_hands_a_seat_to_the_computer_from_the_panel(world: World, language: str) -> None:
-    """Alice's panel: Replace → Bob's seat → The computer: the seat is the computer's at once, the table says so
-    (one edit, no new table message) and the panel says it too; Back shows the host's powers again."""
+    """Alice's panel: Replace → Bob's seat → The computer: the seat is the computer's at once and goes by a
+    computer player's name (Bob's is gone from the table but for the line saying whose seat it was), the table says
+    so (one edit, no new table message) and the panel says it too; Back shows the host's powers again."""
     alice, bob = world.players[:2]
     async with world.running():
         table = await start(world, language, [alice, bob])
@@ -103,7 +110,11 @@ async def test_the_host_hands_a_seat_to_the_computer_from_the_panel(world: World
         await settled(world)
         after = await world.tables.load(table.id)
         assert after.user_of(1) is None and after.version == table.version + 1
-        assert t(language, "seat.replaced.computer", seat="Bob") in table_message(world, after).text
+        computer = t(language, "lobby.ai_name", number=1)
+        assert after.shown_name(1) == computer
+        shown = table_message(world, after).text
+        line = t(language, "seat.replaced.computer", was="Bob", seat=computer)
+        assert line in shown and "Bob" not in shown.replace(line, "")
         assert len([m for m in world.bot_messages() if m.embeds]) == count
         assert any(c.get("custom_id", "").endswith(":host:replace") for c in panel.walk_components())
         assert "Bob" not in [o["label"].split(" ", 1)[1] for c in panel.selects() for o in c.get("options", [])]
@@ -197,3 +208,57 @@ async def answer_public(handle) -> StoredMessage:  # type: ignore[no-untyped-def
     assert first is not None and not first.ephemeral, first
     return first
 
+
+
+async def offer_to(world: World, host: User, seat: int, member: User) -> StoredMessage:
+    """``host``'s ``/replace`` offer of ``seat`` (numbered from 0) to ``member``: the public offer message."""
+    await (await host.slash(world.games, "replace", seat=seat + 1, member=member)).response()
+    return next(m for m in reversed(world.bot_messages()) if member.mention in m.content)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_late_click_on_an_offer_is_refused_and_the_lapsed_offer_loses_its_button(world: World,
+                                                                                       language: str) -> None:
+    """Carol clicks the offer of Bob's seat after its 15 minutes, before its timer has fired: refused privately
+    (the offer lapsed), nothing changes; when the timer fires the offer's message says it lapsed, its button gone."""
+    alice, bob, carol = world.players[:3]
+    bot = world.bot()
+    async with world.running(bot):
+        table = await start(world, language, [alice, bob])
+        offer = await offer_to(world, alice, 1, carol)
+        lapse, due, go = bot.timers.handlers[OFFER_TIMER], asyncio.Event(), asyncio.Event()
+
+        async def held(timer: Any) -> None:  # the timer is due but has not fired yet
+            due.set()
+            await go.wait()
+            await lapse(timer)
+
+        bot.timers.on(OFFER_TIMER, held)
+        world.clock.advance(OFFER_FOR + timedelta(seconds=1))
+        await asyncio.wait_for(due.wait(), 10)
+        await settled(world)
+        before = await world.tables.load(table.id)
+        said = await refusal(await carol.click(offer, control(offer, ":take_seat:1")))
+        assert said == "⛔ " + t(language, "seat.error.offer_lapsed")
+        after = await world.tables.load(table.id)
+        assert after.user_of(1) == bob.id and after.version == before.version
+        go.set()
+        await world.double.wait_for(lambda: not offer.components, what="the lapsed offer's button gone")
+        assert offer.content == t(language, "seat.offer_lapsed", seat="Bob", user=carol.mention)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_newcomer_with_closed_dms_is_shown_the_way_to_the_secrets(world: World, language: str) -> None:
+    """Carol, whose DMs are closed, takes Bob's seat: the offer's message does not promise a DM, it says the DM
+    failed and carries "My secrets", which shows her the seat's secrets privately."""
+    alice, bob, carol = world.players[:3]
+    world.double.close_dms(carol)
+    async with world.running():
+        await start(world, language, [alice, bob])
+        offer = await offer_to(world, alice, 1, carol)
+        assert (await (await carol.click(offer, control(offer, ":take_seat:1"))).response()).type in (6, 7)
+        await world.double.wait_for(lambda: t(language, "seat.taken_dm_closed") in offer.content,
+                                    what="the offer's word on the closed DMs")
+        assert t(language, "seat.taken") not in offer.content
+        secrets = await answer(await carol.click(offer, control(offer, ":secrets:")))
+        assert secrets.ephemeral and secrets.embeds

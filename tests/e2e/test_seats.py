@@ -208,7 +208,7 @@ async def test_the_host_hands_a_seat_to_a_member_who_accepts_the_offer(world: Wo
         # the host hands Alice's own seat to the computer: nobody plays any more, the game ends and its history
         # (now open) shows both changes
         handed = await (await alice.slash(world.games, "replace", seat=1)).response()
-        assert handed.ephemeral and t(language, "seat.handed_to_computer", seat=held.shown_name(0)) in handed.content
+        assert handed.ephemeral and t(language, "seat.handed_to_computer", seat="Alice") in handed.content
         while (current := await world.tables.load(table.id)).status == "active":
             awaited = current.engine.waiting(current.state).seats[0]
             await time_out(world, current, 301 if current.user_of(awaited) else 7)
@@ -217,7 +217,8 @@ async def test_the_host_hands_a_seat_to_a_member_who_accepts_the_offer(world: Wo
         await history.response()
         (timeline, *_) = await history.wait_followups(1)
         assert t(language, "seat.replaced.person", was="Bob", seat="Carol") in timeline.text
-        assert t(language, "seat.replaced.computer", seat=held.shown_name(0)) in timeline.text
+        computer = t(language, "lobby.ai_name", number=1)
+        assert t(language, "seat.replaced.computer", was="Alice", seat=computer) in timeline.text
         before, after = timeline.text.split(t(language, "seat.replaced.person", was="Bob", seat="Carol"))
         assert "Bob" in before and "Carol" not in before  # who held the seat before, until the replacement
         assert "Bob" not in after

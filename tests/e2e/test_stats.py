@@ -30,7 +30,8 @@ async def test_stats_show_a_member_and_a_game_with_charts(world: World) -> None:
         assert mine.embeds[0]["title"] == f"Statistics: {alice.global_name or alice.username}"
         assert mine.embeds[0]["description"].startswith("All games: 2 played")
         assert [a.filename for a in mine.attachments] == ["results.png"]
-        assert mine.attachments[0].description.startswith(f"Line chart of {alice.global_name or alice.username}'s win rate")
+        name = alice.global_name or alice.username
+        assert mine.attachments[0].description.startswith(f"Line chart of {name}'s win rate")
         assert mine.attachments[0].data.startswith(b"\x89PNG") and len(mine.attachments[0].data) < 300_000
         server = await _stats(bob, world, game="asesino")
         assert server.embeds[0]["title"] == "Asesino en Serie: this server's statistics"

@@ -15,7 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db.models import DeliveryLease, Timer
 from bot.tables import TableService
 from bot.tables.leases import LEASE
-from tests.db.backends import pg_database, pg_sessions, pg_url  # noqa: F401 - the processes share one PostgreSQL database
 from tests.discord_double import DiscordDouble
 from tests.e2e.scale import custom_id, games_on, routed_game, stored
 from tests.support.processes import Cluster
@@ -28,7 +27,7 @@ OLD_LEASE = 30.0
 
 
 async def test_a_killed_process_game_is_shown_by_the_survivor_once_its_short_lease_ran_out(
-        pg_url: str, tmp_path: Path, pg_sessions: async_sessionmaker[AsyncSession]) -> None:  # noqa: F811
+        pg_url: str, tmp_path: Path, pg_sessions: async_sessionmaker[AsyncSession]) -> None:
     """Shard 1's process commits the Detective's placement and is showing it (the click's answer held in the
     network) when it is SIGKILLed: it holds the game's delivery lease. The Detective's turn timer is made due at
     once; shard 0's process fires it and shows the placement and the timeout, in order, well before the old 30 s

@@ -91,6 +91,20 @@ async def pick_anywhere(world: World, user: User, kind: str, target: int) -> Non
     await (await user.select(panel, select["custom_id"], [str(target)])).wait_followups(1)
 
 
+async def recruited(world: World, players: list[User]) -> tuple[Table, dict[str, User]]:
+    """The social game of ``players`` started and the Killer's pick of the Accomplice made: the table and who is
+    who (:func:`tests.e2e.social.cast`)."""
+    table = await start_game(world, players)
+    who = cast(table, players)
+    await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+    return table, who
+
+
+async def plotters_thread(world: World) -> Channel:
+    """The Killer and the Accomplice's thread, once the bot has made it."""
+    return await world.double.wait_for(lambda: named(world, "plotters"), what="the plotters' thread")
+
+
 async def judge_the_killer(world: World, who: dict[str, User]) -> None:
     await (await who["detective"].slash(world.games, "accuse", player=who["killer"])).wait_followups(1)
     for backer in (who["doctor"], who["accomplice"]):
@@ -110,7 +124,7 @@ async def test_threads_are_made_with_their_members_and_archived_at_the_end(world
         who = cast(table, players)
         assert any(b["label"] == "Watch" for b in statuses(world)[-1].buttons())
         await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
-        plotters = await world.double.wait_for(lambda: named(world, "plotters"), what="the plotters' thread")
+        plotters = await plotters_thread(world)
         await world.double.wait_for(lambda: members(world, plotters) == {who["killer"].id, who["accomplice"].id},
                                     what="the pair in their thread")
         assert plotters.type == 12 and not plotters.invitable
@@ -193,8 +207,9 @@ async def test_discord_refusing_the_thread_falls_back_to_dms(world: World) -> No
         assert "There is no watchers' thread for this game" in await watch(world, onlooker)
         assert "There is no watchers' thread for this game" in await watch(world, onlooker)  # asked once only
         await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
-        await dm_text(world, who["accomplice"], "made you the accomplice")  # the pair hears it by DM; a thread was asked for
-        await world.double.wait_for(lambda: named(world, "plotters"), what="the plotters' thread")
+        # the pair hears it by DM; a thread was asked for
+        await dm_text(world, who["accomplice"], "made you the accomplice")
+        await plotters_thread(world)
     assert [t.name for t in threads(world)] == [f"Game {table.id}: the plotters"]
     creations = [r for r in world.double.requests if r.method == "POST" and r.path.endswith("/threads")]
     assert [r.status for r in creations] == [403, 403, 201]
@@ -224,10 +239,8 @@ async def test_threads_survive_a_restart(world: World) -> None:
     made after it by a Watch gets the murdered player, once."""
     players, onlooker = await with_threads(world)
     async with world.running():
-        table = await start_game(world, players)
-        who = cast(table, players)
-        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
-        plotters = await world.double.wait_for(lambda: named(world, "plotters"), what="the plotters' thread")
+        table, who = await recruited(world, players)
+        plotters = await plotters_thread(world)
         await world.double.wait_for(lambda: len(members(world, plotters)) == 2, what="the pair added")
         await until_delivered(world)
     async with world.running():
@@ -267,10 +280,8 @@ async def test_a_cancelled_game_archives_its_threads_and_each_costs_its_few_requ
     archive; the steps in between ask Discord nothing about threads."""
     players, onlooker = await with_threads(world)
     async with world.running():
-        table = await start_game(world, players)
-        who = cast(table, players)
-        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
-        plotters = await world.double.wait_for(lambda: named(world, "plotters"), what="the plotters' thread")
+        table, who = await recruited(world, players)
+        plotters = await plotters_thread(world)
         await watch(world, onlooker)
         dead = named(world, "the dead")
         assert dead is not None

@@ -4,6 +4,8 @@ of the thread; the thread is archived and locked when the host ends the match.""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.discord_double.permissions import PRIVATE_THREADS, README_MINIMAL
 from tests.e2e.conftest import World, refusal
 from tests.e2e.test_verdugo import (
@@ -18,11 +20,13 @@ from tests.e2e.test_verdugo import (
     current,
     start_table,
     use,
-    verdugo_seed,  # noqa: F401 - the fixture
+    verdugo_seed,  # noqa: F401 - the fixture, used by every test here
 )
 
+pytestmark = pytest.mark.usefixtures("verdugo_seed")
 
-async def test_the_dead_of_a_round_share_the_thread_until_the_round_ends(world: World, verdugo_seed: None) -> None:
+
+async def test_the_dead_of_a_round_share_the_thread_until_the_round_ends(world: World) -> None:
     """Round 2 of the known seed: bob chops erin, who is added to the thread an onlooker opened with Watch (and is
     refused the table's controls); once bob stops, erin is taken out again; the match ends and the thread is
     archived and locked."""

@@ -77,7 +77,8 @@ async def test_no_move_counts_while_paused_and_nothing_is_written(service: Table
     assert [a["type"] for a in logged] == ["pause"]
     going = (await service.act(table.id, HOST, control("resume", NOW))).table
     assert going.version == table.version + 2 and going.decision_opened == table.version
-    assert (await service.act(table.id, user, action, expected_version=table.version)).table.version == going.version + 1
+    after = await service.act(table.id, user, action, expected_version=table.version)
+    assert after.table.version == going.version + 1
     assert await service.replay_check(table.id)
 
 

@@ -59,7 +59,8 @@ class Host(commands.Cog):
     async def pause(self, interaction: discord.Interaction) -> None:
         await self._command(interaction, "pause")
 
-    @app_commands.command(name="resume", description=_("Resume the paused game in this channel (host or Manage Server)"))
+    @app_commands.command(name="resume",
+                          description=_("Resume the paused game in this channel (host or Manage Server)"))
     @app_commands.guild_only()
     async def resume(self, interaction: discord.Interaction) -> None:
         await self._command(interaction, "resume")
@@ -145,7 +146,7 @@ async def _replace_ai(cog: Host, interaction: discord.Interaction, table: Table,
     check_host(table, interaction.user.id, manager=is_manager(interaction.user))
     seat = _seat_of(table, arg.partition(".")[2])
     after = await in_time(interaction, to_computer(cog.bot, table, seat))
-    ctx = RenderContext(after, after.language)
+    ctx = RenderContext(table, after.language)  # (the seat by the name it had: now it is the computer's)
     said = ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat))
     await edit_answer(interaction, content=said, **(panel(after) if after.status == "active" else
                                                     {"embed": None, "view": None}))

@@ -20,6 +20,7 @@ from bot.cogs.lobby.options_form import form_options, options_modal, submitted_o
 from bot.cogs.lobby.ping import with_ping
 from bot.cogs.lobby.render import cancel_confirmation, lobby_embed, lobby_expires_at, lobby_heading, lobby_view
 from bot.cogs.lobby.scheduled import STARTS_IN, ScheduledLobbies
+from bot.cogs.lobby.series import SeriesRounds
 from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
 from bot.errors import UserError, error_text, send_error
 from bot.guild_config import GuildConfig
@@ -27,7 +28,7 @@ from bot.i18n import t
 from bot.locks import KeyedLocks
 from bot.tables import TableError
 from bot.tables.lobby import check_cancel
-from bot.ui import SILENT, RenderContext, answering, ui_for
+from bot.ui import SILENT, answering, ui_for
 from games.core import get_game
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ log = logging.getLogger(__name__)
 LOBBY_EDITS = 3
 
 
-class Lobby(ScheduledLobbies, commands.Cog):
+class Lobby(ScheduledLobbies, SeriesRounds, commands.Cog):
     """``/newgame``, ``/join``, ``/leave``, ``/start``, ``/cancel`` and the lobby buttons."""
 
     def __init__(self, bot: Coroner) -> None:
@@ -47,7 +48,7 @@ class Lobby(ScheduledLobbies, commands.Cog):
         self._lobby_locks = KeyedLocks()
         bot.timers.on("lobby_expire", self.on_lobby_expire)
         self.arm_schedule()
-        bot.timers.on("series_round_finished", lambda timer: self.series_round_finished(timer.game_id))
+        self.arm_series()
 
     # --- /newgame ---------------------------------------------------------------------------------------------
     def plugins_loaded(self) -> None:
@@ -78,7 +79,8 @@ class Lobby(ScheduledLobbies, commands.Cog):
     async def _open(self, interaction: discord.Interaction, game: str, mode: str,
                     given: dict[str, Any]) -> tuple[Table, datetime, int | None]:
         """The options checked, then the lobby row, the host's seat, the expiry timer and (with ``rounds``) the
-        series in one transaction (the slow part of /newgame). Returns the lobby, its expiry and the series length (``None``: one game)."""
+        series in one transaction (the slow part of /newgame). Returns the lobby, its expiry and the series length
+        (``None``: one game)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config, settings, rounds = await self._checked(interaction, game, mode, given)
         expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
@@ -281,7 +283,12 @@ class Lobby(ScheduledLobbies, commands.Cog):
         if action == "kick":
             if not values or not values[0].isdigit():
                 raise UserError("lobby.unknown_action")
-            return await tables.kick(game_id, user.id, int(values[0]))
+            try:
+                return await tables.kick(game_id, user.id, int(values[0]), is_manager=is_manager(user))
+            except TableError as exc:  # (said to the clicker, not as if they were the one not playing)
+                if exc.code == "table.not_a_player":
+                    raise UserError("lobby.kick.gone", player=f"<@{values[0]}>") from exc
+                raise
         if action == "join":
             return await tables.join(game_id, user.id, user_names(user))
         if action == "leave":
@@ -367,47 +374,3 @@ class Lobby(ScheduledLobbies, commands.Cog):
         if table.status != "lobby":
             return
         await self._refresh_lobby(await self.bot.tables.expire(table.id))
-
-    # --- series -----------------------------------------------------------------------------------------------
-    async def series_round_finished(self, game_id: int) -> None:
-        """A round of a series ended: post the standings (the UI's ``series_embed``) and, unless it was the
-        last round, open the next round's lobby in the same channel with the same players seated in the same
-        order (the host presses Start). Runs from a timer the delivery of the round's last step arms; run again
-        (a process died before marking that timer fired), it posts and opens nothing twice."""
-        table = await self.bot.tables.load(game_id)
-        if table.series_id is None or table.status != "finished":
-            return
-        following = await self.bot.tables.table_in_channel(table.channel_id)
-        if following is not None and following.series_id == table.series_id and following.id > table.id:
-            return  # run already (this timer taken over from a process that died before marking it fired)
-        series = await self.bot.tables.series_rounds(table.series_id)
-        if series is None:
-            return
-        rounds = [{seat: points for user, points in series.points[r].items() if (seat := table.seat_of(user))
-                   is not None} for r in sorted(series.points)]
-        ui = ui_for(table.game, table.mode)
-        channel = await self.bot.delivery.channel(table.channel_id)
-        embed = ui.series_embed(RenderContext(table, table.language), rounds, series.series_id,
-                                series.rounds_played, series.rounds_total)
-        if embed is not None:
-            # a nonce: the same standings again (a run taken over after a crash) return the message already posted
-            await channel.send(embed=embed, allowed_mentions=SILENT, nonce=f"series{table.id}")
-        if series.rounds_played >= series.rounds_total:
-            return
-        await self._next_round(table, series.rounds_played + 1, series.rounds_total)
-
-    async def _next_round(self, table: Table, round_no: int, total: int) -> None:
-        tables = self.bot.tables
-        config = await self.bot.config(table.guild_id)
-        expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)
-        lobby = await tables.open_lobby(table.guild_id, table.channel_id, table.host_id, table.game, table.mode,
-                                        table.options, language=table.language, series_id=table.series_id,
-                                        expires_at=expires)
-        for seat in table.seats:  # the same players in the same order (a crash here: its message comes at start)
-            lobby = (await tables.join(lobby.id, seat.user_id, list(seat.names)) if seat.user_id is not None
-                     else await tables.add_ai(lobby.id, table.host_id))
-        message = await self._send_lobby(lobby, {
-            "content": t(f"{table.game}.series.next_round", table.language, round=round_no, total=total),
-            "embed": lobby_embed(lobby, lobby.language, int(expires.timestamp())),
-            "view": lobby_view(lobby, lobby.language), "allowed_mentions": SILENT})
-        await tables.set_lobby_message(lobby.id, message.id)

@@ -100,7 +100,8 @@ def lobby_view(table: Table, language: str) -> discord.ui.View | None:
     if table.status != "lobby":
         return None
     cat = catalog(language)
-    actions = ("join", "leave", "start", "cancel", "add_ai", "remove_ai", *(("options",) if form_options(table) else ()))
+    actions = ("join", "leave", "start", "cancel", "add_ai", "remove_ai",
+               *(("options",) if form_options(table) else ()))
     items: list[discord.ui.Item[Any]] = [LobbyButton(table.id, action, label=cat.render(f"lobby.button.{action}"))
                                          for action in actions]
     ctx = RenderContext(table, language)

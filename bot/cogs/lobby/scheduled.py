@@ -26,6 +26,7 @@ from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_view
 from bot.deadline import in_time, respond
 from bot.errors import UserError
 from bot.i18n import t
+from bot.posted import posted_with
 from bot.tables.options import validate_starts_in
 from bot.tables.schedule import LOBBY_OPEN, BookingClash
 from bot.ui import SILENT
@@ -46,18 +47,7 @@ async def posted_lobby(channel: discord.abc.Messageable, game_id: int, bot_id: i
     """The bot's message among the last :data:`LOOK_BACK` of ``channel`` that carries the buttons of lobby
     ``game_id`` (custom ids ``coroner:lobby:<game_id>:...``), or ``None``; also ``None`` when the history cannot
     be read (no Read Message History: the caller posts)."""
-    prefix = f"coroner:lobby:{game_id}:"
-    try:
-        async for message in channel.history(limit=LOOK_BACK):
-            if message.author.id != bot_id:
-                continue
-            ids = [getattr(item, "custom_id", None) or "" for row in message.components
-                   for item in getattr(row, "children", [row])]
-            if any(custom_id.startswith(prefix) for custom_id in ids):
-                return message
-    except discord.HTTPException:
-        log.warning("could not read the history of channel %s", getattr(channel, "id", "?"), exc_info=True)
-    return None
+    return await posted_with(channel, bot_id, f"coroner:lobby:{game_id}:", limit=LOOK_BACK)
 
 
 class ScheduledLobbies:

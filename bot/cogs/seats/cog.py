@@ -1,7 +1,8 @@
 """``/replace seat [member]``: the table's host (or a member with Manage Server) replaces a seated player of the
 channel's running game: by ``member`` (an offer posted in the channel that only they may accept) or, without one,
 by the computer at once. The seat is picked from the table's seats (autocomplete); everything else is
-:func:`bot.seat_controls.hand_over`."""
+:func:`bot.seat_controls.hand_over`. An offer nobody took lapses by its timer (:func:`bot.seat_controls.offer_lapsed`,
+registered here)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from discord.ext import commands
 from bot.budget import OPTION_TEXT, clip
 from bot.deadline import acknowledge_if_slow
 from bot.errors import UserError
-from bot.seat_controls import hand_over
+from bot.seat_controls import hand_over, offer_lapsed
+from bot.tables.seats import OFFER_TIMER
 
 if TYPE_CHECKING:
     from bot.app import Coroner
@@ -27,10 +29,11 @@ MAX_SEAT = 12
 
 
 class Seats(commands.Cog):
-    """``/replace``."""
+    """``/replace``, and the lapse of the offers it and the host's panel make."""
 
     def __init__(self, bot: Coroner) -> None:
         self.bot = bot
+        bot.timers.on(OFFER_TIMER, lambda timer: offer_lapsed(bot, timer))
 
     async def _running(self, interaction: discord.Interaction) -> Table:
         table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)

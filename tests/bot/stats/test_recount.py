@@ -39,8 +39,8 @@ async def _nothing(*_: object) -> None:
     return None
 
 
-async def _play(service: TableService, clock: Clock, channel: int, game: str, mode: str, users: tuple[int, ...], seed: int,
-                *, ai: int = 0, cancel_after: int | None = None, guild: int = GUILD) -> int:
+async def _play(service: TableService, clock: Clock, channel: int, game: str, mode: str, users: tuple[int, ...],
+                seed: int, *, ai: int = 0, cancel_after: int | None = None, guild: int = GUILD) -> int:
     """Open, fill, start and play one game with random legal moves (AI seats moved by seat); with
     ``cancel_after`` the host cancels it after that many moves. Returns the game id."""
     table = await service.open_lobby(guild, channel, users[0], game, mode, {})

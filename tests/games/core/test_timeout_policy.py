@@ -108,14 +108,15 @@ def test_a_seat_with_nothing_to_do_keeps_the_engine_default() -> None:
 CHANGES = [(SYSTEM_SEAT, SeatAway(seat=1), "seat.away", {"seat": 1}), (1, SeatBack(seat=1), "seat.back", {"seat": 1}),
            (HOST_SEAT, SeatReplaced(seat=1, to="person", names=("zed",), was=("b",)), "seat.replaced.person",
             {"seat": 1, "was": "b"}),
-           (HOST_SEAT, SeatReplaced(seat=1, to="computer"), "seat.replaced.computer", {"seat": 1})]
+           (HOST_SEAT, SeatReplaced(seat=1, to="computer", names=("AI 1",), was=("b",)), "seat.replaced.computer",
+            {"seat": 1, "was": "b"})]
 
 
 @pytest.mark.parametrize(("actor", "action", "key", "params"), CHANGES, ids=[c[2] for c in CHANGES])
 def test_a_seat_change_leaves_the_game_as_it_is_and_says_so(actor: int, action: Any, key: str,
                                                             params: dict[str, Any]) -> None:
     """Accepted from its sender, a seat change keeps the state and gives one public event naming the seat (and, for
-    a replacement by a person, the name the seat had)."""
+    a replacement, the name the seat had)."""
     engine = get_engine("asesino", "small")
     state = engine.setup(engine.Options(), [SeatInfo(names=(n,)) for n in "abc"], 9)
     step = engine.apply(state, actor, engine.parse_action(engine.dump_action(action)))

@@ -99,7 +99,8 @@ def test_the_social_clock_ends_each_overdue_day_at_its_boundary_then_expires_jud
     ends = game.state.day_ends_at
     expires = game.state.judgements[0].expires_at
     assert SOCIAL.due(game.state, expires) == []
-    assert SOCIAL.due(game.state, expires + timedelta(seconds=1)) == [ExpireJudgements(at=expires + timedelta(seconds=1))]
+    later = expires + timedelta(seconds=1)
+    assert SOCIAL.due(game.state, later) == [ExpireJudgements(at=later)]
     late = ends + timedelta(days=2, hours=1)
     state = game.state
     for day in (1, 2, 3):
