@@ -86,13 +86,15 @@ class LeaseKeeper:
         """Every lease of this process was given back in the database (it is stopping)."""
         self._held.clear()
 
-    async def claim_with(self, session: AsyncSession, game_id: int) -> Lease | None:
+    async def claim_with(self, session: AsyncSession, game_id: int, *, committing: bool = False) -> Lease | None:
         """Take the game's delivery lease in the caller's transaction (the one committing a step), saving the
-        delivery its own claim; None when another process holds it, or this deliverer shows nothing."""
+        delivery its own claim; None when another process holds it, or this deliverer shows nothing.
+        ``committing``: the caller's transaction writes a step after this (then :attr:`Lease.first` is None when
+        that step is the game's only pending one: set it once the step has its id)."""
         if not self._shows:
             return None
         now = self._clock()
-        claim = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE)
+        claim = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE, committing=committing)
         if not claim.won:
             return None
         if claim.taken_from is not None:

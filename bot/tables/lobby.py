@@ -23,7 +23,9 @@ from games.core import Event, IllegalAction, SeatInfo
 from games.core.controls import NAME_LENGTH
 
 if TYPE_CHECKING:
-    from bot.tables.outbox import Handoff
+    from cachetools import LRUCache
+
+    from bot.tables.outbox import Deliverer, Handoff
 
 
 class LobbyMixin:
@@ -31,6 +33,8 @@ class LobbyMixin:
 
     _sessions: async_sessionmaker[AsyncSession]
     _clock: Callable[[], datetime]
+    _loaded: LRUCache[int, tuple[Table, int]]
+    deliverer: Deliverer
 
     if TYPE_CHECKING:
         def lock(self, game_id: int) -> asyncio.Lock: ...
@@ -168,6 +172,7 @@ class LobbyMixin:
         ``table.needs_person``, ``table.bad_count``,
         ``table.already_started``, ``table.not_active``, ``table.stale``; ``IllegalAction`` from setup."""
         async with self.lock(game_id):
+            mark = self.deliverer.mark(game_id)
             async with self._sessions() as session, session.begin():
                 _, table = await self._read(session, game_id)
                 self._check_lobby(table)
@@ -183,11 +188,14 @@ class LobbyMixin:
                 seed = self.new_seed() if seed is None else seed
                 state = engine.setup(engine.Options.model_validate(table.options),
                                      [SeatInfo(names=s.names) for s in table.seats], seed)
+                started = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
+                                  updated_at=self._clock())
                 await self._commit_guarded(session, table, status="active", seed=seed,
-                                           state=engine.dump_state(state), started_at=self._clock())
-                table = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
-                                updated_at=self._clock())
+                                           state=engine.dump_state(state), started_at=self._clock(),
+                                           decision_opened=started.decision_opened)
+                table = started
                 handoff = await self._record(session, table, engine.intro(state), "start")
+            self._loaded[game_id] = (table, mark)  # (the first move's control is drawn on it: :meth:`recent`)
         await self._send(handoff)
         return table
 

@@ -32,14 +32,11 @@ did not answer (an outage is waited out, and the first answer after it redraws t
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from cachetools import LRUCache
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -50,14 +47,13 @@ from bot.locks import KeyedLocks
 from bot.tables.leases import LEASE as LEASE  # (re-exported: the lease the drains work under)
 from bot.tables.leases import DeliveryHooks, Lease, LeaseKeeper
 from bot.tables.model import Table, to_table
+from bot.tables.step import StepInfo, reset_step, set_step, step_info
+from bot.tables.step import current_step as current_step  # (re-exported: what a ``deliver`` call shows)
 from games.core import Event
 
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[Table, list[Event]], Awaitable[None]]
-#: what a delivery writes with the step's "delivered" mark (:meth:`StepInfo.write_with`), and does after its commit
-Write = Callable[[AsyncSession], Awaitable[None]]
-After = Callable[[], Awaitable[None]]
 #: a step Discord refused (any answer but "unavailable", :attr:`DeliveryHooks.unavailable`) or that failed to
 #: render is given up (logged) after this many tries, so it never blocks the game's later steps for long; a step
 #: that failed because Discord did not answer is tried for as long as it is kept (:data:`RETENTION`)
@@ -76,90 +72,8 @@ PRUNE_EVERY = timedelta(hours=1)
 MARKS = 10_000
 
 
-@dataclass(frozen=True)
-class StepInfo:
-    """The step being delivered: its outbox id, the version it produced, its kind (``start`` or ``act``), its
-    timers' deadlines by timer kind and the digest of the public view the game's table showed before it
-    (``shown``: None when unknown)."""
-
-    entry_id: int
-    version: int
-    kind: str = "act"
-    deadlines: dict[str, datetime] = field(default_factory=dict)
-    shown: str | None = None
-    #: what earlier deliveries of the step recorded of the messages they created (see :meth:`created`)
-    sent: dict[str, int] = field(default_factory=dict)
-    #: writes the ``{nonce: message id}`` this step created so far (its ``outbox.sent``); None: nothing recorded
-    record: Callable[[dict[str, int]], Awaitable[None]] | None = field(default=None, compare=False)
-    #: the game's living table row as the lease's claim read it, when that is how it stands now (the step is shown
-    #: as handed over, :class:`Handoff`); None: read it
-    table_row: live.Snapshot | None = None
-    _counts: dict[str, int] = field(default_factory=dict, compare=False)
-    _shows: list[str] = field(default_factory=list, compare=False)
-    _unrecorded: dict[str, int] = field(default_factory=dict, compare=False)
-    _writes: list[tuple[Write, After]] = field(default_factory=list, compare=False)
-
-    def write_with(self, write: Write, after: After) -> None:
-        """Write ``write(session)`` in the transaction that marks this step delivered (after ``deliver`` returned,
-        so a crash before it shows the step again and writes it then), and call ``after()`` once that committed."""
-        self._writes.append((write, after))
-
-    def discard(self) -> None:
-        """Forget the last :meth:`write_with` (what it would have written no longer holds)."""
-        if self._writes:
-            self._writes.pop()
-
-    def public_changed(self, public: dict[str, Any]) -> bool:
-        """Whether ``public`` (``engine.view(state, None)``) differs from what the table showed before this step,
-        whichever process showed it; ``public`` is what it shows from now on (recorded once the step is
-        delivered)."""
-        digest = hashlib.sha256(json.dumps(public, sort_keys=True, default=str).encode()).hexdigest()
-        self._shows[:] = [digest]
-        return digest != self.shown
-
-    @property
-    def shows(self) -> str | None:
-        """The digest :meth:`public_changed` was last given during this delivery (None: not called)."""
-        return self._shows[0] if self._shows else None
-
-    def nonce(self, purpose: str) -> str:
-        """A message nonce unique to this step, ``purpose`` (e.g. ``s`` status, ``d3`` a DM to seat 3) and
-        how many messages of that purpose it sent before: the same on every delivery of the step, so Discord
-        (``enforce_nonce``) returns the message it already created instead of a duplicate. At most 25 chars."""
-        n = self._counts.get(purpose, 0)
-        self._counts[purpose] = n + 1
-        return f"o{self.entry_id}.{purpose}.{n}"[:25]
-
-    # --- per-send records: a resumed delivery creates only what was not created (issue 22) --------------------
-    def created(self, nonce: str) -> int | None:
-        """What an earlier delivery of this step recorded of the message with ``nonce``: its id (> 0: created),
-        minus the snowflake of the moment it was about to be created (< 0: it may have been, see
-        :meth:`creating`), or None (not tried yet)."""
-        return self.sent.get(nonce)
-
-    async def creating(self, nonce: str, anchor: int) -> None:
-        """About to create the message ``nonce``: record, in one statement, the messages this delivery created
-        since the last record and that this one is being created (``anchor``: a snowflake from just before, so a
-        delivery resumed after a crash, however late (Discord forgets a nonce after a few minutes), looks for it
-        among the messages after ``anchor`` before creating it again). Call :meth:`made` once it exists."""
-        self._unrecorded[nonce] = -anchor
-        if self.record is not None:
-            await self.record({**self.sent, **self._unrecorded})
-        self.sent.update(self._unrecorded)
-        self._unrecorded.clear()
-
-    def made(self, nonce: str, message_id: int) -> None:
-        """This delivery created message ``message_id`` with ``nonce`` (recorded with the next :meth:`creating`;
-        the step's last one never needs it: the step is marked delivered right after)."""
-        self._unrecorded[nonce] = message_id
-
-    @property
-    def unrecorded(self) -> dict[str, int] | None:
-        """Every message record of this step, when some are not written yet (None: all written)."""
-        return {**self.sent, **self._unrecorded} if self._unrecorded else None
 
 
-_STEP: ContextVar[StepInfo | None] = ContextVar("coroner_delivering_step", default=None)
 #: games the running task is draining: a ``deliver`` that acts on its own game leaves the new step to the drain
 #: already running (which loops until the outbox is empty) instead of waiting for itself
 _DRAINING: ContextVar[frozenset[int]] = ContextVar("coroner_draining", default=frozenset())
@@ -169,33 +83,6 @@ def retry_after(attempts: int) -> timedelta:
     """How long after its ``attempts``-th failure (from 1) a step is tried again: 5 s, 10 s, 20 s ... 5 min."""
     return min(RETRY_FIRST * 2 ** min(max(attempts - 1, 0), 16), RETRY_CAP)
 
-
-async def _write(session: AsyncSession, step: StepInfo) -> None:
-    for write, _ in step._writes:
-        await write(session)
-
-
-async def _done(step: StepInfo) -> None:
-    for _, after in step._writes:
-        try:
-            await after()
-        except Exception:  # best effort (deleting a ping): the step is delivered
-            log.exception("after delivering step %s", step.entry_id)
-
-
-def current_step() -> StepInfo | None:
-    """The step the running ``deliver`` call shows (None outside a delivery)."""
-    return _STEP.get()
-
-
-def _step_info(entry: OutboxEntry, shown: str | None,
-               record: Callable[[dict[str, int]], Awaitable[None]] | None = None,
-               table_row: live.Snapshot | None = None) -> StepInfo:
-    deadlines: dict[str, datetime] = {}
-    for timer in entry.timers:
-        deadlines.setdefault(timer["kind"], datetime.fromisoformat(timer["due_at"]))
-    sent = {str(nonce): int(message_id) for nonce, message_id in (entry.sent or {}).items()}
-    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown, sent, record, table_row)
 
 
 @dataclass(frozen=True)
@@ -217,13 +104,16 @@ class Handoff:
 
 class Deliverer(LeaseKeeper):
     """Drains the outbox of one game at a time: a per-game lock in this process, the game's delivery lease across
-    processes. ``owner`` names this process in the leases (at most 64 chars)."""
+    processes. ``owner`` names this process in the leases (at most 64 chars); ``superseded``: the timer kinds its
+    prune marks fired once superseded (:class:`bot.tables.TableService`'s)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], deliver: Deliver | None,
                  clock: Callable[[], datetime], on_timers: Callable[[datetime], None] | None = None, *,
-                 owner: str = "local", hooks: DeliveryHooks | None = None) -> None:
+                 owner: str = "local", hooks: DeliveryHooks | None = None,
+                 superseded: frozenset[str] = frozenset()) -> None:
         super().__init__(sessions, clock, on_timers, owner=owner, hooks=hooks, shows=deliver is not None)
         self._deliver = deliver
+        self._superseded = superseded
         self.locks = KeyedLocks()
         self._pruned_at: datetime | None = None
         #: per game, a number that changes whenever this process writes about the game outside a step's own
@@ -302,7 +192,8 @@ class Deliverer(LeaseKeeper):
         pending steps and the table are read."""
         game_id = lease.game_id
         row: live.Snapshot | None = None
-        if handoff is not None and self._handed(lease, handoff):
+        handed = handoff is not None and self._handed(lease, handoff)
+        if handoff is not None and handed:
             entries, table, row = [handoff.entry], handoff.table, lease.table_row
         else:
             async with self._sessions() as session:
@@ -323,38 +214,39 @@ class Deliverer(LeaseKeeper):
                 self._held.pop(game_id, None)
                 return done, True, None
             delivered, after = await self._one(table, entry, lease, last=index == len(entries) - 1,
-                                               table_row=row if index == 0 else None)
+                                               table_row=row if index == 0 else None, fresh=handed)
             if not delivered:
                 return done, False, None
             done += 1
         return done, after is not None, after
 
     async def _one(self, table: Table, entry: OutboxEntry, lease: Lease, *, last: bool,
-                   table_row: live.Snapshot | None = None) -> tuple[bool, Lease | None]:
+                   table_row: live.Snapshot | None = None, fresh: bool = False) -> tuple[bool, Lease | None]:
         """Show one step; mark it delivered, with what the delivery wrote for it (:meth:`StepInfo.write_with`), and
         with the ``last`` of the batch giving the lease back and taking it again when a step is still pending,
         :meth:`_finish`, in one transaction. Returns whether it was delivered (False: it failed and waits for its
         retry, the lease given back) and the lease to go on with (None: nothing more to show). ``table_row``: the
-        living table's row as it stands (:attr:`StepInfo.table_row`)."""
+        living table's row as it stands (:attr:`StepInfo.table_row`); ``fresh``: the step's first delivery, as its
+        transaction handed it over (:attr:`StepInfo.fresh`)."""
         events = [Event.model_validate(e) for e in entry.events]
 
         async def record(sent: dict[str, int]) -> None:
             async with self._sessions() as session, session.begin():
                 await outbox.record_sent(session, entry.id, sent)
 
-        step = _step_info(entry, lease.shown, record, table_row)
-        token = _STEP.set(step)
+        step = step_info(entry, lease.shown, record, table_row, fresh=fresh)
+        token = set_step(step)
         try:
             assert self._deliver is not None
             await self._deliver(table, events)
         except Exception as exc:  # the step stays committed; it is retried, then given up
             return await self._failed(table, entry, lease, step, exc, last=last)
         finally:
-            _STEP.reset(token)
+            reset_step(token)
         changed = step.shows if step.shows is not None and step.shows != lease.shown else None
         try:
             async with self._sessions() as session, session.begin():
-                await _write(session, step)
+                await step.write(session)
                 if last:
                     after = await self._finish(session, table.id, entry.id, changed)
                 else:
@@ -363,9 +255,9 @@ class Deliverer(LeaseKeeper):
                     if changed is not None:
                         await outbox.set_shown(session, table.id, self.owner, changed)
         except Exception as exc:  # what the delivery wrote did not commit: shown again, as a failed delivery is
-            step._writes.clear()
+            step.forget_writes()
             return await self._failed(table, entry, lease, step, exc, last=last)
-        await _done(step)
+        await step.done()
         lease.shown = step.shows or lease.shown
         return True, after
 
@@ -382,7 +274,7 @@ class Deliverer(LeaseKeeper):
         down = self._hooks.unavailable(exc)
         after: Lease | None = lease
         async with self._sessions() as session, session.begin():
-            await _write(session, step)  # (a log keyed by the step is not repeated when it is shown again)
+            await step.write(session)  # (a log keyed by the step is not repeated when it is shown again)
             if (sent := step.unrecorded) is not None:  # what it created before failing: never created again
                 await outbox.record_sent(session, entry.id, sent)
             attempts = await outbox.mark_failed(session, entry.id)
@@ -398,7 +290,7 @@ class Deliverer(LeaseKeeper):
                     after = await self._finish(session, table.id, entry.id, None)
                 else:
                     await outbox.mark_delivered(session, entry.id, now)
-        await _done(step)
+        await step.done()
         if not kept:
             return True, after
         self._held.pop(table.id, None)
@@ -424,11 +316,14 @@ class Deliverer(LeaseKeeper):
         return done
 
     async def prune(self) -> int:
-        """Delete the steps delivered more than :data:`RETENTION` ago; returns how many were deleted."""
+        """Delete the steps delivered more than :data:`RETENTION` ago, and mark fired the timers of the
+        ``superseded`` kinds their game's decision moved past (:func:`bot.db.repos.timers.disarm_stale`: none of
+        them would ever be claimed); returns how many steps were deleted."""
         now = self._clock()
         self._pruned_at = now
         async with self._sessions() as session, session.begin():
             deleted = await outbox.prune(session, now - RETENTION)
+            await timers.disarm_stale(session, self._superseded, now)
         if deleted:
             log.info("pruned %d delivered outbox steps", deleted)
         return deleted

@@ -24,26 +24,29 @@ import secrets
 import socket
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from cachetools import LRUCache
 from pydantic import ValidationError
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.base import utcnow
-from bot.db.models import Game, Timer
+from bot.db.models import Game
 from bot.db.repos import games, outbox, scores, timers
 from bot.locks import KeyedLocks
 from bot.tables.achievements import settle
 from bot.tables.leases import DeliveryHooks
 from bot.tables.lobby import LobbyMixin
-from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerInfo, TimerPlan, to_table
+from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerPlan, to_table
 from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
+from bot.tables.reads import ReadsMixin
 from bot.tables.schedule import ScheduleMixin
 from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
+from bot.tables.step import first_intent
+from bot.tables.timing import TimersMixin
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, IllegalAction, SeatInfo, Waiting
 from games.core.controls import PauseGame, ResumeGame
 from games.core.replay import replay
@@ -69,12 +72,6 @@ def timeout_announcement(engine: Engine, state: Any, seat: int) -> list[Event]:
         late = engine.to_act(state)
         return [Event(key="turn.clock", params={"seats": late})] if late else []
     return [Event(key="turn.auto", params={"seat": seat})]
-
-
-def _timer_info(timer: Timer, taken_from: str | None = None) -> TimerInfo:
-    return TimerInfo(id=timer.id, game_id=timer.game_id, kind=timer.kind, due_at=timer.due_at,
-                     payload=dict(timer.payload), version_at_schedule=timer.version_at_schedule,
-                     fired_at=timer.fired_at, taken_from=taken_from)
 
 
 def process_owner(shard_ids: Sequence[int] | None = None) -> str:
@@ -117,7 +114,7 @@ def admit(table: Table, *, user_id: int | None, seat: int | None, expected_versi
     return seat
 
 
-class TableService(LobbyMixin, ScheduleMixin):
+class TableService(LobbyMixin, ScheduleMixin, TimersMixin, ReadsMixin):
     """Lobbies (scheduled ones too), starts, actions, timers and replay checks for every table, over one
     sessionmaker."""
 
@@ -131,14 +128,16 @@ class TableService(LobbyMixin, ScheduleMixin):
         timers, with the earliest one's due time (to wake the timer loop when it would sleep past it).
         ``owner`` names this process in timer claims and delivery leases (default: host, pid and
         a random part). ``superseded``: timer kinds that do nothing once the decision they were armed for is
-        over (turn warnings, timeouts, pings): each step disarms, in its transaction, the game's ones armed before
-        :attr:`Table.decision_opened` (the version the decision it waits on was first offered at), so they never
-        fire only to find the game moved on. ``ping``: the turn ping's timer a step that shows something public
-        arms (a public event, or a change of the public view), recorded with the step's other timers.
+        over (turn warnings, timeouts, pings): the game's ones armed before :attr:`Table.decision_opened` (the
+        version the decision it waits on was first offered at, stored with each step) are never claimed, waited for
+        or listed (:func:`bot.db.repos.timers.standing`), so they never fire only to find the game moved on, and
+        the deliverer's prune marks them fired in bulk. ``ping``: the turn ping's timer a step that shows something
+        public arms (a public event, or a change of the public view), recorded with the step's other timers.
         ``delivery``: what the deliverer is told of Discord and time (:class:`bot.tables.outbox.DeliveryHooks`)."""
         self._sessions = sessionmaker
         self.owner = owner or process_owner()
-        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner, hooks=delivery)
+        self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner, hooks=delivery,
+                                   superseded=superseded)
         self._plan = plan
         self._superseded = superseded
         self._ping = ping
@@ -184,20 +183,28 @@ class TableService(LobbyMixin, ScheduleMixin):
         """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
         the timers ``plan`` arms for it (stamped with ``table.version``), with the turn ping's (``ping``) when the
         step is ``shown`` (it has something public to show), in the caller's transaction; and take the game's
-        delivery lease with it. Returns what the delivery is handed after the commit (:meth:`_send`)."""
+        delivery lease with it (when the step is then the game's only pending one, with the intent to create its
+        first message: :func:`bot.tables.step.first_intent`). Returns what the delivery is handed after the commit
+        (:meth:`_send`)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
         if shown and self._ping is not None and table.status == "active":
             ping = await self._ping(table)
             plans = plans if ping is None else [*plans, ping]
-        if self._superseded:
-            await timers.disarm_superseded(session, table.id, self._superseded, table.decision_opened,
-                                           self._clock())
         await timers.schedule_many(session, table.id, [(p.kind, p.due_at, p.payload) for p in plans], table.version)
+        lease = await self.deliverer.claim_with(session, table.id, committing=True)
+        # shown next, by this process, as handed over: its transaction records the intent to create its first
+        # message (issue 22's per-send record), so that one costs its delivery no statement and no commit
+        first = lease is not None and lease.first is None
+        now = self._clock()
         entry = await outbox.add(session, table.id, table.version, kind,
                                  [e.model_dump(mode="json") for e in events],
-                                 [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], self._clock())
+                                 [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], now,
+                                 first_intent(now) if first else None)
+        if first:
+            assert lease is not None
+            lease.first = entry.id
         due = min((p.due_at for p in plans), default=None)
-        return Handoff(table, entry, due, await self.deliverer.claim_with(session, table.id))
+        return Handoff(table, entry, due, lease)
 
     async def _send(self, handoff: Handoff) -> None:
         """Show the committed steps of the game (call after commit, outside the game's lock), starting from what
@@ -216,54 +223,16 @@ class TableService(LobbyMixin, ScheduleMixin):
         self._loaded[game_id] = (table, mark)
         return table
 
-    async def _tables(self, rows: Sequence[Game]) -> list[Table]:
-        async with self._sessions() as session:
-            return [to_table(row, await games.seats_of(session, row.id)) for row in rows]
-
-    async def table_in_channel(self, channel_id: int) -> Table | None:
-        """The lobby or running game of a channel, if any."""
-        async with self._sessions() as session:
-            row = await games.active_game_in_channel(session, channel_id)
-            return None if row is None else to_table(row, await games.seats_of(session, row.id))
-
-    async def tables_of_user(self, user_id: int) -> list[Table]:
-        """Lobbies and running games where ``user_id`` is seated (DM commands pick among these)."""
-        async with self._sessions() as session:
-            rows = await games.active_games_of_user(session, user_id)
-        return await self._tables(rows)
-
-    async def latest_guild_of_user(self, user_id: int) -> int | None:
-        """The server of the newest game (of any status) ``user_id`` was seated in, ``None`` if none."""
-        async with self._sessions() as session:
-            return await games.latest_guild_of_user(session, user_id)
-
-    async def running_with_ai(self) -> list[Table]:
-        """Running games with at least one computer player."""
-        async with self._sessions() as session:
-            rows = await games.running_games_with_ai(session)
-        return await self._tables(rows)
-
-    async def lobbies_without_message(self) -> list[Table]:
-        """Open lobbies whose message was never recorded (to post it at start)."""
-        async with self._sessions() as session:
-            rows = await games.lobbies_without_message(session)
-        return await self._tables(rows)
-
-    async def tables_in_guild(self, guild_id: int) -> list[Table]:
-        async with self._sessions() as session:
-            rows = await games.active_games_of_guild(session, guild_id)
-        return await self._tables(rows)
-
-    async def leaderboard(self, guild_id: int, game: str, *, mode: str | None = None, series_id: int | None = None,
-                          limit: int = 10) -> list[scores.Standing]:
-        """See :func:`bot.db.repos.scores.leaderboard`."""
-        async with self._sessions() as session:
-            return await scores.leaderboard(session, guild_id, game, mode=mode, series_id=series_id, limit=limit)
-
-    async def series_rounds(self, series_id: int) -> scores.SeriesRounds | None:
-        """See :func:`bot.db.repos.scores.series_rounds`."""
-        async with self._sessions() as session:
-            return await scores.series_rounds(session, series_id)
+    def recent(self, game_id: int, version: int) -> Table | None:
+        """The table of ``game_id`` at ``version`` as this process last read (:meth:`load`) or committed it
+        (:meth:`act`), with no query, while nothing this process wrote about the game outside its moves changed
+        since (its table message, a failed DM: :meth:`bot.tables.outbox.Deliverer.touched`); None: :meth:`load` it.
+        For a control drawn at ``version``: a move made on it is handed to :meth:`act` (``table``), whose version
+        guard finds out when another process moved the game meanwhile (then it is read again and checked anew)."""
+        found = self._loaded.get(game_id)
+        if found is None or found[0].version != version or found[1] != self.deliverer.mark(game_id):
+            return None
+        return found[0]
 
     # --- playing -------------------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int | None, action: dict[str, Any], *,
@@ -307,7 +276,8 @@ class TableService(LobbyMixin, ScheduleMixin):
                                            timed_out=timed_out, manager=manager)
                 except IntegrityError as exc:  # another process logged this seq first
                     raise TableError("table.stale", game_id=game_id) from exc
-        handoff, result = done
+            handoff, result = done
+            self._loaded[game_id] = (result.table, handoff.mark)  # (what a read of it now would find: :meth:`recent`)
         await self._send(handoff)
         return result
 
@@ -354,6 +324,11 @@ class TableService(LobbyMixin, ScheduleMixin):
                 values |= {"status": status, "finished_at": now}
             if outcome is not None:
                 values["outcome"] = outcome.model_dump(mode="json")
+            after = replace(table, state=step.state, version=table.version + 1, updated_at=now,
+                            seat_steps=seat_steps, status=status, outcome=outcome,
+                            finished_at=now if status != table.status else table.finished_at)
+            # (the timers the step supersedes are left to the claim's filter: no statement of their own)
+            values["decision_opened"] = after.decision_opened
             await self._commit_guarded(session, table, messages=handed is not None, **values)
             await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now,
                                       timed_out=timed_out)
@@ -364,12 +339,10 @@ class TableService(LobbyMixin, ScheduleMixin):
             if status != table.status:
                 await timers.disarm_game(session, game_id, now)
             elif isinstance(parsed, PauseGame):
-                await timers.hold_game(session, game_id, now, keep=(RETRY_TIMER,))
+                await timers.hold_game(session, game_id, now, keep=(RETRY_TIMER,), superseded=self._superseded)
             elif isinstance(parsed, ResumeGame):
-                await timers.release_game(session, game_id, now)
-            table = replace(table, state=step.state, version=table.version + 1, updated_at=now,
-                            seat_steps=seat_steps, status=status, outcome=outcome,
-                            finished_at=now if status != table.status else table.finished_at)
+                await timers.release_game(session, game_id, now, self._superseded)
+            table = after
             events = [*announce, *step.events]
             # what the turn ping needs to know (only then is the public view compared)
             shown = any(e.audience.kind == "public" for e in events) or (
@@ -460,62 +433,6 @@ class TableService(LobbyMixin, ScheduleMixin):
         async with self._sessions() as session, session.begin():
             await games.dm_notices_said(session, game_id, seats)
         self.deliverer.touched(game_id)
-
-    # --- timers --------------------------------------------------------------------------------------------
-    async def schedule_timer(self, game_id: int, kind: str, due_at: datetime,
-                             payload: dict[str, Any] | None = None) -> TimerInfo:
-        """Persist a timer stamped with the game's current version. Raises ``table.not_found``."""
-        async with self._sessions() as session, session.begin():
-            version = await session.scalar(select(Game.version).where(Game.id == game_id))
-            if version is None:
-                raise TableError("table.not_found", game_id=game_id)
-            return _timer_info(await timers.schedule(session, game_id, kind, due_at, payload or {}, version))
-
-    async def pending_timers(self, game_id: int) -> list[TimerInfo]:
-        async with self._sessions() as session:
-            return [_timer_info(t) for t in await timers.pending_of(session, game_id)]
-
-    async def lobby_expired(self, game_id: int) -> bool:
-        """Whether the lobby ``game_id`` was closed by its expiry (see :func:`bot.db.repos.timers.lobby_expired`)."""
-        async with self._sessions() as session:
-            return await timers.lobby_expired(session, game_id)
-
-    async def next_timer_due(self) -> datetime | None:
-        """When the earliest unfired timer can be claimed: it falls due, or the lease of the process running it
-        runs out (None when there is none)."""
-        async with self._sessions() as session:
-            return await timers.next_due(session)
-
-    async def claim_timers(self, now: datetime, lease: timedelta, limit: int = 50) -> list[TimerInfo]:
-        """Claim for this process the due timers nobody runs (see :func:`bot.db.repos.timers.claim_due`): run
-        each one's handler within ``lease``, then :meth:`fire_timer` it."""
-        async with self._sessions() as session, session.begin():
-            return [_timer_info(t, taken_from) for t, taken_from in
-                    await timers.claim_due(session, now, self.owner, lease, limit)]
-
-    async def hand_back(self) -> None:
-        """Give back every timer claim and delivery lease this process still holds (it is stopping), in one
-        transaction: other processes take them at once instead of when they run out."""
-        async with self._sessions() as session, session.begin():
-            await timers.release_owner(session, self.owner)
-            await outbox.release_owner(session, self.owner, self._clock())
-        self.deliverer.gave_back()
-
-    async def release_timers(self, timer_ids: Sequence[int]) -> None:
-        """Give back this process's claims it will not run (it is stopping)."""
-        async with self._sessions() as session, session.begin():
-            await timers.release(session, timer_ids, self.owner)
-
-    async def renew_timers(self, timer_ids: Sequence[int], lease: timedelta) -> set[int]:
-        """Extend this process's claims of ``timer_ids`` to ``lease`` from now (their handlers still run); the ids
-        it still holds (see :func:`bot.db.repos.timers.renew`)."""
-        async with self._sessions() as session, session.begin():
-            return await timers.renew(session, timer_ids, self.owner, self._clock() + lease)
-
-    async def fire_timer(self, timer_id: int) -> bool:
-        """Mark a timer fired. True for exactly one caller, even across processes; False afterwards."""
-        async with self._sessions() as session, session.begin():
-            return await timers.mark_fired(session, timer_id, self._clock())
 
     @staticmethod
     def new_seed() -> int:

@@ -43,6 +43,10 @@ class Game(Base):
     #: the changes of who plays a seat made since the decision the game waits on was offered (they leave it open:
     #: :attr:`bot.tables.Table.decision_opened`)
     seat_steps: Mapped[int] = mapped_column(Integer, default=0)
+    #: the version the decision the game waits on was first offered at (:attr:`bot.tables.Table.decision_opened`,
+    #: written with every version bump of a move): the game's timers of superseded kinds armed before it never fire
+    #: (:func:`bot.db.repos.timers.standing`)
+    decision_opened: Mapped[int] = mapped_column(Integer, default=0)
     language: Mapped[str] = mapped_column(String(8), default="en")
     series_id: Mapped[int | None] = mapped_column(ForeignKey("series.id", ondelete="SET NULL"), index=True)
     lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, case, delete, func, literal, null, or_, select, update
+from sqlalchemy import and_, case, delete, func, literal, null, or_, select, true, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
@@ -17,10 +17,11 @@ from bot.db.repos import live
 
 
 async def add(session: AsyncSession, game_id: int, version: int, kind: str, events: list[dict[str, Any]],
-              timers: list[dict[str, Any]], at: datetime) -> OutboxEntry:
-    """Record a step to deliver (call in the step's own transaction); ``kind``: ``start`` or ``act``."""
+              timers: list[dict[str, Any]], at: datetime, sent: dict[str, int] | None = None) -> OutboxEntry:
+    """Record a step to deliver (call in the step's own transaction); ``kind``: ``start`` or ``act``; ``sent``: its
+    per-send records to begin with (:attr:`bot.db.models.OutboxEntry.sent`)."""
     entry = OutboxEntry(game_id=game_id, version=version, kind=kind, events=events, timers=timers, created_at=at,
-                        attempts=0)
+                        attempts=0, sent=sent)
     session.add(entry)
     await session.flush()
     return entry
@@ -65,17 +66,20 @@ class Claim(NamedTuple):
     table_row: live.Snapshot | None = None
 
 
-async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime, until: datetime) -> Claim:
+async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime, until: datetime, *,
+                     committing: bool = False) -> Claim:
     """Take (or renew) the delivery lease of ``game_id`` for ``owner`` until ``until`` when the game has a step to
-    show; not won (``Claim(False)``) when another owner holds a lease that runs past ``now`` or nothing is
-    pending. One ``INSERT ... SELECT ... WHERE EXISTS ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING``
-    statement, so two processes claiming at once never both win (commit at once, or with the step that made it
-    pending); the update reads the row it replaces to name the owner it took the game from (``taken_from``)."""
+    show (``committing``: the caller's transaction is writing one, not yet inserted: ``first`` is then None when
+    that step is the only one pending); not won (``Claim(False)``) when another owner holds a lease that runs past
+    ``now`` or nothing is pending. One ``INSERT ... SELECT ... WHERE EXISTS ... ON CONFLICT DO UPDATE ... WHERE ...
+    RETURNING`` statement, so two processes claiming at once never both win (commit at once, or with the step that
+    made it pending); the update reads the row it replaces to name the owner it took the game from (``taken_from``)."""
     insert = postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert
     pending = (select(OutboxEntry.id).where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None))
                .exists())
-    row = select(literal(game_id, DeliveryLease.game_id.type), literal(owner, DeliveryLease.owner.type),
-                 literal(until, DeliveryLease.lease_until.type), literal(False)).where(pending)
+    row = (select(literal(game_id, DeliveryLease.game_id.type), literal(owner, DeliveryLease.owner.type),
+                  literal(until, DeliveryLease.lease_until.type), literal(False))
+           .where(true() if committing else pending))
     stmt = insert(DeliveryLease).from_select(["game_id", "owner", "lease_until", "given_back"], row)
     ran_out = and_(DeliveryLease.owner != owner, DeliveryLease.given_back.is_(False))
     stmt = stmt.on_conflict_do_update(

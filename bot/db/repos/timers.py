@@ -13,15 +13,21 @@ The claim protocol (any number of processes on one database):
    at once: a claim under its name is one it no longer runs). Handlers act through the table's version check, so
    such a re-run is refused as stale when the first run's move was committed, and applied when it was not: in
    effect each timer fires once.
+
+Superseded timers: a timer of a kind that does nothing once the decision it was armed for is over (turn warnings,
+timeouts, pings: ``superseded`` kinds, the table service's) stands while it was armed at or after the version its
+game's awaited decision was first offered at (``games.decision_opened``, written by every version bump). One armed
+before is never claimed, waited for or listed as pending (the claim filters it in SQL: after a clock jump the stale
+ones do not fire one by one), so a move disarms nothing; :func:`disarm_stale` marks them fired in bulk now and then.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, case, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, case, func, insert, or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Game, Timer
@@ -50,17 +56,27 @@ def _claimable(now: datetime, owner: str) -> Any:
     return or_(Timer.lease_until.is_(None), Timer.lease_until <= now, Timer.claimed_by == owner)
 
 
-async def claim_due(session: AsyncSession, now: datetime, owner: str, lease: timedelta,
-                    limit: int = 50) -> list[tuple[Timer, str | None]]:
+def standing(superseded: Collection[str]) -> ColumnElement[bool]:
+    """The condition on a timer that it is not superseded: not of the ``superseded`` kinds, or armed at or after
+    its game's ``decision_opened`` (see the module's docstring)."""
+    if not superseded:
+        return true()
+    opened = select(Game.decision_opened).where(Game.id == Timer.game_id).scalar_subquery()
+    return or_(Timer.kind.not_in(list(superseded)), Timer.version_at_schedule >= opened)
+
+
+async def claim_due(session: AsyncSession, now: datetime, owner: str, lease: timedelta, limit: int = 50, *,
+                    superseded: Collection[str] = ()) -> list[tuple[Timer, str | None]]:
     """Claim for ``owner`` (a process name, at most 64 chars) up to ``limit`` unfired timers due at or before
-    ``now`` that no other process holds, until ``now + lease``; returns them earliest first, each with the other
-    process whose run-out claim was taken over (None: nobody held it). Commit at once: the claim is what other
+    ``now`` that no other process holds and that are not superseded (:func:`standing`), until ``now + lease``;
+    returns them earliest first, each with the other process whose run-out claim was taken over (None: nobody held
+    it). Commit at once: the claim is what other
     processes see. Timers another live process holds are skipped, not waited for; those already under
     ``owner``'s name are taken again (the caller must not be running them)."""
     # two statements, not UPDATE ... WHERE id IN (SELECT ... LIMIT n FOR UPDATE SKIP LOCKED): PostgreSQL may run
     # such a subquery again for each row, skipping the rows this UPDATE already changed, and so claim them all
     candidates = (select(Timer.id, Timer.claimed_by)
-                  .where(Timer.fired_at.is_(None), Timer.due_at <= now, _claimable(now, owner))
+                  .where(Timer.fired_at.is_(None), Timer.due_at <= now, _claimable(now, owner), standing(superseded))
                   .order_by(Timer.due_at, Timer.id).limit(limit).with_for_update(skip_locked=True))
     held_by = {timer_id: by for timer_id, by in (await session.execute(candidates)).all()}
     ids = list(held_by)
@@ -98,17 +114,18 @@ async def renew(session: AsyncSession, timer_ids: Sequence[int], owner: str, unt
     return set((await session.scalars(stmt)).all())
 
 
-async def next_due(session: AsyncSession) -> datetime | None:
-    """When the next unfired timer can be claimed: its ``due_at``, or the end of its lease when a process holds it
-    past that (None when no timer is pending)."""
+async def next_due(session: AsyncSession, superseded: Collection[str] = ()) -> datetime | None:
+    """When the next unfired timer not superseded (:func:`standing`) can be claimed: its ``due_at``, or the end of
+    its lease when a process holds it past that (None when no timer is pending)."""
     when = case((and_(Timer.lease_until.is_not(None), Timer.lease_until > Timer.due_at), Timer.lease_until),
                 else_=Timer.due_at)
-    return await session.scalar(select(func.min(when)).where(Timer.fired_at.is_(None)))
+    return await session.scalar(select(func.min(when)).where(Timer.fired_at.is_(None), standing(superseded)))
 
 
-async def pending_of(session: AsyncSession, game_id: int) -> Sequence[Timer]:
-    """Unfired timers of one game, earliest first (to re-arm them after a restart)."""
-    stmt = select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)).order_by(Timer.due_at)
+async def pending_of(session: AsyncSession, game_id: int, superseded: Collection[str] = ()) -> Sequence[Timer]:
+    """Unfired timers of one game not superseded (:func:`standing`), earliest first."""
+    stmt = (select(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None), standing(superseded))
+            .order_by(Timer.due_at))
     return (await session.scalars(stmt)).all()
 
 
@@ -152,6 +169,16 @@ async def disarm_superseded(session: AsyncSession, game_id: int, kinds: Iterable
     await session.execute(stmt)
 
 
+async def disarm_stale(session: AsyncSession, superseded: Collection[str], now: datetime) -> int:
+    """Mark fired every pending timer of the ``superseded`` kinds its game's decision has moved past (none of them
+    is ever claimed: this only keeps the pending ones few); returns how many."""
+    if not superseded:
+        return 0
+    stmt = (update(Timer).where(Timer.fired_at.is_(None), ~standing(superseded)).values(fired_at=now)
+            .execution_options(synchronize_session=False))
+    return int((await session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
+
+
 async def disarm_game(session: AsyncSession, game_id: int, now: datetime) -> None:
     """Mark every pending timer of a game fired (the game finished or was cancelled)."""
     stmt = (update(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)).values(fired_at=now)
@@ -164,13 +191,15 @@ HELD_UNTIL = datetime(9999, 1, 1, tzinfo=UTC)
 HELD_KEY = "held_seconds"
 
 
-async def hold_game(session: AsyncSession, game_id: int, now: datetime, keep: Iterable[str] = ()) -> int:
-    """Hold every pending timer of a game but ``keep``'s kinds (its host paused it): each is due at
+async def hold_game(session: AsyncSession, game_id: int, now: datetime, keep: Iterable[str] = (),
+                    superseded: Collection[str] = ()) -> int:
+    """Hold every pending timer of a game (not superseded: :func:`standing`) but ``keep``'s kinds (its host paused
+    it): each is due at
     :data:`HELD_UNTIL` and remembers in its payload (:data:`HELD_KEY`) the seconds it had left at ``now``. A claim
     on it is dropped with it. Returns how many were held."""
     kept = set(keep)
     held = 0
-    for timer in await pending_of(session, game_id):
+    for timer in await pending_of(session, game_id, superseded):
         if timer.kind in kept or HELD_KEY in timer.payload:
             continue
         left = max(0.0, (timer.due_at - now).total_seconds())
@@ -181,11 +210,11 @@ async def hold_game(session: AsyncSession, game_id: int, now: datetime, keep: It
     return held
 
 
-async def release_game(session: AsyncSession, game_id: int, now: datetime) -> int:
-    """Give every held timer of a game the time it had left, from ``now`` (its host resumed it). Returns how many
-    were released."""
+async def release_game(session: AsyncSession, game_id: int, now: datetime, superseded: Collection[str] = ()) -> int:
+    """Give every held timer of a game (not superseded: :func:`standing`) the time it had left, from ``now`` (its
+    host resumed it). Returns how many were released."""
     released = 0
-    for timer in await pending_of(session, game_id):
+    for timer in await pending_of(session, game_id, superseded):
         if HELD_KEY not in timer.payload:
             continue
         payload = dict(timer.payload)

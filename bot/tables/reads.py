@@ -1,0 +1,68 @@
+"""Read-only queries of :class:`bot.tables.service.TableService`: the tables of a channel, a user, a server, the
+running games with computer players, the leaderboards. Each is one short read-only session; none takes a game's
+lock."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.db.models import Game
+from bot.db.repos import games, scores
+from bot.tables.model import Table, to_table
+
+
+class ReadsMixin:
+    """The read-only queries of :class:`bot.tables.service.TableService` (which provides the sessionmaker)."""
+
+    _sessions: async_sessionmaker[AsyncSession]
+
+    async def _tables(self, rows: Sequence[Game]) -> list[Table]:
+        async with self._sessions() as session:
+            return [to_table(row, await games.seats_of(session, row.id)) for row in rows]
+
+    async def table_in_channel(self, channel_id: int) -> Table | None:
+        """The lobby or running game of a channel, if any."""
+        async with self._sessions() as session:
+            row = await games.active_game_in_channel(session, channel_id)
+            return None if row is None else to_table(row, await games.seats_of(session, row.id))
+
+    async def tables_of_user(self, user_id: int) -> list[Table]:
+        """Lobbies and running games where ``user_id`` is seated (DM commands pick among these)."""
+        async with self._sessions() as session:
+            rows = await games.active_games_of_user(session, user_id)
+        return await self._tables(rows)
+
+    async def latest_guild_of_user(self, user_id: int) -> int | None:
+        """The server of the newest game (of any status) ``user_id`` was seated in, ``None`` if none."""
+        async with self._sessions() as session:
+            return await games.latest_guild_of_user(session, user_id)
+
+    async def running_with_ai(self) -> list[Table]:
+        """Running games with at least one computer player."""
+        async with self._sessions() as session:
+            rows = await games.running_games_with_ai(session)
+        return await self._tables(rows)
+
+    async def lobbies_without_message(self) -> list[Table]:
+        """Open lobbies whose message was never recorded (to post it at start)."""
+        async with self._sessions() as session:
+            rows = await games.lobbies_without_message(session)
+        return await self._tables(rows)
+
+    async def tables_in_guild(self, guild_id: int) -> list[Table]:
+        async with self._sessions() as session:
+            rows = await games.active_games_of_guild(session, guild_id)
+        return await self._tables(rows)
+
+    async def leaderboard(self, guild_id: int, game: str, *, mode: str | None = None, series_id: int | None = None,
+                          limit: int = 10) -> list[scores.Standing]:
+        """See :func:`bot.db.repos.scores.leaderboard`."""
+        async with self._sessions() as session:
+            return await scores.leaderboard(session, guild_id, game, mode=mode, series_id=series_id, limit=limit)
+
+    async def series_rounds(self, series_id: int) -> scores.SeriesRounds | None:
+        """See :func:`bot.db.repos.scores.series_rounds`."""
+        async with self._sessions() as session:
+            return await scores.series_rounds(session, series_id)
