@@ -213,8 +213,15 @@ class Deliverer(LeaseKeeper):
                 log.warning("lost the delivery lease of game %s; its new holder goes on", game_id)
                 self._held.pop(game_id, None)
                 return done, True, None
+            # a step is shown as never tried when it was handed over, or when this process wrote it and no
+            # delivery of it began since (also when the drain that shows it is not the one it was handed to: a
+            # resumed delivery looks for what its predecessor may have created, and could take an older message
+            # of the same words for it)
+            fresh = handed or lease.untried == entry.id
+            if lease.untried == entry.id:
+                lease.untried = None
             delivered, after = await self._one(table, entry, lease, last=index == len(entries) - 1,
-                                               table_row=row if index == 0 else None, fresh=handed)
+                                               table_row=row if index == 0 else None, fresh=fresh)
             if not delivered:
                 return done, False, None
             done += 1

@@ -202,7 +202,7 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, ReadsMixin):
                                  first_intent(now) if first else None)
         if first:
             assert lease is not None
-            lease.first = entry.id
+            lease.first = lease.untried = entry.id
         due = min((p.due_at for p in plans), default=None)
         return Handoff(table, entry, due, lease)
 

@@ -142,6 +142,28 @@ async def test_a_deliver_that_acts_on_its_own_game_does_not_wait_for_itself(sess
     assert len(shown) == 3 and [r.delivered_at is not None for r in await entries(sessions)] == [True] * 3
 
 
+async def test_a_step_this_process_wrote_is_shown_as_never_tried_by_whichever_drain_shows_it(
+        sessions: Sessions) -> None:
+    """A step written by this process, whose delivery nobody began, creates its messages without looking for them
+    first, also when a drain other than the one it was handed to shows it (here: the drain of the step whose
+    delivery made this move). Looking would take an older message of the same words for it (found by the Cereal
+    Killer benchmark: a second game's deal DMs were never sent)."""
+    maybe_sent: list[int | None] = []
+    service: TableService
+
+    async def auto(table: Table, events: list[Event]) -> None:
+        step = current_step()
+        assert step is not None
+        maybe_sent.append(step.created(step.nonce("s")))
+        if table.status == "active" and len(maybe_sent) < 3:
+            user, action = pass_on(table)
+            await service.act(table.id, user, action)
+
+    service = TableService(sessions, deliver=auto, clock=lambda: NOW)
+    await started(service, 3)
+    assert maybe_sent == [None, None, None]
+
+
 async def test_delivered_steps_are_pruned_after_the_retention_and_undelivered_ones_kept(sessions: Sessions) -> None:
     """At start (``catch_up``) and then at most hourly (the timer loop's ``sweep``), steps delivered more than
     RETENTION ago are deleted; younger and undelivered steps stay."""
