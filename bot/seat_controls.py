@@ -146,7 +146,7 @@ async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is
     button = GameButton(table.id, 0, TAKE, str(seat), label=ctx.t("seat.button.take"), emoji="🪑",
                         style=discord.ButtonStyle.primary)
     return Outgoing(content=ctx.t("seat.offer", user=f"<@{newcomer}>", seat=ctx.shown_name(seat)),
-                    view=view_of(button), mentions=True, language=table.language)
+                    view=view_of(button), mentions=True, only_pings=(newcomer,), language=table.language)
 
 
 async def hand_over(bot: Coroner, interaction: discord.Interaction, table: Table, seat: int,

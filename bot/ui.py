@@ -54,6 +54,8 @@ class Outgoing:
     view: discord.ui.View | None = None
     files: list[Attachment] = field(default_factory=list)
     mentions: bool = False
+    #: with ``mentions``: ping only these users (a message whose text holds names players chose)
+    only_pings: tuple[int, ...] = ()
     language: str = "en"
 
     def discord_files(self) -> list[discord.File]:
@@ -65,7 +67,9 @@ class Outgoing:
         ``edit``, for ``Message.edit`` / ``response.edit_message``: the whole message is replaced), budgeted as a
         whole by :func:`bot.budget.fit_message` so Discord never refuses them."""
         fitted = fit_message(self.content, self.embeds, self.view, language=self.language)
-        out: dict[str, Any] = {"allowed_mentions": PINGS_USERS if self.mentions else SILENT}
+        out: dict[str, Any] = {"allowed_mentions": SILENT if not self.mentions else PINGS_USERS if not self.only_pings
+                               else discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                                            users=[discord.Object(u) for u in self.only_pings])}
         if fitted.content or edit:
             out["content"] = fitted.content
         if fitted.embeds or edit:

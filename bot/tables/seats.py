@@ -95,8 +95,9 @@ async def change_seat(session: AsyncSession, table: Table, action: dict[str, Any
         if action.get("names"):  # the seat goes by its new holder's name (or a computer player's) from now on
             values["names"] = list(action["names"])
     await session.execute(update(Seat).where(Seat.game_id == table.id, Seat.seat == target).values(**values))
-    if kind == "seat_replaced":  # every offer armed until now lapses
-        await timers.disarm_superseded(session, table.id, {OFFER_TIMER}, table.version + 1, now)
+    if kind == "seat_replaced":  # every offer of this seat lapses; other seats' offers stand
+        await timers.disarm(session, [t.id for t in await timers.pending_of(session, table.id)
+                                      if t.kind == OFFER_TIMER and t.payload.get("seat") == target], now)
     return replace(table, seats=tuple(s if s.seat != target else _changed(s, values) for s in table.seats))
 
 

@@ -262,3 +262,33 @@ async def test_a_newcomer_with_closed_dms_is_shown_the_way_to_the_secrets(world:
         assert t(language, "seat.taken") not in offer.content
         secrets = await answer(await carol.click(offer, control(offer, ":secrets:")))
         assert secrets.ephemeral and secrets.embeds
+
+
+async def test_taking_one_offered_seat_leaves_the_offer_of_another_seat_standing(world: World) -> None:
+    """Two offers of two seats (Bob's to Carol, Dave's to Erin): Carol taking Bob's seat lapses only that seat's
+    offers, so Erin's click still seats her (a tester's finding: every offer of the game used to lapse)."""
+    alice, bob, carol, dave, erin = world.players
+    async with world.running():
+        await start(world, "en", [alice, bob, dave])
+        carol_offer = await offer_to(world, alice, 1, carol)
+        erin_offer = await offer_to(world, alice, 2, erin)
+        assert (await (await carol.click(carol_offer, control(carol_offer, ":take_seat:1"))).response()).type in (6, 7)
+        await settled(world)
+        response = await (await erin.click(erin_offer, control(erin_offer, ":take_seat:2"))).response()
+        await settled(world)
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        said = response.content if response.ephemeral else ""
+        assert (table.user_of(1), table.user_of(2)) == (carol.id, erin.id), said
+
+
+async def test_a_name_written_as_a_mention_pings_only_the_newcomer_in_the_offer(world: World) -> None:
+    """A seat whose holder's display name is another member's mention written out (``<@id>``): its offer pings
+    the newcomer it is for and nobody else (a tester's finding: the name pinged Dave)."""
+    alice, _, carol, dave = world.players[:4]
+    mallory = world.double.add_user("mallory", display_name=f"<@{dave.id}>")
+    world.guild.add_member(mallory)
+    async with world.running():
+        await start(world, "en", [alice, mallory])
+        offer = await offer_to(world, alice, 1, carol)
+        assert offer.pings == frozenset({carol.id})

@@ -19,6 +19,7 @@ from bot.ai_seats import on_ai_move
 from bot.clock import FakeClock
 from bot.cogs.asesino_social.days import catch_up
 from bot.db.models import GameAction, Score
+from bot.db.repos import games
 from bot.guild_config import GuildConfig
 from bot.history.command import replay_file
 from bot.history.record import replay_steps
@@ -291,3 +292,30 @@ async def test_a_seat_change_leaves_the_awaited_decision_open(service: TableServ
     assert changed.table.stands(drawn) and (await service.load(table.id)).decision_opened == drawn
     moved = await service.act(table.id, table.user_of(holder), {"type": "pass", "to": other}, expected_version=drawn)
     assert moved.table.decision_opened == moved.table.version and moved.table.seat_steps == 0
+
+
+async def test_a_newcomer_does_not_inherit_the_former_holders_timeouts(
+        service: TableService, sessions: async_sessionmaker[AsyncSession]) -> None:
+    """The count of timeouts in a row stops at the host's handing the seat to someone else (a tester's finding:
+    a newcomer's first timeout put the seat away, counted with the old holder's), not at the host's other actions
+    (a pause between two timeouts) or another seat's replacement; and never passes ``limit``."""
+    table = await started(service, 3)
+    log: list[tuple[int, dict[str, Any], bool]] = [
+        (1, {"type": "x"}, True), (1, {"type": "x"}, True),
+        (HOST_SEAT, {"type": "seat_replaced", "seat": 1, "to": "person"}, False),
+        (1, {"type": "x"}, True), (HOST_SEAT, {"type": "pause"}, False),
+        (HOST_SEAT, {"type": "seat_replaced", "seat": 2, "to": "computer"}, False),
+    ]
+    counts = []
+    for seat, action, timed_out in log:
+        async with sessions.begin() as session:
+            await games.append_action(session, table.id, seat, None, action, NOW, timed_out=timed_out)
+        async with sessions() as session:
+            counts.append(await games.timeouts_in_a_row(session, table.id, 1, 5))
+    assert counts == [1, 2, 0, 1, 1, 1]
+    async with sessions.begin() as session:
+        await games.append_action(session, table.id, 1, None, {"type": "x"}, NOW, timed_out=True)
+        await games.append_action(session, table.id, 1, None, {"type": "x"}, NOW, timed_out=True)
+    async with sessions() as session:
+        assert await games.timeouts_in_a_row(session, table.id, 1, 5) == 3
+        assert await games.timeouts_in_a_row(session, table.id, 1, 2) == 2

@@ -14,6 +14,7 @@ from sqlalchemy import false, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import ACTIVE_STATUSES, Game, GameAction, Seat
+from games.core import HOST_SEAT
 
 
 async def get_game(session: AsyncSession, game_id: int) -> Game | None:
@@ -155,14 +156,24 @@ async def append_action(session: AsyncSession, game_id: int, seat: int, user_id:
                                                     action=action, at=at, timed_out=timed_out))
 
 
+#: how many of the host's actions :func:`timeouts_in_a_row` reads past (its pauses and resumes between timeouts)
+HOST_ACTIONS_LOOKED_PAST = 20
+
+
 async def timeouts_in_a_row(session: AsyncSession, game_id: int, seat: int, limit: int) -> int:
     """How many of ``seat``'s latest logged moves (at most ``limit``) were the bot's after its time ran out, counting
-    back to its last move of any other kind (its own, a computer's, taking the seat back)."""
-    stmt = (select(GameAction.timed_out).where(GameAction.game_id == game_id, GameAction.seat == seat)
-            .order_by(GameAction.seq.desc()).limit(limit))
+    back to its last move of any other kind (its own, a computer's, taking the seat back) or to the host's handing
+    the seat to someone else (a newcomer does not inherit the timeouts of the seat's former holder)."""
+    stmt = (select(GameAction.seat, GameAction.timed_out, GameAction.action)
+            .where(GameAction.game_id == game_id, GameAction.seat.in_([seat, HOST_SEAT]))
+            .order_by(GameAction.seq.desc()).limit(limit + HOST_ACTIONS_LOOKED_PAST))
     count = 0
-    for timed_out in await session.scalars(stmt):
-        if not timed_out:
+    for by, timed_out, action in await session.execute(stmt):
+        if by == HOST_SEAT:  # the host's pause, resume or replacement: only a replacement of this seat ends the run
+            if action.get("type") == "seat_replaced" and action.get("seat") == seat:
+                break
+            continue
+        if not timed_out or count == limit:
             break
         count += 1
     return count

@@ -169,6 +169,15 @@ async def disarm_superseded(session: AsyncSession, game_id: int, kinds: Iterable
     await session.execute(stmt)
 
 
+async def disarm(session: AsyncSession, timer_ids: Collection[int], now: datetime) -> None:
+    """Mark fired the pending timers ``timer_ids`` (none: no statement)."""
+    if not timer_ids:
+        return
+    stmt = (update(Timer).where(Timer.id.in_(list(timer_ids)), Timer.fired_at.is_(None)).values(fired_at=now)
+            .execution_options(synchronize_session=False))
+    await session.execute(stmt)
+
+
 async def disarm_stale(session: AsyncSession, superseded: Collection[str], now: datetime) -> int:
     """Mark fired every pending timer of the ``superseded`` kinds its game's decision has moved past (none of them
     is ever claimed: this only keeps the pending ones few); returns how many."""
