@@ -105,14 +105,20 @@ class LobbyMixin:
             self._check_lobby(table)
             if table.seat_of(user_id) is None:
                 raise TableError("table.not_a_player", game_id=game_id)
-            others = [uid for uid in table.user_ids() if uid != user_id]
-            host = others[0] if user_id == table.host_id and others else table.host_id
-            await self._commit_guarded(session, table, host_id=host)
-            await games.remove_seat(session, game_id, user_id)
-            if not others:  # only AI seats are left, numbered from 0 now
-                for seat in reversed(range(len(table.ai_seats()))):
-                    await games.remove_seat(session, game_id, seat=seat)
+            await self._unseat(session, table, user_id)
         return await self.load(game_id)
+
+    async def _unseat(self, session: AsyncSession, table: Table, user_id: int) -> None:
+        """Remove the seated person ``user_id`` from the lobby ``table`` (:meth:`leave` and :meth:`kick`): the
+        host passes to the first person left when ``user_id`` hosted it; when no person is left, the AI seats go
+        too (a game needs a person)."""
+        others = [uid for uid in table.user_ids() if uid != user_id]
+        host = others[0] if user_id == table.host_id and others else table.host_id
+        await self._commit_guarded(session, table, host_id=host)
+        await games.remove_seat(session, table.id, user_id)
+        if not others:  # only AI seats are left, numbered from 0 now
+            for seat in reversed(range(len(table.ai_seats()))):
+                await games.remove_seat(session, table.id, seat=seat)
 
     async def add_ai(self, game_id: int, by_user_id: int) -> Table:
         """Seat a computer player last, named in the lobby's language and numbered (``lobby.ai_name``: "AI 1",
@@ -223,7 +229,9 @@ class LobbyMixin:
 
     async def kick(self, game_id: int, by_user_id: int, user_id: int, *, is_manager: bool = False) -> Table:
         """The host (or a server manager, ``is_manager``, as for the host's other powers) removes ``user_id`` from
-        the lobby before the start (later seats move up; nobody removes themselves: they leave). Raises
+        the lobby before the start (later seats move up; nobody removes themselves: they leave). As when they
+        leave (:meth:`leave`), a removed host hands over to the first person left, and removing the last person
+        takes the AI seats too: a stale Remove select can name the host now. Raises
         ``TableError``: ``table.host_only``, ``table.already_started``, ``table.not_active``, ``table.not_a_player``
         (``user_id`` is not seated), ``table.kick_self``."""
         async with self.lock(game_id), self._sessions() as session, session.begin():
@@ -235,8 +243,7 @@ class LobbyMixin:
                 raise TableError("table.kick_self")
             if table.seat_of(user_id) is None:
                 raise TableError("table.not_a_player", game_id=game_id)
-            await self._commit_guarded(session, table)
-            await games.remove_seat(session, game_id, user_id)
+            await self._unseat(session, table, user_id)
         return await self.load(game_id)
 
     async def expire(self, game_id: int) -> Table:

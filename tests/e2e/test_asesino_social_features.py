@@ -1,5 +1,6 @@
 """End to end, one social-mode feature each: the interview relay and note, the dead role taken back at the end
-and on cancel, a failed day end retried, private refusals that change nothing, and My actions paged."""
+and on cancel (and from a dead seat's old holder when it is handed over), a failed day end retried, private
+refusals that change nothing, and My actions paged."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 
 from bot.cogs.asesino_social import days
 from bot.tables import TableService
+from tests.discord_double import DoubleTimeout
 from tests.discord_double.permissions import MANAGE_ROLES, README_MINIMAL
-from tests.e2e.conftest import World, confirm_cancel, refusal, until_delivered
+from tests.e2e.conftest import World, confirm_cancel, refusal, settled, until_delivered
 from tests.e2e.social import (
     cast,
     count_in_statuses,
@@ -256,3 +258,49 @@ async def test_secret_actions_leave_the_channel_untouched(world: World) -> None:
         assert not [m for m in who["detective"].dms() if "holds the card" in m.text]  # the reply is the answer
         assert [(m.id, m.text, str(m.components)) for m in world.bot_messages()] == before
         assert await version(world, table) == table.version + 3
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("to", ["computer", "member"])
+async def test_a_dead_player_whose_seat_is_handed_over_loses_the_dead_role_when_the_game_ends(world: World,
+                                                                                               to: str) -> None:
+    """The bystander is murdered: the server's dead role is theirs. The host hands their (dead) seat to the
+    computer (``/replace``) or to a newcomer, Gina, who takes it; then the host cancels the game. Expected:
+    the old holder loses the dead role (at the handover already), as every dead player does when a game ends.
+    The newcomer never gets it: the role is the person's who died, not the seat's."""
+    players = await six_players(world)
+    newcomer = world.double.add_user("gina", display_name="Gina")
+    world.guild.add_member(newcomer)
+    world.double.set_bot_permissions(world.guild, README_MINIMAL | MANAGE_ROLES)
+    dead_role = world.guild.add_role("Dead")
+    async with world.running():
+        await (await world.admin.slash(world.games, "config deadrole", role=dead_role)).response()
+        table = await start_game(world, players)
+        who = cast(table, players)
+        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+        await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
+        member = world.guild.member(who["bystander"])
+        await world.double.wait_for(lambda: dead_role.id in member.role_ids, what="the dead role")
+        await settled(world)
+        number = seat(table, who["bystander"]) + 1
+        host = players[0]
+        if to == "computer":
+            await (await host.slash(world.games, "replace", seat=number)).response()
+        else:
+            await (await host.slash(world.games, "replace", seat=number, member=newcomer)).response()
+            offer = next(m for m in reversed(world.bot_messages()) if newcomer.mention in m.content)
+            take = next(c["custom_id"] for c in offer.walk_components() if ":take_seat:" in c.get("custom_id", ""))
+            await (await newcomer.click(offer, take)).response()
+        await settled(world)
+        held = await world.tables.load(table.id)
+        assert held.user_of(number - 1) != who["bystander"].id, "the seat was not handed over"
+        assert dead_role.id not in world.guild.member(newcomer).role_ids, "the newcomer got the dead role"
+        assert "cancelled" in await confirm_cancel(world, host, await host.slash(world.games, "cancel"))
+        await settled(world)
+        try:
+            await world.double.wait_for(lambda: dead_role.id not in member.role_ids, timeout=5,
+                                        what="the role taken back")
+        except DoubleTimeout:
+            pytest.fail("the murdered player whose seat was handed over keeps the server's dead role after the end")
+
+

@@ -5,6 +5,7 @@ changed; a pause holds every timer across a restart and the resume gives each th
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
@@ -282,3 +283,66 @@ async def test_removing_a_player_who_left_meanwhile_is_refused_in_the_clickers_w
         refused = [a.content for a in answers if a.ephemeral]
         assert refused == [f"⛔ {carol.mention} is no longer in the lobby: nobody was removed."]
         assert (await world.tables.load(game)).user_ids() == [alice.id, bob.id]
+
+
+async def asesino_lobby_of(world: World, count: int) -> tuple[StoredMessage, int]:
+    """Alice's Asesino 2-4 player lobby that the next ``count - 1`` players joined: its message and game id."""
+    alice, *others = world.players[:count]
+    handle = await newgame(alice, world.games, "asesino", "small")
+    await handle.response()
+    lobby = await handle.wait_original()
+    game = int(next(b["custom_id"] for b in lobby.buttons()).split(":")[2])
+    for user in others:
+        await (await user.click(lobby, f"coroner:lobby:{game}:join")).response()
+    await world.double.wait_for(lambda: others[-1].mention in lobby.text, what="the last player in the lobby")
+    return lobby, game
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+async def test_a_stale_remove_select_cannot_leave_the_lobby_hosted_by_someone_not_in_it(world: World) -> None:
+    """Alice hosts Alice, Bob, Carol; the admin's client shows the Remove select (Bob, Carol). Alice leaves: Bob
+    hosts now (the lobby's select no longer lists him). The admin, from the select as drawn before, picks Bob.
+    Expected: refused (he is the host) or the lobby's host passes on to Carol, as when a host leaves; in any case
+    the lobby's host is someone seated in it.
+    (``TableService.kick`` hands the host on as ``leave`` does.)"""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        lobby, game = await asesino_lobby_of(world, 3)
+        kick = f"coroner:lobbysel:{game}:kick"
+        await (await alice.click(lobby, f"coroner:lobby:{game}:leave")).response()
+        await world.double.wait_for(lambda: alice.mention not in lobby.text, what="alice gone from the lobby")
+        await settled(world)
+        assert (await world.tables.load(game)).host_id == bob.id
+        stale = next(m for m in [lobby, as_drawn_before(lobby)]
+                     if any(o["value"] == str(bob.id) for c in m.walk_components() if c.get("custom_id") == kick
+                            for o in c["options"]))
+        await (await world.admin.select(stale, kick, [str(bob.id)])).response()
+        await settled(world)
+        table = await world.tables.load(game)
+        assert table.host_id in table.user_ids(), (
+            f"the lobby's host is {'Bob' if table.host_id == bob.id else table.host_id}, "
+            f"who is not in it (seated: {table.user_ids()}, Carol is {carol.id})")
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+async def test_removing_the_last_person_takes_the_computer_players_too(world: World) -> None:
+    """Alice hosts Alice and Bob and adds a computer player; Alice leaves (Bob hosts). The admin, from the select
+    as drawn before, removes Bob: no person is left. Expected, as when the last person leaves: the computer
+    players go too (a game needs a person) and no one outside the lobby can start it."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        lobby, game = await asesino_lobby_of(world, 2)
+        await (await alice.click(lobby, f"coroner:lobby:{game}:add_ai")).response()
+        await settled(world)
+        kick = f"coroner:lobbysel:{game}:kick"
+        before_leave = lobby.snapshot()
+        await (await alice.click(lobby, f"coroner:lobby:{game}:leave")).response()
+        await world.double.wait_for(lambda: alice.mention not in lobby.text, what="alice gone from the lobby")
+        await settled(world)
+        stale = dataclasses.replace(lobby, components=before_leave["components"])
+        await (await world.admin.select(stale, kick, [str(bob.id)])).response()
+        await settled(world)
+        table = await world.tables.load(game)
+        assert table.user_ids() == [] and table.status == "lobby"
+        assert not table.ai_seats(), f"a lobby of computer players only, hosted by {table.host_id} (Bob {bob.id})"
+

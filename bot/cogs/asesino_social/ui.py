@@ -28,7 +28,7 @@ import discord
 from bot.budget import CONTENT, clip, fit_modal
 from bot.cogs.asesino_social import _review, render
 from bot.cogs.asesino_social.days import after_player_action, catch_up, handed_over, schedule_day_end
-from bot.cogs.asesino_social.dead import after_action, clear_dead
+from bot.cogs.asesino_social.dead import after_action, clear_dead, release_seat
 from bot.cogs.asesino_social.specials import OPTION, special_suggestions
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
@@ -108,10 +108,13 @@ class SocialUI(GameUI):
         and after downtime the bot ends every overdue day, in order, before it applies anything else); then
         :meth:`GameUI.play` with the same arguments. The clock's own moves (``seat=SYSTEM_SEAT``, from
         :func:`~bot.cogs.asesino_social.days.catch_up`) are applied as they are. Nothing due: the move is made on
-        ``table`` as the caller read it (not read again)."""
+        ``table`` as the caller read it (not read again). A dead seat handed over takes the dead role from its old
+        holder (:func:`~bot.cogs.asesino_social.dead.release_seat`)."""
         if kwargs.get("seat") != SYSTEM_SEAT:
             table = await catch_up(bot, table.id, table) or table
-        return await super().play(bot, table, user_id, action, **kwargs)
+        result = await super().play(bot, table, user_id, action, **kwargs)
+        await release_seat(bot, table, result, action)
+        return result
 
     def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
         """Real time: every move carries ``at = bot.clock.now()``."""
