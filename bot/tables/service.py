@@ -224,13 +224,14 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, ReadsMixin):
         return table
 
     def recent(self, game_id: int, version: int) -> Table | None:
-        """The table of ``game_id`` at ``version`` as this process last read (:meth:`load`) or committed it
+        """The running game ``game_id``'s table at ``version`` as this process last read (:meth:`load`) or committed it
         (:meth:`act`), with no query, while nothing this process wrote about the game outside its moves changed
         since (its table message, a failed DM: :meth:`bot.tables.outbox.Deliverer.touched`); None: :meth:`load` it.
         For a control drawn at ``version``: a move made on it is handed to :meth:`act` (``table``), whose version
         guard finds out when another process moved the game meanwhile (then it is read again and checked anew)."""
         found = self._loaded.get(game_id)
-        if found is None or found[0].version != version or found[1] != self.deliverer.mark(game_id):
+        if (found is None or found[0].status != "active"  # a lobby changes outside moves (options, seats)
+                or found[0].version != version or found[1] != self.deliverer.mark(game_id)):
             return None
         return found[0]
 
