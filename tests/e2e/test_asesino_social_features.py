@@ -222,19 +222,26 @@ async def test_my_actions_pages_its_selects_when_more_kinds_exist_than_fit(world
         await dm_text(world, who["accomplice"], "has made you the accomplice")
 
 
+async def murder_the_bystander(world: World, players: list[Any], dead_role: Any) -> tuple[Any, dict[str, Any], Any]:
+    """Inside ``world.running()``: ``dead_role`` is the server's dead role, a game starts, the Killer recruits and
+    murders the bystander, who gets the role; (the table, the cast, the bystander's member)."""
+    await (await world.admin.slash(world.games, "config deadrole", role=dead_role)).response()
+    table = await start_game(world, players)
+    who = cast(table, players)
+    await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
+    await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
+    member = world.guild.member(who["bystander"])
+    await world.double.wait_for(lambda: dead_role.id in member.role_ids, what="the dead role")
+    return table, who, member
+
+
 async def test_cancelling_a_social_game_takes_the_dead_role_back(world: World) -> None:
     """A murdered player holds the dead role; the host's /cancel announces the end and removes the role."""
     players = await six_players(world)
     world.double.set_bot_permissions(world.guild, README_MINIMAL | MANAGE_ROLES)  # the README\'s optional Manage Roles
     dead_role = world.guild.add_role("Dead")
     async with world.running():
-        await (await world.admin.slash(world.games, "config deadrole", role=dead_role)).response()
-        table = await start_game(world, players)
-        who = cast(table, players)
-        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
-        await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
-        member = world.guild.member(who["bystander"])
-        await world.double.wait_for(lambda: dead_role.id in member.role_ids, what="the dead role")
+        table, who, member = await murder_the_bystander(world, players, dead_role)
         assert "cancelled" in await confirm_cancel(world, players[0], await players[0].slash(world.games, "cancel"))
         await world.double.wait_for(lambda: dead_role.id not in member.role_ids, what="the role taken back")
         assert any("was cancelled by" in m.text for m in world.bot_messages())
@@ -274,13 +281,7 @@ async def test_a_dead_player_whose_seat_is_handed_over_loses_the_dead_role_when_
     world.double.set_bot_permissions(world.guild, README_MINIMAL | MANAGE_ROLES)
     dead_role = world.guild.add_role("Dead")
     async with world.running():
-        await (await world.admin.slash(world.games, "config deadrole", role=dead_role)).response()
-        table = await start_game(world, players)
-        who = cast(table, players)
-        await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
-        await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
-        member = world.guild.member(who["bystander"])
-        await world.double.wait_for(lambda: dead_role.id in member.role_ids, what="the dead role")
+        table, who, member = await murder_the_bystander(world, players, dead_role)
         await settled(world)
         number = seat(table, who["bystander"]) + 1
         host = players[0]
