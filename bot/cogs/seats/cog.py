@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.budget import OPTION_TEXT, clip
 from bot.deadline import acknowledge_if_slow
-from bot.errors import UserError
+from bot.errors import UserError, send_error
 from bot.seat_controls import hand_over, offer_lapsed
 from bot.tables.seats import OFFER_TIMER
 
@@ -60,4 +60,9 @@ class Seats(commands.Cog):
     async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, MAX_SEAT],
                       member: discord.Member | None = None) -> None:
         await acknowledge_if_slow(interaction, ephemeral=member is None, thinking=True)
-        await hand_over(self.bot, interaction, await self._running(interaction), seat - 1, member)
+        table = None
+        try:
+            table = await self._running(interaction)
+            await hand_over(self.bot, interaction, table, seat - 1, member)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply, seats by name
+            await send_error(self.bot, interaction, exc, table)
