@@ -61,8 +61,10 @@ async def respond(interaction: discord.Interaction, *, ephemeral: bool, **kwargs
     if interaction.response.is_done():
         if kwargs.get("view") is None:
             kwargs.pop("view", None)  # a follow-up takes no view at all rather than None
-        return (await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)).id
-    return (await interaction.response.send_message(ephemeral=ephemeral, **kwargs)).message_id
+        message = await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
+        return message.id if message is not None else None
+    callback = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    return callback.message_id if callback is not None else None
 
 
 def answer_lock(interaction: discord.Interaction) -> asyncio.Lock:
