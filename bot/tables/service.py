@@ -338,8 +338,9 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
                 row = row or await games.get_game(session, game_id)
                 assert row is not None  # (its version was just bumped)
                 await scores.record_outcome(session, row, await games.seats_of(session, game_id), outcome, now)
+            lapsed = 0
             if status != table.status:  # (a standing offer's handler strips its button)
-                await timers.disarm_game(session, game_id, now, lapse=(OFFER_TIMER,))
+                lapsed = await timers.disarm_game(session, game_id, now, lapse=(OFFER_TIMER,))
             elif isinstance(parsed, PauseGame):
                 await timers.hold_game(session, game_id, now, keep=(RETRY_TIMER,), superseded=self._superseded)
             elif isinstance(parsed, ResumeGame):
@@ -351,7 +352,7 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
                 self._ping is not None and status == "active"
                 and engine.view(before.state, None) != engine.view(step.state, None))
             handoff = replace(await self._record(session, table, events, shown=shown), mark=mark)
-            if status != before.status or is_seat_change(parsed):  # the offers it ended are due now
+            if lapsed or is_seat_change(parsed):  # the offers it ended are due now
                 handoff = replace(handoff, due=min(now, handoff.due or now))
         return handoff, ActResult(table=table, events=events, outcome=outcome)
 

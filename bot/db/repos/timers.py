@@ -189,15 +189,15 @@ async def disarm_stale(session: AsyncSession, superseded: Collection[str], now: 
     return int((await session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
 
 
-async def disarm_game(session: AsyncSession, game_id: int, now: datetime, lapse: Collection[str] = ()) -> None:
+async def disarm_game(session: AsyncSession, game_id: int, now: datetime, lapse: Collection[str] = ()) -> int:
     """Mark every pending timer of a game fired (the game finished or was cancelled), in one statement; those of
     the ``lapse`` kinds are made due ``now`` instead, so their handlers run once more (a seat offer's strips its
-    message's button)."""
+    message's button). Returns how many were made due."""
     lapsing, at = Timer.kind.in_(list(lapse)), literal(now, UTCDateTime())
     stmt = (update(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None))
             .values(fired_at=case((lapsing, null()), else_=at), due_at=case((lapsing, at), else_=Timer.due_at))
-            .execution_options(synchronize_session=False))
-    await session.execute(stmt)
+            .returning(Timer.kind).execution_options(synchronize_session=False))
+    return sum(kind in lapse for kind in (await session.scalars(stmt)).all())
 
 
 async def bring_forward(session: AsyncSession, timer: Timer, now: datetime, payload: dict[str, Any]) -> None:
