@@ -121,7 +121,7 @@ async def to_computer(bot: Coroner, table: Table, seat: int) -> Table:
     the caller checked who asks): from then on the seat is the computer's and goes by a computer player's name
     (:func:`computer_name`; the history keeps who held it before). The table after it (over as abandoned when
     nobody plays any more). Raises ``TableError`` (``table.bad_seat``, ``seat.error.computer``,
-    ``table.not_active``)."""
+    ``seat.error.dead``, ``table.not_active``)."""
     if not table.has_seat(seat):
         raise TableError("table.bad_seat", seat=seat + 1)  # numbered from 1, as shown
     action = {"type": "seat_replaced", "seat": seat, "to": "computer", "names": [computer_name(table)]}

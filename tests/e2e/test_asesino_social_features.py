@@ -13,7 +13,7 @@ import pytest
 from bot.cogs.asesino_social import days
 from bot.tables import TableService
 from tests.discord_double.permissions import MANAGE_ROLES, README_MINIMAL
-from tests.e2e.conftest import World, confirm_cancel, refusal, settled, until_delivered
+from tests.e2e.conftest import World, answer, confirm_cancel, refusal, settled, until_delivered
 from tests.e2e.social import (
     cast,
     count_in_statuses,
@@ -295,6 +295,12 @@ async def test_a_dead_seat_is_not_handed_over_and_its_player_keeps_the_dead_role
         assert held.user_of(number - 1) == who["bystander"].id and held.version == before.version
         assert len(world.bot_messages()) == posted and dead_role.id in member.role_ids
         assert not [m for m in world.bot_messages() if newcomer.mention in m.content]
+        # neither /replace's suggestions nor the host's panel offer the dead seat
+        suggested = (await (await host.autocomplete(world.games, "replace", "seat", seat="")).response()).choices
+        assert number not in [c["value"] for c in suggested] and len(suggested) == len(players) - 1
+        panel = await answer(await host.slash(world.games, "host"))
+        picker = next(c for c in panel.selects() if c["custom_id"].endswith(":host:replace"))
+        assert str(number - 1) not in [o["value"] for o in picker["options"]]
         assert "cancelled" in await confirm_cancel(world, host, await host.slash(world.games, "cancel"))
         await world.double.wait_for(lambda: dead_role.id not in member.role_ids, what="the role taken back")
 
