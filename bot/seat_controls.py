@@ -64,12 +64,16 @@ def away_notices(table: Table, events: list[Event]) -> list[tuple[int, Outgoing]
 async def take_back(bot: Coroner, interaction: discord.Interaction, table: Table) -> None:
     """The clicker takes back the seat the computer plays for them, from the table or from the DM that told them
     (:func:`away_notices`): the table's edit answers a click on it; a DM's click is answered by that DM saying
-    they are back (its button gone). Raises ``TableError`` (``seat.error.not_yours`` for anyone the computer plays
-    for nobody of; ``seat.error.back_already`` from the DM of someone who came back already; ``table.not_active``).
-    """
+    they are back (its button gone), or, once the host handed their seat over, saying so (its button gone too).
+    Raises ``TableError`` (``seat.error.not_yours`` for anyone the computer plays for nobody of;
+    ``seat.error.back_already`` from the DM of someone who came back already; ``table.not_active``)."""
     seat = table.away_seat_of(interaction.user.id)
     if seat is None and interaction.guild_id is None and table.seat_of(interaction.user.id) is not None:
         raise TableError("seat.error.back_already")  # (the DM's button, once they came back by the table's)
+    if seat is None and interaction.guild_id is None:  # (the DM's button, once the host handed the seat over)
+        ctx = RenderContext(table, table.language)
+        await edit_answer(interaction, content=ctx.t("seat.handed_over_dm", channel=table.channel_id), view=None)
+        return
     if seat is None:
         raise TableError("seat.error.not_yours", seat=table.seat_of(interaction.user.id))
     result = await ui_for(table.game, table.mode).play(bot, table, interaction.user.id,
@@ -129,6 +133,17 @@ async def to_computer(bot: Coroner, table: Table, seat: int) -> Table:
     return result.table
 
 
+def handed_word(before: Table, after: Table, seat: int) -> str:
+    """What the host is told once ``seat`` went to the computer (``before`` and ``after`` the change): that it is
+    the computer's, and when it was the host's own seat, who hosts the game from now on."""
+    ctx = RenderContext(before, before.language)  # (the seat by the name it had: now it is the computer's)
+    said = ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat))
+    successor = after.seat_of(after.host_id)
+    if after.host_id != before.host_id and successor is not None:
+        said += "\n" + ctx.t("seat.host_passed", user=after.shown_name(successor))
+    return said
+
+
 async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is_bot: bool, by: int,
                      post: Callable[[Outgoing], Awaitable[int | None]]) -> None:
     """Offer ``seat`` to the member ``newcomer`` (a Discord id; ``is_bot``: a bot account) for the host ``by``: the
@@ -167,10 +182,9 @@ async def hand_over(bot: Coroner, interaction: discord.Interaction, table: Table
     privately), or an offer to ``member`` (the command's public answer, :func:`offer_seat`). Raises ``UserError``
     (``seat.error.host_only``, ``seat.error.bot``) or ``TableError``."""
     check_replacer(interaction, table)
-    ctx = RenderContext(table, table.language)
     if member is None:
-        await to_computer(bot, table, seat)
-        await respond(interaction, ephemeral=True, content=ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat)))
+        after = await to_computer(bot, table, seat)
+        await respond(interaction, ephemeral=True, content=handed_word(table, after, seat))
         return
     await offer_seat(bot, table, seat, member.id, is_bot=member.bot, by=interaction.user.id,
                      post=lambda out: respond(interaction, ephemeral=False, **out.kwargs()))

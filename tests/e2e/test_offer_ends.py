@@ -69,11 +69,14 @@ async def test_an_offer_ends_when_the_game_is_cancelled(world: World, language: 
 @pytest.mark.parametrize("language", LANGUAGES)
 async def test_the_host_hands_an_away_players_seat_to_the_computer(world: World, language: str) -> None:
     """The computer plays for a player who let their time run out; Alice's panel hands that seat to the computer
-    for good: it is a computer player's from then on and the table no longer shows "I'm back"."""
+    for good: it is a computer player's from then on and the table no longer shows "I'm back"; the "I'm back" of
+    the DM that player got, pressed now, turns that DM into the word that their seat was handed over (its button
+    gone)."""
     alice, bob, dave = world.players[0], world.players[1], world.players[3]
     async with world.running():
         table = await start(world, language, [alice, bob, dave])
-        seat, _, table = await away(world, table, language)
+        seat, absent, table = await away(world, table, language)
+        dm = next(m for m in reversed(absent.dms()) if m.buttons())
         name = table.shown_name(seat)
         panel = await open_panel(alice, table_message(world, table))
         await pick_seat(alice, panel, seat)
@@ -87,6 +90,9 @@ async def test_the_host_hands_an_away_players_seat_to_the_computer(world: World,
         assert after.user_of(seat) is None and not after.seats[seat].away and after.status == "active"
         shown = table_message(world, after)
         assert not any(c.get("label") == t(language, "seat.button.back") for c in shown.walk_components())
+        assert (await (await absent.click(dm, control(dm, ":back:"))).response()).type in (6, 7)
+        await world.double.wait_for(lambda: not dm.components, what="the DM's button gone")
+        assert dm.content == t(language, "seat.handed_over_dm", channel=world.games.id)
 
 
 @pytest.mark.parametrize("to", ["computer", "member"])
@@ -97,7 +103,9 @@ async def test_a_host_who_hands_away_their_own_seat_passes_the_host_on(world: Wo
     async with world.running():
         table = await start(world, "en", [alice, bob, dave])
         if to == "computer":
-            await (await alice.slash(world.games, "replace", seat=1)).response()
+            said = await answer(await alice.slash(world.games, "replace", seat=1))
+            assert said.content == "\n".join([t("en", "seat.handed_to_computer", seat="Alice"),
+                                               t("en", "seat.host_passed", user="Bob")])
         else:
             offer = await offer_to(world, alice, 0, carol)
             assert (await (await carol.click(offer, control(offer, ":take_seat:0"))).response()).type in (6, 7)

@@ -18,7 +18,7 @@ from bot.cogs.lobby.names import is_manager
 from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
 from bot.errors import UserError, send_error
 from bot.i18n import t
-from bot.seat_controls import offer_seat, to_computer
+from bot.seat_controls import handed_word, offer_seat, to_computer
 from bot.tables import TableError
 from bot.ui import Outgoing, RenderContext, ui_for
 from games.core.controls import NAME_LENGTH
@@ -146,14 +146,14 @@ async def _replace_to(cog: Host, interaction: discord.Interaction, table: Table,
 
 
 async def _replace_ai(cog: Host, interaction: discord.Interaction, table: Table, arg: str, values: list[str]) -> None:
-    """Replace a player by the computer at once; the panel says so (and closes once the game ended with it)."""
+    """Replace a player by the computer at once; the panel says so (and closes once the game ended with it, or
+    once the host handed their own seat and with it the host's powers, :func:`~bot.seat_controls.handed_word`)."""
     check_host(table, interaction.user.id, manager=is_manager(interaction.user))
     seat = _seat_of(table, arg.partition(".")[2])
     after = await in_time(interaction, to_computer(cog.bot, table, seat))
-    ctx = RenderContext(table, after.language)  # (the seat by the name it had: now it is the computer's)
-    said = ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat))
-    await edit_answer(interaction, content=said, **(panel(after) if after.status == "active" else
-                                                    {"embed": None, "view": None}))
+    hosts = interaction.user.id == after.host_id or is_manager(interaction.user)
+    await edit_answer(interaction, content=handed_word(table, after, seat),
+                      **(panel(after) if after.status == "active" and hosts else {"embed": None, "view": None}))
 
 
 async def _back(cog: Host, interaction: discord.Interaction, table: Table, arg: str, values: list[str]) -> None:
