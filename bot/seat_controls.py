@@ -193,7 +193,8 @@ async def hand_over(bot: Coroner, interaction: discord.Interaction, table: Table
 async def offer_lapsed(bot: Coroner, timer: Any) -> None:
     """The ``seat_offer`` timer (:data:`~bot.tables.seats.OFFER_TIMER`): the offer ended; its message (by the id
     its payload keeps) says why, its button gone: it lapsed, another offer of the seat superseded it, the seat was
-    handed over (payload ``why``: ``superseded``, ``taken``) or the game is over. The offer the newcomer took
+    handed over, its newcomer took another seat (payload ``why``: ``superseded``, ``taken``, ``seated``) or the game
+    is over. The offer the newcomer took
     was disarmed: this does not run for it. A message Discord refuses to edit (deleted) is logged and left."""
     seat, user, message = (timer.payload.get(key) for key in ("seat", "user_id", "message"))
     if not isinstance(message, int) or not isinstance(seat, int):

@@ -113,16 +113,18 @@ async def change_seat(session: AsyncSession, table: Table, action: dict[str, Any
 
 async def lapse_offers(session: AsyncSession, game_id: int, now: datetime, *, seat: int, why: str,
                        taker: int | None = None) -> None:
-    """End the pending offers of ``seat`` (other seats' offers stand): the one to ``taker`` (the newcomer who took
-    it) is disarmed (its message is the answer of their click); every other is made due ``now`` with ``why`` in
-    its payload (``taken``, ``superseded``), so its lapse handler strips its message's button and says why."""
+    """End the pending offers of ``seat`` and those to ``taker`` (the newcomer who took it; other offers stand):
+    the one of that seat to ``taker`` is disarmed (its message is the answer of their click); every other is made
+    due ``now`` with why it ended in its payload (``why``: ``taken``, ``superseded``; ``seated``: an offer of
+    another seat to ``taker``, who holds one now), so its lapse handler strips its message's button and says so."""
     for timer in await timers.pending_of(session, game_id):
-        if timer.kind != OFFER_TIMER or timer.payload.get("seat") != seat:
+        ours, theirs = timer.payload.get("seat") == seat, taker is not None and timer.payload.get("user_id") == taker
+        if timer.kind != OFFER_TIMER or not (ours or theirs):
             continue
-        if taker is not None and timer.payload.get("user_id") == taker:
+        if ours and theirs:
             await timers.disarm(session, [timer.id], now)
         else:
-            await timers.bring_forward(session, timer, now, {**timer.payload, "why": why})
+            await timers.bring_forward(session, timer, now, {**timer.payload, "why": why if ours else "seated"})
 
 
 def steps_since_decision(table: Table, state: Any, action: Any) -> int:

@@ -54,6 +54,19 @@ async def test_an_offer_ends_when_the_host_hands_the_seat_to_the_computer(world:
         await ended(world, offer, t(language, "seat.offer_taken", user=carol.mention, seat=computer))
 
 
+async def test_taking_one_offered_seat_ends_the_newcomers_offer_of_another(world: World) -> None:
+    """Carol is offered Bob's seat and Dave's; she takes Bob's: the offer of Dave's seat to her says she took
+    another seat, its button gone (she could not take a second seat)."""
+    alice, bob, carol, dave = world.players[:4]
+    async with world.running():
+        await start(world, "en", [alice, bob, dave])
+        first = await offer_to(world, alice, 1, carol)
+        second = await offer_to(world, alice, 2, carol)
+        assert (await (await carol.click(first, control(first, ":take_seat:1"))).response()).type in (6, 7)
+        await ended(world, second, t("en", "seat.offer_seated", user=carol.mention, seat="Dave"))
+        assert t("en", "seat.taken") in first.content
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 async def test_an_offer_ends_when_the_game_is_cancelled(world: World, language: str) -> None:
     """Bob's seat is offered to Carol, then the host cancels the game: the offer says the game is over, its
