@@ -129,3 +129,26 @@ async def test_a_host_who_hands_away_their_own_seat_passes_the_host_on(world: Wo
         panel = await answer(await bob.slash(world.games, "host"))
         assert panel.ephemeral and any(c.get("custom_id", "").endswith(":host:replace")
                                        for c in panel.walk_components())
+
+
+async def test_the_hosts_refused_replacements_say_why_privately_and_change_nothing(world: World) -> None:
+    """Each refused /replace is a private word naming what is wrong, posts no offer and changes nothing: a seat
+    the table does not have, a member who plays already, a bot, a computer player's seat."""
+    alice, bob, carol = world.players[:3]
+    helper = world.double.add_user("helperbot", display_name="Helper", bot=True)
+    world.guild.add_member(helper)
+    async with world.running():
+        table = await start(world, "en", [alice, bob], ai=1)
+        posted = len(world.bot_messages())
+        refusals = [
+            (dict(seat=4, member=carol), t("en", "table.bad_seat", seat=4)),
+            (dict(seat=2, member=alice), t("en", "seat.error.member_seated", user=alice.mention)),
+            (dict(seat=2, member=helper), t("en", "seat.error.bot")),
+            (dict(seat=3, member=carol), t("en", "seat.error.computer")),
+            (dict(seat=3), t("en", "seat.error.computer")),
+        ]
+        for options, expected in refusals:
+            assert await refusal(await alice.slash(world.games, "replace", **options)) == "⛔ " + expected, options
+        await settled(world)
+        assert len(world.bot_messages()) == posted
+        assert (await world.tables.load(table.id)).version == table.version
