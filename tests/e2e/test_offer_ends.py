@@ -25,7 +25,8 @@ from tests.e2e.test_seats import (
 
 async def ended(world: World, offer: StoredMessage, text: str) -> None:
     """Wait until ``offer``'s message says ``text`` and has no button left."""
-    await world.double.wait_for(lambda: offer.content == text and not offer.components, what="the offer's end")
+    await world.double.wait_for(lambda: offer.content == text and not offer.components, timeout=10,
+                                what="the offer's end")
 
 
 async def test_an_offer_scrolled_far_up_still_loses_its_button_when_it_lapses(world: World) -> None:
