@@ -87,9 +87,10 @@ async def take_back(bot: Coroner, interaction: discord.Interaction, table: Table
 
 async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Table, seat: int) -> None:
     """The clicker takes ``seat`` the host offered them: the seat is theirs and goes by their name from now on (the
-    history keeps who held it before), the seat's secrets reach them by DM and the offer's message says so (its
-    button gone); when their DMs are closed it says that instead, with the "My secrets" button that shows them the
-    secrets privately (and the channel's closed-DM notice names them, as any closed-DM player). Raises
+    history keeps who held it before); the seat's secrets reach them by DM, named as the seat went before, with the
+    controls the seat has now (those of **My secrets**: an answer the seat owes, say), and the offer's message says
+    so (its button gone); when their DMs are closed it says that instead, with the "My secrets" button that shows
+    them the secrets privately (and the channel's closed-DM notice names them, as any closed-DM player). Raises
     ``TableError`` (``seat.error.no_offer``, ``seat.error.offer_lapsed``, ``seat.error.seated``,
     ``seat.error.computer``...)."""
     ui = ui_for(table.game, table.mode)
@@ -98,8 +99,11 @@ async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Ta
                                                              "names": names}, interaction=interaction)
     ctx = RenderContext(result.table, result.table.language)
     view = result.table.engine.view(result.table.state, seat)
-    out = Outgoing(content=ctx.t("seat.new_holder", seat=ctx.shown_name(seat), channel=table.channel_id),
-                   embeds=[ui.secrets_embed(ctx, seat, view)], language=ctx.language)
+    was = RenderContext(table, table.language).shown_name(seat)  # by now the seat goes by the newcomer's name
+    items = ui.secrets_items(ctx, seat, view) if result.table.status == "active" else []
+    out = Outgoing(content=ctx.t("seat.new_holder", seat=was, channel=table.channel_id),
+                   embeds=[ui.secrets_embed(ctx, seat, view)], view=view_of(*items) if items else None,
+                   language=ctx.language)
     if await in_time(interaction, bot.delivery.dm(result.table, seat, out)):
         await edit_answer(interaction, content=ctx.t("seat.taken"), view=None)
         return

@@ -3,6 +3,7 @@ action's result, a timer, and the refusal it raises."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -115,16 +116,17 @@ class Table:
 
     def shown_name(self, seat: int) -> str:
         """The one name ``seat`` is shown by everywhere (table, log, menus, DMs, results, history): its display name
-        (``#N`` for an unknown seat, N = seat + 1), and when another seat's display name is the same (compared
-        without case) a suffix that tells them apart: `` (username)`` when the seat has a second name of its own
+        (``#N`` for an unknown seat, N = seat + 1), and when another seat's display name looks the same (compared
+        as a reader sees it, :func:`looks`: without case, invisible characters or compatibility forms) a suffix
+        that tells them apart: `` (username)`` when the seat has a second name of its own
         no twin shares, else `` (#N)``. Two players called "Alex" are "Alex (alex_b)" and "Alex (#3)"."""
         base = _first_name(self.seat_names(seat), seat)
-        twins = [s for s in self.seats if _first_name(s.names, s.seat).casefold() == base.casefold()]
+        twins = [s for s in self.seats if looks(_first_name(s.names, s.seat)) == looks(base)]
         if len(twins) < 2:
             return base
-        taken = {name.casefold() for twin in twins if twin.seat != seat for name in twin.names}
+        taken = {looks(name) for twin in twins if twin.seat != seat for name in twin.names}
         own = next((name for name in self.seat_names(seat)[1:]
-                    if name.casefold() != base.casefold() and name.casefold() not in taken), None)
+                    if looks(name) != looks(base) and looks(name) not in taken), None)
         return f"{base} ({own})" if own else f"{base} (#{seat + 1})"
 
     @property
@@ -155,6 +157,15 @@ class Table:
     def is_open(self) -> bool:
         """Lobby or running: the table still occupies its channel."""
         return self.status in ("lobby", "active")
+
+
+def looks(name: str) -> str:
+    """How ``name`` reads on screen, to tell look-alike names apart: format characters (zero-width spaces, word
+    joiners, direction marks: Unicode category Cf) dropped, compatibility forms folded (NFKC: full-width and
+    mathematical letters read as plain ones) and case folded. ``looks("Al\\u2060ice") == looks("ALICE")``.
+    Letters of other scripts that merely look alike (a Cyrillic "А") stay apart."""
+    visible = "".join(c for c in name if unicodedata.category(c) != "Cf")
+    return unicodedata.normalize("NFKC", visible).casefold()
 
 
 def _first_name(names: tuple[str, ...], seat: int) -> str:

@@ -62,3 +62,13 @@ def test_every_renderer_gets_the_twin_suffix_through_the_render_context() -> Non
         ctx = RenderContext(table, language)
         assert (ctx.name(0), ctx.name(1)) == ("Alex (alex_b)", "Alex (alex_c)")
         assert ctx.seat_params({"seats": [0, 1]})["seats"] == r"Alex (alex\_b), Alex (alex\_c)"
+
+
+def test_look_alike_display_names_are_told_apart_like_twins() -> None:
+    """A name that reads the same as another's on screen is a twin too: one with a zero-width space or a word joiner
+    in it (Unicode format characters), or one written in full-width or mathematical letters (folded by NFKC), gets
+    the suffix; a name that merely contains another's keeps its own."""
+    table = _table(("Alice", "alice_a"), ("Alice\u200b", "bob_b"), ("Al\u2060ice",), ("Ａｌｉｃｅ", "wide"),
+                   ("Alicent",))
+    assert [table.shown_name(s) for s in range(5)] == [
+        "Alice (alice_a)", "Alice\u200b (bob_b)", "Al\u2060ice (#3)", "Ａｌｉｃｅ (wide)", "Alicent"]

@@ -198,7 +198,8 @@ async def test_the_host_hands_a_seat_to_a_member_who_accepts_the_offer(world: Wo
         held = await world.tables.load(table.id)
         assert held.user_of(1) == carol.id and held.seat_of(bob.id) is None
         secrets = await world.double.wait_for(lambda: carol.dms()[dms:], what="the seat's secrets by DM")
-        assert t(language, "seat.new_holder", seat=held.shown_name(1), channel=world.games.id) in secrets[0].text
+        # the seat is named as it went before (Bob's): by now it goes by Carol's own name
+        assert t(language, "seat.new_holder", seat="Bob", channel=world.games.id) in secrets[0].text
         await settled(world)
         table_msg = table_message(world, held)
         assert held.shown_name(1) == "Carol"  # the seat goes by its new holder's name from now on

@@ -21,7 +21,9 @@ from bot.ui import ui_for
 from games.core import all_games
 from games.core.ai import choose_action, plays_at_table
 from tests.discord_double import User
-from tests.e2e.conftest import World, settled, stored
+from tests.e2e.conftest import World, mark, settled, stored
+from tests.e2e.test_cereal_killer import ROUTE, click, next_status, statuses
+from tests.e2e.test_cereal_killer import start as cereal_start
 from tests.e2e.test_seats import open_table
 
 #: every game and mode with time limits at its smallest table (the social mode, whose clock is days, below)
@@ -195,3 +197,34 @@ async def test_social_a_table_whose_people_all_stay_silent_ends_abandoned(
         table = await drive_days(world, bot, await start(world, "asesino", "social", 6), set(), random.Random(1))
         assert table.abandoned and table.outcome is not None and table.outcome.winners == []
         assert table.state.day <= 3 and await scores(world, table.id) == 0
+
+
+async def test_a_newcomer_on_the_killers_seat_gets_the_answer_buttons_the_seat_owes(world: World) -> None:
+    """Cereal Killer: the host hands the Killer's seat to Carol while the Detective's question waits on the Killer's
+    answer. Carol's DM names the seat as it went (Alice's, not "Carol's": by now it goes by her name), lists the
+    answers she may give and carries their buttons, as the old holder's prompt did (it had only the list; the
+    buttons were on **My secrets**)."""
+    async with world.running():
+        alice, bob, carol = world.players[:3]
+        await cereal_start(world, [alice, bob])
+        before = (statuses(world)[-1].id, len(statuses(world)[-1].history))
+        await alice.dm_bot(ROUTE)
+        status = await next_status(world, before)
+        status = await click(world, bob, status, "place", ["7"])
+        status = await click(world, bob, status, "ask", ["direction"])
+        prompt = await world.double.wait_for(lambda: alice.dms()[-1] if alice.dms()[-1].buttons() else None,
+                                             what="the Killer's answer buttons")
+        assert [b["label"] for b in prompt.buttons()] == ["South"]
+        await (await alice.slash(world.games, "replace", seat=1, member=carol)).response()
+        offer = next(m for m in reversed(world.bot_messages()) if carol.mention in m.content)
+        await (await carol.click(offer, label="Take the seat")).response()
+        (dm,) = await world.double.wait_for(lambda: carol.dms(), what="the seat's secrets")
+        await settled(world)
+        assert dm.text.startswith("You now play Alice's seat in the game in"), dm.text
+        assert "Answers you may give now\nSouth" in dm.text
+        assert [b.get("label") for b in dm.buttons()] == ["South"], dm.components
+        count = mark(statuses(world))
+        await (await carol.click(dm, label="South")).response()  # the button works for her: the game goes on
+        status = await next_status(world, count)
+        assert "(Which way are you from the Witness?): South" in status.text
+
