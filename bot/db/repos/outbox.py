@@ -175,8 +175,10 @@ _DELIVERED_AND_LOOK = (
 async def record_sent(session: AsyncSession, entry_id: int, sent: dict[str, int]) -> None:
     """Record the messages a delivery of step ``entry_id`` created so far (``{nonce: message id}``, all of them:
     it replaces what was recorded)."""
-    await session.execute(update(OutboxEntry).where(OutboxEntry.id == entry_id).values(sent=sent)
-                          .execution_options(synchronize_session=False))
+    await session.execute(_RECORD_SENT, {"b_id": entry_id, "v_sent": sent})
+
+
+_RECORD_SENT = update(_OUTBOX).where(_OUTBOX.c.id == bindparam("b_id")).values(sent=bindparam("v_sent"))
 
 
 async def mark_failed(session: AsyncSession, entry_id: int) -> int:
