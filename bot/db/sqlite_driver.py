@@ -164,15 +164,16 @@ class OneHopConnection(AsyncAdapt_aiosqlite_connection):
             self._writing = True
 
     def _idle(self) -> bool:
-        self._writing = False  # (called at every end of a transaction)
         driver = self._connection._connection  # None once closed: let aiosqlite say so
         return driver is not None and not driver.in_transaction
 
     def rollback(self) -> None:
+        self._writing = False  # (the next transaction's first write may wait for the lock again)
         if not self._idle():
             super().rollback()
 
     def commit(self) -> None:
+        self._writing = False
         if not self._idle():
             super().commit()
 
