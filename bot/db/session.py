@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.db.pace import attach
-from bot.db.sqlite_driver import one_hop_dbapi
+from bot.db.sqlite_driver import OneHopConnection, one_hop_dbapi
 
 DEFAULT_URL = "sqlite+aiosqlite:///coroner.db"
 
@@ -23,6 +23,8 @@ def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEn
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA journal_mode=WAL")  # an in-memory database answers "memory" and stays so
+        if isinstance(dbapi_connection, OneHopConnection):  # (its readers never wait: they need no thread hop)
+            dbapi_connection.wal(str(cursor.fetchone()[0]).lower() == "wal")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")  # safe with WAL: a power cut may only lose the last commits
         cursor.execute("PRAGMA busy_timeout=10000")

@@ -8,7 +8,10 @@ per statement (make a cursor, execute, fetch the rows, close the cursor), each a
 calls per Hot Potato move, each about a third of a cheap statement's CPU (README, "The move pipeline"). Here a
 statement is one call in the worker thread (cursor, execute, fetch, close together; its description, row count and
 last row id kept), and a rollback or commit of a connection with no transaction open makes none (SQLite's own
-``in_transaction`` flag, which any thread may read).
+``in_transaction`` flag, which any thread may read). A statement that cannot wait on another connection's lock runs
+in the event loop's thread with no hop at all (:meth:`OneHopConnection.cannot_wait`: a read in WAL mode, a write in a
+transaction that holds the write lock already); a transaction's first write, which may wait up to SQLite's busy
+timeout for the lock, and its commit stay in the worker thread, so the loop never waits on a lock.
 
 It relies on aiosqlite's ``Connection._execute`` (queue a function for the worker thread and await it) and
 ``Connection._conn`` (the ``sqlite3`` connection), as SQLAlchemy's own adapter relies on ``_tx``; server-side
@@ -97,9 +100,14 @@ class OneHopCursor(AsyncAdapt_aiosqlite_cursor):
 
     async def _one(self, operation: Any, parameters: Any, *, many: bool) -> None:
         connection: aiosqlite.Connection = self._connection  # type: ignore[assignment]
-        async with self._adapt_connection._execute_mutex:
-            description, rows, self._rowcount, self._lastrowid = await connection._execute(
-                _run, connection._conn, operation, parameters, many)
+        adapt: OneHopConnection = self._adapt_connection  # type: ignore[assignment]
+        if adapt.cannot_wait(operation):
+            description, rows, self._rowcount, self._lastrowid = _run(connection._conn, operation, parameters, many)
+        else:
+            async with adapt._execute_mutex:
+                description, rows, self._rowcount, self._lastrowid = await connection._execute(
+                    _run, connection._conn, operation, parameters, many)
+            adapt.ran(operation)
         self._description = description
         self._rows = collections.deque(rows)
 
@@ -107,22 +115,65 @@ class OneHopCursor(AsyncAdapt_aiosqlite_cursor):
         return None
 
 
-class OneHopConnection(AsyncAdapt_aiosqlite_connection):
-    """SQLAlchemy's aiosqlite connection with :class:`OneHopCursor` and no thread hop to end a transaction that
-    is not open (a pooled connection's check-in, a read-only session's end)."""
+def _verb(operation: str) -> str:
+    return operation.lstrip()[:7].upper()
 
-    __slots__ = ()
+
+def _reads(operation: str) -> bool:
+    return _verb(operation).startswith("SELECT")
+
+
+def _writes(operation: str) -> bool:
+    """A statement that takes the write lock (a ``SAVEPOINT``, say, opens a transaction without it)."""
+    return _verb(operation).startswith(("INSERT", "UPDATE", "DELETE", "REPLACE"))
+
+
+class OneHopConnection(AsyncAdapt_aiosqlite_connection):
+    """SQLAlchemy's aiosqlite connection with :class:`OneHopCursor`, no thread hop to end a transaction that is not
+    open (a pooled connection's check-in, a read-only session's end), and none for a statement that cannot wait on
+    another connection's lock (:meth:`cannot_wait`)."""
+
+    __slots__ = ("_wal", "_writing")
     _cursor_cls = OneHopCursor
+
+    def __init__(self, dbapi: Any, connection: aiosqlite.Connection) -> None:
+        super().__init__(dbapi, connection)
+        self._wal = False
+        self._writing = False
+
+    def wal(self, on: bool) -> None:
+        """Whether the database is in WAL mode (``PRAGMA journal_mode``): then its readers never wait for a writer,
+        so a ``SELECT`` runs in the calling thread (:meth:`cannot_wait`)."""
+        self._wal = on
+
+    def cannot_wait(self, operation: str) -> bool:
+        """Whether ``operation`` runs in the event loop's thread rather than aiosqlite's: it cannot wait on a lock
+        (SQLite's ``busy_timeout``, which would stop the loop), because this connection's transaction holds the
+        database's write lock already (a write ran in it: :meth:`ran`) or, in WAL mode, it only reads. A statement
+        costs about twice the CPU with the hop to the worker thread and back (README, "The move pipeline"); the
+        first write of a transaction, which may wait for the lock, and the commit keep it."""
+        driver = self._connection._connection
+        if driver is None or self._execute_mutex.locked():  # closed, or busy: let aiosqlite say so, or wait
+            return False
+        return (self._writing and driver.in_transaction) or (self._wal and _reads(operation))
+
+    def ran(self, operation: str) -> None:
+        """``operation`` ran in the worker thread: a write holds the write lock until the transaction ends."""
+        driver = self._connection._connection
+        if driver is not None and driver.in_transaction and _writes(operation):
+            self._writing = True
 
     def _idle(self) -> bool:
         driver = self._connection._connection  # None once closed: let aiosqlite say so
         return driver is not None and not driver.in_transaction
 
     def rollback(self) -> None:
+        self._writing = False  # (the next transaction's first write may wait for the lock again)
         if not self._idle():
             super().rollback()
 
     def commit(self) -> None:
+        self._writing = False
         if not self._idle():
             super().commit()
 

@@ -13,7 +13,10 @@ from games.core import Engine, Event, Outcome, get_engine
 from games.core.seats import ABANDONED  # the outcome reason of an abandoned game (:attr:`Table.abandoned`)
 
 if TYPE_CHECKING:
+    from sqlalchemy import Row
+
     from bot.db.models import Game, Seat
+    from bot.db.repos.games import SeatRow
 
 
 
@@ -212,8 +215,9 @@ class TimerPlan:
 ROUND_FINISHED = "series_round_finished"
 
 
-def to_table(row: Game, seats: Sequence[Seat], *, with_state: bool = True) -> Table:
-    """A :class:`Table` snapshot of a game row and its seats (state parsed by the game's engine; without
+def to_table(row: Game | Row[Any], seats: Sequence[Seat | SeatRow], *, with_state: bool = True) -> Table:
+    """A :class:`Table` snapshot of a game and its seats (ORM objects, or rows as
+    :func:`bot.db.repos.games.game_with_seats` reads them; state parsed by the game's engine; without
     ``with_state`` the state is left out, e.g. for a list of games, and ``row.state`` is never read)."""
     engine = get_engine(row.game, row.mode)
     return Table(

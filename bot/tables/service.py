@@ -29,7 +29,7 @@ from typing import Any
 
 from cachetools import LRUCache
 from pydantic import ValidationError
-from sqlalchemy import update
+from sqlalchemy import Row, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -157,8 +157,9 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         """The per-game lock serialising this process's writers of ``game_id``."""
         return self.locks(game_id)
 
-    async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]:
-        """The game's row and table (and whether a closed-DM notice is due, remembered: :meth:`dm_notices_due`)."""
+    async def _read(self, session: AsyncSession, game_id: int) -> tuple[Row[Any], Table]:
+        """The game's row (:func:`bot.db.repos.games.game_with_seats`) and table (and whether a closed-DM notice is
+        due, remembered: :meth:`dm_notices_due`)."""
         mark = self.deliverer.mark(game_id)
         found = await games.game_with_seats(session, game_id)
         if found is None:
@@ -292,7 +293,7 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         now = self._clock()
         mark = self.deliverer.mark(game_id) if handed is None else handed[1]
         async with self._sessions() as session, session.begin():
-            row: Game | None = None
+            row: Row[Any] | None = None
             if handed is None:
                 row, table = await self._read(session, game_id)
             else:

@@ -64,6 +64,31 @@ async def test_bump_version_only_matches_the_expected_version(sessions: Sessions
         assert loaded is not None and (loaded.version, loaded.state) == (1, {"n": 1})
 
 
+async def test_a_move_reads_and_writes_rows_not_orm_objects(sessions: Sessions) -> None:
+    """The table's read is one statement of rows (the game's columns, its seats in seat order; None for no game),
+    and a move's version bump, guarded on the message ids, and its log entry put nothing in the session's identity
+    map (Core statements built once: no ORM objects to track or flush)."""
+    async with sessions() as session, session.begin():
+        game = await _new_game(session, status="active", users=(5, 6, 7))
+        await games.remove_seat(session, game.id, 6)
+    async with sessions() as session, session.begin():
+        row, seats = await games.game_with_seats(session, game.id) or (None, [])
+        assert row is not None and (row.id, row.status, row.version, row.options) == (game.id, "active", 0, {})
+        assert [(s.seat, s.user_id, s.names, s.dm_ok, s.away, s.dm_notice_due) for s in seats] == [
+            (0, 5, ["u5"], True, False, False), (1, 7, ["u7"], True, False, False)]
+        assert not await games.bump_version(session, game.id, 0, messages=(None, 99), state={"n": 1})  # moved
+        assert await games.bump_version(session, game.id, 0, messages=(None, None), state={"n": 1}, seat_steps=2)
+        await games.append_action(session, game.id, 0, 5, {"type": "pass"}, NOW)
+        await games.append_action(session, game.id, 1, 7, {"type": "pass"}, NOW, timed_out=True)
+        assert len(session.identity_map) == 0
+        assert await games.game_with_seats(session, 999) is None
+    async with sessions() as session:
+        loaded = await session.get(Game, game.id)
+        assert loaded is not None and (loaded.version, loaded.state, loaded.seat_steps) == (1, {"n": 1}, 2)
+        assert [(a.seq, a.seat, a.timed_out) for a in await games.actions_of(session, game.id)] == [
+            (1, 0, False), (2, 1, True)]
+
+
 async def test_action_log_numbers_actions_from_one(sessions: Sessions) -> None:
     """Appended actions get seq 1, 2, 3 and come back in order."""
     async with sessions() as session, session.begin():

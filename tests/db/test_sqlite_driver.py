@@ -1,8 +1,10 @@
 """The one-hop aiosqlite cursor (:mod:`bot.db.sqlite_driver`): what SQLAlchemy sees is what aiosqlite gave it, and
-each statement costs one call in the connection's worker thread."""
+each statement costs at most one call in the connection's worker thread: none when it cannot wait on a lock (a read
+in WAL mode, a write in a transaction that holds the write lock already)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -70,15 +72,56 @@ async def test_rows_rowcount_and_returning_come_back(engine: AsyncEngine) -> Non
 
 
 async def test_a_statement_is_one_hop_and_an_idle_end_none(engine: AsyncEngine, hops: list[str]) -> None:
-    """A statement is one call in the worker thread; ending a connection that opened no transaction (a read, or
-    the pool's reset after a commit) is none; a write transaction's commit is one."""
+    """A transaction's first write is one call in the worker thread (it may wait for the write lock), its later
+    statements and a read in WAL mode none; ending a connection that opened no transaction (a read, or the pool's
+    reset after a commit) is none; a write transaction's commit is one."""
     async with engine.connect() as conn:
-        await conn.execute(text("SELECT 1"))
-    assert hops == ["_run"]
-    hops.clear()
+        assert (await conn.execute(text("SELECT 1"))).scalar() == 1
+    assert hops == []
     async with engine.begin() as conn:
         await conn.execute(insert(Game), _game(1))
+        await conn.execute(insert(Game), _game(2))
+        assert (await conn.execute(select(func.count()).select_from(Game))).scalar() == 2
     assert hops == ["_run", "commit"]
+    hops.clear()
+    async with engine.begin() as conn:  # (a new transaction: its first write may wait again)
+        await conn.execute(update(Game).values(version=1))
+    assert hops == ["_run", "commit"]
+
+
+async def test_without_wal_every_statement_hops(hops: list[str]) -> None:
+    """An in-memory database has no WAL (its readers could wait for a writer): each statement is one hop."""
+    engine = create_engine("sqlite+aiosqlite://")
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))  # (connecting set the pragmas)
+            hops.clear()
+            assert (await conn.execute(text("SELECT 2"))).scalar() == 2
+            await conn.execute(text("SELECT 3"))
+        assert hops == ["_run", "_run"]
+    finally:
+        await engine.dispose()
+
+
+async def test_a_first_write_waits_for_the_lock_without_stopping_the_loop(engine: AsyncEngine,
+                                                                          hops: list[str]) -> None:
+    """A transaction's first write waits for another connection's write lock in the worker thread: meanwhile the
+    event loop runs on, and the holder writes again and commits (were it waiting in the loop's thread, the holder
+    could not commit before SQLite's busy timeout, and the waiting write would fail "database is locked")."""
+    async with engine.connect() as holder, engine.connect() as waiter:
+        await holder.begin()
+        await holder.execute(insert(Game), _game(1))
+        await waiter.begin()
+        hops.clear()
+        waiting = asyncio.ensure_future(waiter.execute(insert(Game), _game(2)))
+        while "_run" not in hops:  # (the waiter's write is in its worker thread)
+            await asyncio.sleep(0)
+        await holder.execute(insert(Game), _game(3))  # (holds the lock: no hop)
+        await holder.commit()
+        await waiting
+        await waiter.commit()
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(func.count()).select_from(Game))).scalar() == 3
 
 
 async def test_errors_reach_sqlalchemy_as_before(engine: AsyncEngine) -> None:

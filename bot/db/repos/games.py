@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
-from sqlalchemy import false, func, insert, or_, select, update
+from sqlalchemy import Row, Update, bindparam, false, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import ACTIVE_STATUSES, Game, GameAction, Seat
@@ -21,15 +22,37 @@ async def get_game(session: AsyncSession, game_id: int) -> Game | None:
     return await session.get(Game, game_id)
 
 
-async def game_with_seats(session: AsyncSession, game_id: int) -> tuple[Game, list[Seat]] | None:
-    """A game and its seats ordered by seat number, read in one statement (a LEFT JOIN); None when there is no
-    such game."""
-    stmt = (select(Game, Seat).outerjoin(Seat, Seat.game_id == Game.id).where(Game.id == game_id)
-            .order_by(Seat.seat))
-    rows = (await session.execute(stmt)).all()
+# The statements every move runs are built once, on the tables (SQLAlchemy Core: rows, no identity map, no flush),
+# with their values as bound parameters, so each execution reuses one compiled form and builds nothing: a Core
+# statement built per call costs about twice the CPU of one built once (README, "The move pipeline").
+_GAMES, _SEATS, _ACTIONS = Game.__table__, Seat.__table__, GameAction.__table__
+
+
+class SeatRow(NamedTuple):
+    """A seat as :func:`game_with_seats` reads it (the columns of :class:`bot.db.models.Seat` a table needs)."""
+
+    seat: int
+    user_id: int | None
+    names: list[str]
+    dm_ok: bool
+    away: bool
+    dm_notice_due: bool
+
+
+_SEAT_COLUMNS = [_SEATS.c[name] for name in SeatRow._fields]
+_GAME_WITH_SEATS = (select(_GAMES, *(column.label(f"seat_{column.name}") for column in _SEAT_COLUMNS))
+                    .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id).where(_GAMES.c.id == bindparam("game_id"))
+                    .order_by(_SEATS.c.seat))
+
+
+async def game_with_seats(session: AsyncSession, game_id: int) -> tuple[Row[Any], list[SeatRow]] | None:
+    """A game's row (the columns of :class:`bot.db.models.Game` as attributes; not an ORM object) and its seats
+    ordered by seat number, read in one statement (a LEFT JOIN); None when there is no such game."""
+    rows = (await session.execute(_GAME_WITH_SEATS, {"game_id": game_id})).all()
     if not rows:
         return None
-    return rows[0][0], [seat for _, seat in rows if seat is not None]
+    width = len(_SEAT_COLUMNS)
+    return rows[0], [SeatRow(*row[-width:]) for row in rows if row[-width] is not None]
 
 
 async def active_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
@@ -136,13 +159,23 @@ async def bump_version(session: AsyncSession, game_id: int, expected: int, *,
     The optimistic guard shared by every writer, in-process or not: False when another writer got there first
     (the caller must roll back). ``messages``: ``(lobby_message_id, table_message_id)`` the row must also still
     have (they change without a version bump), for a writer that read the game before its transaction."""
-    stmt = update(Game).where(Game.id == game_id, Game.version == expected)
+    params = {f"v_{name}": value for name, value in values.items()}
+    params |= {"game_id": game_id, "expected": expected, "v_version": expected + 1}
     if messages is not None:
-        stmt = stmt.where(Game.lobby_message_id.is_not_distinct_from(messages[0]),
-                          Game.table_message_id.is_not_distinct_from(messages[1]))
-    stmt = stmt.values(version=expected + 1, **values).execution_options(synchronize_session=False)
-    result = await session.execute(stmt)
+        params |= {"lobby_was": messages[0], "table_was": messages[1]}
+    result = await session.execute(_bump(tuple(sorted(values)), messages is not None), params)
     return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+@cache
+def _bump(columns: tuple[str, ...], guarded: bool) -> Update:
+    """:func:`bump_version`'s statement setting ``columns`` (and the version), built once per set of columns; its
+    parameters: ``game_id``, ``expected``, ``v_<column>`` (and ``lobby_was``, ``table_was`` when ``guarded``)."""
+    stmt = update(_GAMES).where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("expected"))
+    if guarded:
+        stmt = stmt.where(_GAMES.c.lobby_message_id.is_not_distinct_from(bindparam("lobby_was")),
+                          _GAMES.c.table_message_id.is_not_distinct_from(bindparam("table_was")))
+    return stmt.values({name: bindparam(f"v_{name}") for name in ("version", *columns)})
 
 
 async def append_action(session: AsyncSession, game_id: int, seat: int, user_id: int | None,
@@ -150,10 +183,15 @@ async def append_action(session: AsyncSession, game_id: int, seat: int, user_id:
     """Append to the log with the next ``seq`` (from 1), worked out inside the one ``INSERT`` statement. Call after
     :func:`bump_version` succeeded: the guard serialises writers, and ``uq_game_actions_game_id_seq`` backs it
     up."""
-    seq = (select(func.coalesce(func.max(GameAction.seq), 0) + 1).where(GameAction.game_id == game_id)
-           .scalar_subquery())
-    await session.execute(insert(GameAction).values(game_id=game_id, seq=seq, seat=seat, user_id=user_id,
-                                                    action=action, at=at, timed_out=timed_out))
+    await session.execute(_APPEND, {"g": game_id, "v_seat": seat, "v_user_id": user_id, "v_action": action,
+                                    "v_at": at, "v_timed_out": timed_out})
+
+
+_APPEND = insert(_ACTIONS).values(
+    game_id=bindparam("g"),
+    seq=(select(func.coalesce(func.max(_ACTIONS.c.seq), 0) + 1).where(_ACTIONS.c.game_id == bindparam("g"))
+         .scalar_subquery()),
+    **{name: bindparam(f"v_{name}") for name in ("seat", "user_id", "action", "at", "timed_out")})
 
 
 #: how many of the host's actions :func:`timeouts_in_a_row` reads past (its pauses and resumes between timeouts)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ScalarSelect, delete, select, update
+from sqlalchemy import BindParameter, ScalarSelect, bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Game, LiveTableState
@@ -32,7 +32,7 @@ _COLUMNS = (LiveTableState.message_id, LiveTableState.messages_after, LiveTableS
             LiveTableState.ping_message_id)
 
 
-def snapshot_columns(game_id: int) -> list[ScalarSelect[Any]]:
+def snapshot_columns(game_id: int | BindParameter[int]) -> list[ScalarSelect[Any]]:
     """Scalar subqueries reading the game's row, to add to another statement's ``RETURNING`` (the delivery lease's
     claim: :func:`bot.db.repos.outbox.claim_game`), so the row is read with no statement of its own; give what
     they return to :func:`snapshot`."""
@@ -78,11 +78,17 @@ async def show_again(session: AsyncSession, row: LiveTableState | Snapshot, log:
     away, in one ``UPDATE`` that holds only while the row still shows that message with that ping; False when
     either changed since (then use :func:`show` and :func:`set_ping`). ``games.table_message_id`` is left as it
     is: the caller knows it names that message."""
-    stmt = (update(LiveTableState)
-            .where(LiveTableState.game_id == row.game_id, LiveTableState.message_id == row.message_id,
-                   LiveTableState.ping_message_id.is_not_distinct_from(row.ping_message_id))
-            .values(log=log, updated_at=at, ping_message_id=None).execution_options(synchronize_session=False))
-    return int((await session.execute(stmt)).rowcount or 0) == 1  # type: ignore[attr-defined]
+    result = await session.execute(_SHOW_AGAIN, {"b_game_id": row.game_id, "shown_in": row.message_id,
+                                                  "ping_was": row.ping_message_id, "v_log": log, "v_updated_at": at})
+    return int(result.rowcount or 0) == 1  # type: ignore[attr-defined]
+
+
+_LIVE = LiveTableState.__table__
+# built once on the table (Core; see :mod:`bot.db.repos.games`): the UPDATE every delivered move runs
+_SHOW_AGAIN = (update(_LIVE)
+               .where(_LIVE.c.game_id == bindparam("b_game_id"), _LIVE.c.message_id == bindparam("shown_in"),
+                      _LIVE.c.ping_message_id.is_not_distinct_from(bindparam("ping_was")))
+               .values(log=bindparam("v_log"), updated_at=bindparam("v_updated_at"), ping_message_id=None))
 
 
 async def count_message(session: AsyncSession, channel_id: int, message_id: int) -> int:

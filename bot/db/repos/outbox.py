@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, case, delete, func, literal, null, or_, select, true, update
+from sqlalchemy import Insert, and_, bindparam, case, delete, func, insert, literal, null, or_, select, true, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
 
 from bot.db.models import DeliveryLease, OutboxEntry
 from bot.db.repos import live
@@ -20,11 +20,16 @@ async def add(session: AsyncSession, game_id: int, version: int, kind: str, even
               timers: list[dict[str, Any]], at: datetime, sent: dict[str, int] | None = None) -> OutboxEntry:
     """Record a step to deliver (call in the step's own transaction); ``kind``: ``start`` or ``act``; ``sent``: its
     per-send records to begin with (:attr:`bot.db.models.OutboxEntry.sent`)."""
-    entry = OutboxEntry(game_id=game_id, version=version, kind=kind, events=events, timers=timers, created_at=at,
-                        attempts=0, sent=sent)
-    session.add(entry)
-    await session.flush()
-    return entry
+    values = {"game_id": game_id, "version": version, "kind": kind, "events": events, "timers": timers,
+              "created_at": at, "attempts": 0, "sent": sent}
+    entry_id = (await session.execute(_ADD, values)).scalar_one()
+    return OutboxEntry(id=entry_id, delivered_at=None, **values)  # (not in the session: nothing to flush)
+
+
+# the statements every move runs, built once on the tables (Core: no unit of work, one compiled form; see
+# :mod:`bot.db.repos.games`)
+_OUTBOX, _LEASES = OutboxEntry.__table__, DeliveryLease.__table__
+_ADD = insert(_OUTBOX).returning(_OUTBOX.c.id)
 
 
 async def pending_of(session: AsyncSession, game_id: int, *, limit: int | None = None) -> Sequence[OutboxEntry]:
@@ -74,24 +79,32 @@ async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datet
     ``now`` or nothing is pending. One ``INSERT ... SELECT ... WHERE EXISTS ... ON CONFLICT DO UPDATE ... WHERE ...
     RETURNING`` statement, so two processes claiming at once never both win (commit at once, or with the step that
     made it pending); the update reads the row it replaces to name the owner it took the game from (``taken_from``)."""
-    insert = postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert
-    pending = (select(OutboxEntry.id).where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None))
-               .exists())
-    row = (select(literal(game_id, DeliveryLease.game_id.type), literal(owner, DeliveryLease.owner.type),
-                  literal(until, DeliveryLease.lease_until.type), literal(False))
-           .where(true() if committing else pending))
-    stmt = insert(DeliveryLease).from_select(["game_id", "owner", "lease_until", "given_back"], row)
-    ran_out = and_(DeliveryLease.owner != owner, DeliveryLease.given_back.is_(False))
-    stmt = stmt.on_conflict_do_update(
-        index_elements=[DeliveryLease.game_id],
-        set_={"owner": owner, "lease_until": until, "given_back": False,
-              "taken_from": case((ran_out, DeliveryLease.owner), else_=null())},
-        where=or_(DeliveryLease.lease_until <= now, DeliveryLease.owner == owner))
-    first = (select(func.min(OutboxEntry.id))
-             .where(OutboxEntry.game_id == game_id, OutboxEntry.delivered_at.is_(None)).scalar_subquery())
-    won = (await session.execute(stmt.returning(DeliveryLease.shown, first, DeliveryLease.taken_from,
-                                                *live.snapshot_columns(game_id)))).first()
+    params = {"b_game_id": game_id, "holder": owner, "now": now, "until": until}
+    won = (await session.execute(_claim(session.bind.dialect.name, committing), params)).first()
     return Claim(True, won[0], won[1], won[2], live.snapshot(game_id, won[3:])) if won is not None else Claim(False)
+
+
+@cache
+def _claim(dialect: str, committing: bool) -> Insert:
+    """:func:`claim_game`'s statement for the backend ``dialect`` (``postgresql`` or ``sqlite``), built once (Core,
+    on the tables; see :mod:`bot.db.repos.games`); its parameters: ``b_game_id``, ``holder``, ``now``, ``until``."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    game_id = bindparam("b_game_id", type_=_LEASES.c.game_id.type)
+    owner = bindparam("holder", type_=_LEASES.c.owner.type)
+    until = bindparam("until", type_=_LEASES.c.lease_until.type)
+    now = bindparam("now", type_=_LEASES.c.lease_until.type)
+    waiting = (_OUTBOX.c.game_id == game_id, _OUTBOX.c.delivered_at.is_(None))
+    pending = select(_OUTBOX.c.id).where(*waiting).exists()
+    row = select(game_id, owner, until, literal(False)).where(true() if committing else pending)
+    stmt = insert(_LEASES).from_select(["game_id", "owner", "lease_until", "given_back"], row)
+    ran_out = and_(_LEASES.c.owner != owner, _LEASES.c.given_back.is_(False))
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[_LEASES.c.game_id],
+        set_={"owner": owner, "lease_until": until, "given_back": False,
+              "taken_from": case((ran_out, _LEASES.c.owner), else_=null())},
+        where=or_(_LEASES.c.lease_until <= now, _LEASES.c.owner == owner))
+    first = select(func.min(_OUTBOX.c.id)).where(*waiting).scalar_subquery()
+    return stmt.returning(_LEASES.c.shown, first, _LEASES.c.taken_from, *live.snapshot_columns(game_id))
 
 
 async def renew_game(session: AsyncSession, game_id: int, owner: str, now: datetime, until: datetime) -> bool:
@@ -114,9 +127,14 @@ async def release_game(session: AsyncSession, game_id: int, owner: str, now: dat
     """End ``owner``'s delivery lease of ``game_id`` at ``now`` (nothing when it no longer holds it); ``shown``:
     record with it the digest of the public view the table shows now (as :func:`set_shown`, in the same
     statement)."""
-    values: dict[str, Any] = {"lease_until": now, "given_back": True} | ({"shown": shown} if shown is not None else {})
-    await session.execute(update(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner)
-                          .values(**values).execution_options(synchronize_session=False))
+    params = {"b_game_id": game_id, "holder": owner, "v_lease_until": now}
+    await session.execute(_RELEASE if shown is None else _RELEASE_SHOWN,
+                          params if shown is None else {**params, "v_shown": shown})
+
+
+_RELEASE = (update(_LEASES).where(_LEASES.c.game_id == bindparam("b_game_id"), _LEASES.c.owner == bindparam("holder"))
+            .values(lease_until=bindparam("v_lease_until"), given_back=True))
+_RELEASE_SHOWN = _RELEASE.values(shown=bindparam("v_shown"))
 
 
 async def release_owner(session: AsyncSession, owner: str, now: datetime) -> None:
@@ -143,19 +161,24 @@ async def mark_delivered_and_look(session: AsyncSession, game_id: int, entry_id:
     PostgreSQL that UPDATE waits for a claim of the lease in flight (its row lock) and this statement's snapshot
     is taken after it, so a step another process committed while this one held the lease is seen here, or that
     process wins the lease once this transaction commits (SQLite runs one writer at a time)."""
-    other = aliased(OutboxEntry)  # (not correlated with the row being updated)
-    later = (select(other.id).where(other.game_id == game_id, other.delivered_at.is_(None), other.id > entry_id)
-             .exists())
-    stmt = (update(OutboxEntry).where(OutboxEntry.id == entry_id).values(delivered_at=at)
-            .returning(later).execution_options(synchronize_session=False))
-    return bool((await session.execute(stmt)).scalar())
+    return bool((await session.execute(_DELIVERED_AND_LOOK, {"entry_id": entry_id, "b_game_id": game_id,
+                                                              "v_delivered_at": at})).scalar())
+
+
+_LATER = _OUTBOX.alias("later")  # (not correlated with the row being updated)
+_DELIVERED_AND_LOOK = (
+    update(_OUTBOX).where(_OUTBOX.c.id == bindparam("entry_id")).values(delivered_at=bindparam("v_delivered_at"))
+    .returning(select(_LATER.c.id).where(_LATER.c.game_id == bindparam("b_game_id"), _LATER.c.delivered_at.is_(None),
+                                         _LATER.c.id > bindparam("entry_id")).exists()))
 
 
 async def record_sent(session: AsyncSession, entry_id: int, sent: dict[str, int]) -> None:
     """Record the messages a delivery of step ``entry_id`` created so far (``{nonce: message id}``, all of them:
     it replaces what was recorded)."""
-    await session.execute(update(OutboxEntry).where(OutboxEntry.id == entry_id).values(sent=sent)
-                          .execution_options(synchronize_session=False))
+    await session.execute(_RECORD_SENT, {"b_id": entry_id, "v_sent": sent})
+
+
+_RECORD_SENT = update(_OUTBOX).where(_OUTBOX.c.id == bindparam("b_id")).values(sent=bindparam("v_sent"))
 
 
 async def mark_failed(session: AsyncSession, entry_id: int) -> int:

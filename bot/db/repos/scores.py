@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Integer, cast, func, select
+from sqlalchemy import Integer, Row, cast, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -36,11 +37,12 @@ async def create_series(session: AsyncSession, guild_id: int, channel_id: int, g
     return series
 
 
-async def record_outcome(session: AsyncSession, game: Game, seats: Sequence[Seat], outcome: Outcome,
+async def record_outcome(session: AsyncSession, game: Game | Row[Any], seats: Sequence[Seat], outcome: Outcome,
                          at: datetime) -> list[Score]:
-    """Write one score row per person's seat (AI seats are never scored; ``outcome.scores``, 0 for a seat it
-    leaves out; ``won`` = seat among ``outcome.winners``) and the achievements of ``outcome.achievements``. In a
-    series the game is the next round: ``rounds_played`` goes up and the series finishes after its last round."""
+    """Write for ``game`` (its ORM object, or its row as :func:`bot.db.repos.games.game_with_seats` reads it) one
+    score row per person's seat (AI seats are never scored; ``outcome.scores``, 0 for a seat it leaves out; ``won`` =
+    seat among ``outcome.winners``) and the achievements of ``outcome.achievements``. In a series the game is the
+    next round: ``rounds_played`` goes up and the series finishes after its last round."""
     round_no: int | None = None
     if game.series_id is not None:
         series = await session.get(Series, game.series_id)

@@ -49,8 +49,11 @@ async def schedule_many(session: AsyncSession, game_id: int, plans: Sequence[tup
     (nothing for none)."""
     rows = [{"game_id": game_id, "kind": kind, "due_at": due_at, "payload": payload, "version_at_schedule": version}
             for kind, due_at, payload in plans]
-    if rows:
-        await session.execute(insert(Timer), rows)
+    if rows:  # (Core, on the table: no ORM bulk insert to plan for every move)
+        await session.execute(_SCHEDULE, rows)
+
+
+_SCHEDULE = insert(Timer.__table__)
 
 
 def _claimable(now: datetime, owner: str) -> Any:
