@@ -95,8 +95,9 @@ class Delivery:
                    purpose: str) -> discord.Message | discord.PartialMessage:
         """Send ``out``; during a step's delivery, once per step whatever crashes come between (issue 22): each
         message's creation is recorded in the step's ``outbox.sent`` (:meth:`~bot.tables.outbox.StepInfo.creating`;
-        with the step itself, for the whole delivery, when its transaction recorded the plan's intent) and goes with the step's nonce for ``purpose`` (``enforce_nonce``: Discord returns the message already
-        created for a nonce it remembers, a few minutes). A delivery resumed after a crash does not send again a
+        with the step itself, for the whole delivery, when its transaction recorded the plan's intent) and goes
+        with the step's nonce for ``purpose`` (``enforce_nonce``: Discord returns the message already created for
+        a nonce it remembers, a few minutes). A delivery resumed after a crash does not send again a
         message recorded as created (a partial message comes back), nor one whose creation was under way when it
         crashed and that the channel's latest messages show (:meth:`_already_there`; never one this delivery took
         for another of its messages)."""

@@ -184,8 +184,8 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, ReadsMixin):
         the timers ``plan`` arms for it (stamped with ``table.version``), with the turn ping's (``ping``) when the
         step is ``shown`` (it has something public to show), in the caller's transaction; and take the game's
         delivery lease with it (when the step is then the game's only pending one, with the intent to create every
-        message of its delivery: :func:`bot.tables.step.plan_intent`). Returns what the delivery is handed after the commit
-        (:meth:`_send`)."""
+        message of its delivery: :func:`bot.tables.step.plan_intent`). Returns what the delivery is handed after the
+        commit (:meth:`_send`)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
         if shown and self._ping is not None and table.status == "active":
             ping = await self._ping(table)
