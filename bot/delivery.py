@@ -283,16 +283,18 @@ class Delivery:
         none when the step leaves open a decision whose timers were armed before
         (:attr:`bot.tables.Table.decision_opened`, from the engine's ``Waiting.open_for``); the ``ai_move`` of a
         computer player whenever the step waits on one
-        (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
+        (:mod:`bot.ai_seats`); the game's own clock's (:meth:`~bot.ui.GameUI.clock_timers`); when a round of a
+        series ends, the timer that opens the next round."""
         if table.status == "finished":
             series = table.series_id is not None and not table.abandoned  # (an abandoned round ends nothing)
             return [TimerPlan("series_round_finished", self.bot.clock.now())] if series else []
         if table.paused:  # nothing runs while paused (the resume gives the held timers the time they had left)
             return []
         now = self.bot.clock.now()
-        ai = ai_timers(table, now)  # a computer player's move, at every step that waits on one
-        waiting = table.engine.waiting(table.state)
         ui = ui_for(table.game, table.mode)
+        # a computer player's move, at every step that waits on one; the game's own clock (a day's end)
+        ai = [*ai_timers(table, now), *ui.clock_timers(table)]
+        waiting = table.engine.waiting(table.state)
         if not table.engine.features.timeouts or waiting is None or not waiting.pings:
             return ai
         if table.decision_opened != table.version:
