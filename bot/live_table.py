@@ -164,7 +164,7 @@ class LiveTable:
                 steps = appended(row.log if same and row is not None else [], key, lines)
                 known = row if same and table.table_message_id == message_id else None
                 counted = after if lobby else 0  # the chat under the lobby counts under the table it became
-                if step is not None and known is not None:  # written with the step's "delivered" mark
+                if step is not None:  # written with the step's "delivered" mark
                     self._record_with(step, table, message_id, steps, ping, known, counted)
                     record = None
                 else:
@@ -232,7 +232,14 @@ class LiveTable:
         written: list[tuple[int | None, bool]] = []
 
         async def write(session: AsyncSession) -> None:
-            written[:] = [await self._write(session, table, message_id, steps, ping, known, counted)]
+            old, moved = await self._write(session, table, message_id, steps, ping, known, counted)
+            if moved and message_id == table.lobby_message_id:
+                # the lobby message became the table: every table read before names that message all the same
+                # (as its lobby's), so the table this process remembers is told (before the commit: a move made
+                # on it meanwhile finds the message guard stale and reads again) and no step's table is read anew
+                self.bot.tables.shown_in(table.id, message_id)
+                moved = False
+            written[:] = [(old, moved)]
 
         async def after() -> None:
             if written:

@@ -235,6 +235,14 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, ReadsMixin):
             return None
         return found[0]
 
+    def shown_in(self, game_id: int, message_id: int) -> None:
+        """The game's lobby message ``message_id`` is its table message now (``games.table_message_id``, recorded
+        by the living table with a step's delivery): the table this process remembers of the game (:meth:`recent`)
+        says so, with no read."""
+        found = self._loaded.get(game_id)
+        if found is not None and found[0].lobby_message_id == message_id:
+            self._loaded[game_id] = (replace(found[0], table_message_id=message_id), found[1])
+
     # --- playing -------------------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int | None, action: dict[str, Any], *,
                   expected_version: int | None = None, seat: int | None = None,

@@ -33,7 +33,7 @@ from tests.support.sql_count import SqlCount
 STATEMENTS = 8
 COMMITS = 2
 #: what the first move after the deal may read more (see the test)
-FIRST_READS = 2
+FIRST_READS = 0
 #: ... and the Cereal Killer's first route, which comes by DM: its command finds the user's game with two reads (the
 #: games, their seats) before it reads the table it acts on (measured 11-12)
 CEREAL_DM = 4
