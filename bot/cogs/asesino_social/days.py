@@ -77,9 +77,13 @@ def clock_timers(table: Table) -> list[TimerPlan]:
     :meth:`bot.ui.GameUI.clock_timers`): ``social_day_end`` of the day the step started (the deal, whose timeline is
     empty, or a day's end: its action is the timeline's last), due at its boundary, and ``social_judgements`` of the
     judgement the step opened (the timeline's last action, naming it), :data:`GRACE` after its window. A running
-    game's other steps arm none (their day's timer is pending)."""
+    game's other steps arm none (their day's timer is pending), nor does a step that is no action of the game's (a
+    seat handed over, a pause or its resume: the timeline's last action is an earlier step's; the table counts
+    them, ``seat_steps`` and the controls' ``steps``, until the game's next action)."""
     state = table.state
-    if table.status != "active" or state.result is not None:
+    controls = table.engine.controls(state)
+    if (table.status != "active" or state.result is not None or table.seat_steps
+            or (controls is not None and controls.steps)):
         return []
     last = state.timeline[-1] if state.timeline else None
     if last is None or last.kind == "end_day":

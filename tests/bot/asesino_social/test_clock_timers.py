@@ -3,6 +3,7 @@ the next day's, a judgement's opening arms its expiry, in the step's own transac
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 from bot.cogs.asesino_social.days import DAY_END, GRACE, JUDGEMENTS, clock_timers
@@ -27,6 +28,8 @@ def test_a_judgement_s_opening_arms_its_expiry_and_a_day_s_end_arms_the_next_day
     ended = ENGINE.apply(opened, SYSTEM_SEAT, EndDay(at=opened.day_ends_at, day=1)).state
     assert ended.day == 2 and ended.day_ends_at > opened.day_ends_at
     assert clock_timers(make_table(ended)) == [TimerPlan(DAY_END, ended.day_ends_at, {"day": 2})]
+    # a seat handed over right after (an idle player's, at the day's end) is a step of its own: its timer is armed
+    assert clock_timers(replace(make_table(ended), seat_steps=1)) == []
 
 
 def test_another_step_arms_no_clock_timer() -> None:
