@@ -94,11 +94,13 @@ class Delivery:
     async def send(self, channel: discord.abc.Messageable, out: Outgoing,
                    purpose: str) -> discord.Message | discord.PartialMessage:
         """Send ``out``; during a step's delivery, once per step whatever crashes come between (issue 22): each
-        message's creation is recorded in the step's ``outbox.sent`` (:meth:`~bot.tables.outbox.StepInfo.creating`)
-        and goes with the step's nonce for ``purpose`` (``enforce_nonce``: Discord returns the message already
-        created for a nonce it remembers, a few minutes). A delivery resumed after a crash does not send again a
+        message's creation is recorded in the step's ``outbox.sent`` (:meth:`~bot.tables.outbox.StepInfo.creating`;
+        with the step itself, for the whole delivery, when its transaction recorded the plan's intent) and goes
+        with the step's nonce for ``purpose`` (``enforce_nonce``: Discord returns the message already created for
+        a nonce it remembers, a few minutes). A delivery resumed after a crash does not send again a
         message recorded as created (a partial message comes back), nor one whose creation was under way when it
-        crashed and that the channel's latest messages show (:meth:`_already_there`)."""
+        crashed and that the channel's latest messages show (:meth:`_already_there`; never one this delivery took
+        for another of its messages)."""
         step = current_step()
         kwargs = out.kwargs()
         if step is None:
@@ -107,7 +109,8 @@ class Delivery:
         known = step.created(nonce)
         if known is not None and known > 0:
             return channel.get_partial_message(known)  # type: ignore[attr-defined,no-any-return]
-        if known is not None and (there := await self._already_there(channel, kwargs, -known)) is not None:
+        if known is not None and (there := await self._already_there(channel, kwargs, -known,
+                                                                     step.taken())) is not None:
             step.made(nonce, there.id)
             return there
         await step.creating(nonce, discord.utils.time_snowflake(self.bot.clock.now() - CLOCK_SKEW))
@@ -116,17 +119,17 @@ class Delivery:
         return message
 
     async def _already_there(self, channel: discord.abc.Messageable, kwargs: dict[str, Any],
-                             anchor: int) -> discord.Message | None:
+                             anchor: int, taken: set[int]) -> discord.Message | None:
         """The bot's message like ``kwargs`` (same text, same embeds' titles and descriptions) among the channel's
         :data:`LOOKBACK` first messages after ``anchor`` (a snowflake), if any: one a crashed delivery created
-        without recording it (Discord's history carries no nonce). None when there is none or the history cannot
-        be read (then it is sent again)."""
+        without recording it (Discord's history carries no nonce), and not one of ``taken`` (ids this delivery took
+        for its other messages). None when there is none or the history cannot be read (then it is sent again)."""
         want = _looks(kwargs.get("content"), kwargs.get("embeds") or [])
         try:
             async for message in channel.history(  # type: ignore[attr-defined]
                     limit=LOOKBACK, after=discord.Object(id=anchor), oldest_first=True):
                 if (self.bot.user is not None and message.author.id == self.bot.user.id
-                        and _looks(message.content, message.embeds) == want):
+                        and message.id not in taken and _looks(message.content, message.embeds) == want):
                     return message  # type: ignore[no-any-return]
         except discord.HTTPException:
             log.warning("could not look for a message a crashed delivery may have sent")
@@ -280,16 +283,18 @@ class Delivery:
         none when the step leaves open a decision whose timers were armed before
         (:attr:`bot.tables.Table.decision_opened`, from the engine's ``Waiting.open_for``); the ``ai_move`` of a
         computer player whenever the step waits on one
-        (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
+        (:mod:`bot.ai_seats`); the game's own clock's (:meth:`~bot.ui.GameUI.clock_timers`); when a round of a
+        series ends, the timer that opens the next round."""
         if table.status == "finished":
             series = table.series_id is not None and not table.abandoned  # (an abandoned round ends nothing)
             return [TimerPlan(ROUND_FINISHED, self.bot.clock.now())] if series else []
         if table.paused:  # nothing runs while paused (the resume gives the held timers the time they had left)
             return []
         now = self.bot.clock.now()
-        ai = ai_timers(table, now)  # a computer player's move, at every step that waits on one
-        waiting = table.engine.waiting(table.state)
         ui = ui_for(table.game, table.mode)
+        # a computer player's move, at every step that waits on one; the game's own clock (a day's end)
+        ai = [*ai_timers(table, now), *ui.clock_timers(table)]
+        waiting = table.engine.waiting(table.state)
         if not table.engine.features.timeouts or waiting is None or not waiting.pings:
             return ai
         if table.decision_opened != table.version:

@@ -28,6 +28,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -54,6 +55,10 @@ LOG_CHARS = 1000  # UTF-16 units: the log is a field value (Discord: 1024)
 PING_TIMER = "turn_ping"
 QUIET_CHANNELS = 10_000  # channels remembered as holding no game (the least recently seen are forgotten first)
 QUIET_FOR = timedelta(minutes=5)  # and for how long, should a game start there unseen by this process
+
+
+async def _nothing() -> None:
+    """Nothing to do once a write committed."""
 
 
 def edit_kwargs(out: Outgoing) -> dict[str, Any]:
@@ -159,7 +164,7 @@ class LiveTable:
                 steps = appended(row.log if same and row is not None else [], key, lines)
                 known = row if same and table.table_message_id == message_id else None
                 counted = after if lobby else 0  # the chat under the lobby counts under the table it became
-                if step is not None and known is not None:  # written with the step's "delivered" mark
+                if step is not None:  # written with the step's "delivered" mark
                     self._record_with(step, table, message_id, steps, ping, known, counted)
                     record = None
                 else:
@@ -179,7 +184,10 @@ class LiveTable:
         steps = appended([], key, lines, anew=True, keep=fresh)
         channel = await self.bot.delivery.channel(table.channel_id)
         message = await self.bot.delivery.send(channel, render(shown(steps)), "t")  # a nonce while a step is shown
-        await self._record(table, message.id, steps, ping)  # (where the table is now: at once, a rare step)
+        if step is not None:  # with the step's "delivered" mark: shown again, its nonce (or its record) finds it
+            self._record_with(step, table, message.id, steps, ping)
+        else:
+            await self._record(table, message.id, steps, ping)
         if message_id and message.id != message_id:  # (the same id: this step shown again, its nonce returned it)
             await self.strip(table.channel_id, message_id, render(shown(steps)) if lobby else None)
 
@@ -224,7 +232,14 @@ class LiveTable:
         written: list[tuple[int | None, bool]] = []
 
         async def write(session: AsyncSession) -> None:
-            written[:] = [await self._write(session, table, message_id, steps, ping, known, counted)]
+            old, moved = await self._write(session, table, message_id, steps, ping, known, counted)
+            if moved and message_id == table.lobby_message_id:
+                # the lobby message became the table: every table read before names that message all the same
+                # (as its lobby's), so the table this process remembers is told (before the commit: a move made
+                # on it meanwhile finds the message guard stale and reads again) and no step's table is read anew
+                self.bot.tables.shown_in(table.id, message_id)
+                moved = False
+            written[:] = [(old, moved)]
 
         async def after() -> None:
             if written:
@@ -260,8 +275,14 @@ class LiveTable:
         await self._delete(table, old)
 
     async def forget(self, table: Table) -> None:
-        """The game ended: its table message stays as the result; its row goes (no count, no ping left)."""
+        """The game ended: its table message stays as the result; its row goes (no count, no ping left). During a
+        step's delivery, in the transaction that marks it delivered, after what its table's record writes there
+        (which would otherwise write the row anew)."""
         self._caught_up.discard(table.id)
+        step = current_step()
+        if step is not None:
+            step.write_with(partial(live.forget, game_id=table.id), _nothing)
+            return
         async with self.bot.sessions() as session, session.begin():
             await live.forget(session, table.id)
 

@@ -189,6 +189,12 @@ class GameUI:
         ``timeout_at``, the turn's time limit); ``table`` is the table after the step. None by default."""
         return []
 
+    def clock_timers(self, table: Table) -> list[TimerPlan]:
+        """The timers of the game's own clock (:meth:`games.core.Engine.due`) that the step which produced
+        ``table`` arms, recorded in its transaction like the turn timers (e.g. the social mode's next day end);
+        ``table`` is the table after the step. None by default."""
+        return []
+
     def series_embed(self, ctx: RenderContext, rounds: list[dict[int, float]], series_id: int, played: int,
                      total: int) -> discord.Embed | None:
         """The standings posted after ``played`` of ``total`` rounds of a points series (``rounds``: seat -> points,

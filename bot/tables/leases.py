@@ -56,8 +56,9 @@ class Lease:
     first: int | None = None
     #: the game's living table row when the lease was taken (:attr:`bot.db.repos.outbox.Claim.table_row`)
     table_row: live.Snapshot | None = None
-    #: the step this process's own transaction wrote under this lease, with the intent to create its first
-    #: message, whose delivery no one began yet (so none of its messages exists); None once one began
+    #: the step this process's own transaction wrote under this lease, with its plan's intent (every message of
+    #: its delivery: :func:`bot.tables.step.plan_intent`), whose delivery no one began yet (so none of its
+    #: messages exists); None once one began
     untried: int | None = None
 
 

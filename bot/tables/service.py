@@ -46,7 +46,7 @@ from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
 from bot.tables.reads import ReadsMixin
 from bot.tables.schedule import ScheduleMixin
 from bot.tables.seats import OFFER_TIMER, abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
-from bot.tables.step import first_intent
+from bot.tables.step import plan_intent
 from bot.tables.timing import TimersMixin
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, IllegalAction, SeatInfo, Waiting
 from games.core.controls import PauseGame, ResumeGame
@@ -185,24 +185,24 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
         the timers ``plan`` arms for it (stamped with ``table.version``), with the turn ping's (``ping``) when the
         step is ``shown`` (it has something public to show), in the caller's transaction; and take the game's
-        delivery lease with it (when the step is then the game's only pending one, with the intent to create its
-        first message: :func:`bot.tables.step.first_intent`). Returns what the delivery is handed after the commit
-        (:meth:`_send`)."""
+        delivery lease with it (when the step is then the game's only pending one, with the intent to create every
+        message of its delivery: :func:`bot.tables.step.plan_intent`). Returns what the delivery is handed after the
+        commit (:meth:`_send`)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
         if shown and self._ping is not None and table.status == "active":
             ping = await self._ping(table)
             plans = plans if ping is None else [*plans, ping]
         await timers.schedule_many(session, table.id, [(p.kind, p.due_at, p.payload) for p in plans], table.version)
         lease = await self.deliverer.claim_with(session, table.id, committing=True)
-        # shown next, by this process, as handed over: its transaction records the intent to create its first
-        # message (issue 22's per-send record), so that one costs its delivery no statement and no commit
-        first = lease is not None and lease.first is None
+        # shown next, by this process, as handed over: its transaction records the intent to create every message
+        # of its delivery (issue 22's per-send records), so they cost its delivery no statement and no commit
+        planned = lease is not None and lease.first is None
         now = self._clock()
         entry = await outbox.add(session, table.id, table.version, kind,
                                  [e.model_dump(mode="json") for e in events],
                                  [{"kind": p.kind, "due_at": p.due_at.isoformat()} for p in plans], now,
-                                 first_intent(now) if first else None)
-        if first:
+                                 plan_intent(now) if planned else None)
+        if planned:
             assert lease is not None
             lease.first = lease.untried = entry.id
         due = min((p.due_at for p in plans), default=None)
@@ -236,6 +236,14 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
                 or found[0].version != version or found[1] != self.deliverer.mark(game_id)):
             return None
         return found[0]
+
+    def shown_in(self, game_id: int, message_id: int) -> None:
+        """The game's lobby message ``message_id`` is its table message now (``games.table_message_id``, recorded
+        by the living table with a step's delivery): the table this process remembers of the game (:meth:`recent`)
+        says so, with no read."""
+        found = self._loaded.get(game_id)
+        if found is not None and found[0].lobby_message_id == message_id:
+            self._loaded[game_id] = (replace(found[0], table_message_id=message_id), found[1])
 
     # --- playing -------------------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int | None, action: dict[str, Any], *,

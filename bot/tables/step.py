@@ -2,11 +2,13 @@
 and what the delivery writes with its "delivered" mark. The deliverer (:mod:`bot.tables.outbox`) makes one per
 delivery of a step and sets it for the ``deliver`` call.
 
-Per-send records: before creating a message a delivery records, in ``outbox.sent``, that it is creating it (the
-nonce and a snowflake from just before), so a delivery resumed after a crash, however late, looks for it before
-creating it again. The step's own transaction records the first of these intents with the step (:func:`first_intent`,
-under the key :data:`FIRST`: "the first message any delivery of this step creates"), so a step that creates one
-message costs no statement or commit for it.
+Per-send records: a delivery resumed after a crash, however late (Discord forgets a nonce after a few minutes), must
+know which messages may already exist, so it looks for them before creating them again. The step's own transaction
+records the intent of its whole delivery plan with the step (:func:`plan_intent`, under the key :data:`PLANNED`:
+"every message a delivery of this step creates, from a moment just before the commit"), so a step shown by the
+process that committed it costs no statement or commit per message it creates, however many it creates. A step
+committed without it (another step of the game was still pending, or another process holds the game's lease)
+records, before creating each message, that it is creating it (the nonce and a snowflake from just before).
 """
 
 from __future__ import annotations
@@ -30,18 +32,19 @@ log = logging.getLogger(__name__)
 #: what a delivery writes with the step's "delivered" mark (:meth:`StepInfo.write_with`), and does after its commit
 Write = Callable[[AsyncSession], Awaitable[None]]
 After = Callable[[], Awaitable[None]]
-#: the key of ``outbox.sent`` under which the step's transaction recorded the intent to create the first message a
+#: the key of ``outbox.sent`` under which the step's transaction recorded the intent to create every message a
 #: delivery of it creates (never a nonce: those start with ``o``)
-FIRST = "*"
-#: how far before the step's commit a resumed delivery looks for its first message (as the delivery's own anchors)
+PLANNED = "*"
+#: how far before the step's commit a resumed delivery looks for the step's messages (as the delivery's own anchors)
 SKEW = timedelta(seconds=5)
 _DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
-def first_intent(at: datetime) -> dict[str, int]:
-    """The ``outbox.sent`` a step committed at ``at`` starts with: the intent to create its first message, anchored
-    :data:`SKEW` before ``at`` (a snowflake, as ``discord.utils.time_snowflake`` makes it)."""
-    return {FIRST: -((int((at - SKEW).timestamp() * 1000) - _DISCORD_EPOCH_MS) << 22)}
+def plan_intent(at: datetime) -> dict[str, int]:
+    """The ``outbox.sent`` a step committed at ``at`` starts with: the intent to create every message of its
+    delivery, anchored :data:`SKEW` before ``at`` (minus a snowflake, as ``discord.utils.time_snowflake`` makes
+    it): ``{"*": -snowflake}``."""
+    return {PLANNED: -((int((at - SKEW).timestamp() * 1000) - _DISCORD_EPOCH_MS) << 22)}
 
 
 @dataclass(frozen=True)
@@ -62,18 +65,16 @@ class StepInfo:
     #: the game's living table row as the lease's claim read it, when that is how it stands now (the step is shown
     #: as handed over, :class:`bot.tables.outbox.Handoff`); None: read it
     table_row: live.Snapshot | None = None
-    #: the intent the step's own transaction recorded for the first message a delivery of it creates (``sent``'s
-    #: :data:`FIRST`: minus its anchor), None: none
-    first: int | None = None
+    #: the intent the step's own transaction recorded for every message a delivery of it creates (``sent``'s
+    #: :data:`PLANNED`: minus its anchor), None: none (each message's intent is recorded before it is created)
+    planned: int | None = None
     #: this is the step's first delivery (handed over by its own transaction): nothing was created yet, whatever
-    #: :attr:`first` says
+    #: :attr:`planned` says
     fresh: bool = False
     _counts: dict[str, int] = field(default_factory=dict, compare=False)
     _shows: list[str] = field(default_factory=list, compare=False)
     _unrecorded: dict[str, int] = field(default_factory=dict, compare=False)
     _writes: list[tuple[Write, After]] = field(default_factory=list, compare=False)
-    #: the nonce :attr:`first` stands for, once this delivery met it
-    _first: list[str] = field(default_factory=list, compare=False)
 
     def write_with(self, write: Write, after: After) -> None:
         """Write ``write(session)`` in the transaction that marks this step delivered (after ``deliver`` returned,
@@ -111,34 +112,28 @@ class StepInfo:
         return f"o{self.entry_id}.{purpose}.{n}"[:25]
 
     # --- per-send records: a resumed delivery creates only what was not created (issue 22) --------------------
-    def _covers(self, nonce: str) -> bool:
-        """Whether :attr:`first` stands for ``nonce``: it is the first message this delivery creates (or finds)
-        without a record of its own."""
-        if self.first is None:
-            return False
-        if not self._first:
-            self._first.append(nonce)
-        return self._first[0] == nonce
-
     def created(self, nonce: str) -> int | None:
         """What an earlier delivery of this step recorded of the message with ``nonce``: its id (> 0: created),
-        minus the snowflake of the moment it was about to be created (< 0: it may have been, see
-        :meth:`creating`; the first message of a step whose transaction recorded the intent, :attr:`first`, unless
-        this delivery is the step's first), or None (not tried yet)."""
+        minus the snowflake of a moment before it was about to be created (< 0: it may have been, see
+        :meth:`creating`; every message of a step whose transaction recorded its plan's intent, :attr:`planned`,
+        unless this delivery is the step's first), or None (not tried yet)."""
         known = self.sent.get(nonce)
-        if known is None and self._covers(nonce) and not self.fresh:
-            return self.first
+        if known is None and self.planned is not None and not self.fresh:
+            return self.planned
         return known
+
+    def taken(self) -> set[int]:
+        """The ids of the messages this delivery created or found so far (a look-back for another message of the
+        step must not take one of them for it)."""
+        return {m for m in (*self.sent.values(), *self._unrecorded.values()) if m > 0}
 
     async def creating(self, nonce: str, anchor: int) -> None:
         """About to create the message ``nonce``: record, in one statement, the messages this delivery created
         since the last record and that this one is being created (``anchor``: a snowflake from just before, so a
-        delivery resumed after a crash, however late (Discord forgets a nonce after a few minutes), looks for it
-        among the messages after ``anchor`` before creating it again). Call :meth:`made` once it exists. Nothing is
-        written for the first message when the step's transaction recorded that intent (:attr:`first`)."""
-        if self._covers(nonce) and not self._unrecorded:
-            assert self.first is not None
-            self.sent[nonce] = self.first
+        delivery resumed after a crash, however late, looks for it among the messages after ``anchor`` before
+        creating it again). Call :meth:`made` once it exists. Nothing is written when the step's transaction
+        recorded its plan's intent (:attr:`planned`: it covers every message of the step)."""
+        if self.planned is not None:
             return
         self._unrecorded[nonce] = -anchor
         if self.record is not None:
@@ -147,14 +142,19 @@ class StepInfo:
         self._unrecorded.clear()
 
     def made(self, nonce: str, message_id: int) -> None:
-        """This delivery created message ``message_id`` with ``nonce`` (recorded with the next :meth:`creating`;
-        the step's last one never needs it: the step is marked delivered right after)."""
+        """This delivery created (or found) message ``message_id`` with ``nonce`` (recorded with the next
+        :meth:`creating`, or when the delivery fails: :attr:`unrecorded`; a step marked delivered never needs
+        it)."""
         self._unrecorded[nonce] = message_id
 
     @property
     def unrecorded(self) -> dict[str, int] | None:
-        """Every message record of this step, when some are not written yet (None: all written)."""
-        return {**self.sent, **self._unrecorded} if self._unrecorded else None
+        """Every message record of this step (its plan's intent, :data:`PLANNED`, included), when some are not
+        written yet (None: all written)."""
+        if not self._unrecorded:
+            return None
+        return {**({PLANNED: self.planned} if self.planned is not None else {}), **self.sent, **self._unrecorded}
+
     async def write(self, session: AsyncSession) -> None:
         """Write what :meth:`write_with` was given, in the caller's transaction (the one marking the step)."""
         for write, _ in self._writes:
@@ -186,8 +186,8 @@ def step_info(entry: OutboxEntry, shown: str | None,
     for timer in entry.timers:
         deadlines.setdefault(timer["kind"], datetime.fromisoformat(timer["due_at"]))
     sent = {str(nonce): int(message_id) for nonce, message_id in (entry.sent or {}).items()}
-    first = sent.pop(FIRST, None)
-    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown, sent, record, table_row, first, fresh)
+    planned = sent.pop(PLANNED, None)
+    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown, sent, record, table_row, planned, fresh)
 
 
 def set_step(step: StepInfo | None) -> Any:

@@ -9,7 +9,7 @@ import pytest
 
 from bot.db.repos import live
 from bot.live_table import PING_TIMER
-from tests.e2e.conftest import World, _log_lines, mark, stored
+from tests.e2e.conftest import World, _log_lines, mark, stored, until_delivered
 from tests.e2e.test_foundation import open_lobby, pass_button, status_messages
 
 pytestmark = pytest.mark.usefixtures("potato")
@@ -161,3 +161,22 @@ async def test_a_lobby_the_chat_scrolled_away_starts_its_table_under_the_chat(wo
         assert "Join" not in old.text and old.embeds[0]["title"] == new.embeds[0]["title"]
         await _move(world)
         assert [m.id for m in status_messages(world)] == [old.id, new.id] and new.history
+
+
+async def test_a_finished_game_s_table_row_goes_with_its_last_step(world: World) -> None:
+    """The last step shows the result and the game's row goes, in the transaction that marks the step delivered:
+    the table's record no longer writes the row anew after it was deleted."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        lobby = await open_lobby(world, passes=2)
+        await (await bob.click(lobby, label="Join")).response()
+        await (await alice.click(lobby, label="Start")).response()
+        await stored(world, lambda: _has_row(world, lobby.id), "the table's row")
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+        for _ in range(2):
+            await _move(world)
+        await until_delivered(world)
+        assert (await world.tables.load(table.id)).status == "finished"
+        async with world.sessions() as session:
+            assert await live.get(session, table.id) is None

@@ -4,15 +4,17 @@ the engine decides what is due when; this module only wakes up at the right mome
 * ``social_day_end`` (payload ``{"day": n}``), due at ``next_boundary(state)``: applies what the game's clock has
   due (:func:`catch_up`, also run before any player's action: every overdue day's end, in order, each stamped at its
   boundary, and the judgements past their window), as the system seat through the one door every move takes
-  (:meth:`bot.ui.GameUI.play`), then schedules the current day's timer. A timer that no longer matches the game
-  (another day, or fired before the boundary because the game was re-started with another clock) applies nothing,
-  but makes sure the current day has a pending timer; a stale day refused by the engine is swallowed the same way.
+  (:meth:`bot.ui.GameUI.play`). The step that starts a day (the deal, a day's end) arms that day's timer in its own
+  transaction (:func:`clock_timers`, the step's plan), as a step that opens a judgement arms its expiry. A timer
+  that no longer matches the game (another day, or fired before the boundary because the game was re-started with
+  another clock) applies nothing, but makes sure the current day has a pending timer; a stale day refused by the
+  engine is swallowed the same way.
   A boundary missed while the bot was down fires once at start (the timer runner fires missed timers once), and
   that one timer ends every overdue day in order.
 * Any other failure (the database, an unexpected refusal, a bug) is logged and the same timer is re-armed
   :data:`RETRY` later (persisted, so a restart keeps it): the game never stalls without a next day-end timer.
-* ``social_judgements`` (payload ``{"judgement": id}``), due just after a judgement's window: applies what the
-  clock has due then (the judgement's expiry, after any overdue day).
+* ``social_judgements`` (payload ``{"judgement": id}``), due just after a judgement's window (:data:`GRACE`):
+  applies what the clock has due then (the judgement's expiry, after any overdue day).
 
 Every player action the adapter sends carries ``at = bot.clock.now()``; the clock's own actions carry their stamp.
 """
@@ -25,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.ai_seats import hand_to_computer
-from bot.tables import Table, TableError
+from bot.tables import Table, TableError, TimerPlan
 from bot.ui import ui_for
 from games.asesino.social import SYSTEM_SEAT, next_boundary
 from games.core import Event, IllegalAction
@@ -70,8 +72,27 @@ async def schedule_day_end(bot: Coroner, game_id: int, day: int, due_at: datetim
     await bot.timers.schedule(game_id, DAY_END, due_at, {"day": day})
 
 
-async def schedule_expiry(bot: Coroner, game_id: int, judgement: int, expires_at: datetime) -> None:
-    await bot.timers.schedule(game_id, JUDGEMENTS, expires_at + GRACE, {"judgement": judgement})
+def clock_timers(table: Table) -> list[TimerPlan]:
+    """The clock's timers the step that produced ``table`` arms, in its own transaction (the step's plan,
+    :meth:`bot.ui.GameUI.clock_timers`): ``social_day_end`` of the day the step started (the deal, whose timeline is
+    empty, or a day's end: its action is the timeline's last), due at its boundary, and ``social_judgements`` of the
+    judgement the step opened (the timeline's last action, naming it), :data:`GRACE` after its window. A running
+    game's other steps arm none (their day's timer is pending), nor does a step that is no action of the game's (a
+    seat handed over, a pause or its resume: the timeline's last action is an earlier step's; the table counts
+    them, ``seat_steps`` and the controls' ``steps``, until the game's next action)."""
+    state = table.state
+    controls = table.engine.controls(state)
+    if (table.status != "active" or state.result is not None or table.seat_steps
+            or (controls is not None and controls.steps)):
+        return []
+    last = state.timeline[-1] if state.timeline else None
+    if last is None or last.kind == "end_day":
+        due = next_boundary(state)
+        return [] if due is None else [TimerPlan(DAY_END, due, {"day": state.day})]
+    if last.kind == "open_judgement" and last.ref is not None:
+        judgement = state.judgements[last.ref - 1]
+        return [TimerPlan(JUDGEMENTS, judgement.expires_at + GRACE, {"judgement": judgement.id})]
+    return []
 
 
 async def on_day_end(bot: Coroner, timer: Any) -> None:
@@ -88,18 +109,15 @@ async def on_day_end(bot: Coroner, timer: Any) -> None:
 
 
 async def end_day(bot: Coroner, game_id: int, day: Any) -> None:
-    """End ``day`` of the game, and every later overdue day, if its boundary has passed (:func:`catch_up`); then
-    make sure the current day has a pending timer. Raises on any failure but a stale day or a finished game. The
-    game is read once; each step's committed table is handed on rather than read again."""
+    """End ``day`` of the game, and every later overdue day, if its boundary has passed (:func:`catch_up`: the
+    last day's end arms the next day's timer with it, :func:`clock_timers`); when it ended none, make sure the
+    current day has a pending timer. Raises on any failure but a stale day or a finished game. The game is read
+    once; each step's committed table is handed on rather than read again."""
     loaded = await bot.tables.load(game_id)
     if loaded.status != "active" or not is_social(loaded):
         return
     table, ended = await _catch_up(bot, game_id, loaded) if day == loaded.state.day else (loaded, 0)
-    if table is None:
-        return
-    if ended and table.status == "active" and (due := next_boundary(table.state)) is not None:
-        await schedule_day_end(bot, table.id, table.state.day, due)  # this call ended the day: no timer yet
-    else:
+    if table is not None and not ended:
         await ensure_day_timer(bot, table)
 
 
@@ -182,15 +200,6 @@ async def on_judgements(bot: Coroner, timer: Any) -> None:
     """The ``social_judgements`` handler: apply what the clock has due (judgements whose window has ended, after
     any overdue day: an action stamped past the boundary would be refused)."""
     await catch_up(bot, timer.game_id)
-
-
-async def after_player_action(bot: Coroner, result: Any) -> None:
-    """Arm the expiry timer of a judgement the action opened (``result``: an ActResult)."""
-    for event in result.events:
-        if event.key == "asesino_social.judgement.opened":
-            state = result.table.state
-            judgement = state.judgements[event.params["judgement"] - 1]
-            await schedule_expiry(bot, result.table.id, judgement.id, judgement.expires_at)
 
 
 def install(bot: Coroner) -> None:

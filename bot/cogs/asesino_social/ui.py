@@ -27,7 +27,7 @@ import discord
 
 from bot.budget import CONTENT, clip, fit_modal
 from bot.cogs.asesino_social import _review, render
-from bot.cogs.asesino_social.days import after_player_action, catch_up, handed_over, schedule_day_end
+from bot.cogs.asesino_social.days import catch_up, clock_timers, handed_over
 from bot.cogs.asesino_social.dead import apply_dead_role
 from bot.cogs.asesino_social.specials import OPTION, special_suggestions
 from bot.components import GameSelect, game_button, view_of
@@ -35,7 +35,7 @@ from bot.errors import UserError
 from bot.modals import GameModal
 from bot.replies import in_reply, own_events, replying
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
-from games.asesino.social import SYSTEM_SEAT, SocialOptions, day_end
+from games.asesino.social import SYSTEM_SEAT, SocialOptions
 from games.asesino.social.actions import CLUE_LIMIT, TEXT_LIMIT
 from games.asesino.social.engine import PLACEHOLDER
 from games.asesino.social.rules import dead_reason, idle_reason, interview_pair, may_send_clue, may_write_letter
@@ -43,7 +43,7 @@ from games.core import Event, IllegalAction
 
 if TYPE_CHECKING:
     from bot.app import Coroner
-    from bot.tables import ActResult, Table
+    from bot.tables import ActResult, Table, TimerPlan
 
 
 TARGET_KINDS = ("recruit", "crime", "protect", "inspect", "interview", "maniac_kill", "open_judgement")
@@ -122,9 +122,14 @@ class SocialUI(GameUI):
         return {**action, "at": bot.clock.now().isoformat()}
 
     async def after_play(self, bot: Any, result: ActResult) -> None:
-        """Arm judgement timers; a letter sent for review is shown to the host."""
-        await after_player_action(bot, result)
+        """A letter sent for review is shown to the host (the dead role: :meth:`play`; the judgement's expiry:
+        :meth:`clock_timers`)."""
         await _review.offer(bot, result)
+
+    def clock_timers(self, table: Table) -> list[TimerPlan]:
+        """A day's end (the deal's day 1 included) and a judgement's expiry, armed by the step that starts the day
+        or opens the judgement (:func:`~bot.cogs.asesino_social.days.clock_timers`)."""
+        return clock_timers(table)
 
     def fresh_table(self, table: Table, events: list[Event]) -> bool:
         """Never: a death and a day's end edit the living table like every step (its "last moves" show them); it
@@ -206,8 +211,8 @@ class SocialUI(GameUI):
     async def prepare_start(self, bot: Any, table: Table, config: Any) -> dict[str, Any]:
         """Refuse without an official medium (``asesino_social.ui.no_medium``: it may have been unset since the
         lobby opened, :meth:`check_open`); otherwise the day options and the
-        maximum length from the server config (a ``max_days`` the lobby chose wins) and ``started_at = now``, and
-        arm day 1's end."""
+        maximum length from the server config (a ``max_days`` the lobby chose wins) and ``started_at = now`` (the
+        deal arms day 1's end: :meth:`clock_timers`)."""
         if config.medium_channel_id is None:
             raise UserError("asesino_social.ui.no_medium")
         started = bot.clock.now()
@@ -215,8 +220,6 @@ class SocialUI(GameUI):
                    "time_zone": config.timezone, "started_at": started.isoformat(),
                    "judgement_window_minutes": max(1, config.response_window_seconds // 60),
                    "max_days": _max_days(table.options, config.social_max_days)}
-        ends = day_end(started, SocialOptions.model_validate({**table.options, **options}))
-        await schedule_day_end(bot, table.id, 1, ends)
         return options
 
     # --- components -----------------------------------------------------------------------------------------

@@ -215,7 +215,10 @@ class Lobby(ScheduledLobbies, SeriesRounds, commands.Cog):
             async with self._shown(game_id):
                 with answering(interaction):  # the lobby message becomes the table, answering the Start click
                     table = await tables.start(game_id, user.id)
-                    if (await tables.load(game_id)).table_message_id is None:  # a game whose start said nothing
+                    # a game whose start said nothing (the table this process remembers once the deal was shown
+                    # here says where it is: no read)
+                    shown = tables.recent(game_id, table.version) or await tables.load(game_id)
+                    if shown.table_message_id is None:
                         await self.bot.delivery.show_table(table)
             if not edit:
                 await interaction.followup.send(await self.bot.t(interaction.guild_id, "lobby.started"),
