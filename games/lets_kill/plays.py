@@ -3,7 +3,7 @@ name), their legality (LK-05, LK-10, LK-18..20, §7.7, §9.14), the legal lists,
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from games.core import IllegalAction
@@ -102,11 +102,12 @@ def _candidates(state: LetsKillState, seat: int, card: Card, bonus: int) -> tupl
     """The plays of ``card`` to consider, and whether they are all legal by construction (else each is checked).
     One play of the card is validated; the others are copied from it with their targets (no validation: the targets
     are the state's own cards and numbers, as the fields declare; validating each was most of listing them)."""
-    first = _bare_play(card.id)
     if card.type == "weapon":
-        return variants(first, "victims", rules.legal_declarations(state, card.id, bonus)), True
+        return [play for loc, group in rules.declaration_groups(state, card.id)
+                for play in _declarations(card.id, bonus, loc, group)], True
     if card.type == "surprise":
-        return variants(first, "victims", [[v] for v in rules.surprise_targets(state)]), True
+        return [_on_victim(card.id, victim) for victim in rules.surprise_targets(state)], True
+    first = _bare_play(card.id)
     if card.subtype == "response":
         return [], True
     if attaches(card) or _on_play(card, "steal_incident"):
@@ -131,6 +132,19 @@ def _candidates(state: LetsKillState, seat: int, card: Card, bonus: int) -> tupl
 @cache  # one per card: an action is never changed, so the bare play is shared
 def _bare_play(card_id: str) -> PlayCard:
     return PlayCard(card=card_id)
+
+
+@cache  # one per card and Victim (printed cards only), shared like the bare play
+def _on_victim(card_id: str, victim: str) -> PlayCard:
+    return replace(_bare_play(card_id), victims=[victim])
+
+
+@lru_cache(maxsize=8192)  # as rules.group_declarations: a place's Victims mostly stay from one turn to the next
+def _declarations(weapon: str, bonus: int, loc: str | None, group: tuple[str, ...]) -> tuple[PlayCard, ...]:
+    """The plays of ``weapon`` declaring Victims of one place (:func:`games.lets_kill.rules.group_declarations`),
+    made once and shared."""
+    found = rules.group_declarations(weapon, bonus, loc, group)
+    return tuple(variants(_bare_play(weapon), "victims", [list(targets) for targets in found]))
 
 
 def apply_play(flow: Flow, seat: int, action: PlayCard) -> None:
