@@ -96,8 +96,8 @@ class Window(BaseModel):
     type: Literal["whack_declared", "incident_formed", "media_played", "victim_placed"]
     active: SeatNo
     eligible: list[SeatNo]
-    # sealed until the window closes; an answer is never changed once given
-    answers: dict[int, Annotated[Respond, SETTLED]] = Field(default_factory=dict)
+    # sealed until the window closes (a state's window is replaced whole when an answer comes, never changed)
+    answers: dict[int, Respond] = Field(default_factory=dict)
     victim: str | None = None
     card: str | None = None
     incident: int | None = None
@@ -155,7 +155,7 @@ class LetsKillState(Controlled):
     pending: Annotated[Pending | None, SETTLED] = None  # replaced whole, never changed in place
     whacking: Whacking | None = None
     shootout: Shootout | None = None
-    window: Window | None = None
+    window: Annotated[Window | None, SETTLED] = None  # replaced whole (copying.replace), never changed in place
     # public events of setup's first steps, for intro: written by setup, never changed after
     opening: Annotated[list[dict[str, Any]], SETTLED] = Field(default_factory=list)
     limbo: list[str] = Field(default_factory=list)  # cards between zones: a declared Weapon, an Event resolving
