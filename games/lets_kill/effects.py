@@ -168,7 +168,7 @@ def peek_surprise(flow: Flow, effect: Effect, src: dict[str, Any]) -> None:
     for victim in peeked:
         surprise = state.surprises[victim]
         if surprise not in state.known[seat]:
-            state.known[seat].append(surprise)
+            state.known[seat] = [*state.known[seat], surprise]
         flow.tell(seat, "peeked", victim=victim, card=surprise)
     flow.say("peeking", seat=seat, victims=peeked)
     if effect.arg("may_discard") and peeked:

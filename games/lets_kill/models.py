@@ -136,12 +136,14 @@ class LetsKillState(Controlled):
     victims_deck: list[str]
     victims_discard: list[str] = Field(default_factory=list)
     hands: list[list[str]]
-    hand_sent: list[list[str]] = Field(default_factory=list)  # per seat: the hand of its last hand DM
+    # per seat: the hand of its last hand DM (a seat's list is replaced, never changed in place)
+    hand_sent: list[Annotated[list[str], SETTLED]] = Field(default_factory=list)
     # a step changes a Location or an Incident through Flow.own_location / own_incident, which copy it first
     locations: list[Annotated[LocationInPlay, SETTLED]] = Field(default_factory=list)
     town: list[str] = Field(default_factory=list)  # Victims out on the town
     surprises: dict[str, str] = Field(default_factory=dict)  # victim -> face-down Surprise
-    known: list[list[str]] = Field(default_factory=list)  # per seat: face-down Surprises they know (LK-11)
+    # per seat: face-down Surprises they know (LK-11; a seat's list is replaced, never changed in place)
+    known: list[Annotated[list[str], SETTLED]] = Field(default_factory=list)
     placers: dict[str, int | None] = Field(default_factory=dict)
     incidents: list[Annotated[Incident, SETTLED]] = Field(default_factory=list)
     next_incident: int = 1

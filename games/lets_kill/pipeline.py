@@ -13,7 +13,7 @@ from typing import Any
 from games.core.copying import unchecked
 from games.lets_kill import effects, rules
 from games.lets_kill.cards import CARDS
-from games.lets_kill.flow import HAND_SIZE, Flow
+from games.lets_kill.flow import HAND_SIZE, Flow, bare_task
 from games.lets_kill.models import Incident, LocationInPlay, Pending, Shootout, Window
 
 Op = Callable[[Flow, dict[str, Any]], None]
@@ -21,6 +21,12 @@ DECLARE_AT = 20
 _WINDOW = frozenset({"type", "active", "eligible", "victim", "card", "incident"})
 #: the card types a turn's Step 2 plays (LK-05)
 STEP2_KINDS = ("weapon", "surprise", "event")
+
+
+#: a turn's agenda after its start, and a skipped turn's (shared tasks: a task is never changed)
+TURN = tuple(bare_task(op) for op in ("check_victims", "step1", "check_victims", "step2", "check_victims", "step3",
+                                      "end_turn"))
+SKIPPED_TURN = tuple(bare_task(op) for op in ("check_victims", "skip_turn", "step3", "end_turn"))
 
 
 @cache  # a pending decision is replaced whole, never changed in place: one per value, shared
@@ -51,13 +57,8 @@ def turn_start(flow: Flow, args: dict[str, Any]) -> None:
     for victim in rules.victims_in_play(state):
         if state.placers.get(victim) == seat:
             effects.run(flow, victim, "start_of_turn(placer)", {"placer": seat, "victim": victim, "self": seat})
-    rest = [flow.task("check_victims")]
-    if state.skips[seat] > 0:  # spent only once LK-31 lets the turn happen (§9.9): it is only Step 3 (LK-08)
-        rest += [flow.task("skip_turn"), flow.task("step3"), flow.task("end_turn")]
-    else:
-        rest += [flow.task("step1"), flow.task("check_victims"), flow.task("step2"), flow.task("check_victims"),
-                 flow.task("step3"), flow.task("end_turn")]
-    state.agenda.extend(rest)
+    # a skip is spent only once LK-31 lets the turn happen (§9.9): the turn is then only Step 3 (LK-08)
+    state.agenda.extend(SKIPPED_TURN if state.skips[seat] > 0 else TURN)
 
 
 def skip_turn(flow: Flow, args: dict[str, Any]) -> None:

@@ -163,7 +163,7 @@ def apply_play(flow: Flow, seat: int, action: PlayCard) -> None:
         flow.push(flow.task("window", type="whack_declared"), *[flow.task(op) for op in WHACK_TASKS])
     elif card.type == "surprise":
         state.surprises[action.victims[0]] = action.card
-        state.known[seat].append(action.card)
+        state.known[seat] = [*state.known[seat], action.card]
         flow.say("surprise_played", seat=seat, victim=action.victims[0])
         flow.tell(seat, "your_surprise", card=action.card, victim=action.victims[0])
     elif attaches(card) == "media":
