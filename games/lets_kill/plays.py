@@ -143,8 +143,12 @@ def _on_victim(card_id: str, victim: str) -> PlayCard:
 def _declarations(weapon: str, bonus: int, loc: str | None, group: tuple[str, ...]) -> tuple[PlayCard, ...]:
     """The plays of ``weapon`` declaring Victims of one place (:func:`games.lets_kill.rules.group_declarations`),
     made once and shared."""
-    found = rules.group_declarations(weapon, bonus, loc, group)
-    return tuple(variants(_bare_play(weapon), "victims", [list(targets) for targets in found]))
+    return tuple(_declaration(weapon, targets) for targets in rules.group_declarations(weapon, bonus, loc, group))
+
+
+@lru_cache(maxsize=65536)  # a place's declarations are mostly those it had before, give or take a Victim
+def _declaration(weapon: str, targets: tuple[str, ...]) -> PlayCard:
+    return replace(_bare_play(weapon), victims=list(targets))  # type: ignore[no-any-return]
 
 
 def apply_play(flow: Flow, seat: int, action: PlayCard) -> None:
