@@ -93,18 +93,20 @@ def legal_plays(state: LetsKillState, pending: Pending) -> list[PlayCard]:
         card = CARDS[card_id]
         if card.type not in pending.kinds:
             continue
-        candidates, legal = _candidates(state, seat, card, pending.bonus)
+        if card.type == "weapon":  # whole tuples of shared plays, one per place
+            for loc, group in rules.declaration_groups(state, card_id):
+                found += _declarations(card_id, pending.bonus, loc, group)
+            continue
+        candidates, legal = _candidates(state, seat, card)
         found += candidates if legal else [a for a in candidates if play_error(state, seat, a, pending) is None]
     return found
 
 
-def _candidates(state: LetsKillState, seat: int, card: Card, bonus: int) -> tuple[list[PlayCard], bool]:
-    """The plays of ``card`` to consider, and whether they are all legal by construction (else each is checked).
-    One play of the card is validated; the others are copied from it with their targets (no validation: the targets
-    are the state's own cards and numbers, as the fields declare; validating each was most of listing them)."""
-    if card.type == "weapon":
-        return [play for loc, group in rules.declaration_groups(state, card.id)
-                for play in _declarations(card.id, bonus, loc, group)], True
+def _candidates(state: LetsKillState, seat: int, card: Card) -> tuple[list[PlayCard], bool]:
+    """The plays of ``card`` (not a Weapon: :func:`_declarations`) to consider, and whether they are all legal by
+    construction (else each is checked). One play of the card is validated; the others are copied from it with
+    their targets (no validation: the targets are the state's own cards and numbers, as the fields declare;
+    validating each was most of listing them)."""
     if card.type == "surprise":
         return [_on_victim(card.id, victim) for victim in rules.surprise_targets(state)], True
     first = _bare_play(card.id)
