@@ -186,10 +186,11 @@ class LetsKill(Engine[LetsKillState]):
     def step_state(self, state: LetsKillState, action: Any = None) -> LetsKillState:
         """A sealed answer that leaves the window open (another seat has still to answer) changes only the
         window, which :meth:`_window` replaces whole: its step gets a copy of the state that shares everything.
-        Any other move gets the contract's copy."""
+        Any other move gets the contract's copy. (A window's answers are its eligible seats': the two that
+        write them check it.)"""
         window = state.window
         if action.__class__ is Respond and window is not None and state.pending is not None and \
-                state.pending.kind == "window" and sum(s not in window.answers for s in window.eligible) >= 2:
+                state.pending.kind == "window" and len(window.eligible) - len(window.answers) >= 2:
             return replace(state)  # type: ignore[no-any-return]
         return super().step_state(state, action)
 

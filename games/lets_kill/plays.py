@@ -237,6 +237,11 @@ def _move_ok(state: LetsKillState, answer: Respond) -> bool:
     return answer.location is None or rules.can_take(state, answer.location, [victim])
 
 
+@cache  # one per printed card and target: an answer is never changed, shared
+def _answer(card_id: str, victim: str | None = None, location: str | None = None) -> Respond:
+    return Respond(card=card_id, victim=victim, location=location)
+
+
 def legal_responses(state: LetsKillState, seat: int) -> list[Respond]:
     window = state.window
     if window is None or seat not in window.eligible or seat in window.answers:
@@ -245,12 +250,12 @@ def legal_responses(state: LetsKillState, seat: int) -> list[Respond]:
     for card_id in dict.fromkeys(state.hands[seat]):
         if CARDS[card_id].subtype != "response":
             continue
-        inc = rules.incident(state, window.incident)
-        options = [Respond(card=card_id)]
+        options = [_answer(card_id)]
         if CARDS[card_id].effects_of("response", "revive"):
-            options = [Respond(card=card_id, victim=v) for v in (inc.victims if inc else [])]
+            inc = rules.incident(state, window.incident)
+            options = [_answer(card_id, victim=v) for v in (inc.victims if inc else [])]
         elif CARDS[card_id].effects_of("response", "move_victim"):
-            options = [Respond(card=card_id, location=loc) for loc in [None, *(x.card for x in state.locations)]]
+            options = [_answer(card_id, location=loc) for loc in [None, *(x.card for x in state.locations)]]
         found += [o for o in options if response_error(state, seat, o) is None]
     return found
 
