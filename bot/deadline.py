@@ -53,16 +53,18 @@ async def _defer(interaction: discord.Interaction, *, ephemeral: bool, thinking:
                 log.warning("could not defer interaction %s in time", interaction.id)
 
 
-async def respond(interaction: discord.Interaction, *, ephemeral: bool, **kwargs: Any) -> None:
+async def respond(interaction: discord.Interaction, *, ephemeral: bool, **kwargs: Any) -> int | None:
     """Answer with a message (``InteractionResponse.send_message`` keywords): the callback itself, or, when the
     interaction was deferred (:func:`acknowledge_if_slow`, :func:`in_time`), the follow-up that fills the deferred
-    answer in (``ephemeral`` must be what the deferral said)."""
+    answer in (``ephemeral`` must be what the deferral said). Returns the answer's message id (None when Discord
+    did not say)."""
     if interaction.response.is_done():
         if kwargs.get("view") is None:
             kwargs.pop("view", None)  # a follow-up takes no view at all rather than None
-        await interaction.followup.send(ephemeral=ephemeral, **kwargs)
-    else:
-        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+        message = await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
+        return message.id if message is not None else None
+    callback = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    return callback.message_id if callback is not None else None
 
 
 def answer_lock(interaction: discord.Interaction) -> asyncio.Lock:

@@ -21,7 +21,7 @@ from bot.components import HistoryButton, host_button, secrets_button, view_of, 
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
 from bot.seat_controls import away_notices, back_button, seat_line
-from bot.tables.model import TimerPlan
+from bot.tables.model import ROUND_FINISHED, TimerPlan
 from bot.tables.outbox import current_step
 from bot.threads import GameThreads
 from bot.ui import MAX_FIELDS, GameUI, Outgoing, RenderContext, text_name, ui_for
@@ -283,7 +283,7 @@ class Delivery:
         (:mod:`bot.ai_seats`); when a round of a series ends, the timer that opens the next round."""
         if table.status == "finished":
             series = table.series_id is not None and not table.abandoned  # (an abandoned round ends nothing)
-            return [TimerPlan("series_round_finished", self.bot.clock.now())] if series else []
+            return [TimerPlan(ROUND_FINISHED, self.bot.clock.now())] if series else []
         if table.paused:  # nothing runs while paused (the resume gives the held timers the time they had left)
             return []
         now = self.bot.clock.now()

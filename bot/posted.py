@@ -1,6 +1,5 @@
 """Finding a message the bot posted in a channel by the controls it carries, when its id was never recorded (a
-lobby posted just before a crash) or is not kept (an offer of a seat, edited when it lapses): one read of the
-channel's history."""
+lobby posted just before a crash): one read of the channel's history."""
 
 from __future__ import annotations
 

@@ -7,14 +7,17 @@ contract, :mod:`games.core.seats`):
   edit answers the click (the DM's, that DM's edit). Anyone else gets a private refusal and nothing changes.
 * "Take the seat" under the host's offer (:func:`accept_offer`): the person the offer names takes the seat; its
   secrets (the seat's own view) reach them by DM (closed DMs: "My secrets" instead), and the old holder's controls
-  are refused from then on. An offer nobody took lapses after :data:`OFFER_FOR`: its message says so, its button
-  gone (:func:`offer_lapsed`), and a click that comes later still is refused.
+  are refused from then on. An offer ends when nobody took it after :data:`OFFER_FOR`, when another offer of the
+  seat supersedes it, when the seat is handed over or when the game ends: its message says which, its button gone
+  (:func:`offer_lapsed`), and a click that comes later still is refused.
 * :func:`hand_over`: the host's replacement (``/replace``), by the computer at once (:func:`to_computer`) or by an
   offer to a member (:func:`offer_seat`); the host's panel (:mod:`bot.cogs.host`) makes the same two.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -25,22 +28,21 @@ from bot.components import GameButton, secrets_button, view_of
 from bot.deadline import edit_answer, in_time, respond
 from bot.errors import UserError
 from bot.i18n import t
-from bot.posted import posted_with
 from bot.tables import Table, TableError
-from bot.tables.seats import OFFER_TIMER
+from bot.tables.seats import holds
 from bot.ui import SILENT, Outgoing, RenderContext, text_name, ui_for
 from games.core import HOST_SEAT, Event
 from games.core.controls import NAME_LENGTH
-from games.core.seats import MAX_NAMES
+from games.core.seats import MAX_NAMES, seat_change_refusal
 
 if TYPE_CHECKING:
     from bot.app import Coroner
 
+log = logging.getLogger(__name__)
+
 #: how long an offer of a seat stands before it lapses
 OFFER_FOR = timedelta(minutes=15)
 BACK, TAKE = "back", "take_seat"
-#: how many of the channel's last messages are searched for a lapsed offer's message
-OFFER_LOOK_BACK = 50
 
 
 def back_button(table: Table, label: str) -> GameButton:
@@ -62,12 +64,16 @@ def away_notices(table: Table, events: list[Event]) -> list[tuple[int, Outgoing]
 async def take_back(bot: Coroner, interaction: discord.Interaction, table: Table) -> None:
     """The clicker takes back the seat the computer plays for them, from the table or from the DM that told them
     (:func:`away_notices`): the table's edit answers a click on it; a DM's click is answered by that DM saying
-    they are back (its button gone). Raises ``TableError`` (``seat.error.not_yours`` for anyone the computer plays
-    for nobody of; ``seat.error.back_already`` from the DM of someone who came back already; ``table.not_active``).
-    """
+    they are back (its button gone), or, once the host handed their seat over, saying so (its button gone too).
+    Raises ``TableError`` (``seat.error.not_yours`` for anyone the computer plays for nobody of;
+    ``seat.error.back_already`` from the DM of someone who came back already; ``table.not_active``)."""
     seat = table.away_seat_of(interaction.user.id)
     if seat is None and interaction.guild_id is None and table.seat_of(interaction.user.id) is not None:
         raise TableError("seat.error.back_already")  # (the DM's button, once they came back by the table's)
+    if seat is None and interaction.guild_id is None:  # (the DM's button, once the host handed the seat over)
+        ctx = RenderContext(table, table.language)
+        await edit_answer(interaction, content=ctx.t("seat.handed_over_dm", channel=table.channel_id), view=None)
+        return
     if seat is None:
         raise TableError("seat.error.not_yours", seat=table.seat_of(interaction.user.id))
     result = await ui_for(table.game, table.mode).play(bot, table, interaction.user.id,
@@ -119,34 +125,58 @@ async def to_computer(bot: Coroner, table: Table, seat: int) -> Table:
     the caller checked who asks): from then on the seat is the computer's and goes by a computer player's name
     (:func:`computer_name`; the history keeps who held it before). The table after it (over as abandoned when
     nobody plays any more). Raises ``TableError`` (``table.bad_seat``, ``seat.error.computer``,
-    ``table.not_active``)."""
+    ``seat.error.dead``, ``table.not_active``)."""
     if not table.has_seat(seat):
-        raise TableError("table.bad_seat", seat=seat + 1)  # numbered from 1, as shown
+        raise TableError("table.bad_seat", seat=str(seat + 1))  # numbered from 1, as shown (not a seat to name)
     action = {"type": "seat_replaced", "seat": seat, "to": "computer", "names": [computer_name(table)]}
     result = await ui_for(table.game, table.mode).play(bot, table, None, action, seat=HOST_SEAT)
     return result.table
 
 
-async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is_bot: bool, by: int) -> Outgoing:
+def handed_word(before: Table, after: Table, seat: int) -> str:
+    """What the host is told once ``seat`` went to the computer (``before`` and ``after`` the change): that it is
+    the computer's, and when it was the host's own seat, who hosts the game from now on."""
+    ctx = RenderContext(before, before.language)  # (the seat by the name it had: now it is the computer's)
+    said = ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat))
+    successor = after.seat_of(after.host_id)
+    if after.host_id != before.host_id and successor is not None:
+        said += "\n" + ctx.t("seat.host_passed", user=after.shown_name(successor))
+    return said
+
+
+async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is_bot: bool, by: int,
+                     post: Callable[[Outgoing], Awaitable[int | None]]) -> None:
     """Offer ``seat`` to the member ``newcomer`` (a Discord id; ``is_bot``: a bot account) for the host ``by``: the
-    offer is armed (it lapses after :data:`OFFER_FOR`) and its public message returned, with the "Take the seat"
-    button only ``newcomer`` may use (:func:`accept_offer`). Raises ``UserError("seat.error.bot")`` or
-    ``TableError`` (``table.bad_seat``, ``seat.error.seated``, ``seat.error.computer``, ``table.not_active``)."""
+    offer is armed (it lapses after :data:`OFFER_FOR`; the seat's earlier offers end now, superseded) and its
+    public message, with the "Take the seat" button only ``newcomer`` may use (:func:`accept_offer`), posted by
+    ``post`` (which returns its id, kept so that the offer's end edits it: :func:`offer_lapsed`). Who may be
+    offered which seat is the engine's rule (:func:`games.core.seats.seat_change_refusal`). Raises
+    ``UserError("seat.error.bot")`` or ``TableError`` (``table.bad_seat``, ``table.not_active``,
+    ``seat.error.member_seated``, ``seat.error.computer``, ``seat.error.dead``); nothing is armed or posted
+    then."""
     if not table.has_seat(seat):
-        raise TableError("table.bad_seat", seat=seat + 1)  # numbered from 1, as shown
+        raise TableError("table.bad_seat", seat=str(seat + 1))  # numbered from 1, as shown (not a seat to name)
     if is_bot:
         raise UserError("seat.error.bot")
-    if table.seat_of(newcomer) is not None:
-        raise TableError("seat.error.seated", seat=seat)
-    if table.status != "active" or next(s for s in table.seats if s.seat == seat).is_ai:
-        raise TableError("seat.error.computer" if table.status == "active" else "table.not_active", seat=seat)
-    await bot.timers.schedule(table.id, OFFER_TIMER, bot.clock.now() + OFFER_FOR,
-                              {"seat": seat, "user_id": newcomer, "by": by})
+    if table.status != "active":
+        raise TableError("table.not_active", game_id=table.id)
+    refusal = seat_change_refusal(holds(table), {"type": "seat_replaced", "seat": seat, "to": "person"},
+                                  person=True, sender=table.seat_of(newcomer), offered=True)
+    if refusal == "seat.error.seated":  # (said to the host, of the member)
+        raise TableError("seat.error.member_seated", user=f"<@{newcomer}>")
+    if refusal is not None:
+        raise TableError(refusal, seat=seat)
+    now = bot.clock.now()
+    timer = await bot.tables.arm_offer(table.id, seat, newcomer, by, now + OFFER_FOR, now)
+    bot.timers.wake(now)  # (the offers it superseded are due now)
     ctx = RenderContext(table, table.language)
     button = GameButton(table.id, 0, TAKE, str(seat), label=ctx.t("seat.button.take"), emoji="🪑",
                         style=discord.ButtonStyle.primary)
-    return Outgoing(content=ctx.t("seat.offer", user=f"<@{newcomer}>", seat=ctx.shown_name(seat)),
-                    view=view_of(button), mentions=True, only_pings=(newcomer,), language=table.language)
+    message = await post(Outgoing(content=ctx.t("seat.offer", user=f"<@{newcomer}>", seat=ctx.shown_name(seat)),
+                                  view=view_of(button), mentions=True, only_pings=(newcomer,),
+                                  language=table.language))
+    if message is not None:
+        await bot.tables.offer_posted(timer, message)
 
 
 async def hand_over(bot: Coroner, interaction: discord.Interaction, table: Table, seat: int,
@@ -155,31 +185,33 @@ async def hand_over(bot: Coroner, interaction: discord.Interaction, table: Table
     privately), or an offer to ``member`` (the command's public answer, :func:`offer_seat`). Raises ``UserError``
     (``seat.error.host_only``, ``seat.error.bot``) or ``TableError``."""
     check_replacer(interaction, table)
-    ctx = RenderContext(table, table.language)
     if member is None:
-        await to_computer(bot, table, seat)
-        await respond(interaction, ephemeral=True, content=ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat)))
+        after = await to_computer(bot, table, seat)
+        await respond(interaction, ephemeral=True, content=handed_word(table, after, seat))
         return
-    out = await offer_seat(bot, table, seat, member.id, is_bot=member.bot, by=interaction.user.id)
-    await respond(interaction, ephemeral=False, **out.kwargs())
+    await offer_seat(bot, table, seat, member.id, is_bot=member.bot, by=interaction.user.id,
+                     post=lambda out: respond(interaction, ephemeral=False, **out.kwargs()))
 
 
 async def offer_lapsed(bot: Coroner, timer: Any) -> None:
-    """The ``seat_offer`` timer (:data:`~bot.tables.seats.OFFER_TIMER`): the offer nobody took lapsed; its message
-    (found by its button and the member it names among the channel's last :data:`OFFER_LOOK_BACK`) says so, its
-    button gone. An offer taken or superseded meanwhile was disarmed: this does not run for it."""
-    table = await bot.tables.load(timer.game_id)
-    seat, user = timer.payload.get("seat"), timer.payload.get("user_id")
-    if table.status != "active" or not isinstance(seat, int) or not table.has_seat(seat) or bot.user is None:
+    """The ``seat_offer`` timer (:data:`~bot.tables.seats.OFFER_TIMER`): the offer ended; its message (by the id
+    its payload keeps) says why, its button gone: it lapsed, another offer of the seat superseded it, the seat was
+    handed over, its newcomer took another seat (payload ``why``: ``superseded``, ``taken``, ``seated``) or the game
+    is over. The offer the newcomer took
+    was disarmed: this does not run for it. A message Discord refuses to edit (deleted) is logged and left."""
+    seat, user, message = (timer.payload.get(key) for key in ("seat", "user_id", "message"))
+    if not isinstance(message, int) or not isinstance(seat, int):
         return
+    table = await bot.tables.load(timer.game_id)
+    why = timer.payload.get("why", "lapsed") if table.status == "active" else "ended"
+    ctx = RenderContext(table, table.language)
     channel = await bot.delivery.channel(table.channel_id)
-    prefix = GameButton(table.id, 0, TAKE, str(seat)).custom_id
-    message = await posted_with(channel, bot.user.id, prefix, limit=OFFER_LOOK_BACK,
-                                also=lambda m: f"<@{user}>" in m.content)
-    if message is not None:
-        ctx = RenderContext(table, table.language)
-        await message.edit(content=ctx.t("seat.offer_lapsed", user=f"<@{user}>", seat=ctx.shown_name(seat)),
-                           view=None, allowed_mentions=SILENT)
+    try:
+        await channel.get_partial_message(message).edit(  # type: ignore[attr-defined]
+            content=ctx.t(f"seat.offer_{why}", user=f"<@{user}>", seat=ctx.shown_name(seat)), view=None,
+            allowed_mentions=SILENT)
+    except discord.HTTPException as exc:
+        log.info("could not end the offer message %s of game %s: %s", message, table.id, exc)
 
 
 def seat_line(ctx: RenderContext, event: Event) -> str:

@@ -196,6 +196,11 @@ class TimerPlan:
     payload: dict[str, Any] = field(default_factory=dict)
 
 
+#: the timer a series round's last step arms (:meth:`bot.delivery.Delivery.timers_for`): its handler posts the
+#: standings and opens the next round's lobby (:mod:`bot.cogs.lobby.series`)
+ROUND_FINISHED = "series_round_finished"
+
+
 def to_table(row: Game, seats: Sequence[Seat], *, with_state: bool = True) -> Table:
     """A :class:`Table` snapshot of a game row and its seats (state parsed by the game's engine; without
     ``with_state`` the state is left out, e.g. for a list of games, and ``row.state`` is never read)."""

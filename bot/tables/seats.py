@@ -19,14 +19,15 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Seat
+from bot.db.models import Game, Seat
 from bot.db.repos import timers
 from bot.tables.model import ABANDONED, Table, TableError, TableSeat
 from games.core import HOST_SEAT, IllegalAction, Outcome
 from games.core.controls import CONTROL_TYPES
-from games.core.seats import Hold, abandoned, is_seat_change, seat_change_refusal
+from games.core.seats import Hold, abandoned, is_seat_change, next_host, seat_change_refusal
 
-#: the timer of a pending offer of a seat to someone (payload ``seat``, ``user_id``, ``by``); it lapses at due time
+#: the timer of a pending offer of a seat to someone (payload ``seat``, ``user_id``, ``by``, ``message``: the
+#: offer's message id once posted; ``why`` once ended early: :func:`lapse_offers`); it lapses at due time
 OFFER_TIMER = "seat_offer"
 
 
@@ -38,8 +39,10 @@ def _target(table: Table, action: dict[str, Any]) -> int:
 
 
 def holds(table: Table) -> list[Hold]:
-    """What the rules of seat changes (:mod:`games.core.seats`) see of ``table``'s seats."""
-    return [Hold(seat=s.seat, person=not s.is_ai, away=s.away) for s in table.seats]
+    """What the rules of seat changes (:mod:`games.core.seats`) see of ``table``'s seats (who is dead: the
+    engine's :meth:`~games.core.Engine.dead`)."""
+    dead = table.engine.dead(table.state) if table.state is not None else frozenset()
+    return [Hold(seat=s.seat, person=not s.is_ai, away=s.away, dead=s.seat in dead) for s in table.seats]
 
 
 async def admit_seat_change(session: AsyncSession, table: Table, action: dict[str, Any], *, user_id: int | None,
@@ -84,9 +87,10 @@ async def _offers(session: AsyncSession, game_id: int, seat: int, user_id: int) 
 
 async def change_seat(session: AsyncSession, table: Table, action: dict[str, Any], user_id: int | None,
                       now: datetime) -> Table:
-    """Write the accepted seat change ``action`` to the seats (``away``; the new holder; none for the computer) and
-    lapse the offers of that seat; the table after it. A change that leaves no person playing ends the game as
-    abandoned (:data:`~bot.tables.model.ABANDONED`: no scores; the caller finishes it)."""
+    """Write the accepted seat change ``action`` to the seats (``away``; the new holder; none for the computer),
+    lapse the offers of a seat handed over (:func:`lapse_offers`) and, when it was the host's own, pass the host on
+    (:func:`games.core.seats.next_host`); the table after it. A change that leaves no person playing ends the game
+    as abandoned (:data:`~bot.tables.model.ABANDONED`: no scores; the caller finishes it)."""
     target, kind = action["seat"], action["type"]
     values: dict[str, Any] = {"away": kind == "seat_away"}
     if kind == "seat_replaced":
@@ -95,10 +99,32 @@ async def change_seat(session: AsyncSession, table: Table, action: dict[str, Any
         if action.get("names"):  # the seat goes by its new holder's name (or a computer player's) from now on
             values["names"] = list(action["names"])
     await session.execute(update(Seat).where(Seat.game_id == table.id, Seat.seat == target).values(**values))
-    if kind == "seat_replaced":  # every offer of this seat lapses; other seats' offers stand
-        await timers.disarm(session, [t.id for t in await timers.pending_of(session, table.id)
-                                      if t.kind == OFFER_TIMER and t.payload.get("seat") == target], now)
-    return replace(table, seats=tuple(s if s.seat != target else _changed(s, values) for s in table.seats))
+    after = replace(table, seats=tuple(s if s.seat != target else _changed(s, values) for s in table.seats))
+    if kind != "seat_replaced":
+        return after
+    await lapse_offers(session, table.id, now, seat=target, why="taken", taker=values["user_id"])
+    host_seat = next_host(holds(after), target) if table.user_of(target) == table.host_id else None
+    host = after.user_of(host_seat) if host_seat is not None else None
+    if host is None:
+        return after
+    await session.execute(update(Game).where(Game.id == table.id).values(host_id=host))
+    return replace(after, host_id=host)
+
+
+async def lapse_offers(session: AsyncSession, game_id: int, now: datetime, *, seat: int, why: str,
+                       taker: int | None = None) -> None:
+    """End the pending offers of ``seat`` and those to ``taker`` (the newcomer who took it; other offers stand):
+    the one of that seat to ``taker`` is disarmed (its message is the answer of their click); every other is made
+    due ``now`` with why it ended in its payload (``why``: ``taken``, ``superseded``; ``seated``: an offer of
+    another seat to ``taker``, who holds one now), so its lapse handler strips its message's button and says so."""
+    for timer in await timers.pending_of(session, game_id):
+        ours, theirs = timer.payload.get("seat") == seat, taker is not None and timer.payload.get("user_id") == taker
+        if timer.kind != OFFER_TIMER or not (ours or theirs):
+            continue
+        if ours and theirs:
+            await timers.disarm(session, [timer.id], now)
+        else:
+            await timers.bring_forward(session, timer, now, {**timer.payload, "why": why if ours else "seated"})
 
 
 def steps_since_decision(table: Table, state: Any, action: Any) -> int:

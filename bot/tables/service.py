@@ -41,10 +41,11 @@ from bot.tables.achievements import settle
 from bot.tables.leases import DeliveryHooks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerPlan, to_table
+from bot.tables.offers import OffersMixin
 from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
 from bot.tables.reads import ReadsMixin
 from bot.tables.schedule import ScheduleMixin
-from bot.tables.seats import abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
+from bot.tables.seats import OFFER_TIMER, abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
 from bot.tables.step import first_intent
 from bot.tables.timing import TimersMixin
 from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, IllegalAction, SeatInfo, Waiting
@@ -114,7 +115,7 @@ def admit(table: Table, *, user_id: int | None, seat: int | None, expected_versi
     return seat
 
 
-class TableService(LobbyMixin, ScheduleMixin, TimersMixin, ReadsMixin):
+class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMixin):
     """Lobbies (scheduled ones too), starts, actions, timers and replay checks for every table, over one
     sessionmaker."""
 
@@ -337,8 +338,9 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, ReadsMixin):
                 row = row or await games.get_game(session, game_id)
                 assert row is not None  # (its version was just bumped)
                 await scores.record_outcome(session, row, await games.seats_of(session, game_id), outcome, now)
-            if status != table.status:
-                await timers.disarm_game(session, game_id, now)
+            lapsed = 0
+            if status != table.status:  # (a standing offer's handler strips its button)
+                lapsed = await timers.disarm_game(session, game_id, now, lapse=(OFFER_TIMER,))
             elif isinstance(parsed, PauseGame):
                 await timers.hold_game(session, game_id, now, keep=(RETRY_TIMER,), superseded=self._superseded)
             elif isinstance(parsed, ResumeGame):
@@ -350,6 +352,8 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, ReadsMixin):
                 self._ping is not None and status == "active"
                 and engine.view(before.state, None) != engine.view(step.state, None))
             handoff = replace(await self._record(session, table, events, shown=shown), mark=mark)
+            if lapsed or is_seat_change(parsed):  # the offers it ended are due now
+                handoff = replace(handoff, due=min(now, handoff.due or now))
         return handoff, ActResult(table=table, events=events, outcome=outcome)
 
     @staticmethod

@@ -383,3 +383,9 @@ class Engine(ABC, Generic[StateT]):
 
     def seat_count(self, state: StateT) -> int:
         return len(state.seats)  # type: ignore[attr-defined]
+
+    def dead(self, state: StateT) -> frozenset[int]:
+        """The seats out of the game for good (public: everyone knows who died): none by default (the tabletop's
+        murdered still play out their hand, Verdugo's dead are back next round). Such a seat is never handed over
+        and its person holds the server's dead role until the game ends (:mod:`games.core.seats`)."""
+        return frozenset()

@@ -96,11 +96,14 @@ def seat_change_event_params(action: Any) -> dict[str, Any]:
 @dataclass(frozen=True, slots=True)
 class Hold:
     """Who plays ``seat``, as the rules of seat changes see it: a ``person`` (False: a computer player), who may
-    be ``away`` (the computer plays for them until they take the seat back)."""
+    be ``away`` (the computer plays for them until they take the seat back); ``dead``: the seat is out of the game
+    for good."""
 
     seat: int
     person: bool
     away: bool = False
+    #: out of the game for good (the social mode's dead: :meth:`games.core.Engine.dead`)
+    dead: bool = False
 
     @property
     def computer(self) -> bool:
@@ -117,23 +120,53 @@ def seat_change_refusal(holds: Sequence[Hold], action: dict[str, Any], *, person
 
     * ``seat_back`` ("I'm back"): only for an away seat (``seat.error.not_away``), only by its own person
       (``seat.error.not_yours``).
-    * ``seat_away`` and ``seat_replaced`` to the computer: not of a seat the computer plays already
-      (``seat.error.computer``), only by the bot (``core.host_only``).
-    * ``seat_replaced`` to a person (an away seat too): not of a computer player's seat (``seat.error.computer``),
-      only by the person the offer names (``seat.error.no_offer``), who holds no seat yet (``seat.error.seated``)."""
+    * ``seat_away``: not of a seat the computer plays already (``seat.error.computer``), only by the bot
+      (``core.host_only``).
+    * ``seat_replaced``: never of a dead seat (``seat.error.dead``: its person keeps what the dead still do, and
+      the dead role, :func:`dead_role`), nor of a computer player's (``seat.error.computer``). To the computer
+      (an away person's seat too: the host gives up waiting for them), only by the bot (``core.host_only``); to a
+      person (an away seat too), only by the person the offer names (``seat.error.no_offer``), who holds no seat
+      yet (``seat.error.seated``)."""
     hold = next(h for h in holds if h.seat == action.get("seat"))
     kind, to = action.get("type"), action.get("to")
     if kind == "seat_back":
         if not hold.away:
             return "seat.error.not_away"
         return None if person and sender == hold.seat else "seat.error.not_yours"
-    if not hold.person or (hold.away and to != "person"):
+    if kind == "seat_replaced" and hold.dead:
+        return "seat.error.dead"
+    if not hold.person or (hold.away and kind == "seat_away"):
         return "seat.error.computer"
     if kind == "seat_replaced" and to == "person" and person:
         if not offered:
             return "seat.error.no_offer"
         return "seat.error.seated" if sender is not None else None
     return "core.host_only" if person else None
+
+
+def next_host(holds: Sequence[Hold], handed: int) -> int | None:
+    """The seat whose person hosts the game once the host's own seat ``handed`` went to someone else or to the
+    computer (``holds``: after the change), as a lobby passes the host on when the host leaves: the first other
+    seat a person plays themselves, else the first other person's (away), else the newcomer's at ``handed``; None
+    when nobody is left (the game is left to the computer: it ends abandoned, :func:`abandoned`)."""
+    others = [h for h in holds if h.person and h.seat != handed]
+    for candidates in ([h for h in others if not h.away], others, [h for h in holds if h.person]):
+        if candidates:
+            return candidates[0].seat
+    return None
+
+
+def dead_role(before: Sequence[Hold], after: Sequence[Hold], *, over: bool) -> tuple[list[int], list[int]]:
+    """Who gets the server's dead role after a step and who gives it back, as two lists of seats whose persons it
+    reaches (a computer player's seat reaches nobody: the caller skips it), from the seats before and ``after``
+    the step: a seat dead after it and not before gets it; once the game is ``over`` (finished or cancelled),
+    every dead seat gives it back, and none gets it. A dead seat is never handed over (:func:`seat_change_refusal`),
+    so whoever holds one is the person who died: they keep the role until the game ends, and a newcomer never
+    takes a seat that has it."""
+    if over:
+        return [], [h.seat for h in after if h.dead and h.person]
+    was = {h.seat for h in before if h.dead}
+    return [h.seat for h in after if h.dead and h.person and h.seat not in was], []
 
 
 def abandoned(holds: Iterable[Hold]) -> bool:

@@ -1,6 +1,6 @@
 """End to end, one social-mode feature each: the interview relay and note, the dead role taken back at the end
-and on cancel (and from a dead seat's old holder when it is handed over), a failed day end retried, private
-refusals that change nothing, and My actions paged."""
+and on cancel (a dead seat is never handed over: its player keeps the role until then), a failed day end retried,
+private refusals that change nothing, and My actions paged."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ import pytest
 
 from bot.cogs.asesino_social import days
 from bot.tables import TableService
-from tests.discord_double import DoubleTimeout
 from tests.discord_double.permissions import MANAGE_ROLES, README_MINIMAL
-from tests.e2e.conftest import World, confirm_cancel, refusal, settled, until_delivered
+from tests.e2e.conftest import World, answer, confirm_cancel, refusal, settled, until_delivered
 from tests.e2e.social import (
     cast,
     count_in_statuses,
@@ -269,12 +268,12 @@ async def test_secret_actions_leave_the_channel_untouched(world: World) -> None:
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("to", ["computer", "member"])
-async def test_a_dead_player_whose_seat_is_handed_over_loses_the_dead_role_when_the_game_ends(world: World,
+async def test_a_dead_seat_is_not_handed_over_and_its_player_keeps_the_dead_role_until_the_end(world: World,
                                                                                                to: str) -> None:
-    """The bystander is murdered: the server's dead role is theirs. The host hands their (dead) seat to the
-    computer (``/replace``) or to a newcomer, Gina, who takes it; then the host cancels the game. Expected:
-    the old holder loses the dead role (at the handover already), as every dead player does when a game ends.
-    The newcomer never gets it: the role is the person's who died, not the seat's."""
+    """The bystander is murdered: the server's dead role is theirs. The host hands their dead seat to the computer
+    (``/replace``) or offers it to a newcomer, Gina (ruling 35): refused privately with a clear word, nothing
+    changes (no offer posted, the seat still theirs, the role kept); when the host cancels the game the role is
+    taken back, as from every dead player."""
     players = await six_players(world)
     newcomer = world.double.add_user("gina", display_name="Gina")
     world.guild.add_member(newcomer)
@@ -283,25 +282,26 @@ async def test_a_dead_player_whose_seat_is_handed_over_loses_the_dead_role_when_
     async with world.running():
         table, who, member = await murder_the_bystander(world, players, dead_role)
         await settled(world)
+        before = await world.tables.load(table.id)
         number = seat(table, who["bystander"]) + 1
-        host = players[0]
-        if to == "computer":
-            await (await host.slash(world.games, "replace", seat=number)).response()
-        else:
-            await (await host.slash(world.games, "replace", seat=number, member=newcomer)).response()
-            offer = next(m for m in reversed(world.bot_messages()) if newcomer.mention in m.content)
-            take = next(c["custom_id"] for c in offer.walk_components() if ":take_seat:" in c.get("custom_id", ""))
-            await (await newcomer.click(offer, take)).response()
+        host, posted = players[0], len(world.bot_messages())
+        asked = {} if to == "computer" else {"member": newcomer}
+        said = await refusal(await host.slash(world.games, "replace", seat=number, **asked))
+        name = before.shown_name(number - 1)
+        assert said == f"⛔ {name} is dead: a dead player's seat cannot be handed over (it stays theirs until the " \
+                       "game ends)."
         await settled(world)
         held = await world.tables.load(table.id)
-        assert held.user_of(number - 1) != who["bystander"].id, "the seat was not handed over"
-        assert dead_role.id not in world.guild.member(newcomer).role_ids, "the newcomer got the dead role"
+        assert held.user_of(number - 1) == who["bystander"].id and held.version == before.version
+        assert len(world.bot_messages()) == posted and dead_role.id in member.role_ids
+        assert not [m for m in world.bot_messages() if newcomer.mention in m.content]
+        # neither /replace's suggestions nor the host's panel offer the dead seat
+        suggested = (await (await host.autocomplete(world.games, "replace", "seat", seat="")).response()).choices
+        assert number not in [c["value"] for c in suggested] and len(suggested) == len(players) - 1
+        panel = await answer(await host.slash(world.games, "host"))
+        picker = next(c for c in panel.selects() if c["custom_id"].endswith(":host:replace"))
+        assert str(number - 1) not in [o["value"] for o in picker["options"]]
         assert "cancelled" in await confirm_cancel(world, host, await host.slash(world.games, "cancel"))
-        await settled(world)
-        try:
-            await world.double.wait_for(lambda: dead_role.id not in member.role_ids, timeout=5,
-                                        what="the role taken back")
-        except DoubleTimeout:
-            pytest.fail("the murdered player whose seat was handed over keeps the server's dead role after the end")
+        await world.double.wait_for(lambda: dead_role.id not in member.role_ids, what="the role taken back")
 
 

@@ -184,13 +184,15 @@ async def test_the_seat_controls_answer_in_time_on_a_slow_database(world: World,
         assert response.type in (6, 7), response
         await world.double.wait_for(lambda: t("en", "seat.taken") in offer.content, timeout=10, what="the seat taken")
         slow_sql.reset()
-        assert (await world.tables.load(table.id)).user_of(other) == carol.id
-        panel = await open_panel(alice, table_message(world, await world.tables.load(table.id)))
-        await pick_seat(alice, panel, other)
+        held = await world.tables.load(table.id)
+        assert held.user_of(other) == carol.id
+        host = next(u for u in world.players if u.id == held.host_id)  # (Alice's own seat handed: Bob hosts)
+        panel = await open_panel(host, table_message(world, held))
+        await pick_seat(host, panel, other)
         await world.double.wait_for(lambda: any(c.get("type") == 5 for c in panel.walk_components()),
                                     what="the member picker")
         slow_sql.delay = 0.1
-        response = await (await alice.click(panel, control(panel, f":host:replace_ai.{other}"))).response()
+        response = await (await host.click(panel, control(panel, f":host:replace_ai.{other}"))).response()
         assert response.type in (6, 7), response
         await world.double.wait_for(lambda: t("en", "seat.handed_to_computer", seat="Carol") in panel.content,
                                     timeout=10, what="the panel's word")

@@ -28,7 +28,7 @@ import discord
 from bot.budget import CONTENT, clip, fit_modal
 from bot.cogs.asesino_social import _review, render
 from bot.cogs.asesino_social.days import after_player_action, catch_up, handed_over, schedule_day_end
-from bot.cogs.asesino_social.dead import after_action, clear_dead, release_seat
+from bot.cogs.asesino_social.dead import apply_dead_role
 from bot.cogs.asesino_social.specials import OPTION, special_suggestions
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
@@ -108,12 +108,13 @@ class SocialUI(GameUI):
         and after downtime the bot ends every overdue day, in order, before it applies anything else); then
         :meth:`GameUI.play` with the same arguments. The clock's own moves (``seat=SYSTEM_SEAT``, from
         :func:`~bot.cogs.asesino_social.days.catch_up`) are applied as they are. Nothing due: the move is made on
-        ``table`` as the caller read it (not read again). A dead seat handed over takes the dead role from its old
-        holder (:func:`~bot.cogs.asesino_social.dead.release_seat`)."""
+        ``table`` as the caller read it (not read again). Then the dead role as the move calls for
+        (:func:`~bot.cogs.asesino_social.dead.apply_dead_role`: the dead get it; at the end every one gives it
+        back)."""
         if kwargs.get("seat") != SYSTEM_SEAT:
             table = await catch_up(bot, table.id, table) or table
         result = await super().play(bot, table, user_id, action, **kwargs)
-        await release_seat(bot, table, result, action)
+        await apply_dead_role(bot, table, result.table)
         return result
 
     def complete_action(self, bot: Any, action: dict[str, Any]) -> dict[str, Any]:
@@ -121,10 +122,8 @@ class SocialUI(GameUI):
         return {**action, "at": bot.clock.now().isoformat()}
 
     async def after_play(self, bot: Any, result: ActResult) -> None:
-        """Arm judgement timers and give the dead their role (take it back from every dead player once the game
-        is over); a letter sent for review is shown to the host."""
+        """Arm judgement timers; a letter sent for review is shown to the host."""
         await after_player_action(bot, result)
-        await after_action(bot, result)
         await _review.offer(bot, result)
 
     def fresh_table(self, table: Table, events: list[Event]) -> bool:
@@ -142,7 +141,7 @@ class SocialUI(GameUI):
 
     async def on_cancelled(self, bot: Any, table: Table) -> None:
         """A cancelled game gives the dead role back too (best effort)."""
-        await clear_dead(bot, table)
+        await apply_dead_role(bot, table, table)
 
     async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
                        values: dict[str, Any]) -> None:

@@ -18,9 +18,9 @@ from bot.cogs.lobby.names import is_manager
 from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
 from bot.errors import UserError, send_error
 from bot.i18n import t
-from bot.seat_controls import offer_seat, to_computer
+from bot.seat_controls import handed_word, offer_seat, to_computer
 from bot.tables import TableError
-from bot.ui import RenderContext, ui_for
+from bot.ui import Outgoing, RenderContext, ui_for
 from games.core.controls import NAME_LENGTH
 
 if TYPE_CHECKING:
@@ -133,23 +133,27 @@ async def _replace_to(cog: Host, interaction: discord.Interaction, table: Table,
     seat = _seat_of(table, arg.partition(".")[2])
     newcomer = int(values[0]) if values and values[0].isdigit() else 0
     bots = interaction.extras.get("picked_bots", set())
-    out = await in_time(interaction, offer_seat(cog.bot, table, seat, newcomer, is_bot=newcomer in bots,
-                                                by=interaction.user.id))
+    delivery = cog.bot.delivery
+
+    async def post(out: Outgoing) -> int:
+        return (await delivery.send(await delivery.channel(table.channel_id), out, "offer")).id
+
+    await in_time(interaction, offer_seat(cog.bot, table, seat, newcomer, is_bot=newcomer in bots,
+                                          by=interaction.user.id, post=post))
     ctx = RenderContext(table, table.language)
     await edit_answer(interaction, content=ctx.t("host.replace.offered", user=f"<@{newcomer}>",
                                                  seat=ctx.shown_name(seat)), **panel(table))
-    await cog.bot.delivery.send(await cog.bot.delivery.channel(table.channel_id), out, "offer")
 
 
 async def _replace_ai(cog: Host, interaction: discord.Interaction, table: Table, arg: str, values: list[str]) -> None:
-    """Replace a player by the computer at once; the panel says so (and closes once the game ended with it)."""
+    """Replace a player by the computer at once; the panel says so (and closes once the game ended with it, or
+    once the host handed their own seat and with it the host's powers, :func:`~bot.seat_controls.handed_word`)."""
     check_host(table, interaction.user.id, manager=is_manager(interaction.user))
     seat = _seat_of(table, arg.partition(".")[2])
     after = await in_time(interaction, to_computer(cog.bot, table, seat))
-    ctx = RenderContext(table, after.language)  # (the seat by the name it had: now it is the computer's)
-    said = ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat))
-    await edit_answer(interaction, content=said, **(panel(after) if after.status == "active" else
-                                                    {"embed": None, "view": None}))
+    hosts = interaction.user.id == after.host_id or is_manager(interaction.user)
+    await edit_answer(interaction, content=handed_word(table, after, seat),
+                      **(panel(after) if after.status == "active" and hosts else {"embed": None, "view": None}))
 
 
 async def _back(cog: Host, interaction: discord.Interaction, table: Table, arg: str, values: list[str]) -> None:

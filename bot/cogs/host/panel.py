@@ -21,6 +21,7 @@ import discord
 from bot.budget import OPTION_TEXT, clip
 from bot.components import GameSelect, GameUserSelect, LobbyButton, game_button, view_of
 from bot.tables import TableError
+from bot.tables.seats import holds
 from bot.ui import COLOUR, RenderContext, text_name
 
 if TYPE_CHECKING:
@@ -73,8 +74,9 @@ def _cancel(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
 
 @power
 def _replace(ctx: RenderContext, table: Table) -> list[discord.ui.Item[Any]]:
-    """Replace a player: pick the seat (a person's, away or not), then who takes it (:func:`replace_panel`)."""
-    seats = [s.seat for s in table.seats if not s.is_ai]
+    """Replace a player: pick the seat (a person's, away or not; never a dead one, which is not handed over), then
+    who takes it (:func:`replace_panel`)."""
+    seats = [hold.seat for hold in holds(table) if hold.person and not hold.dead]
     if not seats:
         return []
     options = [discord.SelectOption(label=clip(f"#{seat + 1} {ctx.name(seat)}", OPTION_TEXT), value=str(seat))

@@ -12,14 +12,12 @@ import discord
 
 from bot.cogs.lobby.render import lobby_embed, lobby_view
 from bot.i18n import t
+from bot.tables.model import ROUND_FINISHED
 from bot.ui import SILENT, RenderContext, ui_for
 
 if TYPE_CHECKING:
     from bot.app import Coroner
     from bot.tables import Table
-
-#: the timer the delivery of a series round's last step arms
-ROUND_FINISHED = "series_round_finished"
 
 
 class SeriesRounds:

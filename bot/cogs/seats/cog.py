@@ -15,9 +15,9 @@ from discord.ext import commands
 
 from bot.budget import OPTION_TEXT, clip
 from bot.deadline import acknowledge_if_slow
-from bot.errors import UserError
+from bot.errors import UserError, send_error
 from bot.seat_controls import hand_over, offer_lapsed
-from bot.tables.seats import OFFER_TIMER
+from bot.tables.seats import OFFER_TIMER, holds
 
 if TYPE_CHECKING:
     from bot.app import Coroner
@@ -43,14 +43,15 @@ class Seats(commands.Cog):
 
     async def seat_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[int]]:
-        """The seats of the channel's running game whose name contains ``current`` (at most 25)."""
+        """The seats of the channel's running game a host may hand over (a person's, away or not, not dead) whose
+        name contains ``current`` (at most 25)."""
         table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
         if table is None or table.state is None:
             return []
         typed = current.casefold()
-        return [app_commands.Choice(name=clip(f"#{s.seat + 1} {table.shown_name(s.seat)}", OPTION_TEXT),
-                                    value=s.seat + 1) for s in table.seats
-                if typed in table.shown_name(s.seat).casefold()][:25]
+        return [app_commands.Choice(name=clip(f"#{h.seat + 1} {table.shown_name(h.seat)}", OPTION_TEXT),
+                                    value=h.seat + 1) for h in holds(table)
+                if h.person and not h.dead and typed in table.shown_name(h.seat).casefold()][:25]
 
     @app_commands.command(name="replace", description=_("Hand a player's seat to someone else or to the computer"))
     @app_commands.describe(seat=_("The seat to hand over"),
@@ -60,4 +61,9 @@ class Seats(commands.Cog):
     async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, MAX_SEAT],
                       member: discord.Member | None = None) -> None:
         await acknowledge_if_slow(interaction, ephemeral=member is None, thinking=True)
-        await hand_over(self.bot, interaction, await self._running(interaction), seat - 1, member)
+        table = None
+        try:
+            table = await self._running(interaction)
+            await hand_over(self.bot, interaction, table, seat - 1, member)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a clear ephemeral reply, seats by name
+            await send_error(self.bot, interaction, exc, table)

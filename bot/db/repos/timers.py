@@ -27,9 +27,10 @@ from collections.abc import Collection, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, case, func, insert, or_, select, true, update
+from sqlalchemy import ColumnElement, and_, case, func, insert, literal, null, or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.db.base import UTCDateTime
 from bot.db.models import Game, Timer
 
 
@@ -188,11 +189,28 @@ async def disarm_stale(session: AsyncSession, superseded: Collection[str], now: 
     return int((await session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
 
 
-async def disarm_game(session: AsyncSession, game_id: int, now: datetime) -> None:
-    """Mark every pending timer of a game fired (the game finished or was cancelled)."""
-    stmt = (update(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None)).values(fired_at=now)
-            .execution_options(synchronize_session=False))
-    await session.execute(stmt)
+async def disarm_game(session: AsyncSession, game_id: int, now: datetime, lapse: Collection[str] = ()) -> int:
+    """Mark every pending timer of a game fired (the game finished or was cancelled), in one statement; those of
+    the ``lapse`` kinds are made due ``now`` instead, so their handlers run once more (a seat offer's strips its
+    message's button). Returns how many were made due."""
+    lapsing, at = Timer.kind.in_(list(lapse)), literal(now, UTCDateTime())
+    stmt = (update(Timer).where(Timer.game_id == game_id, Timer.fired_at.is_(None))
+            .values(fired_at=case((lapsing, null()), else_=at), due_at=case((lapsing, at), else_=Timer.due_at))
+            .returning(Timer.kind).execution_options(synchronize_session=False))
+    return sum(kind in lapse for kind in (await session.scalars(stmt)).all())
+
+
+async def bring_forward(session: AsyncSession, timer: Timer, now: datetime, payload: dict[str, Any]) -> None:
+    """Make the pending ``timer`` due ``now`` with ``payload`` (a claim on it dropped): its handler runs at once."""
+    await session.execute(update(Timer).where(Timer.id == timer.id, Timer.fired_at.is_(None)).values(
+        due_at=now, payload=payload, claimed_by=None, lease_until=None).execution_options(synchronize_session=False))
+
+
+async def amend(session: AsyncSession, timer_id: int, extra: dict[str, Any]) -> None:
+    """Add ``extra`` to the payload of the timer ``timer_id`` (fired or not; none: nothing)."""
+    timer = await session.get(Timer, timer_id)
+    if timer is not None:
+        timer.payload = {**timer.payload, **extra}
 
 
 #: the deadline of a held timer (its game is paused): never due; its payload keeps the seconds it had left

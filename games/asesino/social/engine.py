@@ -195,6 +195,10 @@ class SocialEngine(Engine[SocialState]):
                                                                   RequestReview, SendClue, AnonymousPost)]
         return [action for action in candidates if _allowed(state, seat, action)]
 
+    def dead(self, state: SocialState) -> frozenset[int]:
+        """The murdered (by the Killer's pair or the Maniac): never handed over (ruling 35); they hold the dead role."""
+        return frozenset(i for i, seat in enumerate(state.seats) if not seat.alive)
+
     def refusal(self, state: SocialState, seat: int) -> IllegalAction:
         """Everyone seated may act during the day: only a seat that is not a player is refused here."""
         return IllegalAction("asesino_social.not_a_player", seat=seat)

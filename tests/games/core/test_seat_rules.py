@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.core.seats import Hold, abandoned, names_after, names_at_start, seat_change_refusal
+from games.core.seats import Hold, abandoned, dead_role, names_after, names_at_start, next_host, seat_change_refusal
 
 #: seat 0: a person playing; 1: a person the computer plays for (away); 2: a computer player
 HOLDS = [Hold(0, person=True), Hold(1, person=True, away=True), Hold(2, person=False)]
@@ -40,11 +40,53 @@ def test_im_back_is_a_persons_word_not_the_bots() -> None:
 @pytest.mark.parametrize("action", [AWAY, TO_AI], ids=["away", "to_computer"])
 def test_the_computer_takes_a_seat_over_by_the_bots_word_only(action: dict[str, Any]) -> None:
     """A person's seat goes to the computer at the game's clock's word or the host's (both the bot's); a person
-    sending it is refused; a seat the computer plays already (away or a computer player's) is refused."""
+    sending it is refused; a computer player's seat is refused."""
     assert refusal(action, 0, person=False, sender=None) is None
     assert refusal(action, 0, person=True, sender=0) == "core.host_only"
-    assert refusal(action, 1, person=False, sender=None) == "seat.error.computer"
     assert refusal(action, 2, person=False, sender=None) == "seat.error.computer"
+
+
+def test_the_host_hands_an_away_seat_to_the_computer_but_the_clock_does_not_take_it_twice() -> None:
+    """An away person's seat: the host may give up waiting and hand it to the computer for good (the seat becomes
+    a computer player's); the game's clock does not take over a seat the computer plays already."""
+    assert refusal(TO_AI, 1, person=False, sender=None) is None
+    assert refusal(TO_AI, 1, person=True, sender=0) == "core.host_only"
+    assert refusal(AWAY, 1, person=False, sender=None) == "seat.error.computer"
+
+
+@pytest.mark.parametrize("action", [TO_AI, TO_PERSON], ids=["to_computer", "to_person"])
+def test_a_dead_seat_is_never_handed_over(action: dict[str, Any]) -> None:
+    """Seat 1 is dead (the social mode's murdered): neither the host's computer nor an offered newcomer takes it."""
+    holds = [Hold(0, person=True), Hold(1, person=True, dead=True)]
+    said = seat_change_refusal(holds, {**action, "seat": 1}, person=action is TO_PERSON, sender=None, offered=True)
+    assert said == "seat.error.dead"
+    assert seat_change_refusal(holds, {**action, "seat": 0}, person=action is TO_PERSON, sender=None,
+                               offered=True) is None
+
+
+@pytest.mark.parametrize(("holds", "handed", "expected"), [
+    # the host's seat 0 went to the computer: the first other person playing hosts, not an away one
+    ([Hold(0, person=False), Hold(1, person=True, away=True), Hold(2, person=True)], 0, 2),
+    # only away persons are left: the first of them
+    ([Hold(0, person=False), Hold(1, person=False), Hold(2, person=True, away=True)], 0, 2),
+    # the host's seat went to a newcomer and nobody else is a person: the newcomer hosts
+    ([Hold(0, person=False), Hold(1, person=True)], 1, 1),
+    # nobody is left: none (the game ends abandoned)
+    ([Hold(0, person=False), Hold(1, person=False)], 1, None),
+])
+def test_the_host_handing_their_own_seat_passes_the_host_on(holds: list[Hold], handed: int,
+                                                            expected: int | None) -> None:
+    assert next_host(holds, handed) == expected
+
+
+def test_the_dead_role_goes_to_who_dies_and_leaves_every_dead_person_at_the_end() -> None:
+    """Seat 1 dies in the step: it gets the role (seat 0, dead before, already has it; the dead computer player at
+    2 has nobody to give it to); once the game is over every dead person's seat gives it back."""
+    before = [Hold(0, person=True, dead=True), Hold(1, person=True), Hold(2, person=False, dead=True)]
+    after = [Hold(0, person=True, dead=True), Hold(1, person=True, dead=True), Hold(2, person=False, dead=True)]
+    assert dead_role(before, after, over=False) == ([1], [])
+    assert dead_role(after, after, over=False) == ([], [])
+    assert dead_role(before, after, over=True) == ([], [0, 1])
 
 
 @pytest.mark.parametrize(("seat", "offered", "sender", "expected"), [
