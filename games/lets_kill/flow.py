@@ -137,7 +137,7 @@ class Flow:
     def forget(self, surprise: str) -> None:
         every = self.state.known
         for seat, known in enumerate(every):
-            if surprise in known:  # a seat's list is shared with the state this step's came from: replaced
+            if surprise in known:  # a seat's list is shared with the state this step copies: replaced
                 every[seat] = known = list(known)
                 known.remove(surprise)
 
