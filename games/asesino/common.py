@@ -8,11 +8,12 @@ Role cards double as intention cards: Killer and Accomplice count as Bad, every 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from games.core import Waiting
+from games.core import Audience, Event, Waiting
+from games.core.copying import unchecked
 
 Card = Literal["victim", "detective", "prosecutor", "journalist", "doctor", "killer", "accomplice", "good", "bad"]
 Side = Literal["good", "evil"]
@@ -25,6 +26,19 @@ BAD_CARDS: frozenset[str] = frozenset({"killer", "accomplice", "bad"})
 #: longest text a player may attach to a declaration, a statement or last words
 WORDS_MAX = 200
 SPEECH_MAX = 1000
+
+
+_PUBLIC = Audience.public()
+_SAID, _TOLD = frozenset({"key", "params"}), frozenset({"key", "params", "audience"})
+
+
+def said(key: str, params: dict[str, Any], audience: Audience | None = None) -> Event:
+    """``Event(key=key, params=params, audience=audience)`` (public when ``audience`` is ``None``), built without
+    validating: for the events a move makes many of from values the rules hold (a catalogue key, JSON-like
+    parameters of seats, columns and cards); validating them was a tenth of a move."""
+    if audience is None:
+        return unchecked(Event, {"key": key, "params": params, "audience": _PUBLIC, "seat_params": ()}, _SAID)
+    return unchecked(Event, {"key": key, "params": params, "audience": audience, "seat_params": ()}, _TOLD)
 
 
 def is_bad(card: Card) -> bool:

@@ -67,6 +67,8 @@ if TYPE_CHECKING:
     from games.core.achievements import Moment
 
 StateT = TypeVar("StateT", bound=BaseModel)
+#: the host's controls' classes, for ``isinstance`` (a ``X | Y`` union would be built anew at each call)
+CONTROL_CLASSES = (PauseGame, ResumeGame, CloseGame)
 
 
 class Engine(ABC, Generic[StateT]):
@@ -108,7 +110,7 @@ class Engine(ABC, Generic[StateT]):
     def dump_action(self, action: Any) -> dict[str, Any]:
         if is_seat_change(action):
             return action.model_dump(mode="json")  # type: ignore[no-any-return]
-        if isinstance(action, PauseGame | ResumeGame | CloseGame):
+        if isinstance(action, CONTROL_CLASSES):
             return action.model_dump(mode="json")
         return self.action_adapter().dump_python(action, mode="json")
 
@@ -181,7 +183,7 @@ class Engine(ABC, Generic[StateT]):
             event = Event(key=seat_change_key(action), params=seat_change_event_params(action))
             return Step(state=self.seat_changed(state, action), events=[event])
         self.check_actor(state, seat, action)
-        if isinstance(action, PauseGame | ResumeGame | CloseGame):
+        if isinstance(action, CONTROL_CLASSES):
             return self._control(self.step_state(state, action), action)
         step = self._apply(self.step_state(state, action), seat, action)
         controls = self.controls(step.state)
@@ -290,7 +292,7 @@ class Engine(ABC, Generic[StateT]):
         kind = getattr(action, "type", None)
         features = self.features
         controls = self.controls(state)
-        if isinstance(action, PauseGame | ResumeGame | CloseGame):
+        if isinstance(action, CONTROL_CLASSES):
             if seat != HOST_SEAT or controls is None:
                 raise IllegalAction(features.host_only)
             if isinstance(action, PauseGame) and controls.paused is not None:

@@ -37,12 +37,12 @@ class Waiting(BaseModel):
     @classmethod
     def turn(cls, seat: int, kind: str = "turn") -> Waiting:
         """``seat``'s turn (decision ``kind``)."""
-        return cls.of((seat,), kind, "turn")
+        return _waiting(cls, (seat,), kind, "turn", False, 0)
 
     @classmethod
     def prompt(cls, seat: int, kind: str) -> Waiting:
         """A question ``kind`` put to ``seat`` in the middle of play."""
-        return cls.of((seat,), kind, "prompt")
+        return _waiting(cls, (seat,), kind, "prompt", False, 0)
 
     @classmethod
     def of(cls, seats: tuple[int, ...], kind: str = "turn", pace: Literal["turn", "prompt", "realtime"] = "turn",

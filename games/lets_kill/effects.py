@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from games.core.copying import replace
 from games.lets_kill import rules
 from games.lets_kill.cards import CARDS
 from games.lets_kill.dsl import Effect
@@ -96,7 +97,7 @@ def cancel(flow: Flow, effect: Effect, src: dict[str, Any]) -> None:
             state.lk_discard.append(surprise)
         flow.say("escaped", card=victim)
     elif what == "triggering_card" and state.window is not None:
-        state.window.cancelled = True
+        state.window = replace(state.window, cancelled=True)
 
 
 def steal_incident(flow: Flow, effect: Effect, src: dict[str, Any]) -> None:
@@ -114,7 +115,7 @@ def move_victim(flow: Flow, effect: Effect, src: dict[str, Any]) -> None:
         destination = src.get("location")
         flow.to_location(victim, destination) if destination else flow.to_town(victim)
         if flow.state.window is not None:
-            flow.state.window.moved = True
+            flow.state.window = replace(flow.state.window, moved=True)
         flow.say("moved", card=victim, location=destination)
         return
     for victim in src.get("victims", []):
@@ -167,7 +168,7 @@ def peek_surprise(flow: Flow, effect: Effect, src: dict[str, Any]) -> None:
     for victim in peeked:
         surprise = state.surprises[victim]
         if surprise not in state.known[seat]:
-            state.known[seat].append(surprise)
+            state.known[seat] = [*state.known[seat], surprise]
         flow.tell(seat, "peeked", victim=victim, card=surprise)
     flow.say("peeking", seat=seat, victims=peeked)
     if effect.arg("may_discard") and peeked:

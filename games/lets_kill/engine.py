@@ -28,7 +28,7 @@ from games.core import (
     rng_for,
 )
 from games.core.achievements import Moment
-from games.core.copying import replace
+from games.core.copying import replace, unchecked
 from games.lets_kill import pipeline, plays, rules
 from games.lets_kill.achievements import game_facts
 from games.lets_kill.cards import CARDS, LETS_KILL_DECK, VICTIMS_DECK
@@ -48,6 +48,8 @@ from games.lets_kill.models import (
     Task,
 )
 from games.lets_kill.views import build_view
+
+_STEP = frozenset({"state", "events"})
 
 
 class LetsKill(Engine[LetsKillState]):
@@ -143,10 +145,12 @@ class LetsKill(Engine[LetsKillState]):
         if pending is None or state.ended:
             return None
         if pending.kind == "window":
-            assert state.window is not None
-            seats = tuple(s for s in state.window.eligible if s not in state.window.answers)
+            window = state.window
+            assert window is not None
+            answers = window.answers
             # one simultaneous decision: each sealed answer is a step, the window stands since it opened (LK-19)
-            return Waiting.of(seats, "window", open_for=len(state.window.answers))
+            return Waiting.of(tuple([s for s in window.eligible if s not in answers]), "window", "turn", False,
+                              len(answers))
         if pending.kind == "pledge":
             return Waiting.prompt(pending.seat, "pledge")
         return Waiting.turn(pending.seat, pending.kind)
@@ -181,12 +185,13 @@ class LetsKill(Engine[LetsKillState]):
 
     def step_state(self, state: LetsKillState, action: Any = None) -> LetsKillState:
         """A sealed answer that leaves the window open (another seat has still to answer) changes only the
-        window's answers (:meth:`_window`): its step gets a copy of the state that shares everything else. Any other
-        move gets the contract's copy."""
+        window, which :meth:`_window` replaces whole: its step gets a copy of the state that shares everything.
+        Any other move gets the contract's copy. (A window's answers are its eligible seats': the two that
+        write them check it.)"""
         window = state.window
         if action.__class__ is Respond and window is not None and state.pending is not None and \
-                state.pending.kind == "window" and sum(s not in window.answers for s in window.eligible) >= 2:
-            return replace(state, window=replace(window, answers=dict(window.answers)))  # type: ignore[no-any-return]
+                state.pending.kind == "window" and len(window.eligible) - len(window.answers) >= 2:
+            return replace(state)  # type: ignore[no-any-return]
         return super().step_state(state, action)
 
     def _apply(self, state: LetsKillState, seat: int, action: Any) -> Step:
@@ -202,7 +207,8 @@ class LetsKill(Engine[LetsKillState]):
         flow = Flow(state)
         self._decide(flow, seat, action)
         pipeline.run(flow)
-        return Step(state=flow.state, events=flow.events + _hand_events(turn, hands, flow.state))
+        return unchecked(Step, {"state": flow.state, "events": flow.events + _hand_events(turn, hands, flow.state)},
+                         _STEP)
 
     def _decide(self, flow: Flow, seat: int, action: Any) -> None:
         state = flow.state
@@ -252,12 +258,16 @@ class LetsKill(Engine[LetsKillState]):
             error = plays.response_error(state, seat, action)
             if error is not None:
                 raise error
-            window.answers[seat] = action
+            answers = {**window.answers, seat: action}
             flow.say("answered", seat=seat)
-            if any(s not in window.answers for s in window.eligible):
+            if any(s not in answers for s in window.eligible):
+                state.window = replace(window, answers=answers)
                 return
+        else:
+            answers = dict(window.answers)
         for other in window.eligible:
-            window.answers.setdefault(other, Respond())
+            answers.setdefault(other, plays.PASS)
+        state.window = replace(window, answers=answers)
         pipeline.close_window(flow)
 
     def _choose(self, flow: Flow, seat: int, cards: list[str]) -> None:

@@ -4,6 +4,7 @@ refused half-way leaves the caller's state untouched."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from games.core import Audience, Event, rng_for
@@ -14,6 +15,12 @@ from games.lets_kill.models import Incident, LetsKillState, LocationInPlay, Task
 PUBLIC = Audience.public()
 HAND_SIZE = 5
 _SAID, _TOLD, _TASK = frozenset({"key", "params"}), frozenset({"key", "params", "audience"}), frozenset({"op", "args"})
+
+
+@cache  # a queued task is never changed (popped whole, its arguments only read): one per operation, shared
+def bare_task(op: str) -> Task:
+    """The agenda task ``op`` with no arguments."""
+    return unchecked(Task, {"op": op, "args": {}}, _TASK)
 
 
 class Flow:
@@ -40,7 +47,7 @@ class Flow:
         self.state.agenda[0:0] = list(tasks)
 
     def task(self, op: str, **args: Any) -> Task:
-        return unchecked(Task, {"op": op, "args": args}, _TASK)
+        return unchecked(Task, {"op": op, "args": args}, _TASK) if args else bare_task(op)
 
     # -------------------------------------------------------------- cards
     @property
@@ -128,8 +135,10 @@ class Flow:
         return item
 
     def forget(self, surprise: str) -> None:
-        for known in self.state.known:
-            if surprise in known:
+        every = self.state.known
+        for seat, known in enumerate(every):
+            if surprise in known:  # a seat's list is shared with the state this step copies: replaced
+                every[seat] = known = list(known)
                 known.remove(surprise)
 
     def end(self, reason: str) -> None:

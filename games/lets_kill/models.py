@@ -96,8 +96,8 @@ class Window(BaseModel):
     type: Literal["whack_declared", "incident_formed", "media_played", "victim_placed"]
     active: SeatNo
     eligible: list[SeatNo]
-    # sealed until the window closes; an answer is never changed once given
-    answers: dict[int, Annotated[Respond, SETTLED]] = Field(default_factory=dict)
+    # sealed until the window closes (a state's window is replaced whole when an answer comes, never changed)
+    answers: dict[int, Respond] = Field(default_factory=dict)
     victim: str | None = None
     card: str | None = None
     incident: int | None = None
@@ -136,12 +136,14 @@ class LetsKillState(Controlled):
     victims_deck: list[str]
     victims_discard: list[str] = Field(default_factory=list)
     hands: list[list[str]]
-    hand_sent: list[list[str]] = Field(default_factory=list)  # per seat: the hand of its last hand DM
+    # per seat: the hand of its last hand DM (a seat's list is replaced, never changed in place)
+    hand_sent: list[Annotated[list[str], SETTLED]] = Field(default_factory=list)
     # a step changes a Location or an Incident through Flow.own_location / own_incident, which copy it first
     locations: list[Annotated[LocationInPlay, SETTLED]] = Field(default_factory=list)
     town: list[str] = Field(default_factory=list)  # Victims out on the town
     surprises: dict[str, str] = Field(default_factory=dict)  # victim -> face-down Surprise
-    known: list[list[str]] = Field(default_factory=list)  # per seat: face-down Surprises they know (LK-11)
+    # per seat: face-down Surprises they know (LK-11; a seat's list is replaced, never changed in place)
+    known: list[Annotated[list[str], SETTLED]] = Field(default_factory=list)
     placers: dict[str, int | None] = Field(default_factory=dict)
     incidents: list[Annotated[Incident, SETTLED]] = Field(default_factory=list)
     next_incident: int = 1
@@ -155,7 +157,7 @@ class LetsKillState(Controlled):
     pending: Annotated[Pending | None, SETTLED] = None  # replaced whole, never changed in place
     whacking: Whacking | None = None
     shootout: Shootout | None = None
-    window: Window | None = None
+    window: Annotated[Window | None, SETTLED] = None  # replaced whole (copying.replace), never changed in place
     # public events of setup's first steps, for intro: written by setup, never changed after
     opening: Annotated[list[dict[str, Any]], SETTLED] = Field(default_factory=list)
     limbo: list[str] = Field(default_factory=list)  # cards between zones: a declared Weapon, an Event resolving

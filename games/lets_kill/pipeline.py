@@ -7,15 +7,32 @@ response windows (§7.6) and shootouts (§7.7), and the end of the game (LK-30..
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
+from games.core.copying import unchecked
 from games.lets_kill import effects, rules
 from games.lets_kill.cards import CARDS
-from games.lets_kill.flow import HAND_SIZE, Flow
+from games.lets_kill.flow import HAND_SIZE, Flow, bare_task
 from games.lets_kill.models import Incident, LocationInPlay, Pending, Shootout, Window
 
 Op = Callable[[Flow, dict[str, Any]], None]
 DECLARE_AT = 20
+_WINDOW = frozenset({"type", "active", "eligible", "victim", "card", "incident"})
+#: the card types a turn's Step 2 plays (LK-05)
+STEP2_KINDS = ("weapon", "surprise", "event")
+
+
+#: a turn's agenda after its start, and a skipped turn's (shared tasks: a task is never changed)
+TURN = tuple(bare_task(op) for op in ("check_victims", "step1", "check_victims", "step2", "check_victims", "step3",
+                                      "end_turn"))
+SKIPPED_TURN = tuple(bare_task(op) for op in ("check_victims", "skip_turn", "step3", "end_turn"))
+
+
+@cache  # a pending decision is replaced whole, never changed in place: one per value, shared
+def decision(kind: str, seat: int) -> Pending:
+    """The pending decision ``kind`` (``play``: Step 2; ``window``, ``pledge``, ``declare``) of ``seat``."""
+    return Pending(kind=kind, seat=seat, kinds=list(STEP2_KINDS)) if kind == "play" else Pending(kind=kind, seat=seat)
 
 
 def run(flow: Flow) -> None:
@@ -40,13 +57,8 @@ def turn_start(flow: Flow, args: dict[str, Any]) -> None:
     for victim in rules.victims_in_play(state):
         if state.placers.get(victim) == seat:
             effects.run(flow, victim, "start_of_turn(placer)", {"placer": seat, "victim": victim, "self": seat})
-    rest = [flow.task("check_victims")]
-    if state.skips[seat] > 0:  # spent only once LK-31 lets the turn happen (§9.9): it is only Step 3 (LK-08)
-        rest += [flow.task("skip_turn"), flow.task("step3"), flow.task("end_turn")]
-    else:
-        rest += [flow.task("step1"), flow.task("check_victims"), flow.task("step2"), flow.task("check_victims"),
-                 flow.task("step3"), flow.task("end_turn")]
-    state.agenda.extend(rest)
+    # a skip is spent only once LK-31 lets the turn happen (§9.9): the turn is then only Step 3 (LK-08)
+    state.agenda.extend(SKIPPED_TURN if state.skips[seat] > 0 else TURN)
 
 
 def skip_turn(flow: Flow, args: dict[str, Any]) -> None:
@@ -100,7 +112,7 @@ def put_victim(flow: Flow, victim: str, loc_id: str | None) -> None:
 
 
 def step2(flow: Flow, args: dict[str, Any]) -> None:
-    flow.state.pending = Pending(kind="play", seat=flow.state.active, kinds=["weapon", "surprise", "event"])
+    flow.state.pending = decision("play", flow.state.active)
 
 
 def extra_play(flow: Flow, args: dict[str, Any]) -> None:
@@ -123,7 +135,7 @@ def step3(flow: Flow, args: dict[str, Any]) -> None:
 def end_turn(flow: Flow, args: dict[str, Any]) -> None:
     state = flow.state
     if state.declared_by is None and rules.score(state, state.active) >= DECLARE_AT:
-        state.pending = Pending(kind="declare", seat=state.active)
+        state.pending = decision("declare", state.active)
         state.agenda.insert(0, flow.task("next_turn"))
         return
     next_turn(flow, args)
@@ -145,9 +157,11 @@ def effect(flow: Flow, args: dict[str, Any]) -> None:
 def window(flow: Flow, args: dict[str, Any]) -> None:
     """Open a window for every other player, whoever holds what (LK-19)."""
     state = flow.state
-    state.window = Window(type=args["type"], active=state.active, eligible=flow.order_from_left(state.active),
-                          victim=args.get("victim"), card=args.get("card"), incident=args.get("incident"))
-    state.pending = Pending(kind="window", seat=state.active)
+    state.window = unchecked(Window, {"type": args["type"], "active": state.active,
+                                      "eligible": flow.order_from_left(state.active), "answers": {},
+                                      "victim": args.get("victim"), "card": args.get("card"),
+                                      "incident": args.get("incident"), "cancelled": False, "moved": False}, _WINDOW)
+    state.pending = decision("window", state.active)
     flow.say("window", window=args["type"])
 
 
@@ -297,7 +311,7 @@ def shootout(flow: Flow, args: dict[str, Any]) -> None:
     state = flow.state
     target = args["target"]
     state.shootout = Shootout(target=target, posse=flow.order_from_left(target), from_whacking=args["from_whacking"])
-    state.pending = Pending(kind="pledge", seat=target)
+    state.pending = decision("pledge", target)
     flow.say("shootout", seat=target)
 
 
@@ -321,7 +335,7 @@ def pledge(flow: Flow, seat: int, cards: list[str]) -> None:
         flow.say("posse_pledged", seat=seat, firepower=firepower,
                  running=duel.posse_total + sum(CARDS[c].body_count or 0 for p in duel.pledges.values() for c in p))
         if duel.turn < len(duel.posse):
-            state.pending = Pending(kind="pledge", seat=duel.posse[duel.turn])
+            state.pending = decision("pledge", duel.posse[duel.turn])
             return None
         added = sum(CARDS[c].body_count or 0 for p in duel.pledges.values() for c in p)
         if added == 0 or duel.posse_total + added < duel.target_total:
@@ -332,7 +346,7 @@ def pledge(flow: Flow, seat: int, cards: list[str]) -> None:
         duel.rounds += 1
         flow.say("posse_committed", cards=[c for p in duel.pledges.values() for c in p], total=duel.posse_total)
         duel.phase, duel.pledges = "target", {}
-    state.pending = Pending(kind="pledge", seat=duel.target if duel.phase == "target" else duel.posse[0])
+    state.pending = decision("pledge", duel.target if duel.phase == "target" else duel.posse[0])
     return None
 
 

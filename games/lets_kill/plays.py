@@ -3,7 +3,7 @@ name), their legality (LK-05, LK-10, LK-18..20, §7.7, §9.14), the legal lists,
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from games.core import IllegalAction
@@ -93,20 +93,23 @@ def legal_plays(state: LetsKillState, pending: Pending) -> list[PlayCard]:
         card = CARDS[card_id]
         if card.type not in pending.kinds:
             continue
-        candidates, legal = _candidates(state, seat, card, pending.bonus)
+        if card.type == "weapon":  # whole tuples of shared plays, one per place
+            for loc, group in rules.declaration_groups(state, card_id):
+                found += _declarations(card_id, pending.bonus, loc, group)
+            continue
+        candidates, legal = _candidates(state, seat, card)
         found += candidates if legal else [a for a in candidates if play_error(state, seat, a, pending) is None]
     return found
 
 
-def _candidates(state: LetsKillState, seat: int, card: Card, bonus: int) -> tuple[list[PlayCard], bool]:
-    """The plays of ``card`` to consider, and whether they are all legal by construction (else each is checked).
-    One play of the card is validated; the others are copied from it with their targets (no validation: the targets
-    are the state's own cards and numbers, as the fields declare; validating each was most of listing them)."""
-    first = _bare_play(card.id)
-    if card.type == "weapon":
-        return variants(first, "victims", rules.legal_declarations(state, card.id, bonus)), True
+def _candidates(state: LetsKillState, seat: int, card: Card) -> tuple[list[PlayCard], bool]:
+    """The plays of ``card`` (not a Weapon: :func:`_declarations`) to consider, and whether they are all legal by
+    construction (else each is checked). One play of the card is validated; the others are copied from it with
+    their targets (no validation: the targets are the state's own cards and numbers, as the fields declare;
+    validating each was most of listing them)."""
     if card.type == "surprise":
-        return variants(first, "victims", [[v] for v in rules.surprise_targets(state)]), True
+        return [_on_victim(card.id, victim) for victim in rules.surprise_targets(state)], True
+    first = _bare_play(card.id)
     if card.subtype == "response":
         return [], True
     if attaches(card) or _on_play(card, "steal_incident"):
@@ -133,6 +136,23 @@ def _bare_play(card_id: str) -> PlayCard:
     return PlayCard(card=card_id)
 
 
+@cache  # one per card and Victim (printed cards only), shared like the bare play
+def _on_victim(card_id: str, victim: str) -> PlayCard:
+    return replace(_bare_play(card_id), victims=[victim])
+
+
+@lru_cache(maxsize=8192)  # as rules.group_declarations: a place's Victims mostly stay from one turn to the next
+def _declarations(weapon: str, bonus: int, loc: str | None, group: tuple[str, ...]) -> tuple[PlayCard, ...]:
+    """The plays of ``weapon`` declaring Victims of one place (:func:`games.lets_kill.rules.group_declarations`),
+    made once and shared."""
+    return tuple(_declaration(weapon, targets) for targets in rules.group_declarations(weapon, bonus, loc, group))
+
+
+@lru_cache(maxsize=65536)  # a place's declarations are mostly those it had before, give or take a Victim
+def _declaration(weapon: str, targets: tuple[str, ...]) -> PlayCard:
+    return replace(_bare_play(weapon), victims=list(targets))  # type: ignore[no-any-return]
+
+
 def apply_play(flow: Flow, seat: int, action: PlayCard) -> None:
     """Carry out an accepted play (the pipeline continues from the agenda)."""
     state = flow.state
@@ -149,7 +169,7 @@ def apply_play(flow: Flow, seat: int, action: PlayCard) -> None:
         flow.push(flow.task("window", type="whack_declared"), *[flow.task(op) for op in WHACK_TASKS])
     elif card.type == "surprise":
         state.surprises[action.victims[0]] = action.card
-        state.known[seat].append(action.card)
+        state.known[seat] = [*state.known[seat], action.card]
         flow.say("surprise_played", seat=seat, victim=action.victims[0])
         flow.tell(seat, "your_surprise", card=action.card, victim=action.victims[0])
     elif attaches(card) == "media":
@@ -217,6 +237,11 @@ def _move_ok(state: LetsKillState, answer: Respond) -> bool:
     return answer.location is None or rules.can_take(state, answer.location, [victim])
 
 
+@cache  # one per printed card and target: an answer is never changed, shared
+def _answer(card_id: str, victim: str | None = None, location: str | None = None) -> Respond:
+    return Respond(card=card_id, victim=victim, location=location)
+
+
 def legal_responses(state: LetsKillState, seat: int) -> list[Respond]:
     window = state.window
     if window is None or seat not in window.eligible or seat in window.answers:
@@ -225,12 +250,12 @@ def legal_responses(state: LetsKillState, seat: int) -> list[Respond]:
     for card_id in dict.fromkeys(state.hands[seat]):
         if CARDS[card_id].subtype != "response":
             continue
-        inc = rules.incident(state, window.incident)
-        options = [Respond(card=card_id)]
+        options = [_answer(card_id)]
         if CARDS[card_id].effects_of("response", "revive"):
-            options = [Respond(card=card_id, victim=v) for v in (inc.victims if inc else [])]
+            inc = rules.incident(state, window.incident)
+            options = [_answer(card_id, victim=v) for v in (inc.victims if inc else [])]
         elif CARDS[card_id].effects_of("response", "move_victim"):
-            options = [Respond(card=card_id, location=loc) for loc in [None, *(x.card for x in state.locations)]]
+            options = [_answer(card_id, location=loc) for loc in [None, *(x.card for x in state.locations)]]
         found += [o for o in options if response_error(state, seat, o) is None]
     return found
 

@@ -3,7 +3,7 @@ Surprise targets (LK-10) and scoring (§7.5)."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from games.core import IllegalAction
@@ -87,9 +87,13 @@ def _whack_allowed(card_id: str, weapon: str) -> bool:
 
 def protected(state: LetsKillState, victim: str) -> bool:
     """Never whackable: the Victim's own or its Location's ``whack_restriction`` is ``none`` (LK-10)."""
-    _, loc = position(state, victim)
-    never = [e for c in (victim, loc) if c for e in static(c, "whack_restriction") if e.arg("allowed") is None]
-    return bool(never)
+    return _never(victim, position(state, victim)[1])
+
+
+@cache  # of the printed cards only
+def _never(victim: str, loc: str | None) -> bool:
+    """Whether ``victim`` at ``loc`` (``None``: out on the town) is never whackable (:func:`protected`)."""
+    return any(e.arg("allowed") is None for c in (victim, loc) if c for e in static(c, "whack_restriction"))
 
 
 def whackable(state: LetsKillState, victim: str, weapon: str) -> bool:
@@ -171,32 +175,37 @@ def _placed_error(state: LetsKillState, weapon: str, targets: list[str], loc: st
     return None
 
 
+def declaration_groups(state: LetsKillState, weapon: str) -> list[tuple[str | None, tuple[str, ...]]]:
+    """The places ``weapon`` may whack at, in play order, each with its Victims in placement order: ``(Location
+    card, victims)``, or ``(None, victims)`` out on the town (one group of every Victim there for a Weapon whose
+    scope is the town, else one group per Victim there, W1)."""
+    if scope_of(weapon)[0] == "out_on_the_town":
+        return [(None, tuple(state.town))]
+    return [(loc.card, tuple(loc.victims)) for loc in state.locations] + [(None, (v,)) for v in state.town]
+
+
 def legal_declarations(state: LetsKillState, weapon: str, bonus: int = 0) -> list[list[str]]:
     """Every legal set of targets, each once in placement order; every ordering of one is a legal declaration
     too (the order is the whacker's, W1: :meth:`games.lets_kill.engine.LetsKill.free_order`). The same sets as
     :func:`declaration_error` accepts, counted from the cards' body-count modifiers (no refusal is built)."""
-    scope, everyone = scope_of(weapon)
-    base = (CARDS[weapon].body_count or 0) + bonus
-    if scope == "out_on_the_town":
-        groups: list[tuple[str | None, list[str]]] = [(None, state.town)]
-    else:
-        groups = [(loc.card, loc.victims) for loc in state.locations] + [(None, [v]) for v in state.town]
-    found: list[list[str]] = []
-    for loc, group in groups:
-        if loc is not None and not _whack_allowed(loc, weapon):
-            continue
-        candidates = [v for v in group if _whack_allowed(v, weapon)]
-        if candidates:
-            found += _group_declarations(weapon, candidates, base + _modifier(weapon, loc),
-                                         everyone and loc is not None)
-    return found
+    return [list(targets) for loc, group in declaration_groups(state, weapon)
+            for targets in group_declarations(weapon, bonus, loc, group)]
 
 
-def _group_declarations(weapon: str, candidates: list[str], limit: int, everyone: bool) -> list[list[str]]:
-    """The legal declarations among ``candidates`` (the whackable Victims of one place, in placement order) for
-    a body count of ``limit`` before the declared Victims' own modifiers: each declaration's body count holds
-    it, and with ``everyone`` (the Weapon must whack all it can, §9.8) no undeclared candidate would still fit
-    (what :func:`_placed_error` checks)."""
+@lru_cache(maxsize=8192)  # a place's Victims mostly stay as they were from one turn to the next
+def group_declarations(weapon: str, bonus: int, loc: str | None,
+                       group: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The legal declarations with ``weapon`` (its body count raised by ``bonus``) among ``group``, the Victims of
+    one place (``loc``, ``None``: out on the town) in placement order: each declaration's body count holds it, and
+    for a Weapon that must whack all it can (§9.8) at a Location no undeclared whackable Victim would still fit
+    (what :func:`_placed_error` checks). Depends on the printed cards only: cached."""
+    if loc is not None and not _whack_allowed(loc, weapon):
+        return ()
+    candidates = [v for v in group if _whack_allowed(v, weapon)]
+    if not candidates:
+        return ()
+    everyone = scope_of(weapon)[1] and loc is not None
+    limit = (CARDS[weapon].body_count or 0) + bonus + _modifier(weapon, loc)
     mods = [_modifier(weapon, v) for v in candidates]
     # sizes that can fit: the body count without the declared Victims' own modifiers, widened by them
     shifts = [_shift(v) for v in candidates]
@@ -204,7 +213,7 @@ def _group_declarations(weapon: str, candidates: list[str], limit: int, everyone
     count = len(candidates)
     fewest = max(1, min(count, most) + sum(s for s in shifts if s < 0)) if everyone else 1
     if not any(mods) and not everyone:  # no modifier: every set up to the body count
-        return [list(c) for size in range(fewest, min(count, limit) + 1) for c in combinations(candidates, size)]
+        return tuple(c for size in range(fewest, min(count, limit) + 1) for c in combinations(candidates, size))
     found = []
     for size in range(fewest, min(count, most) + 1):
         for picked in combinations(range(count), size):
@@ -213,8 +222,8 @@ def _group_declarations(weapon: str, candidates: list[str], limit: int, everyone
                 continue
             if everyone and any(i not in picked and size + 1 <= total + mods[i] for i in range(count)):
                 continue
-            found.append([candidates[i] for i in picked])
-    return found
+            found.append(tuple(candidates[i] for i in picked))
+    return tuple(found)
 
 
 @cache  # of the printed cards only
@@ -225,7 +234,9 @@ def _shift(victim: str) -> int:
 
 def surprise_targets(state: LetsKillState) -> list[str]:
     """Victims in play with no Surprise that are not protected (LK-10)."""
-    return [v for v in victims_in_play(state) if v not in state.surprises and not protected(state, v)]
+    surprises = state.surprises
+    return [v for loc in state.locations for v in loc.victims if v not in surprises and not _never(v, loc.card)] + \
+        [v for v in state.town if v not in surprises and not _never(v, None)]
 
 
 # ------------------------------------------------------------------ scoring (§7.5)

@@ -8,7 +8,7 @@ effects (Accomplice, Prosecutor, Journalist) as prompts of the revealer, in the 
 
 from __future__ import annotations
 
-from games.asesino.common import Side, fate
+from games.asesino.common import Side, fate, said
 from games.asesino.small.models import CardRef, SmallPrompt, SmallResult, SmallState
 from games.core import Event
 
@@ -111,5 +111,5 @@ def advance(state: SmallState, events: list[Event]) -> None:
             return
         if not state.turn_announced:
             state.turn_announced = True
-            events.append(Event(key="asesino.turn", params={"seat": state.turn}))
+            events.append(said("asesino.turn", {"seat": state.turn}))
         return

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from games.asesino.achievements import small_facts
-from games.asesino.common import SEAT_PARAMS, waiting_for
+from games.asesino.common import SEAT_PARAMS, said, waiting_for
 from games.asesino.small import effects
 from games.asesino.small.models import (
     AccompliceSwap,
@@ -46,8 +46,11 @@ from games.core import (
     rng_for,
 )
 from games.core.achievements import Moment
-from games.core.copying import deep_copy, replace
+from games.core.copying import deep_copy, replace, unchecked, variants
 
+_STEP = frozenset({"state", "events"})
+#: the Prosecutor's and the Journalist's skips (an action is never changed: shared)
+_SKIP_SWAP, _SKIP_REVEAL = ProsecutorSwap(), JournalistReveal()
 _ANSWERS: dict[str, type[BaseModel]] = {"accomplice": AccompliceSwap, "prosecutor": ProsecutorSwap,
                                         "journalist": JournalistReveal}
 
@@ -105,14 +108,14 @@ class SmallEngine(Engine[SmallState]):
         kind = waiting[1]
         if kind == "accomplice":
             return [AccompliceSwap()] + self._swaps(state, seat)
+        # the swaps and reveals copied from the skip, unvalidated: their slots are the table's own positions
         if kind == "prosecutor":
-            pairs = combinations(effects.swappable(state), 2)
-            return [ProsecutorSwap()] + [ProsecutorSwap(slots=[a, b]) for a, b in pairs]
+            pairs = [[a, b] for a, b in combinations(effects.swappable(state), 2)]
+            return [_SKIP_SWAP, *variants(_SKIP_SWAP, "slots", pairs)]
         if kind == "journalist":
             down = effects.face_down(state)
             pairs = [[a, b] for a, b in combinations(down, 2) if a.column != b.column]
-            return [JournalistReveal()] + [JournalistReveal(slots=[ref]) for ref in down] + [
-                JournalistReveal(slots=pair) for pair in pairs]
+            return [_SKIP_REVEAL, *variants(_SKIP_REVEAL, "slots", [[ref] for ref in down] + pairs)]
         columns = state.columns
         plays = _plays(tuple(dict.fromkeys(state.seats[seat].hand)),
                        tuple(column for column, col in enumerate(columns) if not col.sealed))
@@ -160,7 +163,7 @@ class SmallEngine(Engine[SmallState]):
         elif isinstance(action, JournalistReveal):
             self._journalist(new, seat, action, events)
         effects.advance(new, events)
-        return Step(state=new, events=events)
+        return unchecked(Step, {"state": new, "events": events}, _STEP)
 
     @staticmethod
     def _next_turn(state: SmallState, seat: int) -> None:
@@ -182,12 +185,12 @@ class SmallEngine(Engine[SmallState]):
             raise IllegalAction("asesino.error.column_sealed", column=action.column)
         player.hand.remove(action.card)
         column.slots.append(Slot(card=action.card, by=seat, declared=action.declared))
-        events.append(Event(key=f"asesino.small.played.{action.declared}", params={
+        events.append(said(f"asesino.small.played.{action.declared}", {
             "seat": seat, "column": action.column, "count": len(column.slots)}))
-        events.append(Event(key="asesino.small.you_played", params={"card": action.card, "column": action.column},
-                            audience=Audience.to(seat)))
+        events.append(said("asesino.small.you_played", {"card": action.card, "column": action.column},
+                           Audience.to(seat)))
         if column.sealed:
-            events.append(Event(key="asesino.small.sealed", params={"column": action.column}))
+            events.append(said("asesino.small.sealed", {"column": action.column}))
         self._next_turn(state, seat)
 
     @staticmethod
