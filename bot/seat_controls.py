@@ -180,7 +180,9 @@ async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is
                                   view=view_of(button), mentions=True, only_pings=(newcomer,),
                                   language=table.language))
     if message is not None:
-        await bot.tables.offer_posted(timer, message)
+        ended = await bot.tables.offer_posted(timer, message)
+        if ended is not None:  # it ended (superseded, the seat handed over...) before its message was recorded
+            await end_offer(bot, table.id, ended)
 
 
 async def hand_over(bot: Coroner, interaction: discord.Interaction, table: Table, seat: int,
@@ -202,12 +204,20 @@ async def offer_lapsed(bot: Coroner, timer: Any) -> None:
     its payload keeps) says why, its button gone: it lapsed, another offer of the seat superseded it, the seat was
     handed over, its newcomer took another seat (payload ``why``: ``superseded``, ``taken``, ``seated``) or the game
     is over. The offer the newcomer took
-    was disarmed: this does not run for it. A message Discord refuses to edit (deleted) is logged and left."""
-    seat, user, message = (timer.payload.get(key) for key in ("seat", "user_id", "message"))
+    was disarmed: this does not run for it. An offer that ends before its message is recorded has no message here:
+    :func:`offer_seat` ends it once it records it (:meth:`~bot.tables.offers.OffersMixin.offer_posted`)."""
+    await end_offer(bot, timer.game_id, timer.payload)
+
+
+async def end_offer(bot: Coroner, game_id: int, payload: dict[str, Any]) -> None:
+    """Edit the message of the offer whose timer payload is ``payload`` (``seat``, ``user_id``, ``message``,
+    ``why``) to say why it ended, its button gone (:func:`offer_lapsed`). A message Discord refuses to edit
+    (deleted) is logged and left; a payload without a message: nothing."""
+    seat, user, message = (payload.get(key) for key in ("seat", "user_id", "message"))
     if not isinstance(message, int) or not isinstance(seat, int):
         return
-    table = await bot.tables.load(timer.game_id)
-    why = timer.payload.get("why", "lapsed") if table.status == "active" else "ended"
+    table = await bot.tables.load(game_id)
+    why = payload.get("why", "lapsed") if table.status == "active" else "ended"
     ctx = RenderContext(table, table.language)
     channel = await bot.delivery.channel(table.channel_id)
     try:

@@ -7,6 +7,7 @@ of that seat supersedes it, the seat is handed over (:func:`bot.tables.seats.lap
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -36,7 +37,10 @@ class OffersMixin:
             payload = {"seat": seat, "user_id": user_id, "by": by}
             return (await timers.schedule(session, game_id, OFFER_TIMER, until, payload, version)).id
 
-    async def offer_posted(self, timer_id: int, message_id: int) -> None:
-        """Record the message of the offer ``timer_id`` (its payload's ``message``), so its end edits it."""
+    async def offer_posted(self, timer_id: int, message_id: int) -> dict[str, Any] | None:
+        """Record the message of the offer ``timer_id`` (its payload's ``message``), so its end edits it. Returns
+        the offer's payload, the message in it, when the offer ended before its message was recorded (its handler
+        was claimed already and cannot know the message: the caller ends it), else None."""
         async with self._sessions() as session, session.begin():
-            await timers.amend(session, timer_id, {"message": message_id})
+            ended = await timers.amend(session, timer_id, {"message": message_id})
+        return None if ended is None else {**ended, "message": message_id}

@@ -209,11 +209,18 @@ async def bring_forward(session: AsyncSession, timer: Timer, now: datetime, payl
         due_at=now, payload=payload, claimed_by=None, lease_until=None).execution_options(synchronize_session=False))
 
 
-async def amend(session: AsyncSession, timer_id: int, extra: dict[str, Any]) -> None:
-    """Add ``extra`` to the payload of the timer ``timer_id`` (fired or not; none: nothing)."""
-    timer = await session.get(Timer, timer_id)
-    if timer is not None:
-        timer.payload = {**timer.payload, **extra}
+async def amend(session: AsyncSession, timer_id: int, extra: dict[str, Any]) -> dict[str, Any] | None:
+    """Add ``extra`` to the payload of the timer ``timer_id`` (fired or not; none: nothing). Returns the payload it
+    had when a process had claimed it already (its handler runs, or ran, without ``extra``), else None. The first
+    UPDATE takes the row's write lock before it reads (SQLite's writer lock, PostgreSQL's row lock), so a claim
+    that commits meanwhile is seen."""
+    locked = (update(Timer).where(Timer.id == timer_id).values(payload=Timer.payload)
+              .returning(Timer.payload, Timer.claimed_by))
+    row = (await session.execute(locked)).first()
+    if row is None:
+        return None
+    await session.execute(update(Timer).where(Timer.id == timer_id).values(payload={**row.payload, **extra}))
+    return dict(row.payload) if row.claimed_by is not None else None
 
 
 #: the deadline of a held timer (its game is paused): never due; its payload keeps the seconds it had left
