@@ -195,11 +195,12 @@ class GameUI:
         ``table`` is the table after the step. None by default."""
         return []
 
-    def series_embed(self, ctx: RenderContext, rounds: list[dict[int, float]], series_id: int, played: int,
-                     total: int) -> discord.Embed | None:
-        """The standings posted after ``played`` of ``total`` rounds of a points series (``rounds``: seat -> points,
-        one dict a round), for a mode whose engine declares ``features.series``; ``None`` (the default): nothing is
-        posted."""
+    def series_embed(self, ctx: RenderContext, rounds: list[dict[int, float]], names: dict[int, str], series_id: int,
+                     played: int, total: int) -> discord.Embed | None:
+        """The standings posted after ``played`` of ``total`` rounds of a points series (``rounds``: user id ->
+        points, one dict a round, every player scored in the round, seated at the last table or not; ``names``: user
+        id -> name for message text, markdown escaped), for a mode whose engine declares ``features.series``;
+        ``None`` (the default): nothing is posted. ``ctx`` is the last round's table."""
         return None
 
     # --- playing ---------------------------------------------------------------------------------------------

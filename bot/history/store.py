@@ -3,7 +3,7 @@ game's record."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from sqlalchemy import ColumnElement, Select, String, and_, cast, false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -26,10 +26,11 @@ def kept(table: Table) -> bool:
     return table.status == FINISHED or (table.status == CANCELLED and table.seed is not None)
 
 
-def _finished_of(guild_id: int) -> Select[tuple[Game]]:
-    """The games of ``guild_id`` the history keeps (:func:`kept`) whose game this bot still has (an engine to read
-    them with)."""
-    return select(Game).where(Game.guild_id == guild_id, _kept(), Game.game.in_([g.id for g in all_games()]))
+def _finished_of(guild_id: int, channels: Collection[int]) -> Select[tuple[Game]]:
+    """The games of ``guild_id`` played in one of ``channels`` that the history keeps (:func:`kept`) and whose game
+    this bot still has (an engine to read them with)."""
+    return select(Game).where(Game.guild_id == guild_id, Game.channel_id.in_(channels), _kept(),
+                              Game.game.in_([g.id for g in all_games()]))
 
 
 def _kept() -> ColumnElement[bool]:
@@ -45,22 +46,31 @@ async def _newest(session: AsyncSession, stmt: Select[tuple[Game]]) -> list[Tabl
             for row in (await session.scalars(stmt)).all()]
 
 
-async def recent(sessions: async_sessionmaker[AsyncSession], guild_id: int, *, offset: int = 0,
-                 limit: int = 10) -> tuple[list[Table], int]:
-    """The finished games of ``guild_id`` from ``offset``, newest first (by end, then id), at most ``limit``, and
-    how many there are in all. Their tables carry no state (:func:`_newest`)."""
+async def played_in(sessions: async_sessionmaker[AsyncSession], guild_id: int) -> Sequence[int]:
+    """The channels (ids, each once) the games of ``guild_id`` the history keeps were played in: what to ask
+    :func:`bot.cogs.history.visibility.viewable` about before :func:`recent` or :func:`search`."""
     async with sessions() as session:
-        total = await session.scalar(select(func.count()).select_from(_finished_of(guild_id).subquery()))
-        return await _newest(session, _finished_of(guild_id).offset(offset).limit(limit)), int(total or 0)
+        return (await session.scalars(select(Game.channel_id).distinct().where(Game.guild_id == guild_id, _kept()))
+                ).all()
 
 
-async def search(sessions: async_sessionmaker[AsyncSession], guild_id: int, text: str, language: str, *,
-                 limit: int = 25) -> list[Table]:
-    """The finished games of ``guild_id`` matching ``text`` (case and a leading ``#`` ignored), newest first (by
-    end, then id), at most ``limit``, without state: digits match the start of a game's number, other text a part of
-    its game's name in ``language`` (or its id); empty text matches every game."""
+async def recent(sessions: async_sessionmaker[AsyncSession], guild_id: int, channels: Collection[int], *,
+                 offset: int = 0, limit: int = 10) -> tuple[list[Table], int]:
+    """The finished games of ``guild_id`` played in one of ``channels`` (those the member asking can view) from
+    ``offset``, newest first (by end, then id), at most ``limit``, and how many there are in all. Their tables carry
+    no state (:func:`_newest`)."""
+    async with sessions() as session:
+        total = await session.scalar(select(func.count()).select_from(_finished_of(guild_id, channels).subquery()))
+        return await _newest(session, _finished_of(guild_id, channels).offset(offset).limit(limit)), int(total or 0)
+
+
+async def search(sessions: async_sessionmaker[AsyncSession], guild_id: int, channels: Collection[int], text: str,
+                 language: str, *, limit: int = 25) -> list[Table]:
+    """The finished games of ``guild_id`` played in one of ``channels`` matching ``text`` (case and a leading ``#``
+    ignored), newest first (by end, then id), at most ``limit``, without state: digits match the start of a game's
+    number, other text a part of its game's name in ``language`` (or its id); empty text matches every game."""
     needle = text.strip().lstrip("#").strip().lower()
-    stmt = _finished_of(guild_id)
+    stmt = _finished_of(guild_id, channels)
     if needle:
         match: ColumnElement[bool] = false()
         if needle.isascii() and needle.isdigit():

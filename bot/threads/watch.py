@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.errors import UserError
+from bot.i18n import t
 from bot.ui import SILENT
 
 if TYPE_CHECKING:
@@ -38,5 +39,5 @@ async def on_watch(threads: GameThreads, interaction: discord.Interaction, table
         thread_id = await threads.watch(table, interaction.user.id)
     if thread_id is None:
         raise UserError("threads.watch.none")
-    text = await threads.bot.t(interaction.guild_id, "threads.watch.added", thread=f"<#{thread_id}>")
+    text = t("threads.watch.added", table.language, thread=f"<#{thread_id}>")
     await interaction.followup.send(text, ephemeral=True, allowed_mentions=SILENT)

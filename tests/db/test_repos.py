@@ -169,6 +169,7 @@ async def test_series_rounds_count_up_and_finish(sessions: Sessions) -> None:
             rows = await scores.record_outcome(session, game, seats, Outcome(
                 winners=[winner], reason="r", scores={winner: 3.0}), NOW)
             assert {r.round for r in rows} == {round_no}
+            last = game
         outside = await _new_game(session, channel_id=30, users=(100,))
         await scores.record_outcome(session, outside, await games.seats_of(session, outside.id),
                                     Outcome(winners=[0], reason="r", scores={0: 10.0}), NOW)
@@ -178,7 +179,8 @@ async def test_series_rounds_count_up_and_finish(sessions: Sessions) -> None:
         assert await scores.leaderboard(session, 10, "potato", series_id=series.id) == [
             scores.Standing(100, 3.0, 1, 2), scores.Standing(101, 3.0, 1, 2)]
         assert await scores.series_rounds(session, series.id) == scores.SeriesRounds(
-            series.id, 2, 2, {1: {100: 3.0, 101: 0.0}, 2: {100: 0.0, 101: 3.0}})
+            series.id, 2, 2, {1: {100: 3.0, 101: 0.0}, 2: {100: 0.0, 101: 3.0}},
+            {100: (last.id, 0), 101: (last.id, 1)})  # both sat the last round: named from it
         all_time = await scores.leaderboard(session, 10, "potato")
         assert [(s.user_id, s.points, s.games) for s in all_time] == [(100, 13.0, 3), (101, 3.0, 2)]
         assert await scores.leaderboard(session, 10, "other") == []

@@ -204,14 +204,15 @@ def small_embed(ctx: RenderContext, view: dict[str, Any]) -> discord.Embed:
     return embed
 
 
-def series_embed(ctx: RenderContext, totals: dict[int, float], winners: list[int], series_id: int, played: int,
-                 total: int) -> discord.Embed:
-    """Standings after ``played`` of ``total`` rounds (``totals``: seat -> points); the winners once over."""
+def series_embed(ctx: RenderContext, totals: dict[int, float], winners: list[int], names: dict[int, str],
+                 series_id: int, played: int, total: int) -> discord.Embed:
+    """Standings after ``played`` of ``total`` rounds (``totals``: user id -> points, ``names``: user id -> name
+    for message text); the winners (user ids) once over."""
     done = played >= total
     title = ctx.t("asesino.series.final" if done else "asesino.series.standings", played=played, total=total,
                  count=total, series=series_id)
-    lines = [f"{ctx.shown_name(seat)}: {points:g}" for seat, points in sorted(totals.items(), key=lambda kv: -kv[1])]
+    lines = [f"{names[user]}: {points:g}" for user, points in sorted(totals.items(), key=lambda kv: -kv[1])]
     embed = discord.Embed(title=title, description="\n".join(lines) or "-", colour=discord.Colour.gold())
     if done:
-        embed.add_field(name=ctx.t("asesino.series.winner"), value=", ".join(ctx.shown_name(s) for s in winners) or "-")
+        embed.add_field(name=ctx.t("asesino.series.winner"), value=", ".join(names[u] for u in winners) or "-")
     return embed

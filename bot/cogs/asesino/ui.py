@@ -67,11 +67,12 @@ class AsesinoUI(ActionsMixin):
     def secrets_embed(self, ctx: RenderContext, seat: int, view: dict[str, Any]) -> discord.Embed:
         return render.hand_embed(ctx, seat, view)
 
-    def series_embed(self, ctx: RenderContext, rounds: list[dict[int, float]], series_id: int, played: int,
-                     total: int) -> discord.Embed | None:
-        """Standings after ``played`` of ``total`` rounds (``rounds``: seat -> points, one dict a round)."""
+    def series_embed(self, ctx: RenderContext, rounds: list[dict[int, float]], names: dict[int, str], series_id: int,
+                     played: int, total: int) -> discord.Embed | None:
+        """Standings after ``played`` of ``total`` rounds (``rounds``: user id -> points, one dict a round; the
+        players' ``names`` by user id): added up per player, as ``/leaderboard series:`` does."""
         result = standings(rounds)
-        return render.series_embed(ctx, result.totals, result.winners, series_id, played, total)
+        return render.series_embed(ctx, result.totals, result.winners, names, series_id, played, total)
 
     def _button(self, ctx: RenderContext, name: str, arg: str = "", *, label: str,
                 style: discord.ButtonStyle = discord.ButtonStyle.primary, emoji: str | None = None) -> Any:

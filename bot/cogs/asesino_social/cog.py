@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.cogs.asesino_social.days import is_social
 from bot.cogs.asesino_social.ui import SOCIAL, open_modal_checked, seat_or_refuse
 from bot.errors import UserError
+from bot.i18n import t
 from bot.ui import text_name
 
 if TYPE_CHECKING:
@@ -44,8 +45,7 @@ class SocialCommands(commands.Cog):
             raise UserError("asesino_social.ui.not_in_game", name=text_name(player.display_name))
         await interaction.response.defer(ephemeral=True, thinking=True)
         await SOCIAL.play(self.bot, table, interaction.user.id, {"type": "open_judgement", "accused": accused})
-        await interaction.followup.send(await self.bot.t(interaction.guild_id, "asesino_social.ui.done.open_judgement"),
-                                        ephemeral=True)
+        await interaction.followup.send(t("asesino_social.ui.done.open_judgement", table.language), ephemeral=True)
 
     @app_commands.command(name="post", description=_("Write an anonymous post to the official medium (social game)"))
     @app_commands.guild_only()

@@ -32,6 +32,7 @@ from bot.cogs.asesino_social.dead import apply_dead_role
 from bot.cogs.asesino_social.specials import OPTION, special_suggestions
 from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
+from bot.i18n import t
 from bot.modals import GameModal
 from bot.replies import in_reply, own_events, replying
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
@@ -159,8 +160,7 @@ class SocialUI(GameUI):
         seat = table.seat_of(interaction.user.id)
         with replying(seat):
             await self.play(bot, table, interaction.user.id, {"type": arg, "text": values.get("text", "")})
-        await interaction.followup.send(await bot.t(interaction.guild_id, f"asesino_social.ui.saved.{arg}"),
-                                        ephemeral=True)
+        await interaction.followup.send(t(f"asesino_social.ui.saved.{arg}", table.language), ephemeral=True)
 
     # --- rendering ------------------------------------------------------------------------------------------
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:

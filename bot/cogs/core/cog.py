@@ -12,6 +12,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.budget import FIELD_VALUE, clip, more, size
+from bot.cogs.history.visibility import can_view
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.cogs.reference._render import cards_page
@@ -130,10 +131,13 @@ class Core(commands.Cog):
     @app_commands.command(name="games", description=_("List the games running in this server"))
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
+        """The server's lobbies and running games, each only to a member who can view its channel
+        (:func:`bot.cogs.history.visibility.can_view`: a private channel's game is not even named elsewhere)."""
         assert interaction.guild_id is not None
         await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         language = await self.bot.language(interaction.guild_id)
-        tables = await self.bot.tables.tables_in_guild(interaction.guild_id)
+        tables = [x for x in await self.bot.tables.tables_in_guild(interaction.guild_id)
+                  if can_view(interaction.user, interaction.guild, x.channel_id)]
         lines = [t("games.line", language, game=t(f"game.{x.game}", language), mode=t(f"mode.{x.game}.{x.mode}",
                    language), channel=f"<#{x.channel_id}>", status=t(f"lobby.status.{x.status}", language),
                    players=len(x.seats), count=len(x.seats)) for x in tables]

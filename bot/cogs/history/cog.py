@@ -1,7 +1,8 @@
 """``/history [game] [export]`` and the history's buttons (persistent: :class:`bot.components.HistoryButton`).
 
-Everything is ephemeral and in the server's language. Only the server's own games are shown, and a game's timeline
-only once it is finished: a running game's would give its secrets away (``history.running``). A timeline is a
+Everything is ephemeral and in the server's language. Only the server's own games are shown, only those played in a
+channel the member asking can view (:mod:`bot.cogs.history.visibility`; ``history.not_visible``), and a game's
+timeline only once it is finished: a running game's would give its secrets away (``history.running``). A timeline is a
 replay of the stored record (:mod:`bot.history`), so it is computed after deferring the interaction, and kept for
 the next page clicks (a finished game never changes).
 """
@@ -20,10 +21,11 @@ from pydantic import ValidationError
 
 from bot.budget import OPTION_TEXT, clip
 from bot.cogs.history._render import PER_PAGE, choice_label, export_files, list_message, timeline_message
+from bot.cogs.history.visibility import can_view, viewable
 from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError, send_error
 from bot.history.record import GameRecord
-from bot.history.store import kept, load_record, recent, search
+from bot.history.store import kept, load_record, played_in, recent, search
 from bot.history.timeline import Entry, discord_stamp, pages, stamped, timeline
 from bot.i18n import t
 from bot.tables import TableError
@@ -41,6 +43,14 @@ MAX_GAME_ID = MAX_ROW_ID
 Timeline = tuple[GameRecord, list[Entry], list[str]]
 
 
+def _check_visible(interaction: discord.Interaction, record: GameRecord) -> None:
+    """Raises ``UserError("history.not_visible")`` unless the member asking may see the game of ``record``
+    (:func:`bot.cogs.history.visibility.can_view`: every secret of a private channel's game stays among who can
+    view that channel)."""
+    if not can_view(interaction.user, interaction.guild, record.table.channel_id):
+        raise UserError("history.not_visible", id=record.table.id)
+
+
 class History(commands.Cog):
     """The server's finished games and their timelines."""
 
@@ -48,31 +58,35 @@ class History(commands.Cog):
         self.bot = bot
         self._timelines: OrderedDict[tuple[int, str], Timeline] = OrderedDict()
 
-    async def _record(self, guild_id: int, game_id: int) -> GameRecord:
-        """The record of a finished game of ``guild_id``. Raises ``UserError``: ``history.not_here`` (no such game
-        in this server), ``history.running`` (a lobby or a game in play), ``history.not_finished`` (cancelled)."""
+    async def _record(self, interaction: discord.Interaction, game_id: int) -> GameRecord:
+        """The record of a finished game of the interaction's server. Raises ``UserError``: ``history.not_here``
+        (no such game in this server), ``history.not_visible`` (played in a channel the member cannot view:
+        :func:`_check_visible`), ``history.running`` (a lobby or a game in play), ``history.not_finished``
+        (cancelled)."""
         if not 1 <= game_id <= MAX_GAME_ID:  # never a game (and past what the id column holds)
             raise UserError("history.not_here", id=game_id)
         try:
             record = await load_record(self.bot.sessions, game_id)
         except (TableError, KeyError):  # no such game, or one of a game this bot no longer has
             raise UserError("history.not_here", id=game_id) from None
-        if record.table.guild_id != guild_id:
+        if record.table.guild_id != interaction.guild_id:
             raise UserError("history.not_here", id=game_id)
+        _check_visible(interaction, record)
         if record.table.is_open:
             raise UserError("history.running", id=game_id)
         if not kept(record.table):
             raise UserError("history.not_finished", id=game_id)
         return record
 
-    async def _timeline(self, guild_id: int, game_id: int, language: str) -> Timeline:
-        """The record, timeline and pages of a finished game of ``guild_id`` (see :meth:`_record`); raises
-        ``UserError("history.broken")`` when the record no longer replays."""
+    async def _timeline(self, interaction: discord.Interaction, game_id: int, language: str) -> Timeline:
+        """The record, timeline and pages of a finished game of the interaction's server (see :meth:`_record`);
+        raises ``UserError("history.broken")`` when the record no longer replays."""
         cached = self._timelines.get((game_id, language))
-        if cached is not None and cached[0].table.guild_id == guild_id:
+        if cached is not None and cached[0].table.guild_id == interaction.guild_id:
+            _check_visible(interaction, cached[0])
             self._timelines.move_to_end((game_id, language))
             return cached
-        record = await self._record(guild_id, game_id)
+        record = await self._record(interaction, game_id)
         try:  # a replay: CPU work, kept off the event loop
             entries = await asyncio.to_thread(timeline, record, language)
         except (IllegalAction, ValidationError):
@@ -82,11 +96,16 @@ class History(commands.Cog):
             self._timelines.popitem(last=False)
         return found
 
+    async def _viewable(self, interaction: discord.Interaction) -> set[int]:
+        """The channels of the server's kept games whose games the member asking may see (:func:`viewable`)."""
+        assert interaction.guild_id is not None
+        played = await played_in(self.bot.sessions, interaction.guild_id)
+        return viewable(interaction.user, interaction.guild, played)
+
     async def _export(self, interaction: discord.Interaction, game_id: int, language: str) -> None:
         """Follow up (after a deferral) with the game's record as files, each within the upload limit of the
         interaction (``history.too_large`` when none fits)."""
-        assert interaction.guild_id is not None
-        record, entries, _ = await self._timeline(interaction.guild_id, game_id, language)
+        record, entries, _ = await self._timeline(interaction, game_id, language)
         files = export_files(record, entries)
         fitting = [f for f in files if len(f.data) <= interaction.filesize_limit]
         if not fitting:
@@ -101,7 +120,8 @@ class History(commands.Cog):
         if interaction.guild_id is None:
             return []
         language = await self.bot.language(interaction.guild_id)
-        tables = await search(self.bot.sessions, interaction.guild_id, current, language, limit=25)
+        tables = await search(self.bot.sessions, interaction.guild_id, await self._viewable(interaction), current,
+                              language, limit=25)
         return [app_commands.Choice(name=clip(choice_label(x, language), OPTION_TEXT), value=x.id) for x in tables]
 
     @app_commands.command(name="history",
@@ -116,14 +136,15 @@ class History(commands.Cog):
         assert interaction.guild_id is not None
         language = await self.bot.language(interaction.guild_id)
         if game is None:
-            tables, total = await recent(self.bot.sessions, interaction.guild_id, limit=PER_PAGE)
+            tables, total = await recent(self.bot.sessions, interaction.guild_id, await self._viewable(interaction),
+                                         limit=PER_PAGE)
             await interaction.response.send_message(ephemeral=True, **list_message(tables, total, 0, language).kwargs())
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         if export:
             await self._export(interaction, game, language)
             return
-        record, _, texts = await self._timeline(interaction.guild_id, game, language)
+        record, _, texts = await self._timeline(interaction, game, language)
         await interaction.followup.send(ephemeral=True, **timeline_message(record.table, texts, 0, language).kwargs())
 
     async def on_history_button(self, interaction: discord.Interaction, what: str, game_id: int, page: int) -> None:
@@ -135,12 +156,13 @@ class History(commands.Cog):
                 raise UserError("error.guild_only")
             language = await self.bot.language(interaction.guild_id)
             if what == "list":
-                tables, total = await recent(self.bot.sessions, interaction.guild_id, offset=page * PER_PAGE,
-                                             limit=PER_PAGE)
+                channels = await self._viewable(interaction)
+                tables, total = await recent(self.bot.sessions, interaction.guild_id, channels,
+                                             offset=page * PER_PAGE, limit=PER_PAGE)
                 if not tables and total:  # the list shrank since it was drawn: show its last page
                     page = (total - 1) // PER_PAGE
-                    tables, total = await recent(self.bot.sessions, interaction.guild_id, offset=page * PER_PAGE,
-                                                 limit=PER_PAGE)
+                    tables, total = await recent(self.bot.sessions, interaction.guild_id, channels,
+                                                 offset=page * PER_PAGE, limit=PER_PAGE)
                 out = list_message(tables, total, page, language)
                 await interaction.response.edit_message(**out.kwargs(edit=True))
                 return
@@ -152,7 +174,7 @@ class History(commands.Cog):
             if what == "file":
                 await self._export(interaction, game_id, language)
                 return
-            record, _, texts = await self._timeline(interaction.guild_id, game_id, language)
+            record, _, texts = await self._timeline(interaction, game_id, language)
             out = timeline_message(record.table, texts, page, language)
             if in_place:
                 await interaction.edit_original_response(**out.kwargs(edit=True))

@@ -221,8 +221,7 @@ class Lobby(ScheduledLobbies, SeriesRounds, commands.Cog):
                     if shown.table_message_id is None:
                         await self.bot.delivery.show_table(table)
             if not edit:
-                await interaction.followup.send(await self.bot.t(interaction.guild_id, "lobby.started"),
-                                                ephemeral=True)
+                await interaction.followup.send(t("lobby.started", table.language), ephemeral=True)
             return
         if action == "options":  # the host's form; its submit is :meth:`on_options_form`
             table = await tables.load(game_id)
@@ -242,7 +241,7 @@ class Lobby(ScheduledLobbies, SeriesRounds, commands.Cog):
             if shown is not None:
                 return
         if not edit:
-            text = await self.bot.t(interaction.guild_id, f"lobby.done.{action}")
+            text = t(f"lobby.done.{action}", table.language)
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
             else:

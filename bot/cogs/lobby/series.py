@@ -17,6 +17,7 @@ from bot.ui import SILENT, RenderContext, ui_for
 
 if TYPE_CHECKING:
     from bot.app import Coroner
+    from bot.db.repos.scores import SeriesRounds as Rounds
     from bot.tables import Table
 
 
@@ -45,18 +46,28 @@ class SeriesRounds:
         series = await self.bot.tables.series_rounds(table.series_id)
         if series is None:
             return
-        rounds = [{seat: points for user, points in series.points[r].items() if (seat := table.seat_of(user))
-                   is not None} for r in sorted(series.points)]
+        rounds = [series.points[r] for r in sorted(series.points)]
         ui = ui_for(table.game, table.mode)
         channel = await self.bot.delivery.channel(table.channel_id)
-        embed = ui.series_embed(RenderContext(table, table.language), rounds, series.series_id,
-                                series.rounds_played, series.rounds_total)
+        embed = ui.series_embed(RenderContext(table, table.language), rounds, await self._names(table, series),
+                                series.series_id, series.rounds_played, series.rounds_total)
         if embed is not None:
             # a nonce: the same standings again (a run taken over after a crash) return the message already posted
             await channel.send(embed=embed, allowed_mentions=SILENT, nonce=f"series{table.id}")
         if series.rounds_played >= series.rounds_total:
             return
         await self._next_round(table, series.rounds_played + 1, series.rounds_total)
+
+    async def _names(self, table: Table, series: Rounds) -> dict[int, str]:
+        """Every scored player's name for message text, by user id, as the last round they sat named them (``table``:
+        the round just finished; an earlier round's table is read only for who did not sit this one: they left it,
+        or their seat was handed over)."""
+        rounds = {table.id: table}
+        for game_id, _ in series.seats.values():
+            if game_id not in rounds:
+                rounds[game_id] = await self.bot.tables.load(game_id)
+        return {user: RenderContext(rounds[game_id], table.language).shown_name(seat)
+                for user, (game_id, seat) in series.seats.items()}
 
     async def _next_round(self, table: Table, round_no: int, total: int) -> None:
         tables = self.bot.tables

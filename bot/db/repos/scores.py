@@ -109,12 +109,15 @@ async def leaderboard(session: AsyncSession, guild_id: int, game: str, *, mode: 
 
 @dataclass(frozen=True, slots=True)
 class SeriesRounds:
-    """A series' progress and its points per round: ``points[round][user_id]`` (rounds count from 1)."""
+    """A series' progress and its points per round: ``points[round][user_id]`` (rounds count from 1); ``seats``:
+    where each player scored was last seated, ``user_id -> (game id, seat)`` (what names them, also when they did
+    not sit the latest round)."""
 
     series_id: int
     rounds_played: int
     rounds_total: int
     points: dict[int, dict[int, float]]
+    seats: dict[int, tuple[int, int]]
 
 
 async def series_rounds(session: AsyncSession, series_id: int) -> SeriesRounds | None:
@@ -125,9 +128,11 @@ async def series_rounds(session: AsyncSession, series_id: int) -> SeriesRounds |
     rows = (await session.scalars(select(Score).where(Score.series_id == series_id)
                                   .order_by(Score.round, Score.id))).all()
     points: dict[int, dict[int, float]] = {}
-    for row in rows:
+    seats: dict[int, tuple[int, int]] = {}
+    for row in rows:  # by round: a later round's seat replaces an earlier one's
         points.setdefault(row.round or 0, {})[row.user_id] = row.points
-    return SeriesRounds(series.id, series.rounds_played, series.rounds_total, points)
+        seats[row.user_id] = (row.game_id, row.seat)
+    return SeriesRounds(series.id, series.rounds_played, series.rounds_total, points, seats)
 
 
 async def achievements_of(session: AsyncSession, guild_id: int, user_id: int) -> Sequence[Achievement]:
