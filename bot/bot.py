@@ -24,6 +24,7 @@ from bot.db.session import make_sessionmaker
 from bot.deadline import acknowledge_if_slow
 from bot.delivery import Delivery
 from bot.errors import install_error_handler, send_error, typed_texts
+from bot.gone import install_gone
 from bot.i18n.translator import CatalogTranslator
 from bot.modals import LOBBY_OPTIONS, install_modal_router
 from bot.outage import Outage, unavailable
@@ -124,6 +125,7 @@ class CoronerBot(Coroner):
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
         install_ai_seats(self)
+        install_gone(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
         self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, GameUserSelect, HistoryButton)

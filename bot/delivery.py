@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
+#: Discord's error code for a channel that does not exist (deleted)
+UNKNOWN_CHANNEL = 10003
 #: a message's component slots: 5 rows of 5 (a select fills a row)
 MAX_COMPONENTS = 25
 #: the events of the host's controls (:mod:`games.core.controls`), worded alike for every game
@@ -72,8 +74,15 @@ class Delivery:
         if table.status in ("active", "finished", "cancelled") and (lines or changed):
             # a step with no public event and no change to the public view shows nothing: a changed table after
             # a secret action (a social-mode night action, say) would tell the channel that someone just acted
-            await self.live.show(table, lines, lambda log_lines: self.status_message(table, log_lines, public),
-                                 fresh=ui.fresh_table(table, events), ping=await self.live.ping_plan(table))
+            try:
+                await self.live.show(table, lines, lambda log_lines: self.status_message(table, log_lines, public),
+                                     fresh=ui.fresh_table(table, events), ping=await self.live.ping_plan(table))
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_CHANNEL:
+                    raise
+                # its channel was deleted: nothing can be shown there again, and the game ends for it (bot.gone);
+                # the step's DMs still go out (trying it again would fail the same way)
+                log.info("the channel of game %s is gone: its step is shown by DM only", table.id)
         await self.threads.after_step(table, events)
         if table.status in ("finished", "cancelled"):
             await self.live.forget(table)
