@@ -20,6 +20,7 @@ from bot.ai_seats import ai_timers
 from bot.components import HistoryButton, host_button, secrets_button, view_of, watch_button
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
+from bot.reach import UNKNOWN_CHANNEL
 from bot.seat_controls import away_notices, back_button, seat_line
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
@@ -34,8 +35,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
-#: Discord's error code for a channel that does not exist (deleted)
-UNKNOWN_CHANNEL = 10003
 #: a message's component slots: 5 rows of 5 (a select fills a row)
 MAX_COMPONENTS = 25
 #: the events of the host's controls (:mod:`games.core.controls`), worded alike for every game
@@ -150,10 +149,19 @@ class Delivery:
         return channel or self.bot.get_partial_messageable(channel_id)  # type: ignore[return-value]
 
     async def post_medium(self, table: Table, out: Outgoing) -> None:
+        """Post ``out`` in the server's official medium (none set: the game's channel). A medium Discord refuses
+        (403: the bot may no longer post there; 404: deleted) gets it in the game's channel instead, so no post
+        is lost (``/config medium`` and the social game's start refuse such a channel: :func:`cannot_post`)."""
         config = await self.bot.config(table.guild_id)
         target = config.medium_channel_id or table.channel_id
         out.language = table.language
-        await self.send(await self.channel(target), out, "m")
+        try:
+            await self.send(await self.channel(target), out, "m")
+        except (discord.Forbidden, discord.NotFound):
+            if target == table.channel_id:
+                raise
+            log.warning("the official medium %s refused game %s's post: posted in its channel", target, table.id)
+            await self.send(await self.channel(table.channel_id), out, "M")
 
     async def dm(self, table: Table, seat: int, out: Outgoing) -> bool:
         """DM ``seat``; ``False`` when it failed (closed DMs: Discord's error 50007), recorded for the channel's

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.delivery import UNKNOWN_CHANNEL
 from bot.guild_config import update_config
 from bot.i18n import t
+from bot.reach import UNKNOWN_CHANNEL
 from bot.ui import SILENT, Outgoing, ui_for
 
 if TYPE_CHECKING:

@@ -105,3 +105,34 @@ async def test_a_channel_deleted_while_the_bot_was_down_ends_its_game_at_the_sta
         assert len(await told(world, alice, "its channel was deleted")) == 1
         games, pending = await statuses_and_timers(world)
         assert list(games.values()) == ["cancelled"] and pending == []
+
+
+async def booked_then_deleted(world: World, *, seen: bool) -> User:
+    """alice books an Asesino lobby in #games for 30 minutes from now; #games is deleted (``seen``: the bot is told
+    at once; otherwise it finds out at the booking's time): alice."""
+    alice = world.players[0]
+    await (await newgame(alice, world.games, "asesino", "tabletop", starts_in=30)).response()
+    await settled(world)
+    world.double.delete_channel(world.games, dispatch=seen)
+    await settled(world)
+    return alice
+
+
+async def test_a_booking_in_a_deleted_channel_ends_at_once(world: World) -> None:
+    async with world.running():
+        alice = await booked_then_deleted(world, seen=True)
+        assert len(await told(world, alice, "Your Asesino en Serie game in #games was cancelled")) == 1
+        games, pending = await statuses_and_timers(world)
+        assert list(games.values()) == ["cancelled"] and pending == []
+
+
+async def test_a_booking_whose_channel_went_unseen_ends_at_its_time(world: World) -> None:
+    async with world.running():
+        alice = await booked_then_deleted(world, seen=False)
+        assert (await statuses_and_timers(world))[0].popitem()[1] == "scheduled"  # nothing knew yet
+        for _ in range(2):  # (a second time: nothing is tried again)
+            world.clock.advance(minutes=31)
+            await settled(world)
+        assert len(await told(world, alice, "its channel was deleted")) == 1
+        games, pending = await statuses_and_timers(world)
+        assert list(games.values()) == ["cancelled"] and pending == []
