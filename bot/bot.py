@@ -202,6 +202,13 @@ class CoronerBot(Coroner):
             self._stopping = asyncio.create_task(self._stop(), name="coroner-stop")
         await asyncio.shield(self._stopping)
 
+    async def __aexit__(self, *exc_info: object) -> None:
+        """Leave ``async with`` only once the whole stop is over (:meth:`close`). discord.py's own exit waits for its
+        part of the close alone, which :meth:`_stop` awaits before disposing of the database: :func:`run_bot` then
+        returned and ``asyncio.run`` cancelled the disposal (on SQLite an ERROR "Exception closing connection"
+        at every graceful stop)."""
+        await self.close()
+
     async def _stop(self) -> None:
         for shard in self.shards.values():  # no new events: interactions, DMs
             await shard.disconnect()
