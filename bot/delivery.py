@@ -151,7 +151,8 @@ class Delivery:
     async def post_medium(self, table: Table, out: Outgoing) -> None:
         """Post ``out`` in the server's official medium (none set: the game's channel). A medium Discord refuses
         (403: the bot may no longer post there; 404: deleted) gets it in the game's channel instead, so no post
-        is lost (``/config medium`` and the social game's start refuse such a channel: :func:`cannot_post`)."""
+        is lost (``/config medium`` and the social game's start refuse such a channel:
+        :func:`bot.reach.cannot_post`)."""
         config = await self.bot.config(table.guild_id)
         target = config.medium_channel_id or table.channel_id
         out.language = table.language

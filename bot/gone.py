@@ -53,17 +53,16 @@ async def end_gone(bot: Coroner, table: Table, key: str, *, where: str, guild_le
     return True
 
 
-async def channel_gone(bot: Coroner, channel_id: int, where: str) -> int:
-    """End every game not over yet (booked, lobby, running) of the deleted channel ``channel_id``; how many."""
-    ended = 0
+async def channel_gone(bot: Coroner, channel_id: int, where: str) -> None:
+    """End every game not over yet (booked, lobby, running) of the deleted channel ``channel_id`` (named
+    ``where`` in the DMs)."""
     for table in await bot.tables.open_tables(channel_id=channel_id):
-        ended += await end_gone(bot, table, "gone.channel", where=where)
-    return ended
+        await end_gone(bot, table, "gone.channel", where=where)
 
 
-async def medium_gone(bot: Coroner, guild_id: int, channel_id: int) -> None:
-    """The official medium ``channel_id`` of ``guild_id`` was deleted: clear the setting and tell each running
-    social game's channel where its medium posts go now."""
+async def medium_gone(bot: Coroner, guild_id: int) -> None:
+    """The official medium of ``guild_id`` was deleted: clear the setting and tell each running social game's
+    channel where its medium posts go now."""
     async with bot.sessions() as session, session.begin():
         await update_config(session, guild_id, medium_channel_id=None)
     bot.forget_config(guild_id)
@@ -76,12 +75,10 @@ async def medium_gone(bot: Coroner, guild_id: int, channel_id: int) -> None:
                 log.warning("could not tell game %s its medium is gone", table.id, exc_info=True)
 
 
-async def catch_up(bot: Coroner) -> int:
+async def catch_up(bot: Coroner) -> None:
     """When the bot is ready: end the games (not over yet) of the servers it sees whose channel is no longer there,
     as Discord confirms (Unknown Channel: deleted while the bot was down; a channel merely not cached, an archived
-    thread, is left alone); how many. Servers the bot does not see (another process's shards, an outage) are left
-    alone."""
-    ended = 0
+    thread, is left alone). Servers the bot does not see (another process's shards, an outage) are left alone."""
     for table in await bot.tables.open_tables():
         guild = bot.get_guild(table.guild_id)
         if guild is None or guild.unavailable or guild.get_channel_or_thread(table.channel_id) is not None:
@@ -90,10 +87,9 @@ async def catch_up(bot: Coroner) -> int:
             await bot.fetch_channel(table.channel_id)
         except discord.NotFound as exc:
             if exc.code == UNKNOWN_CHANNEL:
-                ended += await end_gone(bot, table, "gone.channel", where=f"<#{table.channel_id}>")
+                await end_gone(bot, table, "gone.channel", where=f"<#{table.channel_id}>")
         except discord.HTTPException:
             log.warning("could not look up the channel of game %s", table.id, exc_info=True)
-    return ended
 
 
 def install_gone(bot: Coroner) -> None:
@@ -102,7 +98,7 @@ def install_gone(bot: Coroner) -> None:
     async def on_guild_channel_delete(channel: discord.abc.GuildChannel) -> None:
         await channel_gone(bot, channel.id, f"#{channel.name}")
         if (await bot.config(channel.guild.id)).medium_channel_id == channel.id:
-            await medium_gone(bot, channel.guild.id, channel.id)
+            await medium_gone(bot, channel.guild.id)
 
     async def on_raw_thread_delete(payload: discord.RawThreadDeleteEvent) -> None:
         await channel_gone(bot, payload.thread_id, f"<#{payload.thread_id}>")

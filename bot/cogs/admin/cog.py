@@ -111,7 +111,7 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
     @app_commands.describe(channel=_("The channel where the bot publishes letters, notes and anonymous posts"))
     async def medium(self, interaction: discord.Interaction, channel: discord.TextChannel) -> None:
         """Raises ``UserError("config.medium.cannot_post")`` for a channel the bot cannot post the medium's posts
-        in (:func:`bot.delivery.cannot_post`: Discord would refuse every one), naming what it lacks."""
+        in (:func:`bot.reach.cannot_post`: Discord would refuse every one), naming what it lacks."""
         if missing := cannot_post(interaction.guild and interaction.guild.get_channel(channel.id)):
             raise UserError("config.medium.cannot_post", channel=channel.mention, missing=missing)
         await self._update(interaction, medium_channel_id=channel.id)
