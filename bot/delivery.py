@@ -70,6 +70,7 @@ class Delivery:
         public = table.engine.view(table.state, None)
         step = current_step()
         changed = step is None or step.public_changed(public)  # outside a step's delivery: unknown, so changed
+        gone = False  # the game's channel was deleted: nothing more is said there
         if table.status in ("active", "finished", "cancelled") and (lines or changed):
             # a step with no public event and no change to the public view shows nothing: a changed table after
             # a secret action (a social-mode night action, say) would tell the channel that someone just acted
@@ -79,13 +80,15 @@ class Delivery:
             except discord.NotFound as exc:
                 if exc.code != UNKNOWN_CHANNEL:
                     raise
+                gone = True
                 # its channel was deleted: nothing can be shown there again, and the game ends for it (bot.gone);
                 # the step's DMs still go out (trying it again would fail the same way)
                 log.info("the channel of game %s is gone: its step is shown by DM only", table.id)
         await self.threads.after_step(table, events)
         if table.status in ("finished", "cancelled"):
             await self.live.forget(table)
-            await self.close_notices(table)
+            if not gone:
+                await self.close_notices(table)
         for seat, outs in private.items():
             for out in merged(outs):
                 await self.dm(table, seat, out)
@@ -95,7 +98,7 @@ class Delivery:
             await self._probe_dms(table, private)
         for out in medium:
             await self.post_medium(table, out)
-        if lines or (step is not None and step.kind == "start"):
+        if not gone and (lines or (step is not None and step.kind == "start")):
             await self._report_closed_dms(table)
 
     # --- channels -------------------------------------------------------------------------------------------

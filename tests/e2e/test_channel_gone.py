@@ -31,12 +31,20 @@ async def statuses_and_timers(world: World) -> tuple[dict[int, str], list[tuple[
     return games, pending
 
 
+async def timed(world: World) -> list[str]:
+    """The kinds of the timers not fired yet of the one game of the test."""
+    games, pending = await statuses_and_timers(world)
+    assert len(games) == 1, games
+    return [kind for _, kind in pending]
+
+
 async def killer_again_elsewhere(world: World) -> tuple[int, int]:
     """alice's Cereal Killer game with bob in #games, #games deleted (she and bob told), then alice's new game with
     carol in #games-2 (``world.games`` from then on): the deleted game's id and its channel's."""
     alice, bob, carol = world.players[:3]
     await start(world, [alice, bob])
     gone, channel = (await world.tables.table_in_channel(world.games.id)).id, world.games.id  # type: ignore[union-attr]
+    assert await timed(world)  # its turn limits run
     world.double.delete_channel(world.games)
     assert await told(world, alice) == ["🗑️ Your Cereal Killer game in #games was cancelled: its channel was deleted."]
     assert len(await told(world, bob)) == 1
@@ -78,6 +86,7 @@ async def test_a_lobby_in_a_deleted_channel_ends_and_its_people_are_told(world: 
         assert lobby is not None
         await (await bob.click(lobby, label="Join")).response()
         await settled(world)
+        assert await timed(world) == ["lobby_expire"]
         world.double.delete_channel(world.games)
         assert len(await told(world, alice)) == 1 and len(await told(world, bob)) == 1
         games, pending = await statuses_and_timers(world)
@@ -88,6 +97,8 @@ async def test_the_bot_removed_from_a_server_ends_its_games(world: World) -> Non
     alice, bob = world.players[:2]
     async with world.running():
         await start(world, [alice, bob])
+        await settled(world)
+        assert await timed(world)
         world.double.remove_bot(world.guild)
         words = "on the server Coroner Test was cancelled: the bot was removed from that server"
         assert len(await told(world, alice, words)) == 1 and len(await told(world, bob, words)) == 1
@@ -100,6 +111,7 @@ async def test_a_channel_deleted_while_the_bot_was_down_ends_its_game_at_the_sta
     async with world.running():
         await start(world, [alice, bob])
         await settled(world)
+        assert await timed(world)
     world.double.delete_channel(world.games, dispatch=False)  # no CHANNEL_DELETE: nobody was listening
     async with world.running():
         assert len(await told(world, alice, "its channel was deleted")) == 1
@@ -113,6 +125,7 @@ async def booked_then_deleted(world: World, *, seen: bool) -> User:
     alice = world.players[0]
     await (await newgame(alice, world.games, "asesino", "tabletop", starts_in=30)).response()
     await settled(world)
+    assert await timed(world) == ["lobby_open"]
     world.double.delete_channel(world.games, dispatch=seen)
     await settled(world)
     return alice

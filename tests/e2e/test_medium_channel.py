@@ -6,9 +6,22 @@ from __future__ import annotations
 
 from bot.guild_config import get_config
 from bot.reach import cannot_post
+from tests.discord_double import User
 from tests.discord_double.permissions import EMBED_LINKS, SEND_MESSAGES
 from tests.e2e.conftest import World, refusal, settled
 from tests.e2e.social import medium_posts, open_and_fill, six_players, start_game, statuses
+
+POSTED_HERE = "There is no official medium I can post in, so this was posted in the game's channel"
+
+
+async def anonymous_post(world: World, player: User, text: str) -> str:
+    """``player`` posts ``text`` anonymously with the table's button and form; the private answer's text."""
+    post = await player.click(statuses(world)[-1], label="Anonymous post")
+    assert (await post.response()).modal is not None
+    (saved, *_) = await (await player.submit_modal(post, {"text": text})).wait_followups(1)
+    await settled(world)
+    assert saved.ephemeral, saved.content
+    return str(saved.content)
 
 
 async def medium_setting(world: World) -> int | None:
@@ -51,14 +64,10 @@ async def test_a_post_the_medium_refuses_appears_in_the_game_channel_and_the_pla
         await start_game(world, players)
         world.double.set_bot_channel_permissions(world.medium, deny=SEND_MESSAGES)
         await world.double.wait_for(lambda: cannot_post(bot.get_channel(world.medium.id)), what="CHANNEL_UPDATE")
-        post = await players[1].click(statuses(world)[-1], label="Anonymous post")
-        assert (await post.response()).modal is not None
-        (saved, *_) = await (await players[1].submit_modal(post, {"text": "Someone here lies."})).wait_followups(1)
-        await settled(world)
-        assert saved.ephemeral and saved.content.startswith("There is no official medium I can post in, so this "
-                                                            "was posted in the game's channel"), saved.content
+        assert (await anonymous_post(world, players[1], "Someone here lies.")).startswith(POSTED_HERE)
+        assert any(r.status == 403 for r in world.double.requests)  # Discord refused it in the medium...
         assert not [m for m in medium_posts(world) if "Someone here lies." in str(m.embeds)]
-        assert [m for m in world.bot_messages() if "Someone here lies." in str(m.embeds)]
+        assert [m for m in world.bot_messages() if "Someone here lies." in str(m.embeds)]  # ...not lost
 
 
 async def test_a_deleted_medium_is_cleared_and_its_games_told_where_posts_go(world: World) -> None:
@@ -71,3 +80,5 @@ async def test_a_deleted_medium_is_cleared_and_its_games_told_where_posts_go(wor
                                     what="the notice in the game's channel")
         await settled(world)
         assert (await medium_setting(world)) is None  # a social lobby now says "no official medium yet"
+        assert (await anonymous_post(world, players[2], "I saw it all.")).startswith(POSTED_HERE)
+        assert [m for m in world.bot_messages() if "I saw it all." in str(m.embeds)]
