@@ -24,6 +24,7 @@ from bot.db.session import make_sessionmaker
 from bot.deadline import acknowledge_if_slow
 from bot.delivery import Delivery
 from bot.errors import install_error_handler, send_error, typed_texts
+from bot.gone import install_gone
 from bot.i18n.translator import CatalogTranslator
 from bot.modals import LOBBY_OPTIONS, install_modal_router
 from bot.outage import Outage, unavailable
@@ -124,6 +125,7 @@ class CoronerBot(Coroner):
         self.timers.on(RETRY_TIMER, lambda timer: self.tables.deliverer.drain(timer.game_id))
         install_turn_timers(self)
         install_ai_seats(self)
+        install_gone(self)
         await self.tree.set_translator(CatalogTranslator())
         install_error_handler(self)
         self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, GameUserSelect, HistoryButton)
@@ -199,6 +201,13 @@ class CoronerBot(Coroner):
         if self._stopping is None:
             self._stopping = asyncio.create_task(self._stop(), name="coroner-stop")
         await asyncio.shield(self._stopping)
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        """Leave ``async with`` only once the whole stop is over (:meth:`close`). discord.py's own exit waits for its
+        part of the close alone, which :meth:`_stop` awaits before disposing of the database: :func:`run_bot` then
+        returned and ``asyncio.run`` cancelled the disposal (on SQLite an ERROR "Exception closing connection"
+        at every graceful stop)."""
+        await self.close()
 
     async def _stop(self) -> None:
         for shard in self.shards.values():  # no new events: interactions, DMs

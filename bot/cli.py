@@ -56,7 +56,7 @@ def _shown(settings: Settings, name: str, given: dict[str, object] | None = None
     """Setting ``name`` as ``check`` prints it: the token only as set / NOT SET, the URL without password; a
     wrong setting as the operator gave it (``given``), marked ``(invalid)``, never the default it fell back to."""
     if name == "discord_token":  # checked before ``given``: the token is never printed, right or wrong
-        return "set" if _has_token(settings) else "NOT SET"
+        return "set" if _has_token(settings) else "NOT SET (run needs it)"
     if given and name in given:
         value = given[name]
         shown = {"database_url": safe_url, "discord_api_base": masked_url}.get(name, str)(str(value))
@@ -95,7 +95,8 @@ def migrate(settings: Settings) -> int:
 
 
 def check(settings: Settings) -> int:
-    """Print what the settings and the database are; fail (exit 2) as ``run`` would, minus Discord itself."""
+    """Print what the settings and the database are; fail (exit 2) as ``run`` would, minus Discord itself (so an
+    unset ``DISCORD_TOKEN`` is shown, not a problem: a token set in a wrong shape is one)."""
     return check_all(settings, [])
 
 
@@ -111,7 +112,8 @@ def check_all(settings: Settings, problems: list[str], given: dict[str, object] 
             database = asyncio.run(inspect_database(settings.database_url)).line()
         except StartupError as exc:
             problems.append(str(exc))
-    token = token_problem(settings.discord_token.get_secret_value() if settings.discord_token else "")
+    # an unset token is no problem here (check does not connect to Discord); a token set in a wrong shape is
+    token = token_problem(settings.discord_token.get_secret_value()) if _has_token(settings) else None
     if token and not any(problem.startswith("invalid setting DISCORD_TOKEN") for problem in problems):
         problems.append(token)
     print(f"coroner {coroner_version()}: " + (f"problems found: {len(problems)} (on stderr)" if problems else

@@ -20,6 +20,7 @@ from bot.ai_seats import ai_timers
 from bot.components import HistoryButton, host_button, secrets_button, view_of, watch_button
 from bot.i18n.catalog import plain_number
 from bot.live_table import LiveTable
+from bot.reach import UNKNOWN_CHANNEL
 from bot.seat_controls import away_notices, back_button, seat_line
 from bot.tables.model import ROUND_FINISHED, TimerPlan
 from bot.tables.outbox import current_step
@@ -69,15 +70,25 @@ class Delivery:
         public = table.engine.view(table.state, None)
         step = current_step()
         changed = step is None or step.public_changed(public)  # outside a step's delivery: unknown, so changed
+        gone = False  # the game's channel was deleted: nothing more is said there
         if table.status in ("active", "finished", "cancelled") and (lines or changed):
             # a step with no public event and no change to the public view shows nothing: a changed table after
             # a secret action (a social-mode night action, say) would tell the channel that someone just acted
-            await self.live.show(table, lines, lambda log_lines: self.status_message(table, log_lines, public),
-                                 fresh=ui.fresh_table(table, events), ping=await self.live.ping_plan(table))
+            try:
+                await self.live.show(table, lines, lambda log_lines: self.status_message(table, log_lines, public),
+                                     fresh=ui.fresh_table(table, events), ping=await self.live.ping_plan(table))
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_CHANNEL:
+                    raise
+                gone = True
+                # its channel was deleted: nothing can be shown there again, and the game ends for it (bot.gone);
+                # the step's DMs still go out (trying it again would fail the same way)
+                log.info("the channel of game %s is gone: its step is shown by DM only", table.id)
         await self.threads.after_step(table, events)
         if table.status in ("finished", "cancelled"):
             await self.live.forget(table)
-            await self.close_notices(table)
+            if not gone:
+                await self.close_notices(table)
         for seat, outs in private.items():
             for out in merged(outs):
                 await self.dm(table, seat, out)
@@ -87,7 +98,7 @@ class Delivery:
             await self._probe_dms(table, private)
         for out in medium:
             await self.post_medium(table, out)
-        if lines or (step is not None and step.kind == "start"):
+        if not gone and (lines or (step is not None and step.kind == "start")):
             await self._report_closed_dms(table)
 
     # --- channels -------------------------------------------------------------------------------------------
@@ -144,10 +155,20 @@ class Delivery:
         return channel or self.bot.get_partial_messageable(channel_id)  # type: ignore[return-value]
 
     async def post_medium(self, table: Table, out: Outgoing) -> None:
+        """Post ``out`` in the server's official medium (none set: the game's channel). A medium Discord refuses
+        (403: the bot may no longer post there; 404: deleted) gets it in the game's channel instead, so no post
+        is lost (``/config medium`` and the social game's start refuse such a channel:
+        :func:`bot.reach.cannot_post`)."""
         config = await self.bot.config(table.guild_id)
         target = config.medium_channel_id or table.channel_id
         out.language = table.language
-        await self.send(await self.channel(target), out, "m")
+        try:
+            await self.send(await self.channel(target), out, "m")
+        except (discord.Forbidden, discord.NotFound):
+            if target == table.channel_id:
+                raise
+            log.warning("the official medium %s refused game %s's post: posted in its channel", target, table.id)
+            await self.send(await self.channel(table.channel_id), out, "M")
 
     async def dm(self, table: Table, seat: int, out: Outgoing) -> bool:
         """DM ``seat``; ``False`` when it failed (closed DMs: Discord's error 50007), recorded for the channel's

@@ -19,7 +19,7 @@ from bot.db.repos import games, scores, timers
 from bot.i18n import t
 from bot.tables.model import Table, TableError, to_table
 from bot.tables.options import validate_options, validate_rounds
-from games.core import Event, IllegalAction, SeatInfo
+from games.core import HOST_SEAT, Event, IllegalAction, SeatInfo
 from games.core.controls import NAME_LENGTH
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class LobbyMixin:
         async def load(self, game_id: int) -> Table: ...
         def new_seed(self) -> int: ...
         async def act(self, game_id: int, user_id: int | None, action: dict[str, Any], *,
-                      manager: bool = ...) -> Any: ...
+                      seat: int | None = ..., manager: bool = ...) -> Any: ...
 
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, game: str, mode: str,
                          options: dict[str, Any] | None = None, language: str = "en", *,
@@ -226,6 +226,30 @@ class LobbyMixin:
                 raise TableError("table.stale", game_id=game_id)
             await self._close(session, table, "cancelled")
         return await self.load(game_id)
+
+    async def cancel_by_bot(self, game_id: int, by_name: str) -> Table | None:
+        """The bot itself cancels game ``game_id`` because nothing of it can be shown any more (its channel was
+        deleted, the bot left its server): a running game by the game's own cancel, as :meth:`cancel` does but sent
+        by the bot as ``HOST_SEAT`` (``CloseGame`` by ``by_name``: logged, in its history); a lobby or a booked lobby
+        (``scheduled``) closed. Every timer of the game is disarmed. The game as it ended, or None when it was over
+        already (or ended meanwhile). Raises ``TableError("table.not_found")``."""
+        table = await self.load(game_id)
+        if table.status == "active":
+            close = {"type": "close", "at": self._clock().isoformat(), "by": by_name[:NAME_LENGTH] or "?"}
+            try:
+                await self.act(game_id, None, close, seat=HOST_SEAT)
+            except (IllegalAction, TableError):  # finished (or cancelled) meanwhile
+                return None
+            return await self.load(game_id)
+        if table.status not in ("lobby", "scheduled"):
+            return None
+        async with self.lock(game_id), self._sessions() as session, session.begin():
+            _, table = await self._read(session, game_id)
+            if table.status in ("lobby", "scheduled"):
+                await self._close(session, table, "cancelled")
+        if table.status == "active":  # started meanwhile: cancelled as a running game
+            return await self.cancel_by_bot(game_id, by_name)
+        return await self.load(game_id) if table.status in ("lobby", "scheduled") else None
 
     async def kick(self, game_id: int, by_user_id: int, user_id: int, *, is_manager: bool = False) -> Table:
         """The host (or a server manager, ``is_manager``, as for the host's other powers) removes ``user_id`` from

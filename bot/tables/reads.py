@@ -51,6 +51,13 @@ class ReadsMixin:
             rows = await games.lobbies_without_message(session)
         return await self._tables(rows)
 
+    async def open_tables(self, *, channel_id: int | None = None, guild_id: int | None = None) -> list[Table]:
+        """The games not over yet (booked, lobbies, running) of ``channel_id`` and/or ``guild_id`` (neither: of
+        every server), oldest first."""
+        async with self._sessions() as session:
+            rows = await games.open_games(session, channel_id=channel_id, guild_id=guild_id)
+        return await self._tables(rows)
+
     async def tables_in_guild(self, guild_id: int) -> list[Table]:
         async with self._sessions() as session:
             rows = await games.active_games_of_guild(session, guild_id)

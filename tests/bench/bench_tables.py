@@ -1,10 +1,12 @@
 """Benchmarks (not part of the test run): engine actions per second, and p50/p99 latency of one action through the
 table service (load -> lock -> apply -> persist) on SQLite and, when reachable, PostgreSQL.
 
-Run: ``.venv/bin/python -m tests.bench.bench_tables`` (prints a table of numbers; asserts nothing)."""
+Run: ``.venv/bin/python -m tests.bench.bench_tables`` (``--help``: games per measure, engines only); it prints a
+table of numbers and asserts nothing."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 import statistics
@@ -79,13 +81,21 @@ async def table_latency(url: str, games: int = 20) -> tuple[float, float]:
     return quantiles[49], quantiles[98]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine-games", type=int, default=30, help="random games per engine (default 30)")
+    parser.add_argument("--table-games", type=int, default=20,
+                        help="Hot Potato games through the table service per database (default 20)")
+    parser.add_argument("--engines-only", action="store_true", help="skip the table service on SQLite/PostgreSQL")
+    args = parser.parse_args(argv)
     print("engine                      players  actions/s   actions")
     for game, mode, players in [("asesino", "tabletop", 5), ("asesino", "tabletop", 10), ("asesino", "small", 2),
                                 ("asesino", "small", 4), ("cereal_killer", "classic", 2),
                                 ("cereal_killer", "classic", 3)]:
-        rate, count = engine_actions_per_second(game, mode, players)
+        rate, count = engine_actions_per_second(game, mode, players, args.engine_games)
         print(f"{game + '/' + mode:28s}{players:7d}{rate:11.0f}{count:10d}")
+    if args.engines_only:
+        return
     with tempfile.TemporaryDirectory() as tmp, private_postgres() as postgres:
         urls = {"sqlite": f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}", "postgres": postgres}
         for name, url in urls.items():
@@ -93,11 +103,12 @@ def main() -> None:
                 print(f"table service on {name}: skipped (PostgreSQL not reachable at 127.0.0.1:5432)")
                 continue
             try:
-                p50, p99 = asyncio.run(table_latency(url))
+                p50, p99 = asyncio.run(table_latency(url, args.table_games))
             except OSError as exc:
                 print(f"table service on {name}: skipped ({exc})")
                 continue
             print(f"table service on {name:8s}: p50 {p50:6.2f} ms   p99 {p99:6.2f} ms per action")
+
 
 if __name__ == "__main__":
     main()

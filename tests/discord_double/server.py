@@ -292,6 +292,23 @@ class DiscordDouble:
             {"id": bot_id, "type": 1, "allow": str(allow), "deny": str(deny)}]
         self._dispatch_guild(channel.guild, "CHANNEL_UPDATE", channel.payload())
 
+    def delete_channel(self, channel: Channel, *, dispatch: bool = True) -> None:
+        """A server manager deletes ``channel``: it is gone (REST answers Unknown Channel) and, with ``dispatch``,
+        the gateway says CHANNEL_DELETE (without: deleted while the bot was not connected)."""
+        assert channel.guild is not None
+        del self.channels[channel.id]
+        del channel.guild.channels[channel.id]
+        if dispatch:
+            self._dispatch_guild(channel.guild, "CHANNEL_DELETE", channel.payload())
+
+    def remove_bot(self, guild: Guild) -> None:
+        """A server manager removes the bot from ``guild``: GUILD_DELETE (not unavailable), then the guild is gone
+        for the bot (its REST answers Unknown Guild)."""
+        self._dispatch_guild(guild, "GUILD_DELETE", {"id": str(guild.id)})
+        del self.guilds[guild.id]
+        for channel_id in list(guild.channels):
+            self.channels.pop(channel_id, None)
+
     def thread_members(self, thread: Channel) -> set[int]:
         """The user ids in ``thread`` (the bot included)."""
         return set(thread.thread_members)

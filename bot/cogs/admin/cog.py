@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.deadline import acknowledge_if_slow, respond
 from bot.errors import UserError
 from bot.guild_config import SettingRefused, choices, option_range, update_config
+from bot.reach import cannot_post
 from bot.ui import COLOUR, SILENT
 
 if TYPE_CHECKING:
@@ -109,6 +110,10 @@ class Admin(commands.GroupCog, group_name="config", group_description=_("Server 
     @app_commands.command(name="medium", description=_("Set the official medium channel (social mode)"))
     @app_commands.describe(channel=_("The channel where the bot publishes letters, notes and anonymous posts"))
     async def medium(self, interaction: discord.Interaction, channel: discord.TextChannel) -> None:
+        """Raises ``UserError("config.medium.cannot_post")`` for a channel the bot cannot post the medium's posts
+        in (:func:`bot.reach.cannot_post`: Discord would refuse every one), naming what it lacks."""
+        if missing := cannot_post(interaction.guild and interaction.guild.get_channel(channel.id)):
+            raise UserError("config.medium.cannot_post", channel=channel.mention, missing=missing)
         await self._update(interaction, medium_channel_id=channel.id)
 
     @app_commands.command(name="language", description=_("The language the bot speaks in this server"))

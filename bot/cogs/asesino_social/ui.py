@@ -34,6 +34,7 @@ from bot.components import GameSelect, game_button, view_of
 from bot.errors import UserError
 from bot.i18n import t
 from bot.modals import GameModal
+from bot.reach import cannot_post
 from bot.replies import in_reply, own_events, replying
 from bot.ui import COLOUR, SILENT, GameUI, Outgoing, RenderContext
 from games.asesino.social import SYSTEM_SEAT, SocialOptions
@@ -160,7 +161,12 @@ class SocialUI(GameUI):
         seat = table.seat_of(interaction.user.id)
         with replying(seat):
             await self.play(bot, table, interaction.user.id, {"type": arg, "text": values.get("text", "")})
-        await interaction.followup.send(t(f"asesino_social.ui.saved.{arg}", table.language), ephemeral=True)
+        saved = f"asesino_social.ui.saved.{arg}"
+        if arg == "anonymous_post":  # posted at once: where it went (bot.delivery.Delivery.post_medium)
+            medium = (await bot.config(table.guild_id)).medium_channel_id
+            if medium is None or cannot_post(bot.get_channel(medium)):
+                saved = "asesino_social.ui.saved_here.anonymous_post"
+        await interaction.followup.send(t(saved, table.language), ephemeral=True)  # in the game's language
 
     # --- rendering ------------------------------------------------------------------------------------------
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:
@@ -215,6 +221,9 @@ class SocialUI(GameUI):
         deal arms day 1's end: :meth:`clock_timers`)."""
         if config.medium_channel_id is None:
             raise UserError("asesino_social.ui.no_medium")
+        if missing := cannot_post(bot.get_channel(config.medium_channel_id)):  # (its permissions changed since)
+            raise UserError("asesino_social.ui.medium_cannot_post", channel=f"<#{config.medium_channel_id}>",
+                            missing=missing)
         started = bot.clock.now()
         options = {"day_length_minutes": max(10, config.day_length_minutes), "boundary": config.day_boundary,
                    "time_zone": config.timezone, "started_at": started.isoformat(),

@@ -25,8 +25,10 @@ from bot.cogs.lobby.ping import with_ping
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_view
 from bot.deadline import in_time, respond
 from bot.errors import UserError
+from bot.gone import end_gone
 from bot.i18n import t
 from bot.posted import posted_with
+from bot.reach import UNKNOWN_CHANNEL
 from bot.tables.options import validate_starts_in
 from bot.tables.schedule import LOBBY_OPEN, BookingClash
 from bot.ui import SILENT
@@ -95,7 +97,17 @@ class ScheduledLobbies:
 
     async def on_lobby_open(self, timer: Any) -> None:
         """The ``lobby_open`` timer: open the booked lobby and post it, pinging the lobby role; posted (and pinged)
-        once however often the timer runs."""
+        once however often the timer runs. A channel deleted since (Discord: Unknown Channel) ends it as cancelled,
+        its booker told by DM (:func:`bot.gone.end_gone`)."""
+        try:
+            await self._open_booked(timer)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_CHANNEL:
+                raise
+            table = await self.bot.tables.load(timer.game_id)
+            await end_gone(self.bot, table, "gone.channel", where=f"<#{table.channel_id}>")
+
+    async def _open_booked(self, timer: Any) -> None:
         table = await self.bot.tables.load(timer.game_id)
         config = await self.bot.config(table.guild_id)
         expires = self.bot.clock.now() + timedelta(minutes=config.lobby_timeout_minutes)

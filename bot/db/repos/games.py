@@ -73,6 +73,18 @@ async def active_games_of_guild(session: AsyncSession, guild_id: int) -> Sequenc
     return (await session.scalars(stmt)).all()
 
 
+async def open_games(session: AsyncSession, *, channel_id: int | None = None,
+                     guild_id: int | None = None) -> Sequence[Game]:
+    """The games not over yet (booked, lobbies, running: statuses ``scheduled``, ``lobby``, ``active``) of
+    ``channel_id`` and/or ``guild_id`` (neither: of every server), oldest first."""
+    stmt = select(Game).where(Game.status.in_(("scheduled", *ACTIVE_STATUSES)))
+    if channel_id is not None:
+        stmt = stmt.where(Game.channel_id == channel_id)
+    if guild_id is not None:
+        stmt = stmt.where(Game.guild_id == guild_id)
+    return (await session.scalars(stmt.order_by(Game.id))).all()
+
+
 async def running_games_with_ai(session: AsyncSession) -> Sequence[Game]:
     """Running games with at least one computer player (a seat without a user, or one its player is away from),
     oldest first."""
