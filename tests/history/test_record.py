@@ -62,6 +62,7 @@ async def test_the_service_keeps_start_times_players_and_timeouts(sessions: asyn
     assert [(a["timed_out"], a["user_id"]) for a in data["actions"]] == [(False, str(table.user_of(first))),
                                                                          (True, None)]
     assert data["outcome"]["winners"] == [1 - first]  # the potato came back: its first holder burns
-    tables, total = await recent(sessions, 5)
+    tables, total = await recent(sessions, 5, [6])
     assert ([t.id for t in tables], total) == ([table.id], 1)
-    assert await recent(sessions, 99) == ([], 0)  # another server's list is empty
+    assert await recent(sessions, 99, [6]) == ([], 0)  # another server's list is empty
+    assert await recent(sessions, 5, [7]) == ([], 0)  # and a channel the member cannot view lists nothing
