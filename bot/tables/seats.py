@@ -124,7 +124,7 @@ async def lapse_offers(session: AsyncSession, game_id: int, now: datetime, *, se
         if ours and theirs:
             await timers.disarm(session, [timer.id], now)
         else:
-            await timers.bring_forward(session, timer, now, {**timer.payload, "why": why if ours else "seated"})
+            await timers.bring_forward(session, timer, now, {"why": why if ours else "seated"})
 
 
 def steps_since_decision(table: Table, state: Any, action: Any) -> int:

@@ -215,7 +215,15 @@ async def answer_public(handle) -> StoredMessage:  # type: ignore[no-untyped-def
 async def offer_to(world: World, host: User, seat: int, member: User) -> StoredMessage:
     """``host``'s ``/replace`` offer of ``seat`` (numbered from 0) to ``member``: the public offer message."""
     await (await host.slash(world.games, "replace", seat=seat + 1, member=member)).response()
-    return next(m for m in reversed(world.bot_messages()) if member.mention in m.content)
+    message = next(m for m in reversed(world.bot_messages()) if member.mention in m.content)
+
+    async def recorded() -> bool:  # the offer's message is kept with it just after the command's answer
+        table = await world.tables.table_in_channel(world.games.id)
+        return table is not None and any(t.payload.get("message") == message.id
+                                         for t in await world.tables.pending_timers(table.id))
+
+    await stored(world, recorded, "the offer's message recorded")
+    return message
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

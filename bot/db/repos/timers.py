@@ -203,10 +203,18 @@ async def disarm_game(session: AsyncSession, game_id: int, now: datetime, lapse:
     return sum(kind in lapse for kind in (await session.scalars(stmt)).all())
 
 
-async def bring_forward(session: AsyncSession, timer: Timer, now: datetime, payload: dict[str, Any]) -> None:
-    """Make the pending ``timer`` due ``now`` with ``payload`` (a claim on it dropped): its handler runs at once."""
-    await session.execute(update(Timer).where(Timer.id == timer.id, Timer.fired_at.is_(None)).values(
-        due_at=now, payload=payload, claimed_by=None, lease_until=None).execution_options(synchronize_session=False))
+async def bring_forward(session: AsyncSession, timer: Timer, now: datetime, extra: dict[str, Any]) -> None:
+    """Make the pending ``timer`` due ``now`` with ``extra`` added to its payload (a claim on it dropped): its
+    handler runs at once. The payload is read under the row's write lock (as :func:`amend` does), so what another
+    transaction added since ``timer`` was read (an offer's message) is kept."""
+    locked = (update(Timer).where(Timer.id == timer.id, Timer.fired_at.is_(None)).values(payload=Timer.payload)
+              .returning(Timer.payload).execution_options(synchronize_session=False))
+    current = (await session.execute(locked)).scalar()
+    if current is None:
+        return
+    await session.execute(update(Timer).where(Timer.id == timer.id).values(
+        due_at=now, payload={**current, **extra}, claimed_by=None, lease_until=None)
+        .execution_options(synchronize_session=False))
 
 
 async def amend(session: AsyncSession, timer_id: int, extra: dict[str, Any]) -> dict[str, Any] | None:
