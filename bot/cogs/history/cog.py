@@ -43,11 +43,11 @@ MAX_GAME_ID = MAX_ROW_ID
 Timeline = tuple[GameRecord, list[Entry], list[str]]
 
 
-def _check_visible(interaction: discord.Interaction, record: GameRecord) -> None:
+async def _check_visible(interaction: discord.Interaction, record: GameRecord) -> None:
     """Raises ``UserError("history.not_visible")`` unless the member asking may see the game of ``record``
     (:func:`bot.cogs.history.visibility.can_view`: every secret of a private channel's game stays among who can
     view that channel)."""
-    if not can_view(interaction.user, interaction.guild, record.table.channel_id):
+    if not await can_view(interaction.user, interaction.guild, record.table.channel_id):
         raise UserError("history.not_visible", id=record.table.id)
 
 
@@ -71,7 +71,7 @@ class History(commands.Cog):
             raise UserError("history.not_here", id=game_id) from None
         if record.table.guild_id != interaction.guild_id:
             raise UserError("history.not_here", id=game_id)
-        _check_visible(interaction, record)
+        await _check_visible(interaction, record)
         if record.table.is_open:
             raise UserError("history.running", id=game_id)
         if not kept(record.table):
@@ -83,7 +83,7 @@ class History(commands.Cog):
         raises ``UserError("history.broken")`` when the record no longer replays."""
         cached = self._timelines.get((game_id, language))
         if cached is not None and cached[0].table.guild_id == interaction.guild_id:
-            _check_visible(interaction, cached[0])
+            await _check_visible(interaction, cached[0])
             self._timelines.move_to_end((game_id, language))
             return cached
         record = await self._record(interaction, game_id)
@@ -100,7 +100,7 @@ class History(commands.Cog):
         """The channels of the server's kept games whose games the member asking may see (:func:`viewable`)."""
         assert interaction.guild_id is not None
         played = await played_in(self.bot.sessions, interaction.guild_id)
-        return viewable(interaction.user, interaction.guild, played)
+        return await viewable(interaction.user, interaction.guild, played)
 
     async def _export(self, interaction: discord.Interaction, game_id: int, language: str) -> None:
         """Follow up (after a deferral) with the game's record as files, each within the upload limit of the
