@@ -23,6 +23,7 @@ from bot.budget import OPTION_TEXT, clip
 from bot.cogs.history._render import PER_PAGE, choice_label, export_files, list_message, timeline_message
 from bot.cogs.history.visibility import can_view, viewable
 from bot.db.base import MAX_ROW_ID
+from bot.deadline import edit_answer, in_time, respond
 from bot.errors import UserError, send_error
 from bot.history.record import GameRecord
 from bot.history.store import kept, load_record, played_in, recent, search
@@ -102,6 +103,20 @@ class History(commands.Cog):
         played = await played_in(self.bot.sessions, interaction.guild_id)
         return await viewable(interaction.user, interaction.guild, played)
 
+    async def _list_page(self, interaction: discord.Interaction, page: int) -> Outgoing:
+        """Page ``page`` (from 0) of the list of the server's finished games the member asking may see, in the
+        server's language; the last page when the list shrank below ``page`` since it was drawn."""
+        assert interaction.guild_id is not None
+        language = await self.bot.language(interaction.guild_id)
+        channels = await self._viewable(interaction)
+        tables, total = await recent(self.bot.sessions, interaction.guild_id, channels, offset=page * PER_PAGE,
+                                     limit=PER_PAGE)
+        if not tables and total:  # the list shrank since it was drawn: show its last page
+            page = (total - 1) // PER_PAGE
+            tables, total = await recent(self.bot.sessions, interaction.guild_id, channels, offset=page * PER_PAGE,
+                                         limit=PER_PAGE)
+        return list_message(tables, total, page, language)
+
     async def _export(self, interaction: discord.Interaction, game_id: int, language: str) -> None:
         """Follow up (after a deferral) with the game's record as files, each within the upload limit of the
         interaction (``history.too_large`` when none fits)."""
@@ -134,13 +149,12 @@ class History(commands.Cog):
     async def history(self, interaction: discord.Interaction,
                       game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None, export: bool = False) -> None:
         assert interaction.guild_id is not None
-        language = await self.bot.language(interaction.guild_id)
-        if game is None:
-            tables, total = await recent(self.bot.sessions, interaction.guild_id, await self._viewable(interaction),
-                                         limit=PER_PAGE)
-            await interaction.response.send_message(ephemeral=True, **list_message(tables, total, 0, language).kwargs())
+        if game is None:  # (answered privately: deferred first while the database is slow, or once it takes long)
+            out = await in_time(interaction, self._list_page(interaction, 0), ephemeral=True, thinking=True)
+            await respond(interaction, ephemeral=True, **out.kwargs())
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        language = await self.bot.language(interaction.guild_id)
         if export:
             await self._export(interaction, game, language)
             return
@@ -154,18 +168,11 @@ class History(commands.Cog):
         try:
             if interaction.guild_id is None:
                 raise UserError("error.guild_only")
-            language = await self.bot.language(interaction.guild_id)
-            if what == "list":
-                channels = await self._viewable(interaction)
-                tables, total = await recent(self.bot.sessions, interaction.guild_id, channels,
-                                             offset=page * PER_PAGE, limit=PER_PAGE)
-                if not tables and total:  # the list shrank since it was drawn: show its last page
-                    page = (total - 1) // PER_PAGE
-                    tables, total = await recent(self.bot.sessions, interaction.guild_id, channels,
-                                                 offset=page * PER_PAGE, limit=PER_PAGE)
-                out = list_message(tables, total, page, language)
-                await interaction.response.edit_message(**out.kwargs(edit=True))
+            if what == "list":  # edited in place (deferred first while the database is slow)
+                out = await in_time(interaction, self._list_page(interaction, page), ephemeral=True)
+                await edit_answer(interaction, **out.kwargs(edit=True))
                 return
+            language = await self.bot.language(interaction.guild_id)
             in_place = what == "game" and interaction.message is not None and interaction.message.flags.ephemeral
             if in_place:
                 await interaction.response.defer()
