@@ -18,7 +18,7 @@ from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.cogs.reference._render import cards_page
 from bot.db.base import MAX_ROW_ID
 from bot.deadline import acknowledge_if_slow, respond
-from bot.errors import UserError
+from bot.errors import UserError, about
 from bot.i18n import t
 from bot.i18n.catalog import plain_number
 from bot.plugins import game_choices
@@ -79,7 +79,7 @@ class Core(commands.Cog):
         table = table or await self.bot.tables.table_in_channel(interaction.channel_id or 0)
         if table is None or table.state is None:
             raise UserError("status.no_game_here")
-        return table
+        return about(interaction, table)  # (its refusals in the game's language)
 
     @app_commands.command(name="status", description=_("Show the public state of this channel's game"))
     @app_commands.guild_only()
