@@ -11,7 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.cogs.cereal_killer.render import describe_board, render_board
+from bot.cogs.cereal_killer.describe import describe_board
+from bot.cogs.cereal_killer.render import render_board
 from bot.ui import COLOUR, Attachment, Outgoing, RenderContext
 from games.cereal_killer.models import KILLER, LOLA, ROLES
 from games.core import Event

@@ -21,6 +21,7 @@ import discord
 
 from bot.budget import fit_modal
 from bot.cogs.cereal_killer import messages as msg
+from bot.cogs.cereal_killer.describe import board_geometry, place_name
 from bot.cogs.cereal_killer.killer_panel import (
     ROUTE_INPUT,
     RouteModal,
@@ -29,7 +30,6 @@ from bot.cogs.cereal_killer.killer_panel import (
     route_action,
     submit_route,
 )
-from bot.cogs.cereal_killer.render import board_geometry, place_name
 from bot.cogs.reference.held import effect
 from bot.components import GameSelect, game_button, view_of
 from bot.deadline import edit_answer
