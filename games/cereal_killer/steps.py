@@ -267,9 +267,7 @@ def end_turn(s: CerealState, geo: Geometry, seat: int, action: EndTurn, ev: list
     objective = s.next_objective()
     params = {"day": s.day, "objective_day": objective and objective[0],
               "objective_victims": objective and objective[1]}
-    ev.append(Event(key="cereal_killer.day", params=params))
-    ev.append(Event(key="cereal_killer.prompt.route", audience=Audience.to(KILLER),
-                    params=params | {"space": s.killer, "route": list(s.routes[-1]) if s.routes else []}))
+    ev.append(Event(key="cereal_killer.day", params=params))  # (the Killer's turn: no DM, see the README's rulings)
 
 
 def _finish(s: CerealState, ev: list[Event], winner: str, reason: str, by: int | None,
