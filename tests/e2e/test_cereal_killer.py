@@ -145,7 +145,8 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
 
 
 async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None:
-    """Lola's Bark answer and her Sniff answer (picked by the Killer by DM button) arrive in Lola's DMs only."""
+    """Lola's Bark answer and her Sniff answer (picked by the Killer by DM button) reach Lola alone: the Bark's as
+    her click's private answer, the Sniff's by DM."""
     alice, bob, carol = world.players[:3]
     async with world.running():
         first = await start(world, [alice, bob, carol])
@@ -157,9 +158,13 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
         assert "not your turn" in await refusal(await bob.click(status, custom_id(status, "bark")))
 
         lola_dms = len(carol.dms())
-        status = await click(world, carol, status, "bark")
+        count = mark(statuses(world))
+        barked = await carol.click(status, custom_id(status, "bark"))
+        await barked.response()
+        status = await next_status(world, count)
         assert "Lola barks on 38" in status.text
-        await world.double.wait_for(lambda: any("Is the Killer next to you? No" in m.text for m in carol.dms()))
+        (answer,) = await barked.wait_followups(1)  # her own click's answer, not a DM (issue 20)
+        assert "Is the Killer next to you? No" in answer.text and answer.visible_to == carol.id
         status = await click(world, carol, status, "end")
         status = await click(world, bob, status, "place", ["19"])
         killer_dms = len(alice.dms())
@@ -182,6 +187,7 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
         assert "Is the Killer next to you" not in public and "Sniffing 38" not in public
         assert "Lola sniffs space 38" in public
         assert not any("Sniffing" in m.text or "Is the Killer next" in m.text for m in alice.dms() + bob.dms())
+        assert not any("Is the Killer next" in m.text for m in carol.dms())  # the Bark's answer was no DM
         assert_no_route_in_public(world)
 
 

@@ -35,6 +35,7 @@ from bot.components import GameSelect, game_button, view_of
 from bot.deadline import edit_answer
 from bot.errors import UserError
 from bot.modals import GameModal
+from bot.replies import in_reply, own_events, replying
 from bot.tables import TableService
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
@@ -45,9 +46,13 @@ from games.core import Event
 
 if TYPE_CHECKING:
     from bot.app import Coroner
-    from bot.tables import Table
+    from bot.tables import ActResult, Table
 
 PROMPTS = ("cereal_killer.prompt.question", "cereal_killer.prompt.sniff")
+#: what only answers the move its player just made: Lola's Bark, answered at once, is the answer of her click (an
+#: ephemeral follow-up, no DM: issue 20, :mod:`bot.replies`); her Sniff's answer waits for the Killer's choice and
+#: comes by DM; both stay under My secrets
+OWN_RESULTS = frozenset({"cereal_killer.bark_answer"})
 ANSWER_TIMER = "cereal_killer_answer_due"
 log = logging.getLogger(__name__)
 NUMBERS = re.compile(r"\d+")
@@ -66,9 +71,10 @@ class CerealUI(GameUI):
 
     def echoes(self, event: Event, events: list[Event]) -> bool:
         """The Killer's route is an echo unless the bot walked it (its turn timed out: ``turn.auto`` for the
-        Killer in the same step), when the Killer learns only by DM where it now stands."""
+        Killer in the same step), when the Killer learns only by DM where it now stands; so is Lola's Bark answer
+        while her click is answered (:data:`OWN_RESULTS`)."""
         walked_for = any(e.key == "turn.auto" and e.params.get("seat") == KILLER for e in events)
-        return super().echoes(event, events) and not walked_for
+        return (super().echoes(event, events) and not walked_for) or in_reply(event, OWN_RESULTS)
 
     def step_timers(self, table: Table, timeout_at: datetime) -> list[TimerPlan]:
         """Armed with a step that leaves the Killer an answer due (a question or a Sniff): at the deadline
@@ -166,7 +172,12 @@ class CerealUI(GameUI):
             await interaction.response.send_modal(modal)
             return
         action = _action(name, values[0] if values else arg)
-        await self.play(bot, table, interaction.user.id, action, version=version, interaction=interaction)
+        seat = table.seat_of(interaction.user.id)
+        with replying(seat if name == "bark" else None):
+            result = await self.play(bot, table, interaction.user.id, action, version=version,
+                                     interaction=interaction)
+        if name == "bark" and seat is not None:  # the table's edit answered the click: Lola's answer follows it
+            await _answer_privately(interaction, result, seat)
         if name == "answer":  # the Killer's DM prompt or My secrets: its buttons go with the answer (the table was
             # edited apart)
             await edit_answer(interaction, view=None)
@@ -198,6 +209,17 @@ class CerealUI(GameUI):
         engine code of :func:`games.cereal_killer.killer.check_killer_turn`, parameters in words."""
         check_route_sender(table, seat)
         await self.play(bot, table, message.author.id, route_action(content), version=table.version)
+
+
+async def _answer_privately(interaction: discord.Interaction, result: ActResult, seat: int) -> None:
+    """``seat``'s own results of the step (:data:`OWN_RESULTS`), drawn as their DM would be, as an ephemeral
+    follow-up of its click (a webhook: nothing of the bot's REST budget)."""
+    ctx = RenderContext(result.table, result.table.language)
+    view = result.table.engine.view(result.table.state, seat)
+    for event in own_events(result.events, seat, OWN_RESULTS):
+        out = msg.private_message(ctx, seat, event, view)
+        out.language = result.table.language
+        await interaction.followup.send(**out.kwargs(), ephemeral=True)
 
 
 async def clear_answer_buttons(bot: Coroner, timer: Any) -> None:

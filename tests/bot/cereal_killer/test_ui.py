@@ -14,6 +14,7 @@ from bot.cogs.cereal_killer import messages as msg
 from bot.cogs.cereal_killer.ui import CerealUI, _action
 from bot.delivery import split_events
 from bot.errors import UserError, error_text
+from bot.replies import replying
 from bot.simulate.transcript import step_lines
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
@@ -159,6 +160,20 @@ def test_the_next_day_gives_the_killer_no_dm_and_my_secrets_says_its_route_is_du
     assert "Day 1: 3 → 8 → 13 → 12" in secrets and "Day 2: your route is due" in secrets
     assert [item.custom_id for item in UI.secrets_items(ctx_of(step.state), 0, view)] == [
         "coroner:g:1:5:route:"]
+
+
+def test_lolas_bark_answer_is_her_clicks_answer_only_while_it_is_answered() -> None:
+    """While Lola's own click is answered (bot.replies), her Bark's answer is no DM (it follows the click
+    privately); delivered otherwise (another task, a time limit) it is her DM as before; the Killer's never is."""
+    state = play(new_game(3), (0, FIRST))
+    step = ENGINE.apply(state, 2, _parsed({"type": "bark"}))
+    (answer,) = [e for e in step.events if e.key == "cereal_killer.bark_answer"]
+    assert answer.audience.seats == (2,) and not UI.echoes(answer, step.events)
+    with replying(2):
+        assert UI.echoes(answer, step.events)
+        assert split_events(ctx_of(step.state), UI, step.events)[1] == {}
+    with replying(1):
+        assert not UI.echoes(answer, step.events)
 
 
 @pytest.mark.parametrize("route", [[8, 13, 12], [2, 1, 6]])
