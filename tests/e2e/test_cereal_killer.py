@@ -4,11 +4,14 @@ private answers, the board image on every status, and no route in any public mes
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
 
 from bot.cogs.cereal_killer.render import render_board
+from bot.cogs.cereal_killer.ui import ANSWER_TIMER
+from bot.db.models import Timer
 from bot.db.models.stats import Achievement
 from games.cereal_killer import ENGINE
 from tests.discord_double import StoredMessage, User
@@ -227,6 +230,39 @@ async def test_lobby_says_who_will_be_who(world: World) -> None:
         assert f"<@{bob.id}> is the Detective\n<@{carol.id}> is Lola" in lobby.text
         await (await bob.click(lobby, label="Leave")).response()
         assert f"<@{carol.id}> is the Detective" in lobby.text and "Lola" not in lobby.text
+
+
+async def test_an_answer_clicked_in_its_dm_leaves_its_deadline_nothing_to_read(world: World) -> None:
+    """The Killer answers a direction question with its DM buttons (they go with the click): at the answer's
+    deadline the bot neither reads the DM's history nor edits it (no request), as it would for buttons left there
+    (an answer from My secrets, or by the turn timer: the restart test)."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        await start(world, [alice, bob])
+        before = mark(statuses(world))
+        await alice.dm_bot(ROUTE)
+        status = await next_status(world, before)
+        status = await click(world, bob, status, "place", ["7"])
+        status = await click(world, bob, status, "step", ["2"])
+        dms = len(alice.dms())
+        await click(world, bob, status, "ask", ["direction"])
+        prompt = await answer_prompt(world, alice, dms)
+        due = await answer_due(world)
+        count = mark(statuses(world))
+        await (await alice.click(prompt, label=prompt.buttons()[0]["label"])).response()
+        await next_status(world, count)
+        await world.double.wait_for(lambda: not prompt.components, what="the answer buttons to go")
+        requests = len(world.double.requests)
+        world.clock.set(datetime.fromtimestamp(due + 1, UTC))
+        await stored(world, lambda: _answer_timer_fired(world), "the answer's deadline")
+        dm_calls = [r for r in world.double.requests[requests:] if f"/channels/{prompt.channel_id}/" in r.path]
+        assert dm_calls == []
+
+
+async def _answer_timer_fired(world: World) -> bool:
+    async with world.sessions() as session:
+        return bool(await session.scalar(select(Timer.id).where(Timer.kind == ANSWER_TIMER,
+                                                                  Timer.fired_at.is_not(None))))
 
 
 async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answer(world: World) -> None:

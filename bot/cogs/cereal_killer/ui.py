@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
+from cachetools import LRUCache
 
 from bot.budget import fit_modal
 from bot.cogs.cereal_killer import messages as msg
@@ -39,7 +40,7 @@ from bot.replies import in_reply, own_events, replying
 from bot.tables import TableService
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
-from bot.ui import Attachment, GameUI, Outgoing, RenderContext
+from bot.ui import Attachment, GameUI, Outgoing, RenderContext, ui_for
 from games.cereal_killer.board import Geometry
 from games.cereal_killer.models import KILLER, ROLES
 from games.core import Event
@@ -54,6 +55,8 @@ PROMPTS = ("cereal_killer.prompt.question", "cereal_killer.prompt.sniff")
 #: comes by DM; both stay under My secrets
 OWN_RESULTS = frozenset({"cereal_killer.bark_answer"})
 ANSWER_TIMER = "cereal_killer_answer_due"
+#: answer prompts remembered as cleared by the Killer's click (:attr:`CerealUI.cleared`)
+CLEARED = 1_000
 log = logging.getLogger(__name__)
 NUMBERS = re.compile(r"\d+")
 
@@ -68,6 +71,11 @@ class CerealUI(GameUI):
     #: the Killer's own route, shown back to it: the edited table acknowledges it, the route and its board come
     #: with the next day's prompt (or the public result), a route sent from the modal is confirmed in its reply
     echo_keys = frozenset({"cereal_killer.route_recorded"})
+
+    def __init__(self) -> None:
+        #: (game id, table version) of answer prompts whose DM buttons went with the Killer's click on them, in this
+        #: process: their deadline's timer has nothing to take away (:func:`clear_answer_buttons`)
+        self.cleared: LRUCache[tuple[int, int], bool] = LRUCache(maxsize=CLEARED)
 
     def echoes(self, event: Event, events: list[Event]) -> bool:
         """The Killer's route is an echo unless the bot walked it (its turn timed out: ``turn.auto`` for the
@@ -181,6 +189,8 @@ class CerealUI(GameUI):
         if name == "answer":  # the Killer's DM prompt or My secrets: its buttons go with the answer (the table was
             # edited apart)
             await edit_answer(interaction, view=None)
+            if interaction.guild_id is None:  # the DM prompt itself: nothing left for its deadline to clear
+                self.cleared[(table.id, version)] = True
 
     async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
                        values: dict[str, Any]) -> None:
@@ -225,7 +235,11 @@ async def _answer_privately(interaction: discord.Interaction, result: ActResult,
 async def clear_answer_buttons(bot: Coroner, timer: Any) -> None:
     """The ``cereal_killer_answer_due`` timer: at the deadline of the Killer's answer (given by then, by a click
     or by the turn timer), take the answer buttons of that prompt (table version ``payload["version"]``) off
-    the Killer's DM. A restart in between is fine: a missed timer fires at start."""
+    the Killer's DM. A restart in between is fine: a missed timer fires at start. Nothing to do (no read, no
+    request) when the Killer answered with those very buttons in this process (:attr:`CerealUI.cleared`)."""
+    ui = ui_for("cereal_killer")
+    if isinstance(ui, CerealUI) and ui.cleared.pop((timer.game_id, timer.payload.get("version")), None):
+        return
     table = await bot.tables.load(timer.game_id)
     user_id = table.user_of(KILLER)
     if user_id is None:
