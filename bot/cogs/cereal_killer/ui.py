@@ -68,8 +68,8 @@ def _space_options(ctx: RenderContext, geo: Geometry, spaces: Sequence[int]) -> 
 
 class CerealUI(GameUI):
     game = "cereal_killer"
-    #: the Killer's own route, shown back to it: the edited table acknowledges it, the route and its board come
-    #: with the next day's prompt (or the public result), a route sent from the modal is confirmed in its reply
+    #: the Killer's own route, shown back to it: the edited table acknowledges it (the route stays under My secrets,
+    #: and the result shows every route), a route sent from the modal is confirmed in its reply
     echo_keys = frozenset({"cereal_killer.route_recorded"})
 
     def __init__(self) -> None:
