@@ -179,17 +179,17 @@ class Lobby(ScheduledLobbies, SeriesRounds, commands.Cog):
         try:
             await self._lobby_action(interaction, game_id, action, edit, values or [])
         except Exception as exc:  # noqa: BLE001
-            await send_error(self.bot, interaction, exc, await self._about(interaction, game_id))
+            if ABOUT not in interaction.extras:
+                await self._about(interaction, game_id)
+            await send_error(self.bot, interaction, exc)
 
-    async def _about(self, interaction: discord.Interaction, game_id: int) -> Table | None:
-        """The table a refused lobby action was about, for its refusal's language (None when it is gone)."""
-        known = interaction.extras.get(ABOUT)
-        if known is not None and known.id == game_id:
-            return known  # type: ignore[no-any-return]
+    async def _about(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Record the game a refused lobby action was about, so its refusal comes in the game's language
+        (:func:`bot.errors.about`); a game that is gone leaves the server's language."""
         try:
-            return await self.bot.tables.load(game_id)
+            about(interaction, await self.bot.tables.load(game_id))
         except Exception:  # noqa: BLE001 - no such game (or no database): the server's language then
-            return None
+            log.debug("no game %s for the language of a refusal", game_id, exc_info=True)
 
     async def _lobby_action(self, interaction: discord.Interaction, game_id: int, action: str, edit: bool,
                             values: list[str]) -> None:
