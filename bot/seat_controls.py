@@ -90,7 +90,8 @@ async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Ta
     history keeps who held it before); the seat's secrets reach them by DM, named as the seat went before, with the
     controls the seat has now (those of **My secrets**: an answer the seat owes, say), and the offer's message says
     so (its button gone); when their DMs are closed it says that instead, with the "My secrets" button that shows
-    them the secrets privately (and the channel's closed-DM notice names them, as any closed-DM player). Raises
+    them the secrets privately (and the channel's closed-DM notice names them, as any closed-DM player). When it
+    was the host's own seat, the host (passed on) is told by DM (:func:`host_seat_taken`). Raises
     ``TableError`` (``seat.error.no_offer``, ``seat.error.offer_lapsed``, ``seat.error.seated``,
     ``seat.error.computer``...)."""
     ui = ui_for(table.game, table.mode)
@@ -106,9 +107,21 @@ async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Ta
                    language=ctx.language)
     if await in_time(interaction, bot.delivery.dm(result.table, seat, out)):
         await edit_answer(interaction, content=ctx.t("seat.taken"), view=None)
-        return
-    await edit_answer(interaction, content=ctx.t("seat.taken_dm_closed"),
-                      view=view_of(secrets_button(table.id, ctx.t("secrets.button"))))
+    else:
+        await edit_answer(interaction, content=ctx.t("seat.taken_dm_closed"),
+                          view=view_of(secrets_button(table.id, ctx.t("secrets.button"))))
+    if table.user_of(seat) == table.host_id and result.table.host_id != table.host_id:
+        await bot.delivery.dm(table, seat, host_seat_taken(table, result.table, seat))
+
+
+def host_seat_taken(before: Table, after: Table, seat: int) -> Outgoing:
+    """The DM the host gets once a newcomer took the host's own ``seat`` (``before`` and ``after`` the change): who
+    took it, where, and who hosts the game from now on (:func:`games.core.seats.next_host`)."""
+    ctx = RenderContext(after, after.language)
+    successor = after.seat_of(after.host_id)
+    return Outgoing(content=ctx.t("seat.host_seat_taken_dm", user=ctx.shown_name(seat), channel=after.channel_id,
+                                  host=ctx.shown_name(successor) if successor is not None else "-"),
+                    language=after.language)
 
 
 def check_replacer(interaction: discord.Interaction, table: Table) -> None:
@@ -188,15 +201,40 @@ async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is
 async def hand_over(bot: Coroner, interaction: discord.Interaction, table: Table, seat: int,
                     member: discord.Member | None) -> None:
     """``/replace``: the host's replacement of ``seat``: to the computer at once (``member`` None; answered
-    privately), or an offer to ``member`` (the command's public answer, :func:`offer_seat`). Raises ``UserError``
+    privately), or an offer to ``member`` (:func:`offer_seat`): the command's public answer, or, once the command
+    was deferred (privately, so that a refusal is never public), a channel message of its own, the host told
+    privately. Raises ``UserError``
     (``seat.error.host_only``, ``seat.error.bot``) or ``TableError``."""
     check_replacer(interaction, table)
     if member is None:
         after = await to_computer(bot, table, seat)
         await respond(interaction, ephemeral=True, content=handed_word(table, after, seat))
         return
+    if not interaction.response.is_done():  # the offer is the command's public answer
+        await offer_seat(bot, table, seat, member.id, is_bot=member.bot, by=interaction.user.id,
+                         post=lambda out: respond(interaction, ephemeral=False, **out.kwargs()))
+        return
+    # deferred privately (a slow database: a refusal stays private), so the offer is a message of its own
     await offer_seat(bot, table, seat, member.id, is_bot=member.bot, by=interaction.user.id,
-                     post=lambda out: respond(interaction, ephemeral=False, **out.kwargs()))
+                     post=channel_post(bot, table))
+    await respond(interaction, ephemeral=True, content=offered_word(table, seat, member.id))
+
+
+def channel_post(bot: Coroner, table: Table) -> Callable[[Outgoing], Awaitable[int | None]]:
+    """An offer's ``post`` (:func:`offer_seat`) that sends it to the game's channel as a message of its own (the
+    host's panel, and ``/replace`` once its answer was deferred privately)."""
+    delivery = bot.delivery
+
+    async def post(out: Outgoing) -> int:
+        return (await delivery.send(await delivery.channel(table.channel_id), out, "offer")).id
+
+    return post
+
+
+def offered_word(table: Table, seat: int, newcomer: int) -> str:
+    """What the host is told privately once ``seat``'s offer to ``newcomer`` (a Discord id) was posted."""
+    ctx = RenderContext(table, table.language)
+    return ctx.t("host.replace.offered", user=f"<@{newcomer}>", seat=ctx.shown_name(seat))
 
 
 async def offer_lapsed(bot: Coroner, timer: Any) -> None:
