@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.lobby.names import is_manager, user_names
 from bot.components import GameButton, secrets_button, view_of
 from bot.deadline import edit_answer, in_time, respond
 from bot.errors import UserError
 from bot.i18n import t
+from bot.members import is_manager, user_names
 from bot.tables import Table, TableError
 from bot.tables.seats import holds
 from bot.ui import SILENT, Outgoing, RenderContext, text_name, ui_for

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
-from bot.cogs.lobby.names import user_names
+from bot.members import user_names
 from bot.tables import Table
 from bot.tables.model import TableSeat
 from bot.ui import RenderContext

@@ -14,10 +14,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.cogs.host.panel import check_host, panel, replace_panel
-from bot.cogs.lobby.names import is_manager
 from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
 from bot.errors import UserError, send_error
 from bot.i18n import t
+from bot.members import is_manager
 from bot.seat_controls import channel_post, handed_word, offer_seat, offered_word, to_computer
 from bot.tables import TableError
 from bot.ui import ui_for
