@@ -23,7 +23,7 @@ import discord
 from bot.guild_config import update_config
 from bot.i18n import t
 from bot.reach import MISSING_ACCESS, UNKNOWN_CHANNEL, UNKNOWN_GUILD
-from bot.ui import SILENT, Outgoing, ui_for
+from bot.ui import Outgoing, ui_for
 
 if TYPE_CHECKING:
     from bot.app import Coroner
@@ -47,11 +47,23 @@ async def end_gone(bot: Coroner, table: Table, key: str, *, where: str, guild_le
             await ui_for(ended.game, ended.mode).on_cancelled(bot, ended)
         except discord.HTTPException:
             log.warning("could not tidy up after game %s", ended.id, exc_info=True)
-    text = t(key, ended.language, game=t(f"game.{ended.game}", ended.language), where=where)
     for seat in ended.seats:
         if not seat.is_ai:
-            await bot.delivery.dm(ended, seat.seat, Outgoing(content=text, language=ended.language))
+            await bot.delivery.dm(ended, seat.seat, gone_notice(ended, key, where))
     return True
+
+
+def gone_notice(table: Table, key: str, where: str) -> Outgoing:
+    """The DM each person of ``table`` gets once it ended because its place is gone: the message ``key``
+    (``gone.channel``, ``gone.server``, ``gone.server_unseen``) naming the game and ``where`` it was (a channel
+    mention or name, a server's name: up to 100 characters), pinging nobody."""
+    return Outgoing(content=t(key, table.language, game=t(f"game.{table.game}", table.language), where=where),
+                    language=table.language)
+
+
+def medium_notice(table: Table) -> Outgoing:
+    """What a running social game's channel is told once the server's official medium was deleted."""
+    return Outgoing(content=t("gone.medium", table.language), language=table.language)
 
 
 async def channel_gone(bot: Coroner, channel_id: int, where: str) -> None:
@@ -71,7 +83,7 @@ async def medium_gone(bot: Coroner, guild_id: int) -> None:
         if table.status == "active" and (table.game, table.mode) == ("asesino", "social"):
             channel = await bot.delivery.channel(table.channel_id)
             try:
-                await channel.send(t("gone.medium", table.language), allowed_mentions=SILENT)
+                await channel.send(**medium_notice(table).kwargs())
             except discord.HTTPException:
                 log.warning("could not tell game %s its medium is gone", table.id, exc_info=True)
 

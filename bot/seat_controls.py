@@ -28,9 +28,10 @@ from bot.deadline import edit_answer, in_time, respond
 from bot.errors import UserError
 from bot.i18n import t
 from bot.members import is_manager, user_names
+from bot.seat_texts import handed_word, host_seat_taken, newcomer_dm, offer_end, offer_message, offered_word
 from bot.tables import Table, TableError
 from bot.tables.seats import holds
-from bot.ui import SILENT, Outgoing, RenderContext, text_name, ui_for
+from bot.ui import Outgoing, RenderContext, text_name, ui_for
 from games.core import HOST_SEAT, Event
 from games.core.controls import NAME_LENGTH
 from games.core.seats import MAX_NAMES, seat_change_refusal
@@ -42,7 +43,7 @@ log = logging.getLogger(__name__)
 
 #: how long an offer of a seat stands before it lapses
 OFFER_FOR = timedelta(minutes=15)
-BACK, TAKE = "back", "take_seat"
+BACK = "back"
 
 
 def back_button(table: Table, label: str) -> GameButton:
@@ -99,12 +100,7 @@ async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Ta
     result = await ui.play(bot, table, interaction.user.id, {"type": "seat_replaced", "seat": seat, "to": "person",
                                                              "names": names}, interaction=interaction)
     ctx = RenderContext(result.table, result.table.language)
-    view = result.table.engine.view(result.table.state, seat)
-    was = RenderContext(table, table.language).shown_name(seat)  # by now the seat goes by the newcomer's name
-    items = ui.secrets_items(ctx, seat, view) if result.table.status == "active" else []
-    out = Outgoing(content=ctx.t("seat.new_holder", seat=was, channel=table.channel_id),
-                   embeds=[ui.secrets_embed(ctx, seat, view)], view=view_of(*items) if items else None,
-                   language=ctx.language)
+    out = newcomer_dm(ui, table, result.table, seat)
     if await in_time(interaction, bot.delivery.dm(result.table, seat, out)):
         await edit_answer(interaction, content=ctx.t("seat.taken"), view=None)
     else:
@@ -112,16 +108,6 @@ async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Ta
                           view=view_of(secrets_button(table.id, ctx.t("secrets.button"))))
     if table.user_of(seat) == table.host_id and result.table.host_id != table.host_id:
         await bot.delivery.dm(table, seat, host_seat_taken(table, result.table, seat))
-
-
-def host_seat_taken(before: Table, after: Table, seat: int) -> Outgoing:
-    """The DM the host gets once a newcomer took the host's own ``seat`` (``before`` and ``after`` the change): who
-    took it, where, and who hosts the game from now on (:func:`games.core.seats.next_host`)."""
-    ctx = RenderContext(after, after.language)
-    successor = after.seat_of(after.host_id)
-    return Outgoing(content=ctx.t("seat.host_seat_taken_dm", user=ctx.shown_name(seat), channel=after.channel_id,
-                                  host=ctx.shown_name(successor) if successor is not None else "-"),
-                    language=after.language)
 
 
 def check_replacer(interaction: discord.Interaction, table: Table) -> None:
@@ -150,17 +136,6 @@ async def to_computer(bot: Coroner, table: Table, seat: int) -> Table:
     return result.table
 
 
-def handed_word(before: Table, after: Table, seat: int) -> str:
-    """What the host is told once ``seat`` went to the computer (``before`` and ``after`` the change): that it is
-    the computer's, and when it was the host's own seat, who hosts the game from now on."""
-    ctx = RenderContext(before, before.language)  # (the seat by the name it had: now it is the computer's)
-    said = ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat))
-    successor = after.seat_of(after.host_id)
-    if after.host_id != before.host_id and successor is not None:
-        said += "\n" + ctx.t("seat.host_passed", user=after.shown_name(successor))
-    return said
-
-
 async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is_bot: bool, by: int,
                      post: Callable[[Outgoing], Awaitable[int | None]]) -> None:
     """Offer ``seat`` to the member ``newcomer`` (a Discord id; ``is_bot``: a bot account) for the host ``by``: the
@@ -186,12 +161,7 @@ async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is
     now = bot.clock.now()
     timer = await bot.tables.arm_offer(table.id, seat, newcomer, by, now + OFFER_FOR, now)
     bot.timers.wake(now)  # (the offers it superseded are due now)
-    ctx = RenderContext(table, table.language)
-    button = GameButton(table.id, 0, TAKE, str(seat), label=ctx.t("seat.button.take"), emoji="🪑",
-                        style=discord.ButtonStyle.primary)
-    message = await post(Outgoing(content=ctx.t("seat.offer", user=f"<@{newcomer}>", seat=ctx.shown_name(seat)),
-                                  view=view_of(button), mentions=True, only_pings=(newcomer,),
-                                  language=table.language))
+    message = await post(offer_message(table, seat, newcomer))
     if message is not None:
         ended = await bot.tables.offer_posted(timer, message)
         if ended is not None:  # it ended (superseded, the seat handed over...) before its message was recorded
@@ -231,12 +201,6 @@ def channel_post(bot: Coroner, table: Table) -> Callable[[Outgoing], Awaitable[i
     return post
 
 
-def offered_word(table: Table, seat: int, newcomer: int) -> str:
-    """What the host is told privately once ``seat``'s offer to ``newcomer`` (a Discord id) was posted."""
-    ctx = RenderContext(table, table.language)
-    return ctx.t("host.replace.offered", user=f"<@{newcomer}>", seat=ctx.shown_name(seat))
-
-
 async def offer_lapsed(bot: Coroner, timer: Any) -> None:
     """The ``seat_offer`` timer (:data:`~bot.tables.seats.OFFER_TIMER`): the offer ended; its message (by the id
     its payload keeps) says why, its button gone: it lapsed, another offer of the seat superseded it, the seat was
@@ -251,17 +215,14 @@ async def end_offer(bot: Coroner, game_id: int, payload: dict[str, Any]) -> None
     """Edit the message of the offer whose timer payload is ``payload`` (``seat``, ``user_id``, ``message``,
     ``why``) to say why it ended, its button gone (:func:`offer_lapsed`). A message Discord refuses to edit
     (deleted) is logged and left; a payload without a message: nothing."""
-    seat, user, message = (payload.get(key) for key in ("seat", "user_id", "message"))
+    seat, message = payload.get("seat"), payload.get("message")
     if not isinstance(message, int) or not isinstance(seat, int):
         return
     table = await bot.tables.load(game_id)
-    why = payload.get("why", "lapsed") if table.status == "active" else "ended"
-    ctx = RenderContext(table, table.language)
     channel = await bot.delivery.channel(table.channel_id)
     try:
         await channel.get_partial_message(message).edit(  # type: ignore[attr-defined]
-            content=ctx.t(f"seat.offer_{why}", user=f"<@{user}>", seat=ctx.shown_name(seat)), view=None,
-            allowed_mentions=SILENT)
+            **offer_end(table, payload).kwargs(edit=True))
     except discord.HTTPException as exc:
         log.info("could not end the offer message %s of game %s: %s", message, table.id, exc)
 

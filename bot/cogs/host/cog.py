@@ -18,7 +18,8 @@ from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
 from bot.errors import UserError, send_error
 from bot.i18n import t
 from bot.members import is_manager
-from bot.seat_controls import channel_post, handed_word, offer_seat, offered_word, to_computer
+from bot.seat_controls import channel_post, offer_seat, to_computer
+from bot.seat_texts import handed_word, offered_word
 from bot.tables import TableError
 from bot.ui import ui_for
 from games.core.controls import NAME_LENGTH
