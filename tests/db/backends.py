@@ -2,7 +2,9 @@
 server at 127.0.0.1:5432 answers (trust auth, user ``postgres`` or ``root``), on PostgreSQL too.
 
 PostgreSQL runs use a private database created for the test session (dropped at the end) whose ``public``
-schema is recreated before each test, so runs are repeatable and never touch anyone else's tables.
+schema is recreated before each test, so runs are repeatable and never touch anyone else's tables; the end-to-end
+tests instead find it migrated once and emptied (:class:`MigratedPostgres`), as their SQLite runs copy a migrated
+template.
 """
 
 from __future__ import annotations
