@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
+import pytest
+
 from bot.lookalike import prototype, skeleton
 from bot.members import user_names
 from bot.tables import Table
@@ -94,3 +96,20 @@ def test_skeletons_follow_unicodes_confusables() -> None:
     assert skeleton("José") != skeleton("Jose") and skeleton("Alice") != skeleton("Alicia")
     assert prototype("\u0410") == prototype("A") == "A" and prototype("I") == prototype("l") == prototype("1")
     assert looks("A1ice") == looks("alice") == looks("ALICE") == looks("\u0391LICE") == looks("\u0430lice")
+
+
+@pytest.mark.parametrize("invisible", ["\u034f", "\ufe0f", "\u3164", "\u115f"])
+def test_a_name_with_a_character_that_shows_nothing_is_a_twin(invisible: str) -> None:
+    """A combining grapheme joiner, a variation selector (category Mn) or a Hangul filler (Lo, the classic blank
+    Discord name) shows nothing, as a zero-width space does: "Alice" and "Alice" + one of them are twins."""
+    assert looks(f"Alice{invisible}") == looks("Alice")
+    table = _table(("Alice",), (f"Alice{invisible}",), ("Bob",))
+    assert [table.shown_name(s) for s in range(3)] == ["Alice (#1)", f"Alice{invisible} (#2)", "Bob"]
+
+
+def test_a_suffixed_name_never_reads_as_another_seats_own_name() -> None:
+    """Beside a player who named themselves "Alex (#2)", the second Alex takes the next free suffix."""
+    table = _table(("Alex",), ("Alex",), ("Alex (#2)",))
+    assert [table.shown_name(s) for s in range(3)] == ["Alex (#1)", "Alex (#2-2)", "Alex (#2)"]
+    table = _table(("Alex", "alex_b"), ("Alex", "alex_c"), ("Alex (alex_b)",))
+    assert [table.shown_name(s) for s in range(3)] == ["Alex (#1)", "Alex (alex_c)", "Alex (alex_b)"]
