@@ -92,7 +92,10 @@ def install() -> None:
         if phase == "start":
             gc_started.append(time.perf_counter())
         elif gc_started:
-            note("gc", f"{time.perf_counter() - gc_started.pop():.6f} {info.get('generation')}")
+            spent = time.perf_counter() - gc_started.pop()
+            generation = info.get("generation")
+            heap = f" heap {len(gc.get_objects())}" if generation == 2 else ""  # (counted after the stamp)
+            note("gc", f"{spent:.6f} {generation} {info.get('collected')}{heap}")
 
     gc.callbacks.append(on_gc)
     run = asyncio.events.Handle._run
@@ -141,6 +144,9 @@ async def main() -> None:
     bot = CoronerBot(settings, guild_ready_timeout=0.05)
 
     async def ready() -> None:
+        note("heap", f"{len(gc.get_objects())} {gc.get_count()} {gc.get_threshold()}")
+        if os.environ.get("COR_TRACE_FREEZE"):  # an experiment: the startup heap kept out of every collection
+            gc.freeze()
         print("ready", flush=True)
 
     bot.add_listener(ready, "on_ready")

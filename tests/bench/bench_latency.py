@@ -84,7 +84,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> None:
                                           trace=args.stages / f"trace-{channels}.txt")
         else:
             latency = ScaleRun(channels=channels, db_url=db_url, workdir=workdir)
-        latency.global_limit = args.global_limit
+        latency.global_limit, latency.spec = args.global_limit, not args.no_spec
         own = os.times()
         throughput = await latency.throughput(1, args.seconds, during=profiler(out) if out else None)
         own_cpu = sum(os.times()[:2]) - sum(own[:2])
@@ -112,6 +112,8 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, default=None, help="sample the bot with py-spy into this folder")
     parser.add_argument("--global-limit", type=int, default=None,
                         help="the double's global limit, requests/s (default Discord's 50; a diagnosis, not a result)")
+    parser.add_argument("--no-spec", action="store_true",
+                        help="the double skips its OpenAPI checks (half its CPU; a diagnosis, not a result)")
     parser.add_argument("--stages", type=Path, default=None,
                         help="trace where each click's time goes (tests.bench.stages) into this folder")
     args = parser.parse_args()

@@ -49,6 +49,7 @@ from tests.bench._db import private_postgres
 from tests.crash.run import CrashRun, Report
 from tests.db.backends import _admin
 from tests.discord_double import Channel, DiscordDouble, StoredMessage
+from tests.discord_double.schema import SPEC_PATH
 from tests.discord_double.server import TOKEN
 from tests.e2e.conftest import mark
 from tests.support.processes import BotProcess, Cluster
@@ -164,6 +165,8 @@ class ScaleRun(CrashRun):
     bot_env: dict[str, str] = {"LOG_LEVEL": "WARNING"}  # noqa: RUF012 (read only)
     #: the double's global limit (requests a second outside interactions; None: Discord's 50)
     global_limit: int | None = None
+    #: whether the double checks every request and answer against Discord's OpenAPI spec (as the tests do)
+    spec: bool = True
 
     def __init__(self, *, channels: int, db_url: str, workdir: Path) -> None:
         super().__init__(moves=10**9, games=channels, kills=0, seed=1, db_url=db_url, workdir=workdir)
@@ -171,7 +174,7 @@ class ScaleRun(CrashRun):
 
     async def world(self, shards: int) -> None:
         register(ENGINE)
-        self.double = await DiscordDouble(shard_count=shards).start()
+        self.double = await DiscordDouble(shard_count=shards, spec_path=SPEC_PATH if self.spec else Path("/")).start()
         self.double.strict = False
         if self.global_limit is not None:
             self.double.rate_limits.global_limit = self.global_limit
