@@ -42,6 +42,8 @@ from sqlalchemy.dialects.sqlite.aiosqlite import (
 )
 from sqlalchemy.util import EMPTY_DICT
 
+from bot.db.checkpoints import Checkpointer
+
 #: seconds a first write waits in the queue before it fails as SQLite's would ("database is locked"): its busy
 #: timeout (``PRAGMA busy_timeout`` in :func:`bot.db.session.create_engine`)
 WRITER_WAIT = 10.0
@@ -171,14 +173,17 @@ class OneHopConnection(AsyncAdapt_aiosqlite_connection):
     another connection's lock (:meth:`cannot_wait`), and its writes queued behind the engine's other connections'
     (:class:`WriterQueue`)."""
 
-    __slots__ = ("_wal", "_writing", "_writers", "_holds")
+    __slots__ = ("_wal", "_writing", "_writers", "_holds", "checkpoints")
     _cursor_cls = OneHopCursor
 
-    def __init__(self, dbapi: Any, connection: aiosqlite.Connection, writers: WriterQueue | None = None) -> None:
+    def __init__(self, dbapi: Any, connection: aiosqlite.Connection, writers: WriterQueue | None = None,
+                 checkpoints: Checkpointer | None = None) -> None:
         super().__init__(dbapi, connection)
         self._wal = False
         self._writing = False
         self._writers = writers or WriterQueue()
+        #: the engine's checkpoints in the background (:mod:`bot.db.checkpoints`), told of every commit
+        self.checkpoints = checkpoints or Checkpointer()
         #: the engine's writer lock this connection holds (its transaction wrote, or is about to) and its loop
         self._holds: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
 
@@ -251,10 +256,12 @@ class OneHopConnection(AsyncAdapt_aiosqlite_connection):
     def commit(self) -> None:
         self._writing = False
         try:
-            if not self._idle():
-                super().commit()
+            if self._idle():
+                return
+            super().commit()
         finally:
             self._give_back()
+        self.checkpoints.committed()
 
     def close(self) -> None:
         try:
@@ -271,15 +278,17 @@ class OneHopConnection(AsyncAdapt_aiosqlite_connection):
 
 class OneHopDBAPI(AsyncAdapt_aiosqlite_dbapi):
     """The DBAPI module of ``sqlite+aiosqlite`` whose connections are :class:`OneHopConnection`, sharing one
-    :class:`WriterQueue` (one module object per engine: :func:`one_hop_dbapi`)."""
+    :class:`WriterQueue` and one :class:`~bot.db.checkpoints.Checkpointer` (one module object per engine:
+    :func:`one_hop_dbapi`)."""
 
     def __init__(self, aiosqlite: Any, sqlite: Any) -> None:
         super().__init__(aiosqlite, sqlite)
         self.writers = WriterQueue()
+        self.checkpoints = Checkpointer()
 
     def connect(self, *arg: Any, **kw: Any) -> OneHopConnection:
         adapted = super().connect(*arg, **kw)
-        return OneHopConnection(self, adapted._connection, self.writers)
+        return OneHopConnection(self, adapted._connection, self.writers, self.checkpoints)
 
 
 def one_hop_dbapi() -> OneHopDBAPI:
