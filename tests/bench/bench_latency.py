@@ -13,7 +13,15 @@ window, writes its stacks to ``DIR/channels-N.txt`` (folded: one stack and its s
 functions the bot's Python spent the most samples in (``--gil``: only while holding the GIL, so waiting is not
 counted).
 
-Run: ``.venv/bin/python -m tests.bench.bench_latency`` (``--seconds``, ``--channels 1 6``, ``--profile DIR``).
+``--stages DIR`` traces where each click's time goes (:mod:`tests.bench.stages`: the bot as
+:mod:`tests.bench._traced_bot`, stage medians over all moves and the slowest 2 %, then the slowest moves with what ran
+meanwhile). Two diagnoses take the Discord double out of the way (their numbers are not the benchmark's):
+``--global-limit N`` raises Discord's global limit of 50 requests a second (a pass costs 2.2 requests outside
+callbacks, a table edit and the new holder's DM, so ~23 passes a second use it up: then discord.py waits out the
+rest of the second after a 429), ``--no-spec`` skips the double's OpenAPI checks (half of this process's CPU).
+
+Run: ``.venv/bin/python -m tests.bench.bench_latency`` (``--seconds``, ``--channels 1 6``, ``--profile DIR``,
+``--stages DIR``).
 """
 
 from __future__ import annotations
