@@ -7,8 +7,10 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from bot.lookalike import skeleton
 from games.core import Engine, Event, Outcome, get_engine
 from games.core.seats import ABANDONED  # the outcome reason of an abandoned game (:attr:`Table.abandoned`)
 
@@ -162,13 +164,16 @@ class Table:
         return self.status in ("lobby", "active")
 
 
+@lru_cache(maxsize=4096)
 def looks(name: str) -> str:
-    """How ``name`` reads on screen, to tell look-alike names apart: format characters (zero-width spaces, word
-    joiners, direction marks: Unicode category Cf) dropped, compatibility forms folded (NFKC: full-width and
-    mathematical letters read as plain ones) and case folded. ``looks("Al\\u2060ice") == looks("ALICE")``.
-    Letters of other scripts that merely look alike (a Cyrillic "А") stay apart."""
+    """How ``name`` reads on screen, to tell look-alike names apart (only to compare, never to show): format
+    characters (zero-width spaces, word joiners, direction marks: Unicode category Cf) dropped, compatibility forms
+    folded (NFKC: full-width and mathematical letters read as plain ones), letters of other scripts that look the
+    same read as one (Unicode's confusables, TR39's skeleton: :func:`bot.lookalike.skeleton`, so a Cyrillic or Greek
+    "а" reads as the Latin "a", "m" as "rn"), case folded before and after. ``looks("Al\\u2060ice") == looks("ALICE")
+    == looks("\\u0410lice")``."""
     visible = "".join(c for c in name if unicodedata.category(c) != "Cf")
-    return unicodedata.normalize("NFKC", visible).casefold()
+    return skeleton(unicodedata.normalize("NFKC", visible).casefold()).casefold()  # (a prototype may be upper case)
 
 
 def _first_name(names: tuple[str, ...], seat: int) -> str:
