@@ -7,9 +7,11 @@ stages line up with the benchmark's own stamps:
   ``deferred``, ``acted``, ``answered`` (its ``ok`` follow-up);
 - ``sql <seconds> <hop|loop> <first|-> <verb table>``: a statement, ending at ``t``, run in aiosqlite's thread
   (``hop``) or the event loop's, ``first``: the transaction's first write (the one that may wait for the lock);
-- ``commit <seconds>``, ``deliver <seconds>`` (one step's delivery, its marking included);
+- ``commit <seconds>``, ``txn <seconds>`` (a move's transaction, ``TableService._act``), ``deliver <seconds>`` (one
+  step's delivery, its marking included);
 - ``timers <seconds>`` (one pass of the timer loop's claim), ``sweep <seconds>``;
-- ``gc <seconds> <generation>``; ``slow <seconds> <callback>``: one event loop callback that ran 3 ms or more.
+- ``gc <seconds> <generation> <collected>`` (a full collection adds ``heap <objects>`` after it), ``heap`` once
+  ready; ``slow <seconds> <callback>``: one event loop callback that ran 3 ms or more.
 """
 
 from __future__ import annotations
@@ -145,8 +147,6 @@ async def main() -> None:
 
     async def ready() -> None:
         note("heap", f"{len(gc.get_objects())} {gc.get_count()} {gc.get_threshold()}")
-        if os.environ.get("COR_TRACE_FREEZE"):  # an experiment: the startup heap kept out of every collection
-            gc.freeze()
         print("ready", flush=True)
 
     bot.add_listener(ready, "on_ready")
