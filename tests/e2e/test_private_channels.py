@@ -1,7 +1,7 @@
 """A game played in a private channel (a staff room only some members can view) is shown only to who can view that
 channel: ``/history`` (the list, the autocomplete, one game's timeline with every secret) and ``/games``; a private
 thread's game only to the thread's members and who may manage threads. Once the channel is deleted, only members
-with Manage Server are shown its games (:mod:`bot.cogs.history.visibility`)."""
+with Manage Server are shown its games (:mod:`bot.members`)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,14 @@
-"""Who may read about a game: whoever can view the channel it was played in.
+"""Members as the bot sees them, below every cog: the names a player is seated under, whether a member holds the
+host's powers as a server manager, and who may read about a game (whoever can view the channel it was played in).
 
-A game's history (every secret), its line in ``/history``'s list and autocomplete, and a running game's line in
-``/games`` are shown only to a member who can view its channel now, as Discord computes it
-(``channel.permissions_for(member).view_channel``). A thread answers with its parent's permissions, which is all of
-it for a public thread; a private thread is seen only by its members and by those who may manage threads there
-(Manage Threads, or Administrator): Discord is asked whether the member is in it (one request per private thread
-whose membership the cache does not show; an error counts as not). A game whose channel is gone (deleted, or a
-thread this process no longer has) is shown only to members with Manage Server: nobody can be asked whether they
-could see it, and its players may have been a private few.
+A game's history (every secret), its line in ``/history``'s list and autocomplete, a running game's line in
+``/games`` and the per-role tallies of ``/stats`` are shown only to a member who can view its channel now, as
+Discord computes it (``channel.permissions_for(member).view_channel``). A thread answers with its parent's
+permissions, which is all of it for a public thread; a private thread is seen only by its members and by those who
+may manage threads there (Manage Threads, or Administrator): Discord is asked whether the member is in it (one
+request per private thread whose membership the cache does not show; an error counts as not). A game whose channel
+is gone (deleted, or a thread this process no longer has) is shown only to members with Manage Server: nobody can
+be asked whether they could see it, and its players may have been a private few.
 """
 
 from __future__ import annotations
@@ -17,7 +18,17 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.cogs.lobby.names import is_manager
+
+def user_names(user: discord.abc.User) -> list[str]:
+    """The names a player goes by here, the one the server shows first (nickname, else display name: the name the
+    table calls the seat by), then the user name and global display name (no duplicates)."""
+    names = [user.display_name, user.name, getattr(user, "global_name", None), getattr(user, "nick", None)]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def is_manager(user: discord.abc.User) -> bool:
+    """Whether ``user`` may manage the server (Manage Server): the host's powers are theirs too."""
+    return isinstance(user, discord.Member) and user.guild_permissions.manage_guild
 
 
 async def can_view(user: discord.abc.User, guild: discord.Guild | None, channel_id: int) -> bool:
