@@ -48,6 +48,18 @@ def error_text(language: str, exc: BaseException, table: Table | None = None) ->
     return "⚠️ " + cat.render("error.unexpected")
 
 
+#: the key in ``interaction.extras`` of the language of the game an interaction is about (:func:`about`)
+ABOUT = "coroner_game_language"
+
+
+def about(interaction: discord.Interaction, table: Table) -> Table:
+    """Record that ``interaction`` is about ``table`` (returned), so that a refusal raised later, wherever it is
+    caught (the app command error handler too), comes in the game's language, not the server's current one
+    (:func:`send_error`; its parameters are shown as given, as without a table)."""
+    interaction.extras[ABOUT] = table.language
+    return table
+
+
 def typed_texts(values: Mapping[str, object]) -> list[str]:
     """The free text a modal submit carried: its text inputs' values that are not blank, in the form's order
     (a select's picked values are lists and are left out)."""
@@ -74,12 +86,14 @@ def kept_embeds(texts: Sequence[str]) -> list[discord.Embed]:
 async def send_error(bot: Coroner, interaction: discord.Interaction, exc: BaseException,
                      table: Table | None = None, *, typed: Sequence[str] = ()) -> None:
     """Reply ephemerally with the error text (as a follow-up if the interaction was already answered), in the
-    language of ``table`` when the refusal is about a game, else in the server's. ``typed`` is the free text of
+    language of ``table`` when the refusal is about a game (or of the game recorded by :func:`about`), else in
+    the server's. ``typed`` is the free text of
     a refused modal (:func:`typed_texts`): a modal is gone once submitted, so the reply gives that text back
     (:func:`kept_embeds`) and nothing the player wrote is lost."""
     if not isinstance(exc, IllegalAction | TableError | UserError):
         log.exception("interaction failed", exc_info=exc)
-    language = table.language if table is not None else await bot.language(interaction.guild_id)
+    language = (table.language if table is not None else getattr(interaction, "extras", {}).get(ABOUT)
+                or await bot.language(interaction.guild_id))
     text = error_text(language, exc, table)
     embeds = kept_embeds(typed)
     if embeds:

@@ -146,7 +146,9 @@ def install_gone(bot: Coroner) -> None:
             await medium_gone(bot, channel.guild.id)
 
     async def on_raw_thread_delete(payload: discord.RawThreadDeleteEvent) -> None:
-        await channel_gone(bot, payload.thread_id, f"<#{payload.thread_id}>")
+        # named as it was (a mention of a deleted thread shows as unknown), when the cache still had it
+        where = f"#{payload.thread.name}" if payload.thread is not None else f"<#{payload.thread_id}>"
+        await channel_gone(bot, payload.thread_id, where)
 
     async def on_guild_remove(guild: discord.Guild) -> None:
         for table in await bot.tables.open_tables(guild_id=guild.id):

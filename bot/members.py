@@ -3,14 +3,17 @@ host's powers as a server manager, and who may read about a game (whoever can vi
 
 A game's history (every secret), its line in ``/history``'s list and autocomplete, a running game's line in
 ``/games`` and the per-role tallies of ``/stats`` are shown only to a member who can view its channel now, as
-Discord computes it (``channel.permissions_for(member).view_channel``; a thread answers with its parent's
-permissions). A game whose channel is gone (deleted, or a thread this process no longer has) is shown only to
-members with Manage Server: nobody can be asked whether they could see it, and its players may have been a private
-few.
+Discord computes it (``channel.permissions_for(member).view_channel``). A thread answers with its parent's
+permissions, which is all of it for a public thread; a private thread is seen only by its members and by those who
+may manage threads there (Manage Threads, or Administrator): Discord is asked whether the member is in it (one
+request per private thread whose membership the cache does not show; an error counts as not). A game whose channel
+is gone (deleted, or a thread this process no longer has) is shown only to members with Manage Server: nobody can
+be asked whether they could see it, and its players may have been a private few.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 
 import discord
@@ -28,15 +31,35 @@ def is_manager(user: discord.abc.User) -> bool:
     return isinstance(user, discord.Member) and user.guild_permissions.manage_guild
 
 
-def can_view(user: discord.abc.User, guild: discord.Guild | None, channel_id: int) -> bool:
+async def can_view(user: discord.abc.User, guild: discord.Guild | None, channel_id: int) -> bool:
     """Whether ``user`` (the member asking in ``guild``) may read about a game of ``channel_id`` (see the module).
     ``guild`` is None when this process does not have the server: every channel counts as gone."""
     channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
     if channel is None or not isinstance(user, discord.Member):
         return is_manager(user)
-    return channel.permissions_for(user).view_channel
+    permissions = channel.permissions_for(user)
+    if not permissions.view_channel:
+        return False
+    if not isinstance(channel, discord.Thread) or not channel.is_private() or permissions.manage_threads:
+        return True
+    return await _in_thread(channel, user.id)
 
 
-def viewable(user: discord.abc.User, guild: discord.Guild | None, channel_ids: Iterable[int]) -> set[int]:
-    """The ones of ``channel_ids`` whose games ``user`` may read about (:func:`can_view`)."""
-    return {c for c in set(channel_ids) if can_view(user, guild, c)}
+async def viewable(user: discord.abc.User, guild: discord.Guild | None, channel_ids: Iterable[int]) -> set[int]:
+    """The ones of ``channel_ids`` whose games ``user`` may read about (:func:`can_view`; private threads are asked
+    about at once)."""
+    channels = list(set(channel_ids))
+    seen = await asyncio.gather(*(can_view(user, guild, c) for c in channels))
+    return {c for c, yes in zip(channels, seen, strict=True) if yes}
+
+
+async def _in_thread(thread: discord.Thread, user_id: int) -> bool:
+    """Whether ``user_id`` is a member of the private ``thread``: a cached member at once, else as Discord answers
+    (not found, or any failure to ask, is no; its owner may have left it)."""
+    if any(m.id == user_id for m in thread.members):
+        return True
+    try:
+        await thread.fetch_member(user_id)
+    except discord.HTTPException:
+        return False
+    return True

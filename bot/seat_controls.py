@@ -144,18 +144,19 @@ async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is
     ``post`` (which returns its id, kept so that the offer's end edits it: :func:`offer_lapsed`). Who may be
     offered which seat is the engine's rule (:func:`games.core.seats.seat_change_refusal`). Raises
     ``UserError("seat.error.bot")`` or ``TableError`` (``table.bad_seat``, ``table.not_active``,
-    ``seat.error.member_seated``, ``seat.error.computer``, ``seat.error.dead``); nothing is armed or posted
-    then."""
+    ``seat.error.member_seated``, ``seat.error.member_held``: they held another seat, ``seat.error.computer``,
+    ``seat.error.dead``); nothing is armed or posted then."""
     if not table.has_seat(seat):
         raise TableError("table.bad_seat", seat=str(seat + 1))  # numbered from 1, as shown (not a seat to name)
     if is_bot:
         raise UserError("seat.error.bot")
     if table.status != "active":
         raise TableError("table.not_active", game_id=table.id)
+    held = await bot.tables.held_another_seat(table.id, newcomer, seat)
     refusal = seat_change_refusal(holds(table), {"type": "seat_replaced", "seat": seat, "to": "person"},
-                                  person=True, sender=table.seat_of(newcomer), offered=True)
-    if refusal == "seat.error.seated":  # (said to the host, of the member)
-        raise TableError("seat.error.member_seated", user=f"<@{newcomer}>")
+                                  person=True, sender=table.seat_of(newcomer), offered=True, held=held)
+    if refusal in ("seat.error.seated", "seat.error.held"):  # (said to the host, of the member)
+        raise TableError(refusal.replace("error.", "error.member_"), user=f"<@{newcomer}>")
     if refusal is not None:
         raise TableError(refusal, seat=seat)
     now = bot.clock.now()

@@ -9,7 +9,7 @@ from sqlalchemy import ColumnElement, Select, String, and_, cast, false, func, o
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import defer
 
-from bot.db.models import Game
+from bot.db.models import Game, Seat
 from bot.db.repos import games
 from bot.history.record import GameRecord, LoggedAction
 from bot.i18n import t
@@ -40,10 +40,14 @@ def _kept() -> ColumnElement[bool]:
 
 async def _newest(session: AsyncSession, stmt: Select[tuple[Game]]) -> list[Table]:
     """The games ``stmt`` selects, newest first (by end, then id), as tables without state (a list does not need
-    it, and states are large)."""
+    it, and states are large): two queries, the games and then all their seats."""
     stmt = stmt.options(defer(Game.state, raiseload=True)).order_by(Game.finished_at.desc(), Game.id.desc())
-    return [to_table(row, await games.seats_of(session, row.id), with_state=False)
-            for row in (await session.scalars(stmt)).all()]
+    rows = (await session.scalars(stmt)).all()
+    seats: dict[int, list[Seat]] = {row.id: [] for row in rows}
+    if rows:  # every listed game's seats in one query (not one per game)
+        for seat in await session.scalars(select(Seat).where(Seat.game_id.in_(seats)).order_by(Seat.seat)):
+            seats[seat.game_id].append(seat)
+    return [to_table(row, seats[row.id], with_state=False) for row in rows]
 
 
 async def played_in(sessions: async_sessionmaker[AsyncSession], guild_id: int) -> Sequence[int]:

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.db.models import Game
+from bot.db.models import Game, Series
 from bot.db.repos import games, scores
 from bot.tables.model import Table, to_table
+from bot.tables.seats import held_another_seat
 
 
 class ReadsMixin:
@@ -64,10 +65,21 @@ class ReadsMixin:
         return await self._tables(rows)
 
     async def leaderboard(self, guild_id: int, game: str, *, mode: str | None = None, series_id: int | None = None,
-                          limit: int = 10) -> list[scores.Standing]:
-        """See :func:`bot.db.repos.scores.leaderboard`."""
+                          limit: int | None = 10) -> list[scores.Standing]:
+        """See :func:`bot.db.repos.scores.leaderboard` (``limit=None``: every player)."""
         async with self._sessions() as session:
             return await scores.leaderboard(session, guild_id, game, mode=mode, series_id=series_id, limit=limit)
+
+    async def held_another_seat(self, game_id: int, user_id: int, seat: int) -> bool:
+        """See :func:`bot.tables.seats.held_another_seat`."""
+        async with self._sessions() as session:
+            return await held_another_seat(session, game_id, user_id, seat)
+
+    async def series_place(self, series_id: int) -> tuple[int, int] | None:
+        """The server and the channel (ids) series ``series_id`` is played in; None when there is no such series."""
+        async with self._sessions() as session:
+            series = await session.get(Series, series_id)
+            return None if series is None else (series.guild_id, series.channel_id)
 
     async def series_rounds(self, series_id: int) -> scores.SeriesRounds | None:
         """See :func:`bot.db.repos.scores.series_rounds`."""

@@ -16,10 +16,10 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Game, Seat
+from bot.db.models import FormerHolder, Game, Seat
 from bot.db.repos import timers
 from bot.tables.model import ABANDONED, Table, TableError, TableSeat
 from games.core import HOST_SEAT, IllegalAction, Outcome
@@ -53,7 +53,8 @@ async def admit_seat_change(session: AsyncSession, table: Table, action: dict[st
     contract's (:meth:`games.core.Engine.check_seat_change`). Raises ``TableError``: ``table.not_active``,
     ``table.bad_seat``, and the rule's refusals as ``TableError`` (``seat.error.not_away``, ``seat.error.not_yours``,
     ``seat.error.computer``, ``seat.error.no_offer``, ``seat.error.offer_lapsed``: its deadline passed,
-    ``seat.error.seated``); ``IllegalAction("core.host_only")`` for a person sending a change only the bot makes."""
+    ``seat.error.seated``, ``seat.error.held``: the newcomer held another seat of the game, :func:`held_another_seat`);
+    ``IllegalAction("core.host_only")`` for a person sending a change only the bot makes."""
     if table.status != "active":
         raise TableError("table.not_active", game_id=table.id)
     target = _target(table, action)
@@ -64,7 +65,9 @@ async def admit_seat_change(session: AsyncSession, table: Table, action: dict[st
     offers = (await _offers(session, table.id, target, user_id) if person and user_id is not None
               and action.get("to") == "person" else [])
     offered = any(due > now for due in offers)
-    refusal = seat_change_refusal(holds(table), action, person=person, sender=sender, offered=offered)
+    held = (action.get("type") == "seat_replaced" and person and user_id is not None
+            and await held_another_seat(session, table.id, user_id, target))
+    refusal = seat_change_refusal(holds(table), action, person=person, sender=sender, offered=offered, held=held)
     if refusal == "core.host_only":
         raise IllegalAction(refusal)
     if refusal == "seat.error.no_offer" and offers:  # offered, but too late
@@ -76,6 +79,14 @@ async def admit_seat_change(session: AsyncSession, table: Table, action: dict[st
     if seat is not None:  # the bot's word: the game's clock (SYSTEM_SEAT) or the host's (HOST_SEAT)
         return seat, action
     return (target if action.get("type") == "seat_back" else HOST_SEAT), action
+
+
+async def held_another_seat(session: AsyncSession, game_id: int, user_id: int, seat: int) -> bool:
+    """Whether the person ``user_id`` held a seat of game ``game_id`` other than ``seat`` before it changed hands
+    (:class:`bot.db.models.FormerHolder`): they know that seat's secrets."""
+    stmt = select(FormerHolder.id).where(FormerHolder.game_id == game_id, FormerHolder.user_id == user_id,
+                                         FormerHolder.seat != seat).limit(1)
+    return await session.scalar(stmt) is not None
 
 
 async def _offers(session: AsyncSession, game_id: int, seat: int, user_id: int) -> list[datetime]:
@@ -93,6 +104,9 @@ async def change_seat(session: AsyncSession, table: Table, action: dict[str, Any
     as abandoned (:data:`~bot.tables.model.ABANDONED`: no scores; the caller finishes it)."""
     target, kind = action["seat"], action["type"]
     values: dict[str, Any] = {"away": kind == "seat_away"}
+    before = table.user_of(target)
+    if kind == "seat_replaced" and before is not None:  # they know the seat's secrets: no other seat for them
+        session.add(FormerHolder(game_id=table.id, seat=target, user_id=before, until=now))
     if kind == "seat_replaced":
         values["user_id"] = user_id if action["to"] == "person" else None
         values["dm_ok"] = True

@@ -112,11 +112,12 @@ class Hold:
 
 
 def seat_change_refusal(holds: Sequence[Hold], action: dict[str, Any], *, person: bool, sender: int | None,
-                        offered: bool = False) -> str | None:
+                        offered: bool = False, held: bool = False) -> str | None:
     """Why the seat change ``action`` (JSON, of a seat at the table) may not be made, as a catalogue key, or None
     when it may (issue 24). ``person``: a person sends it (False: the bot, for the game's clock or for the host,
     who was checked); ``sender``: the seat that person holds (None: none); ``offered``: the host's offer of this
-    seat to that person stands.
+    seat to that person stands; ``held``: that person held another seat of this game before (and knows its
+    secrets).
 
     * ``seat_back`` ("I'm back"): only for an away seat (``seat.error.not_away``), only by its own person
       (``seat.error.not_yours``).
@@ -126,7 +127,8 @@ def seat_change_refusal(holds: Sequence[Hold], action: dict[str, Any], *, person
       the dead role, :func:`dead_role`), nor of a computer player's (``seat.error.computer``). To the computer
       (an away person's seat too: the host gives up waiting for them), only by the bot (``core.host_only``); to a
       person (an away seat too), only by the person the offer names (``seat.error.no_offer``), who holds no seat
-      yet (``seat.error.seated``)."""
+      yet (``seat.error.seated``) and never held another one of this game (``seat.error.held``: its secrets would
+      reach the seat they take)."""
     hold = next(h for h in holds if h.seat == action.get("seat"))
     kind, to = action.get("type"), action.get("to")
     if kind == "seat_back":
@@ -140,7 +142,9 @@ def seat_change_refusal(holds: Sequence[Hold], action: dict[str, Any], *, person
     if kind == "seat_replaced" and to == "person" and person:
         if not offered:
             return "seat.error.no_offer"
-        return "seat.error.seated" if sender is not None else None
+        if sender is not None:
+            return "seat.error.seated"
+        return "seat.error.held" if held else None
     return "core.host_only" if person else None
 
 

@@ -19,7 +19,8 @@ from bot.db import Base
 from bot.db.migrate import alembic_config, downgrade_to, migrations_dir, upgrade_to_head
 
 TABLES = {"guild_settings", "games", "seats", "game_actions", "timers", "series", "scores", "farewell_letters",
-          "anonymous_posts", "achievements", "outbox", "delivery_leases", "live_tables", "game_threads"}
+          "anonymous_posts", "achievements", "outbox", "delivery_leases", "live_tables", "game_threads",
+          "former_holders"}
 
 
 def _diff(connection: Connection) -> list[object]:
@@ -115,7 +116,7 @@ async def test_the_outbox_migration_is_reversible(engine: AsyncEngine) -> None:
     await upgrade_to_head(engine)
     await downgrade_to(engine, "0003")
     async with engine.connect() as conn:
-        later = {"outbox", "delivery_leases", "live_tables", "game_threads"}
+        later = {"outbox", "delivery_leases", "live_tables", "game_threads", "former_holders"}
         assert await conn.run_sync(_tables) == (TABLES - later) | {"alembic_version"}
     await upgrade_to_head(engine)
     async with engine.connect() as conn:
@@ -144,8 +145,8 @@ async def test_the_leases_migration_is_reversible(engine: AsyncEngine) -> None:
     await upgrade_to_head(engine)
     await downgrade_to(engine, "0007")
     async with engine.connect() as conn:
-        assert await conn.run_sync(_tables) == (TABLES - {"delivery_leases", "live_tables", "game_threads"}) | {
-            "alembic_version"}
+        later = {"delivery_leases", "live_tables", "game_threads", "former_holders"}
+        assert await conn.run_sync(_tables) == (TABLES - later) | {"alembic_version"}
         assert not {"claimed_by", "lease_until"} & await conn.run_sync(_timer_columns)
     await upgrade_to_head(engine)
     async with engine.connect() as conn:
@@ -158,7 +159,19 @@ async def test_the_game_threads_migration_is_reversible(engine: AsyncEngine) -> 
     await upgrade_to_head(engine)
     await downgrade_to(engine, "0011")
     async with engine.connect() as conn:
-        assert await conn.run_sync(_tables) == (TABLES - {"game_threads"}) | {"alembic_version"}
+        assert await conn.run_sync(_tables) == (TABLES - {"game_threads", "former_holders"}) | {"alembic_version"}
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_diff) == []
+
+
+async def test_the_former_holders_migration_is_reversible(engine: AsyncEngine) -> None:
+    """Downgrading below revision 0023 drops exactly the seats' former holders; upgrading again restores them."""
+    before = ScriptDirectory.from_config(alembic_config()).get_revision("0023").down_revision
+    await upgrade_to_head(engine)
+    await downgrade_to(engine, str(before))
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_tables) == (TABLES - {"former_holders"}) | {"alembic_version"}
     await upgrade_to_head(engine)
     async with engine.connect() as conn:
         assert await conn.run_sync(_diff) == []

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from bot.db.check import open_database
 from bot.db.models import Game, Timer
+from bot.tables import TableService
 from tests.discord_double import User
 from tests.e2e.conftest import World, mark, settled
 from tests.e2e.test_cereal_killer import ROUTE, start, statuses
+from tests.e2e.test_private_channels import private_thread
 from tests.support.newgame import newgame
 
 GONE = "was cancelled: its channel was deleted"
@@ -166,3 +169,23 @@ async def test_a_booking_whose_channel_went_unseen_ends_at_its_time(world: World
         assert len(await told(world, alice, "its channel was deleted")) == 1
         games, pending = await statuses_and_timers(world)
         assert list(games.values()) == ["cancelled"] and pending == []
+
+
+async def test_a_deleted_threads_game_is_named_by_the_threads_name(world: World) -> None:
+    """A lobby in alice's private thread, the thread deleted: the DM names it "#our game" (a mention of a deleted
+    thread shows as unknown)."""
+    thread = private_thread(world)
+    await (await open_database(world.db_url)).dispose()  # the schema, as the bot's start makes it
+    lobby = await TableService(world.sessions, clock=world.clock.now).open_lobby(
+        world.guild.id, thread.id, world.players[0].id, "asesino", "tabletop", host_names=["Alice"])
+    async with world.running():
+        await settled(world)
+        # the gateway says so first (REST forgets it after: the start's catch-up, which may still be running, would
+        # otherwise find it gone by itself and name it by its mention)
+        world.double._dispatch_guild(world.guild, "THREAD_DELETE", {
+            "id": str(thread.id), "guild_id": str(world.guild.id), "parent_id": str(world.games.id), "type": 12})
+        assert await told(world, world.players[0]) == [
+            "🗑️ Your Asesino en Serie game in #our game was cancelled: its channel was deleted."]
+        del world.double.channels[thread.id], world.guild.channels[thread.id]
+    games, _ = await statuses_and_timers(world)
+    assert games == {lobby.id: "cancelled"}

@@ -15,6 +15,7 @@ from bot.history.command import replay_file
 from bot.tables import TableService
 from tests.discord_double import StoredMessage
 from tests.e2e.conftest import World, mark, refusal
+from tests.e2e.latency import SlowSql
 from tests.e2e.test_foundation import open_lobby, pass_button, status_messages
 
 pytestmark = pytest.mark.usefixtures("potato")
@@ -160,3 +161,24 @@ async def test_the_list_and_a_long_timeline_page_through_in_place(world: World) 
         choices = await (await alice.autocomplete(world.games, "history", "game", game=str(long_game))).response()
         assert choices.choices is not None and choices.choices[0]["value"] == long_game
         assert choices.choices[0]["name"].startswith(f"#{long_game} Hot Potato (Classic) · ")
+
+
+async def test_the_history_list_is_answered_in_time_on_a_slow_database(world: World, slow_sql: SlowSql) -> None:
+    """At 250 ms a statement the list's queries pass Discord's 3 s: /history is deferred privately first and then
+    filled in with the list; its Next button is deferred too and edits the list in place."""
+    ids = await finished_games(world, 11)
+    alice = world.players[0]
+    async with world.running():
+        await (await world.admin.slash(world.games, "config language", language="en")).response()  # (warm)
+        slow_sql.delay = 0.25
+        handle = await alice.slash(world.games, "history")
+        response = await handle.response()
+        assert response.type in (4, 5), response  # answered (or deferred) within Discord's 3 s
+        assert response.ephemeral
+        shown = await handle.wait_original()
+        assert shown.ephemeral and shown.embeds[0]["footer"]["text"] == "Page 1 of 2"
+        click = await (await alice.click(shown, custom_id=button(shown, "Next"))).response()
+        assert click.type in (6, 7), click
+        await world.double.wait_for(lambda: shown.embeds[0]["footer"]["text"] == "Page 2 of 2", what="page 2")
+        slow_sql.reset()
+    assert shown.embeds[0]["description"].startswith(f"**#{ids[0]}** ")

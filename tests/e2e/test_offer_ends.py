@@ -65,7 +65,8 @@ async def test_taking_one_offered_seat_ends_the_newcomers_offer_of_another(world
         second = await offer_to(world, alice, 2, carol)
         assert (await (await carol.click(first, control(first, ":take_seat:1"))).response()).type in (6, 7)
         await ended(world, second, t("en", "seat.offer_seated", user=carol.mention, seat="Dave"))
-        assert t("en", "seat.taken") in first.content
+        # a deferred click edits the offer afterwards: wait for that edit rather than read it once
+        await world.double.wait_for(lambda: t("en", "seat.taken") in first.content, what="the taken offer's edit")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -1,6 +1,7 @@
 """A game played in a private channel (a staff room only some members can view) is shown only to who can view that
-channel: ``/history`` (the list, the autocomplete, one game's timeline with every secret) and ``/games``. Once
-the channel is deleted, only members with Manage Server are shown its games (:mod:`bot.members`)."""
+channel: ``/history`` (the list, the autocomplete, one game's timeline with every secret) and ``/games``; a private
+thread's game only to the thread's members and who may manage threads. Once the channel is deleted, only members
+with Manage Server are shown its games (:mod:`bot.members`)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import pytest
 
 from bot.i18n import catalog
 from tests.discord_double import Channel, User
-from tests.discord_double.permissions import README_MINIMAL, VIEW_CHANNEL
+from tests.discord_double._ids import iso_now
+from tests.discord_double.model import PRIVATE_THREAD
+from tests.discord_double.permissions import MANAGE_THREADS, README_MINIMAL, VIEW_CHANNEL
 from tests.e2e.conftest import World, refusal, settled
 from tests.e2e.test_foundation import open_lobby, status_messages
-from tests.e2e.test_history import play_to_the_end
+from tests.e2e.test_history import finished_games, play_to_the_end
 
 pytestmark = pytest.mark.usefixtures("potato")
 
@@ -24,6 +27,18 @@ def staff_room(world: World, *members: User) -> Channel:
         {"id": str(world.double.bot_user.id), "type": 1, "allow": str(README_MINIMAL), "deny": "0"}, *allow])
     world.games = staff
     return staff
+
+
+def private_thread(world: World) -> Channel:
+    """alice's private thread under #games (alice, bob and the bot in it), as Discord lists it to the bot."""
+    alice, bob = world.players[:2]
+    thread = Channel(id=world.double.ids.next(), name="our game", type=PRIVATE_THREAD, guild=world.guild,
+                     parent_id=world.games.id, owner_id=alice.id, invitable=False)
+    for user_id in (alice.id, bob.id, world.double.bot_user.id):
+        thread.thread_members[user_id] = iso_now()
+    world.guild.channels[thread.id] = thread
+    world.double.channels[thread.id] = thread
+    return thread
 
 
 async def start_in(world: World, staff: Channel) -> int:
@@ -94,3 +109,40 @@ async def test_games_lists_a_private_channels_game_only_to_who_can_view_that_cha
         assert "<#" not in shown  # (no game listed)
         shown = (await (await alice.slash(public, "games")).response()).embeds[0]["description"]
         assert f"<#{staff.id}>" in shown
+
+
+async def test_a_private_threads_finished_game_is_not_listed_to_members_outside_the_thread(world: World) -> None:
+    """Members create private threads by default: a few players' game in their own private thread is shown to its
+    members and to a manager (Manage Threads), never to a member of the parent channel outside the thread."""
+    public = world.games
+    thread = private_thread(world)
+    dave = world.players[3]  # views #games, is not in the thread, holds no Manage Threads
+    world.games = thread
+    (game_id,) = await finished_games(world, 1)  # alice and bob's game, played in their private thread
+    world.games = public
+    async with world.running():
+        alices = (await (await world.players[0].slash(public, "history")).response()).embeds[0]["description"]
+        listed_to_dave = (await (await dave.slash(public, "history")).response()).embeds[0]["description"]
+        choices = (await (await dave.autocomplete(public, "history", "game", game="")).response()).choices
+        refused = await refusal(await dave.slash(public, "history", game=game_id))
+        moderator = world.double.add_user("moderator", display_name="Mod")
+        world.guild.add_member(moderator, permissions=MANAGE_THREADS)
+        await settled(world)
+        moderators = await listed(world, moderator, public)
+    assert f"**#{game_id}**" in alices  # the thread's own members see their game
+    assert f"#{game_id}" not in listed_to_dave, listed_to_dave
+    assert choices == []
+    assert refused == "⛔ " + catalog("en").render("history.not_visible", id=game_id)
+    assert f"**#{game_id}**" in moderators  # who may manage threads sees every private thread
+
+
+async def test_games_lists_a_private_threads_game_only_to_the_threads_members(world: World) -> None:
+    public = world.games
+    thread = private_thread(world)
+    world.games = thread
+    async with world.running():
+        await start_in(world, thread)
+        shown = (await (await world.players[3].slash(public, "games")).response()).embeds[0]["description"]
+        assert "<#" not in shown  # (no game listed)
+        shown = (await (await world.players[1].slash(public, "games")).response()).embeds[0]["description"]
+        assert f"<#{thread.id}>" in shown

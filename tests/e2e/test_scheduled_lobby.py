@@ -1,5 +1,6 @@
 """``/newgame ... starts_in:``: a lobby booked for later opens at its time, once, pinging only the lobby role; it
-opens after a restart too (its timer is persisted), and a channel busy at that time cancels it with a notice."""
+opens after a restart too (its timer is persisted), and a channel busy at that time cancels it with a notice; one
+whose channel refuses the bot's post then ends, its booker told by DM."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.db.models import Game
+from bot.db.models import Game, Timer
+from bot.i18n import catalog
 from bot.tables import TableService
 from tests.discord_double import Role
+from tests.discord_double.permissions import SEND_MESSAGES
 from tests.e2e.conftest import World, refusal, settled, stored
 from tests.support.newgame import newgame
 
@@ -274,3 +277,29 @@ async def test_a_second_booking_for_the_same_time_is_refused_naming_the_first(wo
         booked = await world.tables.booked_in_channel(world.games.id)
     assert refused == CLASH[language].format(ts=opens, host=alice.id)
     assert [(t.host_id, t.game) for t, _ in booked] == [(alice.id, "verdugo"), (bob.id, "asesino")]
+
+
+async def test_a_booking_whose_channel_refuses_the_bot_tells_its_booker(world: World) -> None:
+    """A manager took Send Messages from the bot before the booking's time: the lobby would open shown nowhere and
+    hold its channel, so it ends as cancelled and its booker hears why by DM."""
+    alice = world.players[0]
+
+    async def opening_done() -> bool:
+        async with world.sessions() as session:
+            return bool((await session.scalars(select(Timer).where(Timer.kind == "lobby_open",
+                                                                   Timer.fired_at.is_not(None)))).all())
+
+    async with world.running():
+        await (await newgame(alice, world.games, "asesino", "tabletop", starts_in=30)).response()
+        await settled(world)
+        dms = len(alice.dms())
+        world.double.set_bot_channel_permissions(world.games, deny=SEND_MESSAGES)
+        world.clock.advance(minutes=31)
+        await stored(world, opening_done, "the booking's opening handled", timeout=20)
+        await settled(world)
+        async with world.sessions() as session:
+            status = (await session.scalars(select(Game.status))).one()
+    assert alice.dms()[dms:], status  # the booker hears what became of it (status: open, shown nowhere)
+    told = catalog("en").render("gone.no_post", game="Asesino en Serie", where=f"<#{world.games.id}>")
+    assert [m.text for m in alice.dms()[dms:]] == [told]
+    assert status == "cancelled"

@@ -2,7 +2,8 @@
 their time run out twice in a row is played by the computer, the living table says so in one edit and shows
 "I'm back", which only they may press; a table whose every person left ends as abandoned with no scores; the host
 hands a seat to someone in the channel by an offer only they may accept (the seat's secrets reach them by DM, the
-old holder is refused, the history shows it) or to the computer."""
+old holder is refused, the history shows it) or to the computer; who held another seat of the game is never
+offered one."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.db.models import GameAction, Score
+from bot.db.models import GameAction, Score, Timer
 from bot.i18n import catalog
 from bot.tables import Table, TableService
+from bot.tables.seats import OFFER_TIMER
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, refusal, settled, stored, until_delivered
 from tests.support.newgame import newgame
@@ -225,3 +227,21 @@ async def test_the_host_hands_a_seat_to_a_member_who_accepts_the_offer(world: Wo
         before, after = timeline.text.split(t(language, "seat.replaced.person", was="Bob", seat="Carol"))
         assert "Bob" in before and "Carol" not in before  # who held the seat before, until the replacement
         assert "Bob" not in after
+
+
+async def test_a_former_holder_of_a_seat_is_not_offered_another_seat_of_the_game(world: World) -> None:
+    """Bob played seat 2 (he saw its hand); once the host handed it to the computer, the host's offer of Carol's
+    seat 3 to Bob is refused privately and no offer is armed (he would play seat 3 knowing seat 2's secrets)."""
+    alice, bob, carol = world.players[:3]
+    async with world.running():
+        table = await start(world, "en", [alice, bob, carol])
+        assert table.user_of(1) == bob.id
+        await (await alice.slash(world.games, "replace", seat=2)).response()  # seat 2 (bob's) to the computer
+        await settled(world)
+        assert (await world.tables.load(table.id)).user_of(1) is None
+        answer = await (await alice.slash(world.games, "replace", seat=3, member=bob)).response()
+        await settled(world)
+        async with world.sessions() as session:
+            offers = (await session.scalars(select(Timer).where(Timer.kind == OFFER_TIMER))).all()
+    assert answer.ephemeral and offers == [], (answer.content, [o.payload for o in offers])
+    assert answer.content == "⛔ " + t("en", "seat.error.member_held", user=bob.mention)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.db.models import Game as GameRow
-from bot.history.store import played_in, search
+from bot.db.models import Seat
+from bot.history.store import played_in, recent, search
 from tests.history.conftest import GUILD
+from tests.support.sql_count import SqlCount
 
 START = datetime(2026, 11, 1, tzinfo=UTC)
 #: the channel every stored game was played in (the one the member searching can view)
@@ -60,3 +62,19 @@ async def test_only_games_of_the_channels_given_are_found(sessions: async_sessio
     assert [x.id for x in await search(sessions, GUILD, HERE, "", "en")] == [3, 2, 1]
     assert await search(sessions, GUILD, {2}, "", "en") == []
     assert await search(sessions, GUILD, set(), "", "en") == []
+
+
+async def test_a_list_page_reads_its_games_seats_in_one_query(engine: AsyncEngine,
+                                                              sessions: async_sessionmaker[AsyncSession]) -> None:
+    """recent() costs three statements however many games it lists (the count, the page, all their seats), and
+    each game gets its own seats in seat order."""
+    ids = await store_rows(sessions, 10)
+    async with sessions() as session, session.begin():
+        session.add_all(Seat(game_id=game_id, seat=n, user_id=game_id * 10 + n, names=[f"P{game_id}.{n}"])
+                        for game_id in ids for n in (1, 0))
+    count = SqlCount(engine)
+    tables, total = await recent(sessions, GUILD, HERE, limit=10)
+    assert total == 10 and [x.id for x in tables] == ids[::-1]
+    assert [[(s.seat, s.user_id) for s in x.seats] for x in tables] == [[(0, i * 10), (1, i * 10 + 1)]
+                                                                       for i in ids[::-1]]
+    assert count.statements == 3, count.kinds

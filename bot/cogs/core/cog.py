@@ -17,10 +17,10 @@ from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.cogs.reference._render import cards_page
 from bot.db.base import MAX_ROW_ID
 from bot.deadline import acknowledge_if_slow, respond
-from bot.errors import UserError
+from bot.errors import UserError, about
 from bot.i18n import t
 from bot.i18n.catalog import plain_number
-from bot.members import can_view
+from bot.members import can_view, viewable
 from bot.plugins import game_choices
 from bot.private_view import show_secrets
 from bot.ui import COLOUR, SILENT, Outgoing, ui_for
@@ -79,7 +79,7 @@ class Core(commands.Cog):
         table = table or await self.bot.tables.table_in_channel(interaction.channel_id or 0)
         if table is None or table.state is None:
             raise UserError("status.no_game_here")
-        return table
+        return about(interaction, table)  # (its refusals in the game's language)
 
     @app_commands.command(name="status", description=_("Show the public state of this channel's game"))
     @app_commands.guild_only()
@@ -132,12 +132,13 @@ class Core(commands.Cog):
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
         """The server's lobbies and running games, each only to a member who can view its channel
-        (:func:`bot.members.can_view`: a private channel's game is not even named elsewhere)."""
+        (:func:`bot.members.viewable`: a private channel's game is not even named elsewhere)."""
         assert interaction.guild_id is not None
         await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         language = await self.bot.language(interaction.guild_id)
-        tables = [x for x in await self.bot.tables.tables_in_guild(interaction.guild_id)
-                  if can_view(interaction.user, interaction.guild, x.channel_id)]
+        running = await self.bot.tables.tables_in_guild(interaction.guild_id)
+        seen = await viewable(interaction.user, interaction.guild, (x.channel_id for x in running))
+        tables = [x for x in running if x.channel_id in seen]
         lines = [t("games.line", language, game=t(f"game.{x.game}", language), mode=t(f"mode.{x.game}.{x.mode}",
                    language), channel=f"<#{x.channel_id}>", status=t(f"lobby.status.{x.status}", language),
                    players=len(x.seats), count=len(x.seats)) for x in tables]
@@ -152,12 +153,21 @@ class Core(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: str,
                           series: app_commands.Range[int, 1, MAX_ROW_ID] | None = None) -> None:
         assert interaction.guild_id is not None
-        await acknowledge_if_slow(interaction, thinking=True)  # the leaderboard is public
+        # all time is public; a series' standings name who played in its channel, which may be private
+        private = series is not None
+        await acknowledge_if_slow(interaction, ephemeral=private, thinking=True)
         language = await self.bot.language(interaction.guild_id)
         game = known_game(game).id
         no_such_series = series is not None and not 1 <= series <= MAX_ROW_ID  # (past what the column holds)
+        if series is not None and not no_such_series:
+            place = await self.bot.tables.series_place(series)
+            no_such_series = place is None or place[0] != interaction.guild_id
+            if place is not None and not no_such_series and not await can_view(interaction.user, interaction.guild,
+                                                                                place[1]):
+                raise UserError("leaderboard.not_visible", series=series)
+        # every player: LEADERBOARD_ROWS are named, the rest counted, the one asking shown wherever they rank
         rows = [] if no_such_series else await self.bot.tables.leaderboard(interaction.guild_id, game,
-                                                                          series_id=series)
+                                                                          series_id=series, limit=None)
         unit = ui_for(game).score_key  # the game's own unit (Verdugo: Crowns), as its results say
 
         def line(rank: int, row: Any) -> str:
@@ -175,4 +185,4 @@ class Core(commands.Cog):
                   game=t(f"game.{game}", language), series=series)
         embed = discord.Embed(title=title, description="\n".join(lines) or t("leaderboard.empty", language),
                               colour=COLOUR)
-        await respond(interaction, embed=embed, ephemeral=False, allowed_mentions=SILENT)
+        await respond(interaction, embed=embed, ephemeral=private, allowed_mentions=SILENT)

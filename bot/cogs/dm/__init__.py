@@ -11,4 +11,6 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: Coroner) -> None:
-    await bot.add_cog(DirectMessages(bot))
+    cog = DirectMessages(bot)
+    await bot.add_cog(cog)
+    bot.add_listener(cog.missed.on_ready, "on_ready")  # (bot.cogs.dm.missed)

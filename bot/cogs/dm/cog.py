@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from bot.cogs.dm.missed import MissedDMs
 from bot.errors import error_text
 from bot.i18n import t
 from bot.ui import SILENT, ui_for
@@ -37,6 +38,7 @@ class DirectMessages(commands.Cog):
 
     def __init__(self, bot: Coroner) -> None:
         self.bot = bot
+        self.missed = MissedDMs(bot, self.on_message)  # DMs sent while the bot was away, read back when ready
 
     async def candidates(self, user_id: int) -> list[Table]:
         """Active games of ``user_id`` whose UI accepts a DM from them now."""
@@ -50,7 +52,7 @@ class DirectMessages(commands.Cog):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        if message.guild is not None or message.author.bot:
+        if message.guild is not None or message.author.bot or not self.missed.first_time(message):
             return
         tables = await self.candidates(message.author.id)
         content, named = message.content, None

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from bot.budget import OPTION_TEXT, clip
 from bot.cogs.history._render import PER_PAGE, choice_label, export_files, list_message, timeline_message
 from bot.db.base import MAX_ROW_ID
+from bot.deadline import edit_answer, in_time, respond
 from bot.errors import UserError, send_error
 from bot.history.record import GameRecord
 from bot.history.store import kept, load_record, played_in, recent, search
@@ -43,11 +44,11 @@ MAX_GAME_ID = MAX_ROW_ID
 Timeline = tuple[GameRecord, list[Entry], list[str]]
 
 
-def _check_visible(interaction: discord.Interaction, record: GameRecord) -> None:
+async def _check_visible(interaction: discord.Interaction, record: GameRecord) -> None:
     """Raises ``UserError("history.not_visible")`` unless the member asking may see the game of ``record``
     (:func:`bot.members.can_view`: every secret of a private channel's game stays among who can
     view that channel)."""
-    if not can_view(interaction.user, interaction.guild, record.table.channel_id):
+    if not await can_view(interaction.user, interaction.guild, record.table.channel_id):
         raise UserError("history.not_visible", id=record.table.id)
 
 
@@ -71,7 +72,7 @@ class History(commands.Cog):
             raise UserError("history.not_here", id=game_id) from None
         if record.table.guild_id != interaction.guild_id:
             raise UserError("history.not_here", id=game_id)
-        _check_visible(interaction, record)
+        await _check_visible(interaction, record)
         if record.table.is_open:
             raise UserError("history.running", id=game_id)
         if not kept(record.table):
@@ -83,7 +84,7 @@ class History(commands.Cog):
         raises ``UserError("history.broken")`` when the record no longer replays."""
         cached = self._timelines.get((game_id, language))
         if cached is not None and cached[0].table.guild_id == interaction.guild_id:
-            _check_visible(interaction, cached[0])
+            await _check_visible(interaction, cached[0])
             self._timelines.move_to_end((game_id, language))
             return cached
         record = await self._record(interaction, game_id)
@@ -100,7 +101,21 @@ class History(commands.Cog):
         """The channels of the server's kept games whose games the member asking may see (:func:`viewable`)."""
         assert interaction.guild_id is not None
         played = await played_in(self.bot.sessions, interaction.guild_id)
-        return viewable(interaction.user, interaction.guild, played)
+        return await viewable(interaction.user, interaction.guild, played)
+
+    async def _list_page(self, interaction: discord.Interaction, page: int) -> Outgoing:
+        """Page ``page`` (from 0) of the list of the server's finished games the member asking may see, in the
+        server's language; the last page when the list shrank below ``page`` since it was drawn."""
+        assert interaction.guild_id is not None
+        language = await self.bot.language(interaction.guild_id)
+        channels = await self._viewable(interaction)
+        tables, total = await recent(self.bot.sessions, interaction.guild_id, channels, offset=page * PER_PAGE,
+                                     limit=PER_PAGE)
+        if not tables and total:  # the list shrank since it was drawn: show its last page
+            page = (total - 1) // PER_PAGE
+            tables, total = await recent(self.bot.sessions, interaction.guild_id, channels, offset=page * PER_PAGE,
+                                         limit=PER_PAGE)
+        return list_message(tables, total, page, language)
 
     async def _export(self, interaction: discord.Interaction, game_id: int, language: str) -> None:
         """Follow up (after a deferral) with the game's record as files, each within the upload limit of the
@@ -134,13 +149,12 @@ class History(commands.Cog):
     async def history(self, interaction: discord.Interaction,
                       game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None, export: bool = False) -> None:
         assert interaction.guild_id is not None
-        language = await self.bot.language(interaction.guild_id)
-        if game is None:
-            tables, total = await recent(self.bot.sessions, interaction.guild_id, await self._viewable(interaction),
-                                         limit=PER_PAGE)
-            await interaction.response.send_message(ephemeral=True, **list_message(tables, total, 0, language).kwargs())
+        if game is None:  # (answered privately: deferred first while the database is slow, or once it takes long)
+            out = await in_time(interaction, self._list_page(interaction, 0), ephemeral=True, thinking=True)
+            await respond(interaction, ephemeral=True, **out.kwargs())
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        language = await self.bot.language(interaction.guild_id)
         if export:
             await self._export(interaction, game, language)
             return
@@ -154,18 +168,11 @@ class History(commands.Cog):
         try:
             if interaction.guild_id is None:
                 raise UserError("error.guild_only")
-            language = await self.bot.language(interaction.guild_id)
-            if what == "list":
-                channels = await self._viewable(interaction)
-                tables, total = await recent(self.bot.sessions, interaction.guild_id, channels,
-                                             offset=page * PER_PAGE, limit=PER_PAGE)
-                if not tables and total:  # the list shrank since it was drawn: show its last page
-                    page = (total - 1) // PER_PAGE
-                    tables, total = await recent(self.bot.sessions, interaction.guild_id, channels,
-                                                 offset=page * PER_PAGE, limit=PER_PAGE)
-                out = list_message(tables, total, page, language)
-                await interaction.response.edit_message(**out.kwargs(edit=True))
+            if what == "list":  # edited in place (deferred first while the database is slow)
+                out = await in_time(interaction, self._list_page(interaction, page), ephemeral=True)
+                await edit_answer(interaction, **out.kwargs(edit=True))
                 return
+            language = await self.bot.language(interaction.guild_id)
             in_place = what == "game" and interaction.message is not None and interaction.message.flags.ephemeral
             if in_place:
                 await interaction.response.defer()

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.cogs.host.panel import check_host, panel, replace_panel
 from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
-from bot.errors import UserError, send_error
+from bot.errors import UserError, about, send_error
 from bot.i18n import t
 from bot.members import is_manager
 from bot.seat_controls import channel_post, offer_seat, to_computer
@@ -43,7 +43,7 @@ class Host(commands.Cog):
         table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
         if table is None or table.status != "active":
             raise UserError("host.no_game_here")
-        return table
+        return about(interaction, table)  # (its refusals in the game's language)
 
     @app_commands.command(name="host", description=_("The host's controls of the game in this channel"))
     @app_commands.guild_only()

@@ -21,7 +21,7 @@ from bot.cogs.lobby.render import cancel_confirmation, lobby_embed, lobby_expire
 from bot.cogs.lobby.scheduled import STARTS_IN, ScheduledLobbies
 from bot.cogs.lobby.series import SeriesRounds
 from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
-from bot.errors import UserError, error_text, send_error
+from bot.errors import ABOUT, UserError, about, error_text, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import t
 from bot.locks import KeyedLocks
@@ -140,7 +140,7 @@ class Lobby(ScheduledLobbies, SeriesRounds, commands.Cog):
         table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
         if table is None:
             raise UserError("lobby.no_game_here")
-        return table
+        return about(interaction, table)  # (its refusals in the game's language)
 
     @app_commands.command(name="join", description=_("Join the lobby in this channel"))
     @app_commands.guild_only()
@@ -179,7 +179,17 @@ class Lobby(ScheduledLobbies, SeriesRounds, commands.Cog):
         try:
             await self._lobby_action(interaction, game_id, action, edit, values or [])
         except Exception as exc:  # noqa: BLE001
+            if ABOUT not in interaction.extras:
+                await self._about(interaction, game_id)
             await send_error(self.bot, interaction, exc)
+
+    async def _about(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Record the game a refused lobby action was about, so its refusal comes in the game's language
+        (:func:`bot.errors.about`); a game that is gone leaves the server's language."""
+        try:
+            about(interaction, await self.bot.tables.load(game_id))
+        except Exception:  # noqa: BLE001 - no such game (or no database): the server's language then
+            log.debug("no game %s for the language of a refusal", game_id, exc_info=True)
 
     async def _lobby_action(self, interaction: discord.Interaction, game_id: int, action: str, edit: bool,
                             values: list[str]) -> None:

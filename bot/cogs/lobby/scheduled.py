@@ -98,7 +98,8 @@ class ScheduledLobbies:
     async def on_lobby_open(self, timer: Any) -> None:
         """The ``lobby_open`` timer: open the booked lobby and post it, pinging the lobby role; posted (and pinged)
         once however often the timer runs. A channel deleted since (Discord: Unknown Channel) ends it as cancelled,
-        its booker told by DM (:func:`bot.gone.end_gone`)."""
+        its booker told by DM (:func:`bot.gone.end_gone`); so does a channel that refuses the bot's post (403: a
+        manager took the bot's permissions there meanwhile), as the lobby would be open but shown nowhere."""
         try:
             await self._open_booked(timer)
         except discord.NotFound as exc:
@@ -106,6 +107,10 @@ class ScheduledLobbies:
                 raise
             table = await self.bot.tables.load(timer.game_id)
             await end_gone(self.bot, table, "gone.channel", where=f"<#{table.channel_id}>")
+        except discord.Forbidden:
+            log.warning("game %s: its channel refuses the booked lobby's post", timer.game_id, exc_info=True)
+            table = await self.bot.tables.load(timer.game_id)
+            await end_gone(self.bot, table, "gone.no_post", where=f"<#{table.channel_id}>")
 
     async def _open_booked(self, timer: Any) -> None:
         table = await self.bot.tables.load(timer.game_id)

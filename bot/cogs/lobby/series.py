@@ -5,6 +5,7 @@ with the same players in the same order (the host presses Start); the series its
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -13,12 +14,14 @@ import discord
 from bot.cogs.lobby.render import lobby_embed, lobby_view
 from bot.i18n import t
 from bot.tables.model import ROUND_FINISHED
-from bot.ui import SILENT, RenderContext, ui_for
+from bot.ui import SILENT, Outgoing, RenderContext, ui_for
 
 if TYPE_CHECKING:
     from bot.app import Coroner
     from bot.db.repos.scores import SeriesRounds as Rounds
     from bot.tables import Table
+
+log = logging.getLogger(__name__)
 
 
 class SeriesRounds:
@@ -33,10 +36,11 @@ class SeriesRounds:
         self.bot.timers.on(ROUND_FINISHED, lambda timer: self.series_round_finished(timer.game_id))
 
     async def series_round_finished(self, game_id: int) -> None:
-        """A round of a series ended: post the standings (the UI's ``series_embed``) and, unless it was the
-        last round, open the next round's lobby in the same channel with the same players seated in the same
-        order (the host presses Start). Runs from a timer the delivery of the round's last step arms; run again
-        (a process died before marking that timer fired), it posts and opens nothing twice."""
+        """A round of a series ended: post the standings (the UI's ``series_embed``, budgeted; a refused post
+        is logged and skipped) and, unless it was the last round, open the next round's lobby in the same channel
+        with the same players seated in the same order (the host presses Start). Runs from a timer the delivery
+        of the round's last step arms; run again (a process died before marking that timer fired), it posts and
+        opens nothing twice."""
         table = await self.bot.tables.load(game_id)
         if table.series_id is None or table.status != "finished":
             return
@@ -52,8 +56,13 @@ class SeriesRounds:
         embed = ui.series_embed(RenderContext(table, table.language), rounds, await self._names(table, series),
                                 series.series_id, series.rounds_played, series.rounds_total)
         if embed is not None:
-            # a nonce: the same standings again (a run taken over after a crash) return the message already posted
-            await channel.send(embed=embed, allowed_mentions=SILENT, nonce=f"series{table.id}")
+            # a nonce: the same standings again (a run taken over after a crash) return the message already posted;
+            # within Discord's limits as every message is; refused, the standings are lost but the series goes on
+            out = Outgoing(embeds=[embed], language=table.language)
+            try:
+                await channel.send(**out.kwargs(), nonce=f"series{table.id}")
+            except discord.HTTPException:
+                log.warning("could not post the standings of series %s", series.series_id, exc_info=True)
         if series.rounds_played >= series.rounds_total:
             return
         await self._next_round(table, series.rounds_played + 1, series.rounds_total)

@@ -57,12 +57,12 @@ class Stats(commands.Cog):
         await interaction.response.defer()
         async with self.bot.sessions() as session:
             if member is None and game is not None:
-                rows = self._unrevealing(interaction, await records(session, interaction.guild_id, game=game))
+                rows = await self._unrevealing(interaction, await records(session, interaction.guild_id, game=game))
                 embed, files = game_embed(game, game_stats(rows), language)
             else:
                 user = member or interaction.user
-                rows = self._unrevealing(interaction, await records(session, interaction.guild_id, user_id=user.id,
-                                                                    game=game))
+                rows = await self._unrevealing(interaction, await records(session, interaction.guild_id,
+                                                                          user_id=user.id, game=game))
                 stmt = (select(Achievement.game, Achievement.achievement)
                         .where(Achievement.guild_id == interaction.guild_id, Achievement.user_id == user.id)
                         .order_by(Achievement.at, Achievement.id))
@@ -74,7 +74,8 @@ class Stats(commands.Cog):
         await interaction.followup.send(**Outgoing(embeds=[embed], files=files, language=language).kwargs())
 
     @staticmethod
-    def _unrevealing(interaction: discord.Interaction, rows: list[Record]) -> list[Record]:
+    async def _unrevealing(interaction: discord.Interaction, rows: list[Record]) -> list[Record]:
         """``rows`` without the roles of games played in a channel the member asking cannot view (their per-role
-        tallies, favourite role and sides count only the games they could have watched)."""
-        return unrevealing(rows, viewable(interaction.user, interaction.guild, {r.channel_id for r in rows}))
+        tallies, favourite role and sides count only the games they could have watched; a private thread only its
+        members: :func:`bot.members.viewable`)."""
+        return unrevealing(rows, await viewable(interaction.user, interaction.guild, {r.channel_id for r in rows}))

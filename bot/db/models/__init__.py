@@ -1,6 +1,6 @@
 """Every table of the store. Importing this package registers all models on :data:`bot.db.base.Base.metadata`."""
 
-from bot.db.models.game import ACTIVE_STATUSES, GAME_STATUSES, Game, GameAction, Seat, Timer
+from bot.db.models.game import ACTIVE_STATUSES, GAME_STATUSES, FormerHolder, Game, GameAction, Seat, Timer
 from bot.db.models.guild import GuildSettings
 from bot.db.models.live import LiveTableState
 from bot.db.models.outbox import DeliveryLease, OutboxEntry
@@ -16,6 +16,7 @@ __all__ = [
     "AnonymousPost",
     "DeliveryLease",
     "FarewellLetter",
+    "FormerHolder",
     "Game",
     "GameAction",
     "GameThread",

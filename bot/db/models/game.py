@@ -79,6 +79,20 @@ class Seat(Base):
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class FormerHolder(Base):
+    """A person who held ``seat`` of game ``game_id`` until ``until``, when the host handed it to someone else or to
+    the computer: they know that seat's secrets, so they never take another seat of the game
+    (:func:`bot.tables.seats.held_another_seat`)."""
+
+    __tablename__ = "former_holders"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    until: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class GameAction(Base):
     """One accepted action, append-only. ``seq`` counts from 1 per game; ``user_id`` is None for moves the bot
     made for a seat (timeouts, auto-moves); ``timed_out`` marks the bot's move for a seat whose time ran out (or

@@ -91,9 +91,9 @@ async def _insert_new(session: AsyncSession, rows: list[dict[str, object]]) -> s
 
 
 async def leaderboard(session: AsyncSession, guild_id: int, game: str, *, mode: str | None = None,
-                      series_id: int | None = None, limit: int = 10) -> list[Standing]:
+                      series_id: int | None = None, limit: int | None = 10) -> list[Standing]:
     """Standings of a guild in one game (all time, or within ``series_id``; optionally one ``mode``), by points
-    then wins, then fewer games played."""
+    then wins, then fewer games played: the first ``limit`` (None: all)."""
     points = func.sum(Score.points)
     wins = func.sum(cast(Score.won, Integer))
     played = func.count(Score.id)

@@ -101,6 +101,13 @@ def test_a_newcomer_takes_a_seat_only_by_an_offer(seat: int, offered: bool, send
     assert refusal(TO_PERSON, seat, person=True, sender=sender, offered=offered) == expected
 
 
+def test_a_former_holder_of_another_seat_never_takes_a_seat_even_when_offered() -> None:
+    """Who held another seat of the game knows its secrets: refused, offer or not (seated first, if seated)."""
+    assert refusal(TO_PERSON, 0, person=True, sender=None, offered=True, held=True) == "seat.error.held"
+    assert refusal(TO_PERSON, 0, person=True, sender=1, offered=True, held=True) == "seat.error.seated"
+    assert refusal(TO_PERSON, 0, person=True, sender=None, offered=False, held=True) == "seat.error.no_offer"
+
+
 @pytest.mark.parametrize(("holds", "expected"), [
     ([Hold(0, person=True), Hold(1, person=False)], False),
     ([Hold(0, person=True, away=True), Hold(1, person=False)], True),
