@@ -25,6 +25,7 @@ from games.core.controls import NAME_LENGTH
 if TYPE_CHECKING:
     from cachetools import LRUCache
 
+    from bot.db.repos.outbox import Claim
     from bot.tables.outbox import Deliverer, Handoff
 
 
@@ -39,9 +40,10 @@ class LobbyMixin:
     if TYPE_CHECKING:
         def lock(self, game_id: int) -> asyncio.Lock: ...
         async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]: ...
-        async def _commit_guarded(self, session: AsyncSession, table: Table, **values: Any) -> None: ...
+        async def _commit_guarded(self, session: AsyncSession, table: Table, *, claim: bool = ...,
+                                  **values: Any) -> Claim | None: ...
         async def _record(self, session: AsyncSession, table: Table, events: list[Event],
-                          kind: str = ...) -> Handoff: ...
+                          kind: str = ..., *, claim: Claim | None = ...) -> Handoff: ...
         async def _send(self, handoff: Handoff) -> None: ...
         async def load(self, game_id: int) -> Table: ...
         def new_seed(self) -> int: ...
@@ -196,11 +198,11 @@ class LobbyMixin:
                                      [SeatInfo(names=s.names) for s in table.seats], seed)
                 started = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
                                   updated_at=self._clock())
-                await self._commit_guarded(session, table, status="active", seed=seed,
-                                           state=engine.dump_state(state), started_at=self._clock(),
-                                           decision_opened=started.decision_opened)
+                claim = await self._commit_guarded(session, table, claim=True, status="active", seed=seed,
+                                                   state=engine.dump_state(state), started_at=self._clock(),
+                                                   decision_opened=started.decision_opened)
                 table = started
-                handoff = await self._record(session, table, engine.intro(state), "start")
+                handoff = await self._record(session, table, engine.intro(state), "start", claim=claim)
             self._loaded[game_id] = (table, mark)  # (the first move's control is drawn on it: :meth:`recent`)
         await self._send(handoff)
         return table

@@ -12,10 +12,10 @@ delivery resumed after Discord forgot the nonces: :meth:`StepInfo.creating`). De
 :data:`RETENTION` (7 days).
 
 Across processes (many bot processes on one PostgreSQL), a game's steps are shown by one process at a time: a
-drain works under the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, a ``delivery_leases`` row
+drain works under the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, columns of the game's row
 naming the process, valid for :data:`~bot.tables.leases.LEASE` (4 s), renewed every third of it while it works
-(:mod:`bot.tables.leases`); taken in the transaction that commits the
-step, :meth:`Deliverer.claim_with`, so it costs no round trip of its own), shows the steps in commit order and
+(:mod:`bot.tables.leases`); taken in the transaction that commits the step, with its version bump
+(:func:`bot.db.repos.games.bump_and_claim`), so it costs no statement of its own), shows the steps in commit order and
 gives the lease back with the last one, in the transaction that marks it delivered, where it also looks for new
 steps (taking the lease again when there are: :meth:`Deliverer._finish`). A process that finds the lease held
 leaves the game to its holder, which looks after giving the lease back, so a step committed meanwhile is never
@@ -255,7 +255,7 @@ class Deliverer(LeaseKeeper):
             async with self._sessions() as session, session.begin():
                 await step.write(session)
                 if last:
-                    after = await self._finish(session, table.id, entry.id, changed)
+                    after = await self._finish(session, table.id, entry, changed)
                 else:
                     await outbox.mark_delivered(session, entry.id, self._clock())
                     after = lease
@@ -294,7 +294,7 @@ class Deliverer(LeaseKeeper):
             else:
                 log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
                 if last:
-                    after = await self._finish(session, table.id, entry.id, None)
+                    after = await self._finish(session, table.id, entry, None)
                 else:
                     await outbox.mark_delivered(session, entry.id, now)
         await step.done()

@@ -36,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db.base import utcnow
 from bot.db.models import Game
 from bot.db.repos import games, outbox, scores, timers
+from bot.db.repos.outbox import Claim
 from bot.locks import KeyedLocks
 from bot.tables.achievements import settle
 from bot.tables.leases import DeliveryHooks
@@ -171,29 +172,39 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         return found[0], to_table(*found)
 
     async def _commit_guarded(self, session: AsyncSession, table: Table, *, messages: bool = False,
-                              **values: Any) -> None:
+                              claim: bool = False, **values: Any) -> Claim | None:
         """Bump the version from ``table.version`` or raise ``table.stale`` (the caller's transaction rolls
         back); ``messages``: also while the game's lobby and table messages are still ``table``'s (a table read
-        before the transaction)."""
+        before the transaction); ``claim``: the caller records a step (:meth:`_record`), so the game's delivery
+        lease is taken in the same statement when it is free (returned: hand it to :meth:`_record`; None when this
+        process shows nothing)."""
         guard = (table.lobby_message_id, table.table_message_id) if messages else None
+        lease = self.deliverer.lease_ask() if claim else None
+        if lease is not None:
+            found = await games.bump_and_claim(session, table.id, table.version, lease, updated_at=self._clock(),
+                                               messages=guard, **values)
+            if found is None:
+                raise TableError("table.stale", game_id=table.id)
+            return found
         if not await games.bump_version(session, table.id, table.version, updated_at=self._clock(), messages=guard,
                                         **values):
             raise TableError("table.stale", game_id=table.id)
+        return None
 
     async def _record(self, session: AsyncSession, table: Table, events: list[Event],
-                      kind: str = "act", *, shown: bool = True) -> Handoff:
+                      kind: str = "act", *, shown: bool = True, claim: Claim | None = None) -> Handoff:
         """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
         the timers ``plan`` arms for it (stamped with ``table.version``), with the turn ping's (``ping``) when the
-        step is ``shown`` (it has something public to show), in the caller's transaction; and take the game's
-        delivery lease with it (when the step is then the game's only pending one, with the intent to create every
-        message of its delivery: :func:`bot.tables.step.plan_intent`). Returns what the delivery is handed after the
-        commit (:meth:`_send`)."""
+        step is ``shown`` (it has something public to show), in the caller's transaction; with the game's delivery
+        lease its version bump took (``claim``, :meth:`_commit_guarded`; when the step is then the game's only
+        pending one, with the intent to create every message of its delivery: :func:`bot.tables.step.plan_intent`).
+        Returns what the delivery is handed after the commit (:meth:`_send`)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
         if shown and self._ping is not None and table.status == "active":
             ping = await self._ping(table)
             plans = plans if ping is None else [*plans, ping]
         await timers.schedule_many(session, table.id, [(p.kind, p.due_at, p.payload) for p in plans], table.version)
-        lease = await self.deliverer.claim_with(session, table.id, committing=True)
+        lease = self.deliverer.adopt(table.id, claim)
         # shown next, by this process, as handed over: its transaction records the intent to create every message
         # of its delivery (issue 22's per-send records), so they cost its delivery no statement and no commit
         planned = lease is not None and lease.first is None
@@ -340,7 +351,7 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
                             finished_at=now if status != table.status else table.finished_at)
             # (the timers the step supersedes are left to the claim's filter: no statement of their own)
             values["decision_opened"] = after.decision_opened
-            await self._commit_guarded(session, table, messages=handed is not None, **values)
+            claim = await self._commit_guarded(session, table, messages=handed is not None, claim=True, **values)
             await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now,
                                       timed_out=timed_out)
             if outcome is not None and outcome.reason != ABANDONED:  # an abandoned game scores nothing
@@ -360,7 +371,7 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
             shown = any(e.audience.kind == "public" for e in events) or (
                 self._ping is not None and status == "active"
                 and engine.view(before.state, None) != engine.view(step.state, None))
-            handoff = replace(await self._record(session, table, events, shown=shown), mark=mark)
+            handoff = replace(await self._record(session, table, events, shown=shown, claim=claim), mark=mark)
             if lapsed or is_seat_change(parsed):  # the offers it ended are due now
                 handoff = replace(handoff, due=min(now, handoff.due or now))
         return handoff, ActResult(table=table, events=events, outcome=outcome)
