@@ -152,6 +152,7 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         #: per game, the deliverer's mark before a read that found no closed-DM notice due: while the mark holds
         #: (nothing this process wrote about the game since, a failed DM included) none is due
         self._no_notices: LRUCache[int, int] = LRUCache(maxsize=LOADED)
+        self._expiry: LRUCache[int, datetime | None] = LRUCache(maxsize=LOADED)
 
     # --- plumbing ------------------------------------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -312,9 +313,8 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         now = self._clock()
         mark = self.deliverer.mark(game_id) if handed is None else handed[1]
         async with self._sessions() as session, session.begin():
-            row: Row[Any] | None = None
             if handed is None:
-                row, table = await self._read(session, game_id)
+                table = (await self._read(session, game_id))[1]
             else:
                 table = handed[0]
             engine = table.engine
@@ -355,9 +355,7 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
             await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now,
                                       timed_out=timed_out)
             if outcome is not None and outcome.reason != ABANDONED:  # an abandoned game scores nothing
-                row = row or await games.get_game(session, game_id)
-                assert row is not None  # (its version was just bumped)
-                await scores.record_outcome(session, row, await games.seats_of(session, game_id), outcome, now)
+                await scores.record_outcome(session, table, table.seats, outcome, now)  # (as read: no read again)
             lapsed = 0
             if status != table.status:  # (a standing offer's handler strips its button)
                 lapsed = await timers.disarm_game(session, game_id, now, lapse=(OFFER_TIMER,))

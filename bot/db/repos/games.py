@@ -114,14 +114,16 @@ async def seats_of(session: AsyncSession, game_id: int) -> Sequence[Seat]:
     return (await session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))).all()
 
 
-async def add_seat(session: AsyncSession, game_id: int, user_id: int | None, names: list[str], at: datetime) -> Seat:
-    """Seat ``user_id`` (None: a computer player) after the last seat. Violates ``uq_seats_game_id_user_id`` if
-    that user is already seated."""
-    count = await session.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id))
-    seat = Seat(game_id=game_id, seat=count or 0, user_id=user_id, names=names, joined_at=at)
-    session.add(seat)
-    await session.flush()
-    return seat
+async def add_seat(session: AsyncSession, game_id: int, user_id: int | None, names: list[str], at: datetime) -> None:
+    """Seat ``user_id`` (None: a computer player) after the last seat (numbered by the ``INSERT`` itself: one
+    statement). Violates ``uq_seats_game_id_user_id`` if that user is already seated."""
+    await session.execute(_ADD_SEAT, {"g": game_id, "v_user_id": user_id, "v_names": names, "v_joined_at": at})
+
+
+_ADD_SEAT = insert(_SEATS).values(
+    game_id=bindparam("g"),
+    seat=select(func.count()).select_from(_SEATS).where(_SEATS.c.game_id == bindparam("g")).scalar_subquery(),
+    **{name: bindparam(f"v_{name}") for name in ("user_id", "names", "joined_at")})
 
 
 async def remove_seat(session: AsyncSession, game_id: int, user_id: int | None = None, *,
