@@ -227,7 +227,9 @@ class LobbyMixin:
                                                    state=engine.dump_state(state), started_at=self._clock(),
                                                    decision_opened=started.decision_opened)
                 table = started
-                handoff = await self._record(session, table, engine.intro(state), "start", claim=claim)
+                # (with the mark before the read: the deal is shown as handed over, reading nothing back)
+                handoff = replace(await self._record(session, table, engine.intro(state), "start", claim=claim),
+                                  mark=mark)
             self._loaded[game_id] = (table, mark)  # (the first move's control is drawn on it: :meth:`recent`)
         await self._send(handoff)
         return table
