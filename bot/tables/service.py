@@ -29,19 +29,20 @@ from typing import Any
 
 from cachetools import LRUCache
 from pydantic import ValidationError
-from sqlalchemy import Row, update
+from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.base import utcnow
-from bot.db.models import Game
 from bot.db.repos import games, outbox, scores, timers
 from bot.db.repos.outbox import Claim
 from bot.locks import KeyedLocks
 from bot.tables.achievements import settle
+from bot.tables.gate import GateMixin, admit, timeout_announcement
 from bot.tables.leases import DeliveryHooks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerPlan, to_table
+from bot.tables.notes import NotesMixin
 from bot.tables.offers import OffersMixin
 from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
 from bot.tables.reads import ReadsMixin
@@ -49,7 +50,7 @@ from bot.tables.schedule import ScheduleMixin
 from bot.tables.seats import OFFER_TIMER, abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
 from bot.tables.step import plan_intent
 from bot.tables.timing import TimersMixin
-from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, IllegalAction, SeatInfo, Waiting
+from games.core import Event, IllegalAction, SeatInfo
 from games.core.controls import PauseGame, ResumeGame
 from games.core.replay import replay
 from games.core.seats import is_seat_change, names_at_start
@@ -65,17 +66,6 @@ Ping = Callable[[Table], Awaitable[TimerPlan | None]]
 LOADED = 1024
 
 
-def timeout_announcement(engine: Engine, state: Any, seat: int) -> list[Event]:
-    """The public events that announce the bot's move for ``seat`` after a time limit, the game being at ``state``
-    before it: "the bot moved for <seat>" (``turn.auto``), or for the game's own clock (``SYSTEM_SEAT``, e.g. a
-    response window closing) one line naming everyone it passed for (``turn.clock``; none when nobody was
-    late)."""
-    if seat == SYSTEM_SEAT:
-        late = engine.to_act(state)
-        return [Event(key="turn.clock", params={"seats": late})] if late else []
-    return [Event(key="turn.auto", params={"seat": seat})]
-
-
 def process_owner(shard_ids: Sequence[int] | None = None) -> str:
     """A name for this process in the database's timer claims and delivery leases (at most 64 chars).
 
@@ -89,34 +79,7 @@ def process_owner(shard_ids: Sequence[int] | None = None) -> str:
     return f"{host}:shards {','.join(map(str, sorted(shard_ids))) or 'all'}"[:64]
 
 
-def admit(table: Table, *, user_id: int | None, seat: int | None, expected_version: int | None,
-          host_action: bool = False, manager: bool = False) -> int:
-    """The seat acting on ``table`` (the table's facts only; who may move now is the engine's,
-    :meth:`games.core.Engine.check_actor`): ``seat`` when the bot acts for it (``SYSTEM_SEAT`` and ``HOST_SEAT``
-    included); else, for the person ``user_id``, ``HOST_SEAT`` when they host the table (or manage the server:
-    ``manager``) and the move is one of the game's host actions (``host_action``), otherwise their seat. Raises
-    ``TableError``: ``table.not_active``, ``table.not_a_player``, ``seat.error.away`` (the computer plays their
-    seat: "I'm back" first), ``table.bad_seat``, ``table.stale`` (in that order; stale: ``expected_version``, the
-    version a control was drawn at, is for a decision that has closed, :meth:`Table.stands`)."""
-    if table.status != "active":
-        raise TableError("table.not_active", game_id=table.id)
-    if seat is None:
-        if host_action and user_id is not None and (user_id == table.host_id or manager):
-            seat = HOST_SEAT
-        else:
-            seat = table.seat_of(user_id) if user_id is not None else None
-            if seat is None:
-                raise TableError("table.not_a_player", game_id=table.id)
-            if user_id is not None and table.away_seat_of(user_id) is not None:
-                raise TableError("seat.error.away", game_id=table.id)
-    elif seat not in (SYSTEM_SEAT, HOST_SEAT) and not table.has_seat(seat):
-        raise TableError("table.bad_seat", seat=seat)
-    if expected_version is not None and not table.stands(expected_version):
-        raise TableError("table.stale", game_id=table.id)
-    return seat
-
-
-class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMixin):
+class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMixin, NotesMixin, GateMixin):
     """Lobbies (scheduled ones too), starts, actions, timers and replay checks for every table, over one
     sessionmaker."""
 
@@ -374,36 +337,6 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
                 handoff = replace(handoff, due=min(now, handoff.due or now))
         return handoff, ActResult(table=table, events=events, outcome=outcome)
 
-    @staticmethod
-    def check_turn(table: Table, user_id: int, expected_version: int | None) -> tuple[int, Waiting]:
-        """The seat of ``user_id`` and what the game waits on, when it waits on them for the decision a control
-        drawn at ``expected_version`` was for: the gate a view passes before it shows a player the controls of their
-        move (:meth:`act`'s table checks, then the engine's own refusal of the actor,
-        :meth:`games.core.Engine.check_actor`). Raises ``TableError`` (``table.not_active``,
-        ``table.not_a_player``, ``table.stale``) or ``IllegalAction`` (``core.game_over``, ``core.not_your_turn``,
-        or the game's own word, e.g. ``verdugo.dead``)."""
-        seat = admit(table, user_id=user_id, seat=None, expected_version=expected_version)
-        table.engine.check_actor(table.state, seat)
-        waiting = table.engine.waiting(table.state)
-        assert waiting is not None  # check_actor refuses a game that waits on nobody
-        return seat, waiting
-
-    @staticmethod
-    def check_move(table: Table, user_id: int, action: dict[str, Any], expected_version: int | None) -> int:
-        """The seat ``user_id`` would make ``action`` (JSON) as (``HOST_SEAT`` for the host's host action), when
-        :meth:`act` would let them now: its table checks and the engine's refusal of that actor
-        (:meth:`games.core.Engine.check_actor`), without moving (e.g. before a slow move is acknowledged). Raises as
-        :meth:`check_turn` does, and ``table.bad_action`` for malformed JSON."""
-        engine = table.engine
-        seat = admit(table, user_id=user_id, seat=None, expected_version=expected_version,
-                     host_action=engine.is_host_action(action.get("type")))
-        try:
-            parsed = engine.parse_action(action)
-        except ValidationError as exc:
-            raise TableError("table.bad_action", game_id=table.id) from exc
-        engine.check_actor(table.state, seat, parsed)
-        return seat
-
     async def replay_check(self, game_id: int) -> bool:
         """Whether re-applying the logged actions to the seed reproduces the stored snapshot (True for a
         lobby). Raises the engine's ``IllegalAction`` when a logged action no longer applies."""
@@ -419,43 +352,6 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         rebuilt = replay(engine, engine.Options.model_validate(table.options), seats, table.seed,
                          [(a.seat, a.action) for a in log_rows])
         return engine.dump_state(rebuilt) == engine.dump_state(table.state)
-
-    # --- metadata (no version bump, no lock) ---------------------------------------------------------------
-    async def _set(self, game_id: int, **values: Any) -> None:
-        async with self._sessions() as session, session.begin():
-            result = await session.execute(update(Game).where(Game.id == game_id).values(**values))
-            if result.rowcount != 1:  # type: ignore[attr-defined]
-                raise TableError("table.not_found", game_id=game_id)
-        self.deliverer.touched(game_id)
-
-    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
-        await self._set(game_id, lobby_message_id=message_id)
-
-    async def set_table_message(self, game_id: int, message_id: int | None) -> None:
-        await self._set(game_id, table_message_id=message_id)
-
-    async def dm_refused(self, game_id: int, user_id: int, *, closed: bool) -> None:
-        """A DM to ``user_id`` failed (``closed``: their DMs are closed, ``dm_ok`` becomes False); the channel is
-        told with the game's next public step (:meth:`dm_notices_due`), by whichever process shows it."""
-        async with self._sessions() as session, session.begin():
-            await games.dm_refused(session, game_id, user_id, closed=closed)
-        self.deliverer.touched(game_id)
-
-    async def dm_notices_due(self, game_id: int) -> list[int]:
-        """The seats whose failed DMs the channel has not been told about yet (seat order). None, without a query,
-        when this process's last read of the game found none and it wrote nothing about the game since (a failed
-        DM of its own included); a notice another process's delivery recorded meanwhile is then said with a later
-        step, once a read of the game sees it."""
-        if game_id in self._no_notices and self._no_notices[game_id] == self.deliverer.mark(game_id):
-            return []
-        async with self._sessions() as session:
-            return await games.dm_notices_due(session, game_id)
-
-    async def dm_notices_said(self, game_id: int, seats: Sequence[int]) -> None:
-        """The channel was told about the failed DMs of ``seats``."""
-        async with self._sessions() as session, session.begin():
-            await games.dm_notices_said(session, game_id, seats)
-        self.deliverer.touched(game_id)
 
     @staticmethod
     def new_seed() -> int:
