@@ -15,10 +15,10 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.db.models import GameAction, OutboxEntry
-from bot.tables import Table, TableService
+from bot.tables import TableService
 from tests.bench.bench_bot import lets_kill_move
 from tests.e2e.conftest import World, stored
-from tests.support.newgame import newgame
+from tests.e2e.test_move_cost import moved, open_and_start
 from tests.support.sql_count import SqlCount
 
 #: per accepted move over the whole game (issue 20's target for statements; the commits as reached, see above)
@@ -26,17 +26,6 @@ STATEMENTS = 8.0
 COMMITS = 2.2
 PLAYERS = 3
 MAX_MOVES = 400
-
-
-async def _started(world: World) -> bool:
-    table = await world.tables.table_in_channel(world.games.id)
-    return table is not None and table.status == "active"
-
-
-async def _moved(world: World, table: Table) -> bool:
-    async with world.sessions() as session:
-        return bool(await session.scalar(select(OutboxEntry.id).where(
-            OutboxEntry.game_id == table.id, OutboxEntry.version > table.version)))
 
 
 async def _all_shown(world: World, game_id: int) -> bool:
@@ -53,22 +42,12 @@ async def test_a_whole_game_costs_at_most_8_statements_per_move_lobby_and_deal_i
     bot = world.bot()
     async with world.running(bot):
         count = SqlCount(bot.db_engine)
-        seated = world.players[:PLAYERS]
-        handle = await newgame(seated[0], world.games, "lets_kill", "classic")
-        await handle.response()
-        lobby = handle.original
-        assert lobby is not None
-        for user in seated[1:]:
-            await (await user.click(lobby, label="Join")).response()
-        await (await seated[0].click(lobby, label="Start")).response()
-        await stored(world, lambda: _started(world), "the game started")
-        table = await world.tables.table_in_channel(world.games.id)
-        assert table is not None
+        table = await open_and_start(world, PLAYERS, "lets_kill", "classic")
         for _ in range(MAX_MOVES):
             if table.status != "active":
                 break
             await lets_kill_move(world, table, rng, "Let's Kill!")
-            await stored(world, lambda t=table: _moved(world, t), "the move accepted")
+            await stored(world, lambda t=table: moved(world, t), "the move accepted")
             table = await world.tables.load(table.id)
         await stored(world, lambda t=table: _all_shown(world, t.id), "every step shown")
         statements, commits = count.statements, count.commits

@@ -69,6 +69,23 @@ async def started(world: World) -> bool:
     return table is not None and table.status == "active"
 
 
+async def open_and_start(world: World, players: int, game: str, mode: str, **options: Any) -> Table:
+    """The first ``players`` players open a game of ``game``/``mode`` with ``/newgame``, join it and start it with
+    the lobby's buttons (the host last); the started table."""
+    seated = world.players[:players]
+    handle = await newgame(seated[0], world.games, game, mode, **options)
+    await handle.response()
+    lobby = handle.original
+    assert lobby is not None
+    for user in seated[1:]:
+        await (await user.click(lobby, label="Join")).response()
+    await (await seated[0].click(lobby, label="Start")).response()
+    await stored(world, lambda: started(world), "the game started")
+    table = await world.tables.table_in_channel(world.games.id)
+    assert table is not None
+    return table
+
+
 async def moved(world: World, table: Table) -> bool:
     async with world.sessions() as session:
         return bool(await session.scalar(select(OutboxEntry.id).where(
@@ -89,17 +106,7 @@ async def test_an_accepted_move_costs_at_most_the_pipeline_s_statements_and_comm
     rng = random.Random(7)
     bot = world.bot()
     async with world.running(bot):
-        seated = world.players[:players]
-        handle = await newgame(seated[0], world.games, game, mode, **options)
-        await handle.response()
-        lobby = handle.original
-        assert lobby is not None
-        for user in seated[1:]:
-            await (await user.click(lobby, label="Join")).response()
-        await (await seated[0].click(lobby, label="Start")).response()
-        await stored(world, lambda: started(world), "the game started")
-        table = await world.tables.table_in_channel(world.games.id)
-        assert table is not None
+        table = await open_and_start(world, players, game, mode, **options)
         await stored(world, lambda t=table: delivered(world, t), "the deal shown")
         count = SqlCount(bot.db_engine)
         costs: list[tuple[int, int, dict[str, int]]] = []
