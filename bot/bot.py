@@ -30,7 +30,8 @@ from bot.modals import LOBBY_OPTIONS, install_modal_router
 from bot.outage import Outage, unavailable
 from bot.plugins import extensions
 from bot.private_view import show_secrets
-from bot.seat_controls import BACK, TAKE, accept_offer, take_back
+from bot.seat_controls import BACK, accept_offer, take_back
+from bot.seat_texts import TAKE
 from bot.settings import Settings, StartupError
 from bot.startup import invite_url, ready_line
 from bot.tables import TableService

@@ -8,9 +8,10 @@ it ends, edited in place.
   private panel). :meth:`bot.ui.GameUI.play` sets the interaction (:data:`bot.ui.ANSWERING`).
 * The table is posted again (and the old one stripped of its buttons) only when it has scrolled out of sight:
   more than ``table_repost_after`` messages (a ``/config`` setting) arrived in the channel after it, counted from
-  the gateway's MESSAGE_CREATE events (no message content needed; those posted while the bot was stopped, or
-  under the lobby before the start, are read from the channel's history the first time a process shows a table
-  it did not show itself: a lobby the chat scrolled away starts its table at the bottom), or when the game
+  the gateway's MESSAGE_CREATE events (no message content needed; those under the lobby before the start are
+  counted from what this process's gateway saw, and those posted while the bot was stopped, or that no gateway of
+  this process saw, are read from the channel's history the first time a process shows a table it did not show
+  itself: a lobby the chat scrolled away starts its table at the bottom), or when the game
   declares a step worth a new message (:meth:`bot.ui.GameUI.fresh_table`).
 * The public lines of the last few steps live in the table embed ("Last moves"), not in new messages.
 * The turn ping ("▶ your move, @player") is the only other message: sent by a persisted timer when the awaited
@@ -37,6 +38,7 @@ from cachetools import TTLCache
 from bot.budget import clip, size
 from bot.db.repos import games, live, timers
 from bot.deadline import answer_lock
+from bot.seen import SeenMessages
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import StepInfo, current_step
 from bot.ui import ANSWERING, Outgoing, RenderContext
@@ -115,7 +117,10 @@ class LiveTable:
         #: a table (its game's table row moves to it, its count starting at zero), so none costs a statement
         self._posted: TTLCache[int, bool] = TTLCache(maxsize=QUIET_CHANNELS, ttl=QUIET_FOR.total_seconds(),
                                                      timer=lambda: bot.clock.now().timestamp())
+        #: the latest messages this process's gateway saw per channel (:meth:`_catch_up` counts on them first)
+        self._seen = SeenMessages()
         bot.add_listener(self.on_message, "on_message")
+        bot.add_listener(self.on_disconnect, "on_disconnect")
 
     # --- counting what scrolls the table away -----------------------------------------------------------------
     async def on_message(self, message: discord.Message) -> None:
@@ -125,6 +130,7 @@ class LiveTable:
         if message.guild is None:
             return
         channel_id = message.channel.id
+        self._seen.saw(channel_id, message.id)  # (every channel's: a quiet one may hold a lobby any moment)
         if self.bot.user is not None and message.author.id == self.bot.user.id:
             self._quiet.pop(channel_id, None)
             if self._posted.pop(message.id, None):  # a table this process posted: nothing to count it under
@@ -135,6 +141,10 @@ class LiveTable:
             if not await live.count_message(session, channel_id, message.id) and (
                     await games.active_game_in_channel(session, channel_id) is None):
                 self._quiet[channel_id] = True
+
+    async def on_disconnect(self) -> None:
+        """The gateway disconnected: the messages seen so far may not be followed by all that come next."""
+        self._seen.forget()
 
     # --- showing --------------------------------------------------------------------------------------------
     async def show(self, table: Table, lines: list[str], render: Callable[[list[str]], Outgoing], *,
@@ -202,24 +212,28 @@ class LiveTable:
     async def _catch_up(self, table: Table, message_id: int, counted: int, repost_after: int) -> int:
         """How many messages are under the table message ``message_id``, at least ``counted``: the first time this
         process shows a game another process (or this bot before a restart) showed last, or the lobby message that
-        becomes the table at the start (the chat while players gathered), the channel's history after it is read
-        (up to one more than ``repost_after``, one request) and stored, so messages no process counted (posted
-        while the bot was stopped, or under a lobby) count too. Unreadable history leaves ``counted``."""
+        becomes the table at the start (the chat while players gathered), the messages after it are counted and
+        stored, so messages no process counted (posted while the bot was stopped, or under a lobby) count too:
+        from what this process's gateway saw when it saw ``message_id`` posted (:class:`bot.seen.SeenMessages`: no
+        request, the usual case at a start), else from the channel's history (up to one more than
+        ``repost_after``, one request). Unreadable history leaves ``counted``."""
         self._caught_up.add(table.id)
         if counted > repost_after:
             return counted
-        channel = await self.bot.delivery.channel(table.channel_id)
-        try:
-            seen = [m async for m in channel.history(  # type: ignore[attr-defined]
-                limit=repost_after + 1, after=discord.Object(id=message_id))]
-        except discord.HTTPException:
-            log.debug("could not read the messages under the table of game %s", table.id)
-            return counted
-        if len(seen) <= counted:
+        seen = self._seen.after(table.channel_id, message_id)  # this process saw it posted: no request
+        if seen is None:
+            channel = await self.bot.delivery.channel(table.channel_id)
+            try:
+                seen = len([m async for m in channel.history(  # type: ignore[attr-defined]
+                    limit=repost_after + 1, after=discord.Object(id=message_id))])
+            except discord.HTTPException:
+                log.debug("could not read the messages under the table of game %s", table.id)
+                return counted
+        if seen <= counted:
             return counted
         async with self.bot.sessions() as session, session.begin():
-            await live.count_at_least(session, table.id, message_id, len(seen))
-        return len(seen)
+            await live.count_at_least(session, table.id, message_id, seen)
+        return seen
 
     async def _record(self, table: Table, message_id: int, steps: list[Any], ping: TimerPlan | None = None,
                       known: LiveTableState | live.Snapshot | None = None, counted: int = 0) -> None:

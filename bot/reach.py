@@ -7,6 +7,9 @@ import discord
 
 #: Discord's error code for a channel that does not exist (deleted)
 UNKNOWN_CHANNEL = 10003
+#: Discord's error codes for a server the bot is not in (``GET /guilds/{id}``: unknown, or no access to it)
+UNKNOWN_GUILD = 10004
+MISSING_ACCESS = 50001
 #: what the bot needs in a channel to post a table or the medium's posts there (Discord's permission names)
 POSTING = ("view_channel", "send_messages", "embed_links")
 

@@ -23,14 +23,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.lobby.names import is_manager, user_names
 from bot.components import GameButton, secrets_button, view_of
 from bot.deadline import edit_answer, in_time, respond
 from bot.errors import UserError
 from bot.i18n import t
+from bot.members import is_manager, user_names
+from bot.seat_texts import handed_word, host_seat_taken, newcomer_dm, offer_end, offer_message, offered_word
 from bot.tables import Table, TableError
 from bot.tables.seats import holds
-from bot.ui import SILENT, Outgoing, RenderContext, text_name, ui_for
+from bot.ui import Outgoing, RenderContext, text_name, ui_for
 from games.core import HOST_SEAT, Event
 from games.core.controls import NAME_LENGTH
 from games.core.seats import MAX_NAMES, seat_change_refusal
@@ -42,7 +43,7 @@ log = logging.getLogger(__name__)
 
 #: how long an offer of a seat stands before it lapses
 OFFER_FOR = timedelta(minutes=15)
-BACK, TAKE = "back", "take_seat"
+BACK = "back"
 
 
 def back_button(table: Table, label: str) -> GameButton:
@@ -90,7 +91,8 @@ async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Ta
     history keeps who held it before); the seat's secrets reach them by DM, named as the seat went before, with the
     controls the seat has now (those of **My secrets**: an answer the seat owes, say), and the offer's message says
     so (its button gone); when their DMs are closed it says that instead, with the "My secrets" button that shows
-    them the secrets privately (and the channel's closed-DM notice names them, as any closed-DM player). Raises
+    them the secrets privately (and the channel's closed-DM notice names them, as any closed-DM player). When it
+    was the host's own seat, the host (passed on) is told by DM (:func:`host_seat_taken`). Raises
     ``TableError`` (``seat.error.no_offer``, ``seat.error.offer_lapsed``, ``seat.error.seated``,
     ``seat.error.computer``...)."""
     ui = ui_for(table.game, table.mode)
@@ -98,17 +100,14 @@ async def accept_offer(bot: Coroner, interaction: discord.Interaction, table: Ta
     result = await ui.play(bot, table, interaction.user.id, {"type": "seat_replaced", "seat": seat, "to": "person",
                                                              "names": names}, interaction=interaction)
     ctx = RenderContext(result.table, result.table.language)
-    view = result.table.engine.view(result.table.state, seat)
-    was = RenderContext(table, table.language).shown_name(seat)  # by now the seat goes by the newcomer's name
-    items = ui.secrets_items(ctx, seat, view) if result.table.status == "active" else []
-    out = Outgoing(content=ctx.t("seat.new_holder", seat=was, channel=table.channel_id),
-                   embeds=[ui.secrets_embed(ctx, seat, view)], view=view_of(*items) if items else None,
-                   language=ctx.language)
+    out = newcomer_dm(ui, table, result.table, seat)
     if await in_time(interaction, bot.delivery.dm(result.table, seat, out)):
         await edit_answer(interaction, content=ctx.t("seat.taken"), view=None)
-        return
-    await edit_answer(interaction, content=ctx.t("seat.taken_dm_closed"),
-                      view=view_of(secrets_button(table.id, ctx.t("secrets.button"))))
+    else:
+        await edit_answer(interaction, content=ctx.t("seat.taken_dm_closed"),
+                          view=view_of(secrets_button(table.id, ctx.t("secrets.button"))))
+    if table.user_of(seat) == table.host_id and result.table.host_id != table.host_id:
+        await bot.delivery.dm(table, seat, host_seat_taken(table, result.table, seat))
 
 
 def check_replacer(interaction: discord.Interaction, table: Table) -> None:
@@ -137,17 +136,6 @@ async def to_computer(bot: Coroner, table: Table, seat: int) -> Table:
     return result.table
 
 
-def handed_word(before: Table, after: Table, seat: int) -> str:
-    """What the host is told once ``seat`` went to the computer (``before`` and ``after`` the change): that it is
-    the computer's, and when it was the host's own seat, who hosts the game from now on."""
-    ctx = RenderContext(before, before.language)  # (the seat by the name it had: now it is the computer's)
-    said = ctx.t("seat.handed_to_computer", seat=ctx.shown_name(seat))
-    successor = after.seat_of(after.host_id)
-    if after.host_id != before.host_id and successor is not None:
-        said += "\n" + ctx.t("seat.host_passed", user=after.shown_name(successor))
-    return said
-
-
 async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is_bot: bool, by: int,
                      post: Callable[[Outgoing], Awaitable[int | None]]) -> None:
     """Offer ``seat`` to the member ``newcomer`` (a Discord id; ``is_bot``: a bot account) for the host ``by``: the
@@ -173,12 +161,7 @@ async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is
     now = bot.clock.now()
     timer = await bot.tables.arm_offer(table.id, seat, newcomer, by, now + OFFER_FOR, now)
     bot.timers.wake(now)  # (the offers it superseded are due now)
-    ctx = RenderContext(table, table.language)
-    button = GameButton(table.id, 0, TAKE, str(seat), label=ctx.t("seat.button.take"), emoji="🪑",
-                        style=discord.ButtonStyle.primary)
-    message = await post(Outgoing(content=ctx.t("seat.offer", user=f"<@{newcomer}>", seat=ctx.shown_name(seat)),
-                                  view=view_of(button), mentions=True, only_pings=(newcomer,),
-                                  language=table.language))
+    message = await post(offer_message(table, seat, newcomer))
     if message is not None:
         ended = await bot.tables.offer_posted(timer, message)
         if ended is not None:  # it ended (superseded, the seat handed over...) before its message was recorded
@@ -188,15 +171,34 @@ async def offer_seat(bot: Coroner, table: Table, seat: int, newcomer: int, *, is
 async def hand_over(bot: Coroner, interaction: discord.Interaction, table: Table, seat: int,
                     member: discord.Member | None) -> None:
     """``/replace``: the host's replacement of ``seat``: to the computer at once (``member`` None; answered
-    privately), or an offer to ``member`` (the command's public answer, :func:`offer_seat`). Raises ``UserError``
+    privately), or an offer to ``member`` (:func:`offer_seat`): the command's public answer, or, once the command
+    was deferred (privately, so that a refusal is never public), a channel message of its own, the host told
+    privately. Raises ``UserError``
     (``seat.error.host_only``, ``seat.error.bot``) or ``TableError``."""
     check_replacer(interaction, table)
     if member is None:
         after = await to_computer(bot, table, seat)
         await respond(interaction, ephemeral=True, content=handed_word(table, after, seat))
         return
+    if not interaction.response.is_done():  # the offer is the command's public answer
+        await offer_seat(bot, table, seat, member.id, is_bot=member.bot, by=interaction.user.id,
+                         post=lambda out: respond(interaction, ephemeral=False, **out.kwargs()))
+        return
+    # deferred privately (a slow database: a refusal stays private), so the offer is a message of its own
     await offer_seat(bot, table, seat, member.id, is_bot=member.bot, by=interaction.user.id,
-                     post=lambda out: respond(interaction, ephemeral=False, **out.kwargs()))
+                     post=channel_post(bot, table))
+    await respond(interaction, ephemeral=True, content=offered_word(table, seat, member.id))
+
+
+def channel_post(bot: Coroner, table: Table) -> Callable[[Outgoing], Awaitable[int | None]]:
+    """An offer's ``post`` (:func:`offer_seat`) that sends it to the game's channel as a message of its own (the
+    host's panel, and ``/replace`` once its answer was deferred privately)."""
+    delivery = bot.delivery
+
+    async def post(out: Outgoing) -> int:
+        return (await delivery.send(await delivery.channel(table.channel_id), out, "offer")).id
+
+    return post
 
 
 async def offer_lapsed(bot: Coroner, timer: Any) -> None:
@@ -213,17 +215,14 @@ async def end_offer(bot: Coroner, game_id: int, payload: dict[str, Any]) -> None
     """Edit the message of the offer whose timer payload is ``payload`` (``seat``, ``user_id``, ``message``,
     ``why``) to say why it ended, its button gone (:func:`offer_lapsed`). A message Discord refuses to edit
     (deleted) is logged and left; a payload without a message: nothing."""
-    seat, user, message = (payload.get(key) for key in ("seat", "user_id", "message"))
+    seat, message = payload.get("seat"), payload.get("message")
     if not isinstance(message, int) or not isinstance(seat, int):
         return
     table = await bot.tables.load(game_id)
-    why = payload.get("why", "lapsed") if table.status == "active" else "ended"
-    ctx = RenderContext(table, table.language)
     channel = await bot.delivery.channel(table.channel_id)
     try:
         await channel.get_partial_message(message).edit(  # type: ignore[attr-defined]
-            content=ctx.t(f"seat.offer_{why}", user=f"<@{user}>", seat=ctx.shown_name(seat)), view=None,
-            allowed_mentions=SILENT)
+            **offer_end(table, payload).kwargs(edit=True))
     except discord.HTTPException as exc:
         log.info("could not end the offer message %s of game %s: %s", message, table.id, exc)
 

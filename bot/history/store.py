@@ -48,7 +48,7 @@ async def _newest(session: AsyncSession, stmt: Select[tuple[Game]]) -> list[Tabl
 
 async def played_in(sessions: async_sessionmaker[AsyncSession], guild_id: int) -> Sequence[int]:
     """The channels (ids, each once) the games of ``guild_id`` the history keeps were played in: what to ask
-    :func:`bot.cogs.history.visibility.viewable` about before :func:`recent` or :func:`search`."""
+    :func:`bot.members.viewable` about before :func:`recent` or :func:`search`."""
     async with sessions() as session:
         return (await session.scalars(select(Game.channel_id).distinct().where(Game.guild_id == guild_id, _kept()))
                 ).all()

@@ -7,8 +7,12 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import regex
+
+from bot.lookalike import skeleton
 from games.core import Engine, Event, Outcome, get_engine
 from games.core.seats import ABANDONED  # the outcome reason of an abandoned game (:attr:`Table.abandoned`)
 
@@ -120,17 +124,24 @@ class Table:
     def shown_name(self, seat: int) -> str:
         """The one name ``seat`` is shown by everywhere (table, log, menus, DMs, results, history): its display name
         (``#N`` for an unknown seat, N = seat + 1), and when another seat's display name looks the same (compared
-        as a reader sees it, :func:`looks`: without case, invisible characters or compatibility forms) a suffix
-        that tells them apart: `` (username)`` when the seat has a second name of its own
-        no twin shares, else `` (#N)``. Two players called "Alex" are "Alex (alex_b)" and "Alex (#3)"."""
+        as a reader sees it, :func:`looks`: without case, invisible characters, compatibility forms or letters of
+        other scripts that look alike) a suffix that tells them apart: `` (username)`` when the seat has a second
+        name of its own no twin shares, else `` (#N)``. Two players called "Alex" are "Alex (alex_b)" and
+        "Alex (#3)". A suffixed name never looks like another seat's own display name: beside a player who named
+        themselves "Alex (#2)", the second Alex is "Alex (#2-2)"."""
         base = _first_name(self.seat_names(seat), seat)
         twins = [s for s in self.seats if looks(_first_name(s.names, s.seat)) == looks(base)]
         if len(twins) < 2:
             return base
+        others = {looks(_first_name(s.names, s.seat)) for s in self.seats if s.seat != seat}
         taken = {looks(name) for twin in twins if twin.seat != seat for name in twin.names}
         own = next((name for name in self.seat_names(seat)[1:]
-                    if looks(name) != looks(base) and looks(name) not in taken), None)
-        return f"{base} ({own})" if own else f"{base} (#{seat + 1})"
+                    if looks(name) != looks(base) and looks(name) not in taken
+                    and looks(f"{base} ({name})") not in others), None)
+        if own:
+            return f"{base} ({own})"
+        tags = (f"#{seat + 1}" if n == 1 else f"#{seat + 1}-{n}" for n in range(1, len(self.seats) + 2))
+        return next(shown for tag in tags if looks(shown := f"{base} ({tag})") not in others)
 
     @property
     def decision_opened(self) -> int:
@@ -162,13 +173,21 @@ class Table:
         return self.status in ("lobby", "active")
 
 
+#: what shows nothing on screen (Unicode's derived property; the ``regex`` package knows it, ``re`` does not)
+_INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+
+
+@lru_cache(maxsize=4096)
 def looks(name: str) -> str:
-    """How ``name`` reads on screen, to tell look-alike names apart: format characters (zero-width spaces, word
-    joiners, direction marks: Unicode category Cf) dropped, compatibility forms folded (NFKC: full-width and
-    mathematical letters read as plain ones) and case folded. ``looks("Al\\u2060ice") == looks("ALICE")``.
-    Letters of other scripts that merely look alike (a Cyrillic "А") stay apart."""
-    visible = "".join(c for c in name if unicodedata.category(c) != "Cf")
-    return unicodedata.normalize("NFKC", visible).casefold()
+    """How ``name`` reads on screen, to tell look-alike names apart (only to compare, never to show): characters that
+    show nothing dropped (Unicode's Default_Ignorable_Code_Point: zero-width spaces, joiners, direction marks,
+    variation selectors, the Hangul fillers; and the other format characters, category Cf), compatibility forms
+    folded (NFKC: full-width and mathematical letters read as plain ones), letters of other scripts that look the
+    same read as one (Unicode's confusables, TR39's skeleton: :func:`bot.lookalike.skeleton`, so a Cyrillic or Greek
+    "а" reads as the Latin "a", "m" as "rn"), case folded before and after. ``looks("Al\\u2060ice") == looks("ALICE")
+    == looks("\\u0410lice") == looks("Alice\\u3164")``."""
+    visible = "".join(c for c in _INVISIBLE.sub("", name) if unicodedata.category(c) != "Cf")
+    return skeleton(unicodedata.normalize("NFKC", visible).casefold()).casefold()  # (a prototype may be upper case)
 
 
 def _first_name(names: tuple[str, ...], seat: int) -> str:

@@ -36,20 +36,29 @@ def imported(name: str, path: Path, node: ast.Import | ast.ImportFrom) -> list[s
 
 
 def import_graph(mods: dict[str, Path]) -> dict[str, set[str]]:
-    """``module -> the package's modules it imports`` (anywhere in the file, type-only imports included)."""
+    """``module -> the package's modules it imports`` (anywhere in the file, type-only imports included), and the
+    packages around each of them: importing ``a.b.c`` runs ``a/__init__.py`` and ``a/b/__init__.py`` first, so a
+    circle through a package's ``__init__`` counts (the importer's own packages do not: they are being imported
+    already)."""
 
     def target(dotted: str) -> str | None:  # the longest prefix that is one of the package's modules
         while dotted and dotted not in mods:
             dotted = dotted.rpartition(".")[0]
         return dotted or None
 
+    def packages(dotted: str) -> list[str]:  # the packages Python runs first (their ``__init__``) to import it
+        parts = dotted.split(".")
+        return [p for i in range(1, len(parts)) if (p := ".".join(parts[:i])) in mods]
+
     graph: dict[str, set[str]] = {}
     for name, path in mods.items():
         graph[name] = set()
+        own = {name, *packages(name)}  # the importer's own packages are under way already when it runs
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import | ast.ImportFrom):
-                graph[name] |= {t for dotted in imported(name, path, node)
-                                if (t := target(dotted)) is not None and t != name}
+                for dotted in imported(name, path, node):
+                    if (t := target(dotted)) is not None:
+                        graph[name] |= {m for m in (*packages(t), t) if m not in own}
     return graph
 
 
@@ -102,3 +111,24 @@ def test_the_checks_catch_a_circle_and_a_hidden_import(tmp_path: Path, monkeypat
                                   "pkg.sub.b": {"pkg.a"}, "pkg.c": set()}
     assert sorted(circle(import_graph(mods))) == ["pkg.a", "pkg.a", "pkg.sub", "pkg.sub.b"]
     assert function_imports(mods) == ["pkg/c.py:3"]
+
+
+def test_the_circle_check_sees_a_circle_through_a_package_init(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A low module importing one helper of a feature package runs that package's ``__init__`` first, which imports
+    the feature, which imports the low module: a circle at run time that the imports' own names do not show (as
+    ``bot/seat_controls.py`` importing ``bot.cogs.lobby.names`` did); a package's own modules importing each other
+    through it are no circle."""
+    package = tmp_path / "pkg"
+    (package / "feat").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "low.py").write_text("from pkg.feat.names import n\n")
+    (package / "feat" / "__init__.py").write_text("from .cog import C\n")
+    (package / "feat" / "cog.py").write_text("from pkg.feat.names import n\nfrom pkg.low import x\n")
+    (package / "feat" / "names.py").write_text("n = 1\n")
+    monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
+    graph = import_graph(modules("pkg"))
+    assert graph == {"pkg": set(), "pkg.low": {"pkg.feat", "pkg.feat.names"}, "pkg.feat": {"pkg.feat.cog"},
+                     "pkg.feat.cog": {"pkg.feat.names", "pkg.low"}, "pkg.feat.names": set()}
+    assert set(circle(graph)) == {"pkg.feat", "pkg.feat.cog", "pkg.low"}
+    (package / "low.py").write_text("n = 2\n")
+    assert circle(import_graph(modules("pkg"))) == []

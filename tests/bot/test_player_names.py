@@ -6,9 +6,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
-from bot.cogs.lobby.names import user_names
+import pytest
+
+from bot.lookalike import prototype, skeleton
+from bot.members import user_names
 from bot.tables import Table
-from bot.tables.model import TableSeat
+from bot.tables.model import TableSeat, looks
 from bot.ui import RenderContext
 from games.core import get_engine
 
@@ -72,3 +75,41 @@ def test_look_alike_display_names_are_told_apart_like_twins() -> None:
                    ("Alicent",))
     assert [table.shown_name(s) for s in range(5)] == [
         "Alice (alice_a)", "Alice\u200b (bob_b)", "Al\u2060ice (#3)", "Ａｌｉｃｅ (wide)", "Alicent"]
+
+
+def test_names_in_other_scripts_that_look_the_same_are_told_apart_like_twins() -> None:
+    """Unicode's confusables (TR39 skeletons): "Аlice" with a Cyrillic А, "Αlice" with a Greek Alpha and "A1ice"
+    read as "Alice" and get the suffix; "Alicia" and "Bob" in Cyrillic look-alikes that a reader tells apart
+    ("Вов") keep their own."""
+    table = _table(("Alice", "alice_a"), ("\u0410lice", "cyril"), ("\u0391lice",), ("Alicia",), ("Bob",),
+                   ("\u0412\u043e\u0432",))
+    assert [table.shown_name(s) for s in range(6)] == [
+        "Alice (alice_a)", "\u0410lice (cyril)", "\u0391lice (#3)", "Alicia", "Bob", "\u0412\u043e\u0432"]
+
+
+def test_skeletons_follow_unicodes_confusables() -> None:
+    """The skeleton reads every look-alike as one (TR39's examples: "𝔭𝒶ỿ𝕡𝕒ℓ" is "paypal"; "m" and "rn"), keeps
+    apart what a reader tells apart (an accent, another letter) and always gives the same string for a class."""
+    assert skeleton("𝔭𝒶ỿ𝕡𝕒ℓ") == skeleton("paypal")
+    assert skeleton("modern") == skeleton("rnodern")
+    assert skeleton("\u0441\u043e\u0440\u0435") == skeleton("cope")  # all four Cyrillic
+    assert skeleton("José") != skeleton("Jose") and skeleton("Alice") != skeleton("Alicia")
+    assert prototype("\u0410") == prototype("A") == "A" and prototype("I") == prototype("l") == prototype("1")
+    assert looks("A1ice") == looks("alice") == looks("ALICE") == looks("\u0391LICE") == looks("\u0430lice")
+
+
+@pytest.mark.parametrize("invisible", ["\u034f", "\ufe0f", "\u3164", "\u115f"])
+def test_a_name_with_a_character_that_shows_nothing_is_a_twin(invisible: str) -> None:
+    """A combining grapheme joiner, a variation selector (category Mn) or a Hangul filler (Lo, the classic blank
+    Discord name) shows nothing, as a zero-width space does: "Alice" and "Alice" + one of them are twins."""
+    assert looks(f"Alice{invisible}") == looks("Alice")
+    table = _table(("Alice",), (f"Alice{invisible}",), ("Bob",))
+    assert [table.shown_name(s) for s in range(3)] == ["Alice (#1)", f"Alice{invisible} (#2)", "Bob"]
+
+
+def test_a_suffixed_name_never_reads_as_another_seats_own_name() -> None:
+    """Beside a player who named themselves "Alex (#2)", the second Alex takes the next free suffix."""
+    table = _table(("Alex",), ("Alex",), ("Alex (#2)",))
+    assert [table.shown_name(s) for s in range(3)] == ["Alex (#1)", "Alex (#2-2)", "Alex (#2)"]
+    table = _table(("Alex", "alex_b"), ("Alex", "alex_c"), ("Alex (alex_b)",))
+    assert [table.shown_name(s) for s in range(3)] == ["Alex (#1)", "Alex (alex_c)", "Alex (alex_b)"]

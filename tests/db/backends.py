@@ -2,7 +2,9 @@
 server at 127.0.0.1:5432 answers (trust auth, user ``postgres`` or ``root``), on PostgreSQL too.
 
 PostgreSQL runs use a private database created for the test session (dropped at the end) whose ``public``
-schema is recreated before each test, so runs are repeatable and never touch anyone else's tables.
+schema is recreated before each test, so runs are repeatable and never touch anyone else's tables; the end-to-end
+tests instead find it migrated once and emptied (:class:`MigratedPostgres`), as their SQLite runs copy a migrated
+template.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pytest_asyncio
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.db import Base, create_engine, make_sessionmaker
+from bot.db.check import open_database
 
 PG_HOST, PG_PORT, PG_DATABASE = "127.0.0.1", 5432, "test"
 PG_USERS = ("postgres", "root")
@@ -82,6 +85,58 @@ def fresh_postgres(pg_database: tuple[str, str] | str) -> str:
     user, name = pg_database
     asyncio.run(_admin(user, "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public", database=name))
     return f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/{name}"
+
+
+async def _tables(user: str, name: str) -> tuple[set[str], list[str]]:
+    """The tables of the private database's ``public`` schema, and its Alembic revisions."""
+    import asyncpg
+
+    conn = await asyncpg.connect(host=PG_HOST, port=PG_PORT, user=user, database=name, timeout=5)
+    try:
+        tables = {r[0] for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+        revisions = ([r[0] for r in await conn.fetch("SELECT version_num FROM alembic_version")]
+                     if "alembic_version" in tables else [])
+        return tables, revisions
+    finally:
+        await conn.close()
+
+
+class MigratedPostgres:
+    """The private PostgreSQL database at the newest schema for each test that asks (:meth:`fresh`), without
+    running every migration again: the schema is made once (as the bot's start makes it), and later tests find its
+    tables emptied (``TRUNCATE ... RESTART IDENTITY``: ids count from 1 again, as in a new schema). A test that
+    left another schema behind (other tables, another revision) gets it made anew."""
+
+    def __init__(self, pg_database: tuple[str, str] | str) -> None:
+        self.pg_database = pg_database
+        self.made: tuple[set[str], list[str]] | None = None
+
+    def fresh(self) -> str:
+        """The URL of the database with every table of the newest schema, empty (skips, saying why, when there is
+        no PostgreSQL)."""
+        if isinstance(self.pg_database, str):
+            pytest.skip(self.pg_database)
+        user, name = self.pg_database
+        url = f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/{name}"
+        if self.made is not None and asyncio.run(_tables(user, name)) == self.made:
+            emptied = ", ".join(f'"{t}"' for t in sorted(self.made[0] - {"alembic_version"}))
+            asyncio.run(_admin(user, f"TRUNCATE {emptied} RESTART IDENTITY CASCADE", database=name))
+            return url
+        fresh_postgres(self.pg_database)
+
+        async def migrate() -> None:
+            await (await open_database(url)).dispose()
+
+        asyncio.run(migrate())
+        self.made = asyncio.run(_tables(user, name))
+        return url
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres(pg_database: tuple[str, str] | str) -> MigratedPostgres:
+    """The session's :class:`MigratedPostgres` (the end-to-end tests' PostgreSQL database: the bot's start finds
+    its schema up to date, as a SQLite test's copy of the migrated template)."""
+    return MigratedPostgres(pg_database)
 
 
 @pytest.fixture

@@ -272,3 +272,24 @@ async def test_the_upload_limit_defaults_to_10_mib_and_is_told_to_the_bot(strict
     assert handle.payload["attachment_size_limit"] == 10 * 1024 * 1024
     status, _, _ = await strict.post(callback(handle), {"type": 4, "data": {"content": "ok"}})
     assert status == 200
+
+
+async def test_over_long_texts_are_refused_wherever_they_are_sent(strict: Strict) -> None:
+    """2,001 characters are refused (400 / 50035, ``BASE_TYPE_MAX_LENGTH``) in a channel message's edit, in a DM,
+    in an interaction's answer and in its follow-up, as Discord refuses them; nothing changes."""
+    strict.double.check_request_schema = False  # the spec catches these too, with less precise codes
+    long = {"content": "x" * 2001}
+    status, _, posted = await strict.post(f"/channels/{strict.channel.id}/messages", {"content": "short"})
+    assert status == 200
+    edited = await strict.patch(f"/channels/{strict.channel.id}/messages/{posted['id']}", long)
+    status, _, dm = await strict.post("/users/@me/channels", {"recipient_id": str(strict.alice.id)})
+    assert status == 200
+    sent = await strict.post(f"/channels/{dm['id']}/messages", long)
+    handle = await strict.interaction()
+    answered = await strict.post(callback(handle), {"type": 4, "data": long})
+    await strict.post(callback(handle), {"type": 5})
+    followed = await strict.post(webhook(handle) + "?wait=true", long)
+    for status, answer in (edited, sent[::2], answered[::2], followed[::2]):
+        assert (status, code_of(answer)) == (400, 50035) and "BASE_TYPE_MAX_LENGTH" in error_codes(answer)
+    shown = [(m.content, m.loading) for m in strict.double.messages(strict.channel)]
+    assert shown == [("short", False), ("", True)]  # the deferred answer still "thinking", not filled in

@@ -24,7 +24,13 @@ from bot.db.session import create_engine, make_sessionmaker
 from bot.settings import Settings
 from bot.tables import TableService
 from games.core import register
-from tests.db.backends import db_url, pg_database, pg_sessions, pg_url  # noqa: F401 - SQLite, PostgreSQL, multi-process
+from tests.db.backends import (  # noqa: F401 - SQLite, PostgreSQL, multi-process
+    MigratedPostgres,
+    migrated_postgres,
+    pg_database,
+    pg_sessions,
+    pg_url,
+)
 from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, StoredMessage, User
 from tests.discord_double.fixtures import double, running_bot  # noqa: F401
 from tests.discord_double.server import TOKEN
@@ -84,6 +90,16 @@ def social_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.e2e.social import SEED
 
     monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: SEED))
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, migrated_postgres: MigratedPostgres) -> str:  # noqa: F811
+    """A URL of a database at the newest schema with nothing in it: a SQLite file to copy the migrated template to
+    (:func:`world`), or the private PostgreSQL database emptied (:class:`~tests.db.backends.MigratedPostgres`), so
+    a bot's start finds its schema up to date instead of running every migration again."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'coroner.db'}"
+    return migrated_postgres.fresh()
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tables import TableService
+from bot.tables import Table, TableService
 from tests.discord_double import StoredMessage, User
 from tests.e2e.conftest import World, settled
 from tests.e2e.test_asesino import open_and_start, play_to_the_end, status_messages
@@ -43,13 +43,30 @@ async def final_standings(world: World, series: int | None, names: dict[int, str
     assert set(winner["value"].split(", ")) == {names[row.user_id] for row in board if row.points == best}
 
 
+async def round_one(world: World) -> tuple[Table, StoredMessage, User]:
+    """Frank joins the server; alice opens a two-round tabletop series with every player and round one is played:
+    the first round's table, round two's lobby and Frank."""
+    frank = newcomer(world)
+    table = await open_and_start(world, "tabletop", world.players, rounds=2)
+    await play_to_the_end(world, table.id, seed=1)
+    return table, await round_two_lobby(world), frank
+
+
+async def last_round(world: World, first: Table, second: Table, frank: User, gone: User) -> Table:
+    """Round two (``second``, with Frank in ``gone``'s place) played to the end, then the final standings checked
+    (``gone`` by the name they had in round one); the last round's table."""
+    world.players.append(frank)
+    last = await play_to_the_end(world, second.id, seed=2)
+    assert last.seat_of(gone.id) is None
+    names = {u.id: last.shown_name(last.seat_of(u.id)) for u in world.players if u is not gone}
+    await final_standings(world, first.series_id, {**names, gone.id: first.shown_name(first.seat_of(gone.id))})
+    return last
+
+
 async def test_the_final_standings_keep_the_points_of_a_player_whose_seat_was_handed_over(world: World) -> None:
     alice, bob = world.players[:2]
-    frank = newcomer(world)
     async with world.running():
-        table = await open_and_start(world, "tabletop", world.players, rounds=2)
-        await play_to_the_end(world, table.id, seed=1)
-        lobby = await round_two_lobby(world)
+        table, lobby, frank = await round_one(world)
         await (await alice.click(lobby, label="Start")).response()
         await world.double.wait_for(lambda: lobby in status_messages(world), what="round 2's table")
         second = await world.tables.table_in_channel(world.games.id)
@@ -61,27 +78,17 @@ async def test_the_final_standings_keep_the_points_of_a_player_whose_seat_was_ha
         await world.double.wait_for(lambda: "Take the seat" not in [b.get("label") for b in offer.buttons()],
                                     what="the seat taken")
         await settled(world)
-        world.players.append(frank)
-        last = await play_to_the_end(world, second.id, seed=2)
-        assert last.seat_of(bob.id) is None
-        names = {u.id: last.shown_name(last.seat_of(u.id)) for u in world.players if u is not bob}
-        await final_standings(world, table.series_id, {**names, bob.id: table.shown_name(table.seat_of(bob.id))})
+        await last_round(world, table, second, frank, bob)
 
 
 async def test_the_final_standings_keep_the_points_of_a_player_who_left_before_the_last_round(world: World) -> None:
     alice, bob = world.players[:2]
-    frank = newcomer(world)
     async with world.running():
-        table = await open_and_start(world, "tabletop", world.players, rounds=2)
-        await play_to_the_end(world, table.id, seed=1)
-        lobby = await round_two_lobby(world)
+        table, lobby, frank = await round_one(world)
         await (await bob.click(lobby, label="Leave")).response()
         await (await frank.click(lobby, label="Join")).response()
         await (await alice.click(lobby, label="Start")).response()
         await world.double.wait_for(lambda: lobby in status_messages(world), what="round 2's table")
         second = await world.tables.table_in_channel(world.games.id)
         assert second is not None and second.status == "active" and second.seat_of(bob.id) is None
-        world.players.append(frank)
-        last = await play_to_the_end(world, second.id, seed=2)
-        names = {u.id: last.shown_name(last.seat_of(u.id)) for u in world.players if u is not bob}
-        await final_standings(world, table.series_id, {**names, bob.id: table.shown_name(table.seat_of(bob.id))})
+        await last_round(world, table, second, frank, bob)

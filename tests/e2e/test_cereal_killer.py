@@ -4,11 +4,14 @@ private answers, the board image on every status, and no route in any public mes
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
 
 from bot.cogs.cereal_killer.render import render_board
+from bot.cogs.cereal_killer.ui import ANSWER_TIMER
+from bot.db.models import Timer
 from bot.db.models.stats import Achievement
 from games.cereal_killer import ENGINE
 from tests.discord_double import StoredMessage, User
@@ -49,12 +52,6 @@ async def start(world: World, players: list[User]) -> StoredMessage:
     table = await world.double.wait_for(lambda: statuses(world)[-1] if statuses(world) else None, what="the table")
     await world.double.wait_for(lambda: all(u.dms() for u in players), what="the role DMs (after the table)")
     return table
-
-
-async def day_prompt(world: World, killer: User, day: int) -> StoredMessage:
-    """The Killer's DM asking for the route of ``day`` (it follows the table's edit)."""
-    return await world.double.wait_for(lambda: next((m for m in killer.dms() if m.text.startswith(f"Day {day}: ")),
-                                                    None), what=f"the day {day} route prompt")
 
 
 async def killer_dm(world: World, killer: User, text: str) -> StoredMessage:
@@ -151,7 +148,8 @@ async def test_two_players_routes_by_dm_question_and_arrest(world: World) -> Non
 
 
 async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None:
-    """Lola's Bark answer and her Sniff answer (picked by the Killer by DM button) arrive in Lola's DMs only."""
+    """Lola's Bark answer and her Sniff answer (picked by the Killer by DM button) reach Lola alone: the Bark's as
+    her click's private answer, the Sniff's by DM."""
     alice, bob, carol = world.players[:3]
     async with world.running():
         first = await start(world, [alice, bob, carol])
@@ -163,18 +161,22 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
         assert "not your turn" in await refusal(await bob.click(status, custom_id(status, "bark")))
 
         lola_dms = len(carol.dms())
-        status = await click(world, carol, status, "bark")
+        count = mark(statuses(world))
+        barked = await carol.click(status, custom_id(status, "bark"))
+        await barked.response()
+        status = await next_status(world, count)
         assert "Lola barks on 38" in status.text
-        await world.double.wait_for(lambda: any("Is the Killer next to you? No" in m.text for m in carol.dms()))
+        (answer,) = await barked.wait_followups(1)  # her own click's answer, not a DM (issue 20)
+        assert "Is the Killer next to you? No" in answer.text and answer.visible_to == carol.id
         status = await click(world, carol, status, "end")
         status = await click(world, bob, status, "place", ["19"])
+        killer_dms = len(alice.dms())
         status = await click(world, bob, status, "end")
         assert "Day 2 begins" in status.text
 
-        prompt = await day_prompt(world, alice, 2)  # yesterday's route comes with it, drawn on its board
-        assert "Day 1: 3 → 8 → 13 → 12" in prompt.text and prompt.attachments
         blocked = await killer_dm(world, alice, "13 14 19")
         assert blocked.content == "⛔ You cannot step onto 19: the Detective stands there."
+        assert alice.dms()[killer_dms:] == [blocked]  # no DM started the Killer's day 2 (ruling 1): the table did
         count = mark(statuses(world))
         await alice.dm_bot("13 14 9")
         status = await next_status(world, count)
@@ -188,6 +190,7 @@ async def test_three_players_lola_answers_reach_lola_alone(world: World) -> None
         assert "Is the Killer next to you" not in public and "Sniffing 38" not in public
         assert "Lola sniffs space 38" in public
         assert not any("Sniffing" in m.text or "Is the Killer next" in m.text for m in alice.dms() + bob.dms())
+        assert not any("Is the Killer next" in m.text for m in carol.dms())  # the Bark's answer was no DM
         assert_no_route_in_public(world)
 
 
@@ -227,6 +230,39 @@ async def test_lobby_says_who_will_be_who(world: World) -> None:
         assert f"<@{bob.id}> is the Detective\n<@{carol.id}> is Lola" in lobby.text
         await (await bob.click(lobby, label="Leave")).response()
         assert f"<@{carol.id}> is the Detective" in lobby.text and "Lola" not in lobby.text
+
+
+async def test_an_answer_clicked_in_its_dm_leaves_its_deadline_nothing_to_read(world: World) -> None:
+    """The Killer answers a direction question with its DM buttons (they go with the click): at the answer's
+    deadline the bot neither reads the DM's history nor edits it (no request), as it would for buttons left there
+    (an answer from My secrets, or by the turn timer: the restart test)."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        await start(world, [alice, bob])
+        before = mark(statuses(world))
+        await alice.dm_bot(ROUTE)
+        status = await next_status(world, before)
+        status = await click(world, bob, status, "place", ["7"])
+        status = await click(world, bob, status, "step", ["2"])
+        dms = len(alice.dms())
+        await click(world, bob, status, "ask", ["direction"])
+        prompt = await answer_prompt(world, alice, dms)
+        due = await answer_due(world)
+        count = mark(statuses(world))
+        await (await alice.click(prompt, label=prompt.buttons()[0]["label"])).response()
+        await next_status(world, count)
+        await world.double.wait_for(lambda: not prompt.components, what="the answer buttons to go")
+        requests = len(world.double.requests)
+        world.clock.set(datetime.fromtimestamp(due + 1, UTC))
+        await stored(world, lambda: _answer_timer_fired(world), "the answer's deadline")
+        dm_calls = [r for r in world.double.requests[requests:] if f"/channels/{prompt.channel_id}/" in r.path]
+        assert dm_calls == []
+
+
+async def _answer_timer_fired(world: World) -> bool:
+    async with world.sessions() as session:
+        return bool(await session.scalar(select(Timer.id).where(Timer.kind == ANSWER_TIMER,
+                                                                  Timer.fired_at.is_not(None))))
 
 
 async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answer(world: World) -> None:
@@ -276,7 +312,6 @@ async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answe
         status = await click(world, bob, status, "end")
         assert "Day 2 begins" in status.text
 
-        await day_prompt(world, alice, 2)
         count = mark(statuses(world))
         await alice.dm_bot(day_two)
         status = await next_status(world, count)

@@ -1,6 +1,7 @@
 """A game whose place is gone (:mod:`bot.gone`): its channel deleted by a server manager (while the bot runs, or
-while it is down), the bot removed from its server. The game ends as cancelled, each of its people is told by DM,
-its timers end; ``/games`` no longer lists it and its Killer's route DMs go to the one game she can still play."""
+while it is down), the bot removed from its server (while it runs, or while it is down). The game ends as
+cancelled, each of its people is told by DM, its timers end; ``/games`` no longer lists it and its Killer's route
+DMs go to the one game she can still play."""
 
 from __future__ import annotations
 
@@ -88,35 +89,51 @@ async def test_a_lobby_in_a_deleted_channel_ends_and_its_people_are_told(world: 
         await settled(world)
         assert await timed(world) == ["lobby_expire"]
         world.double.delete_channel(world.games)
-        assert len(await told(world, alice)) == 1 and len(await told(world, bob)) == 1
-        games, pending = await statuses_and_timers(world)
-        assert list(games.values()) == ["cancelled"] and pending == []  # its expiry timer too
+        await ended_for_everyone(world, GONE)  # its expiry timer too
+
+
+async def running_game(world: World) -> list[User]:
+    """alice's Cereal Killer game with bob in #games, shown, its turn limits running: alice and bob."""
+    players = world.players[:2]
+    await start(world, players)
+    await settled(world)
+    assert await timed(world)
+    return players
+
+
+async def ended_for_everyone(world: World, words: str) -> None:
+    """Each of alice and bob is told once by DM (``words``), the one game is cancelled and its timers ended."""
+    alice, bob = world.players[:2]
+    assert len(await told(world, alice, words)) == 1 and len(await told(world, bob, words)) == 1
+    games, pending = await statuses_and_timers(world)
+    assert list(games.values()) == ["cancelled"] and pending == []
 
 
 async def test_the_bot_removed_from_a_server_ends_its_games(world: World) -> None:
-    alice, bob = world.players[:2]
     async with world.running():
-        await start(world, [alice, bob])
-        await settled(world)
-        assert await timed(world)
+        await running_game(world)
         world.double.remove_bot(world.guild)
-        words = "on the server Coroner Test was cancelled: the bot was removed from that server"
-        assert len(await told(world, alice, words)) == 1 and len(await told(world, bob, words)) == 1
-        games, pending = await statuses_and_timers(world)
-        assert list(games.values()) == ["cancelled"] and pending == []
+        await ended_for_everyone(world, "on the server Coroner Test was cancelled: the bot was removed from that "
+                                        "server")
 
 
 async def test_a_channel_deleted_while_the_bot_was_down_ends_its_game_at_the_start(world: World) -> None:
-    alice, bob = world.players[:2]
     async with world.running():
-        await start(world, [alice, bob])
-        await settled(world)
-        assert await timed(world)
+        await running_game(world)
     world.double.delete_channel(world.games, dispatch=False)  # no CHANNEL_DELETE: nobody was listening
     async with world.running():
-        assert len(await told(world, alice, "its channel was deleted")) == 1
-        games, pending = await statuses_and_timers(world)
-        assert list(games.values()) == ["cancelled"] and pending == []
+        await ended_for_everyone(world, "its channel was deleted")
+
+
+async def test_a_server_that_removed_the_bot_while_it_was_down_ends_its_games_at_the_start(world: World) -> None:
+    """Nobody heard GUILD_DELETE; once ready, the bot is not in the server (Discord: Unknown Guild), so its game
+    ends as cancelled and its players are told, naming the game's channel."""
+    async with world.running():
+        await running_game(world)
+    channel = world.games.id
+    world.double.remove_bot(world.guild)  # (its GUILD_DELETE reaches nobody: no bot is connected)
+    async with world.running():
+        await ended_for_everyone(world, f"in <#{channel}> was cancelled: the bot was removed from its server")
 
 
 async def booked_then_deleted(world: World, *, seen: bool) -> User:

@@ -115,6 +115,12 @@ async def test_a_restart_keeps_the_last_moves_and_deletes_the_ping_the_next_move
         assert len([m for m in world.bot_messages() if not m.embeds and not m.deleted]) == 1
 
 
+def _history_reads(world: World) -> int:
+    """How many times the bot read the game channel's history (``GET /channels/{id}/messages``)."""
+    return sum(1 for r in world.double.requests
+               if r.method == "GET" and r.path.rstrip("/") == f"/channels/{world.games.id}/messages")
+
+
 async def test_chat_while_the_bot_was_down_counts_under_the_table(world: World) -> None:
     """Nine messages posted while the bot was stopped (no gateway saw them) still scrolled the table out of sight:
     the first move after the restart posts the table anew, under the chat."""
@@ -127,6 +133,7 @@ async def test_chat_while_the_bot_was_down_counts_under_the_table(world: World) 
         await _move(world)
         old, new = status_messages(world)
         assert old.id == lobby_id and new.id > lobby_id and new.components
+        assert _history_reads(world) == 1  # no gateway of this process saw the chat: the history is read once
         await world.double.wait_for(lambda: not old.components, what="the old table's buttons to go")
 
 
@@ -142,6 +149,7 @@ async def test_chat_under_the_lobby_counts_under_the_table_it_becomes(world: Wor
         await stored(world, lambda: _has_row(world, lobby.id), "the table's row")
         await stored(world, lambda: _counted(world, 3), "the chat under the lobby counted")
         assert [m.id for m in status_messages(world)] == [lobby.id]
+        assert _history_reads(world) == 0  # counted from the gateway's MESSAGE_CREATE events: no request
 
 
 async def test_a_lobby_the_chat_scrolled_away_starts_its_table_under_the_chat(world: World) -> None:

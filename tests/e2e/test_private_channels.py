@@ -1,6 +1,6 @@
 """A game played in a private channel (a staff room only some members can view) is shown only to who can view that
 channel: ``/history`` (the list, the autocomplete, one game's timeline with every secret) and ``/games``. Once
-the channel is deleted, only members with Manage Server are shown its games (:mod:`bot.cogs.history.visibility`)."""
+the channel is deleted, only members with Manage Server are shown its games (:mod:`bot.members`)."""
 
 from __future__ import annotations
 

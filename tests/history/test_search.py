@@ -54,7 +54,7 @@ async def test_a_game_name_finds_that_game_in_the_server_language(
 
 
 async def test_only_games_of_the_channels_given_are_found(sessions: async_sessionmaker[AsyncSession]) -> None:
-    """The channels are those the member searching can view (:mod:`bot.cogs.history.visibility`)."""
+    """The channels are those the member searching can view (:mod:`bot.members`)."""
     await store_rows(sessions, 3)
     assert await played_in(sessions, GUILD) == [1]
     assert [x.id for x in await search(sessions, GUILD, HERE, "", "en")] == [3, 2, 1]

@@ -92,6 +92,12 @@ def open_modal_checked(bot: Coroner, table: Table, seat: int, kind: str) -> Game
     return fit_modal(modal)
 
 
+def saved_reply(table: Table, key: str) -> Outgoing:
+    """The private answer to a saved letter, note or anonymous post (``key``: ``asesino_social.ui.saved.<kind>``,
+    or ``...saved_here.anonymous_post`` when the medium refused it), in the game's language."""
+    return Outgoing(content=t(key, table.language), language=table.language)
+
+
 def seat_or_refuse(table: Table, user_id: int) -> int:
     seat = table.seat_of(user_id)
     if seat is None:
@@ -166,7 +172,7 @@ class SocialUI(GameUI):
             medium = (await bot.config(table.guild_id)).medium_channel_id
             if medium is None or cannot_post(bot.get_channel(medium)):
                 saved = "asesino_social.ui.saved_here.anonymous_post"
-        await interaction.followup.send(t(saved, table.language), ephemeral=True)  # in the game's language
+        await interaction.followup.send(ephemeral=True, **saved_reply(table, saved).kwargs())
 
     # --- rendering ------------------------------------------------------------------------------------------
     def words(self, ctx: RenderContext, params: dict[str, Any], declared: Iterable[str] = ()) -> dict[str, Any]:

@@ -11,7 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.cogs.cereal_killer.render import describe_board, render_board
+from bot.cogs.cereal_killer.describe import describe_board
+from bot.cogs.cereal_killer.render import render_board
 from bot.ui import COLOUR, Attachment, Outgoing, RenderContext
 from games.cereal_killer.models import KILLER, LOLA, ROLES
 from games.core import Event
@@ -99,25 +100,18 @@ def board_files(ctx: RenderContext, view: dict[str, Any]) -> list[Attachment]:
 
 
 def private_board(ctx: RenderContext, event: Event, view: dict[str, Any]) -> tuple[bytes, str] | None:
-    """The Killer's board for a route confirmation (route drawn) or a route prompt (its space marked)."""
+    """The Killer's board for a route confirmation (route drawn) or the first route's prompt."""
     if event.key == "cereal_killer.route_recorded":
         return render_board(view, route=list(event.params["route"]), language=ctx.language)
-    if event.key == "cereal_killer.prompt.route":  # yesterday's route drawn, ending where the Killer stands
-        route = [int(s) for s in event.params.get("route") or [event.params["space"]]]
-        return render_board(view, route=route, language=ctx.language)
     if event.key == "cereal_killer.prompt.first_route":
         return render_board(view, language=ctx.language)
     return None
 
 
 def private_message(ctx: RenderContext, seat: int, event: Event, view: dict[str, Any]) -> Outgoing:
-    """A DM for a seat event; the Killer's route events carry its private board image, and a day's route prompt
-    the route it walked the day before (its own route is not confirmed by a DM of its own: issue 8)."""
+    """A DM for a seat event; the Killer's route events carry its private board image (its own route is not
+    confirmed by a DM of its own, issue 8, and its later days start with no DM: the README's rulings)."""
     embed = discord.Embed(description=text_of(ctx, event), colour=COLOUR)
-    if event.key == "cereal_killer.prompt.route" and event.params.get("route"):
-        embed.add_field(name=ctx.t("cereal_killer.ui.last_route"), value=ctx.t(
-            "cereal_killer.ui.route_line", day=int(event.params["day"]) - 1, route=walk(event.params["route"])),
-            inline=False)
     files: list[Attachment] = []
     board = private_board(ctx, event, view) if seat == KILLER else None
     if board is not None:

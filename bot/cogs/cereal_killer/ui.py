@@ -18,9 +18,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
+from cachetools import LRUCache
 
 from bot.budget import fit_modal
 from bot.cogs.cereal_killer import messages as msg
+from bot.cogs.cereal_killer.describe import board_geometry, place_name
 from bot.cogs.cereal_killer.killer_panel import (
     ROUTE_INPUT,
     RouteModal,
@@ -29,26 +31,32 @@ from bot.cogs.cereal_killer.killer_panel import (
     route_action,
     submit_route,
 )
-from bot.cogs.cereal_killer.render import board_geometry, place_name
 from bot.cogs.reference.held import effect
 from bot.components import GameSelect, game_button, view_of
 from bot.deadline import edit_answer
 from bot.errors import UserError
 from bot.modals import GameModal
+from bot.replies import in_reply, own_events, replying
 from bot.tables import TableService
 from bot.tables.model import TimerPlan
 from bot.tables.outbox import current_step
-from bot.ui import Attachment, GameUI, Outgoing, RenderContext
+from bot.ui import Attachment, GameUI, Outgoing, RenderContext, ui_for
 from games.cereal_killer.board import Geometry
 from games.cereal_killer.models import KILLER, ROLES
 from games.core import Event
 
 if TYPE_CHECKING:
     from bot.app import Coroner
-    from bot.tables import Table
+    from bot.tables import ActResult, Table
 
 PROMPTS = ("cereal_killer.prompt.question", "cereal_killer.prompt.sniff")
+#: what only answers the move its player just made: Lola's Bark, answered at once, is the answer of her click (an
+#: ephemeral follow-up, no DM: issue 20, :mod:`bot.replies`); her Sniff's answer waits for the Killer's choice and
+#: comes by DM; both stay under My secrets
+OWN_RESULTS = frozenset({"cereal_killer.bark_answer"})
 ANSWER_TIMER = "cereal_killer_answer_due"
+#: answer prompts remembered as cleared by the Killer's click (:attr:`CerealUI.cleared`)
+CLEARED = 1_000
 log = logging.getLogger(__name__)
 NUMBERS = re.compile(r"\d+")
 
@@ -60,15 +68,21 @@ def _space_options(ctx: RenderContext, geo: Geometry, spaces: Sequence[int]) -> 
 
 class CerealUI(GameUI):
     game = "cereal_killer"
-    #: the Killer's own route, shown back to it: the edited table acknowledges it, the route and its board come
-    #: with the next day's prompt (or the public result), a route sent from the modal is confirmed in its reply
+    #: the Killer's own route, shown back to it: the edited table acknowledges it (the route stays under My secrets,
+    #: and the result shows every route), a route sent from the modal is confirmed in its reply
     echo_keys = frozenset({"cereal_killer.route_recorded"})
+
+    def __init__(self) -> None:
+        #: (game id, table version) of answer prompts whose DM buttons went with the Killer's click on them, in this
+        #: process: their deadline's timer has nothing to take away (:func:`clear_answer_buttons`)
+        self.cleared: LRUCache[tuple[int, int], bool] = LRUCache(maxsize=CLEARED)
 
     def echoes(self, event: Event, events: list[Event]) -> bool:
         """The Killer's route is an echo unless the bot walked it (its turn timed out: ``turn.auto`` for the
-        Killer in the same step), when the Killer learns only by DM where it now stands."""
+        Killer in the same step), when the Killer learns only by DM where it now stands; so is Lola's Bark answer
+        while her click is answered (:data:`OWN_RESULTS`)."""
         walked_for = any(e.key == "turn.auto" and e.params.get("seat") == KILLER for e in events)
-        return super().echoes(event, events) and not walked_for
+        return (super().echoes(event, events) and not walked_for) or in_reply(event, OWN_RESULTS)
 
     def step_timers(self, table: Table, timeout_at: datetime) -> list[TimerPlan]:
         """Armed with a step that leaves the Killer an answer due (a question or a Sniff): at the deadline
@@ -166,10 +180,17 @@ class CerealUI(GameUI):
             await interaction.response.send_modal(modal)
             return
         action = _action(name, values[0] if values else arg)
-        await self.play(bot, table, interaction.user.id, action, version=version, interaction=interaction)
+        seat = table.seat_of(interaction.user.id)
+        with replying(seat if name == "bark" else None):
+            result = await self.play(bot, table, interaction.user.id, action, version=version,
+                                     interaction=interaction)
+        if name == "bark" and seat is not None:  # the table's edit answered the click: Lola's answer follows it
+            await _answer_privately(interaction, result, seat)
         if name == "answer":  # the Killer's DM prompt or My secrets: its buttons go with the answer (the table was
             # edited apart)
             await edit_answer(interaction, view=None)
+            if interaction.guild_id is None:  # the DM prompt itself: nothing left for its deadline to clear
+                self.cleared[(table.id, version)] = True
 
     async def on_modal(self, interaction: discord.Interaction, table: Table, name: str, arg: str, version: int,
                        values: dict[str, Any]) -> None:
@@ -200,10 +221,25 @@ class CerealUI(GameUI):
         await self.play(bot, table, message.author.id, route_action(content), version=table.version)
 
 
+async def _answer_privately(interaction: discord.Interaction, result: ActResult, seat: int) -> None:
+    """``seat``'s own results of the step (:data:`OWN_RESULTS`), drawn as their DM would be, as an ephemeral
+    follow-up of its click (a webhook: nothing of the bot's REST budget)."""
+    ctx = RenderContext(result.table, result.table.language)
+    view = result.table.engine.view(result.table.state, seat)
+    for event in own_events(result.events, seat, OWN_RESULTS):
+        out = msg.private_message(ctx, seat, event, view)
+        out.language = result.table.language
+        await interaction.followup.send(**out.kwargs(), ephemeral=True)
+
+
 async def clear_answer_buttons(bot: Coroner, timer: Any) -> None:
     """The ``cereal_killer_answer_due`` timer: at the deadline of the Killer's answer (given by then, by a click
     or by the turn timer), take the answer buttons of that prompt (table version ``payload["version"]``) off
-    the Killer's DM. A restart in between is fine: a missed timer fires at start."""
+    the Killer's DM. A restart in between is fine: a missed timer fires at start. Nothing to do (no read, no
+    request) when the Killer answered with those very buttons in this process (:attr:`CerealUI.cleared`)."""
+    ui = ui_for("cereal_killer")
+    if isinstance(ui, CerealUI) and ui.cleared.pop((timer.game_id, timer.payload.get("version")), None):
+        return
     table = await bot.tables.load(timer.game_id)
     user_id = table.user_of(KILLER)
     if user_id is None:

@@ -12,7 +12,6 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.budget import FIELD_VALUE, clip, more, size
-from bot.cogs.history.visibility import can_view
 from bot.cogs.lobby.options import mode_options
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at
 from bot.cogs.reference._render import cards_page
@@ -21,6 +20,7 @@ from bot.deadline import acknowledge_if_slow, respond
 from bot.errors import UserError
 from bot.i18n import t
 from bot.i18n.catalog import plain_number
+from bot.members import can_view
 from bot.plugins import game_choices
 from bot.private_view import show_secrets
 from bot.ui import COLOUR, SILENT, Outgoing, ui_for
@@ -132,7 +132,7 @@ class Core(commands.Cog):
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
         """The server's lobbies and running games, each only to a member who can view its channel
-        (:func:`bot.cogs.history.visibility.can_view`: a private channel's game is not even named elsewhere)."""
+        (:func:`bot.members.can_view`: a private channel's game is not even named elsewhere)."""
         assert interaction.guild_id is not None
         await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)
         language = await self.bot.language(interaction.guild_id)

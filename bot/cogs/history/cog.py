@@ -1,7 +1,7 @@
 """``/history [game] [export]`` and the history's buttons (persistent: :class:`bot.components.HistoryButton`).
 
 Everything is ephemeral and in the server's language. Only the server's own games are shown, only those played in a
-channel the member asking can view (:mod:`bot.cogs.history.visibility`; ``history.not_visible``), and a game's
+channel the member asking can view (:mod:`bot.members`; ``history.not_visible``), and a game's
 timeline only once it is finished: a running game's would give its secrets away (``history.running``). A timeline is a
 replay of the stored record (:mod:`bot.history`), so it is computed after deferring the interaction, and kept for
 the next page clicks (a finished game never changes).
@@ -21,13 +21,13 @@ from pydantic import ValidationError
 
 from bot.budget import OPTION_TEXT, clip
 from bot.cogs.history._render import PER_PAGE, choice_label, export_files, list_message, timeline_message
-from bot.cogs.history.visibility import can_view, viewable
 from bot.db.base import MAX_ROW_ID
 from bot.errors import UserError, send_error
 from bot.history.record import GameRecord
 from bot.history.store import kept, load_record, played_in, recent, search
 from bot.history.timeline import Entry, discord_stamp, pages, stamped, timeline
 from bot.i18n import t
+from bot.members import can_view, viewable
 from bot.tables import TableError
 from bot.ui import Outgoing
 from games.core import IllegalAction
@@ -45,7 +45,7 @@ Timeline = tuple[GameRecord, list[Entry], list[str]]
 
 def _check_visible(interaction: discord.Interaction, record: GameRecord) -> None:
     """Raises ``UserError("history.not_visible")`` unless the member asking may see the game of ``record``
-    (:func:`bot.cogs.history.visibility.can_view`: every secret of a private channel's game stays among who can
+    (:func:`bot.members.can_view`: every secret of a private channel's game stays among who can
     view that channel)."""
     if not can_view(interaction.user, interaction.guild, record.table.channel_id):
         raise UserError("history.not_visible", id=record.table.id)

@@ -14,13 +14,14 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.cogs.host.panel import check_host, panel, replace_panel
-from bot.cogs.lobby.names import is_manager
 from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
 from bot.errors import UserError, send_error
 from bot.i18n import t
-from bot.seat_controls import handed_word, offer_seat, to_computer
+from bot.members import is_manager
+from bot.seat_controls import channel_post, offer_seat, to_computer
+from bot.seat_texts import handed_word, offered_word
 from bot.tables import TableError
-from bot.ui import Outgoing, RenderContext, ui_for
+from bot.ui import ui_for
 from games.core.controls import NAME_LENGTH
 
 if TYPE_CHECKING:
@@ -133,16 +134,9 @@ async def _replace_to(cog: Host, interaction: discord.Interaction, table: Table,
     seat = _seat_of(table, arg.partition(".")[2])
     newcomer = int(values[0]) if values and values[0].isdigit() else 0
     bots = interaction.extras.get("picked_bots", set())
-    delivery = cog.bot.delivery
-
-    async def post(out: Outgoing) -> int:
-        return (await delivery.send(await delivery.channel(table.channel_id), out, "offer")).id
-
     await in_time(interaction, offer_seat(cog.bot, table, seat, newcomer, is_bot=newcomer in bots,
-                                          by=interaction.user.id, post=post))
-    ctx = RenderContext(table, table.language)
-    await edit_answer(interaction, content=ctx.t("host.replace.offered", user=f"<@{newcomer}>",
-                                                 seat=ctx.shown_name(seat)), **panel(table))
+                                          by=interaction.user.id, post=channel_post(cog.bot, table)))
+    await edit_answer(interaction, content=offered_word(table, seat, newcomer), **panel(table))
 
 
 async def _replace_ai(cog: Host, interaction: discord.Interaction, table: Table, arg: str, values: list[str]) -> None:

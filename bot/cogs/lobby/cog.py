@@ -13,7 +13,6 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.cogs.lobby.names import is_manager, user_names
 from bot.cogs.lobby.newgame import newgame_group
 from bot.cogs.lobby.options import chosen_options
 from bot.cogs.lobby.options_form import form_options, options_modal, submitted_options
@@ -26,6 +25,7 @@ from bot.errors import UserError, error_text, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import t
 from bot.locks import KeyedLocks
+from bot.members import is_manager, user_names
 from bot.tables import TableError
 from bot.tables.lobby import check_cancel
 from bot.ui import SILENT, answering, ui_for

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cogs.lobby.names import is_manager, user_names
 from bot.cogs.lobby.ping import with_ping
 from bot.cogs.lobby.render import lobby_embed, lobby_expires_at, lobby_view
 from bot.deadline import in_time, respond
 from bot.errors import UserError
 from bot.gone import end_gone
 from bot.i18n import t
+from bot.members import is_manager, user_names
 from bot.posted import posted_with
 from bot.reach import UNKNOWN_CHANNEL
 from bot.tables.options import validate_starts_in

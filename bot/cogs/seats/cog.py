@@ -60,7 +60,7 @@ class Seats(commands.Cog):
     @app_commands.guild_only()
     async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, MAX_SEAT],
                       member: discord.Member | None = None) -> None:
-        await acknowledge_if_slow(interaction, ephemeral=member is None, thinking=True)
+        await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # a refusal is never public
         table = None
         try:
             table = await self._running(interaction)

@@ -1,5 +1,6 @@
 """``/stats [member] [game]``: a member's statistics (theirs in one game with ``game``), or with ``game`` alone the
-server's statistics of that game; a chart image where it says more than the numbers."""
+server's statistics of that game; a chart image where it says more than the numbers. Roles count only from games
+in channels the member asking can view (:func:`bot.cogs.stats.records.unrevealing`)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from sqlalchemy import select
 
 from bot.cogs.stats._render import game_embed, player_embed
 from bot.cogs.stats.compute import game_stats, player_stats
-from bot.cogs.stats.records import records
+from bot.cogs.stats.records import Record, records, unrevealing
 from bot.db.models import Achievement
 from bot.errors import UserError
+from bot.members import viewable
 from bot.plugins import game_choices
 from bot.ui import Outgoing, text_name
 from games.core import get_game
@@ -55,11 +57,12 @@ class Stats(commands.Cog):
         await interaction.response.defer()
         async with self.bot.sessions() as session:
             if member is None and game is not None:
-                rows = await records(session, interaction.guild_id, game=game)
+                rows = self._unrevealing(interaction, await records(session, interaction.guild_id, game=game))
                 embed, files = game_embed(game, game_stats(rows), language)
             else:
                 user = member or interaction.user
-                rows = await records(session, interaction.guild_id, user_id=user.id, game=game)
+                rows = self._unrevealing(interaction, await records(session, interaction.guild_id, user_id=user.id,
+                                                                    game=game))
                 stmt = (select(Achievement.game, Achievement.achievement)
                         .where(Achievement.guild_id == interaction.guild_id, Achievement.user_id == user.id)
                         .order_by(Achievement.at, Achievement.id))
@@ -69,3 +72,9 @@ class Stats(commands.Cog):
                 embed, files = player_embed(text_name(user.display_name), player_stats(rows), earned,
                                             language)
         await interaction.followup.send(**Outgoing(embeds=[embed], files=files, language=language).kwargs())
+
+    @staticmethod
+    def _unrevealing(interaction: discord.Interaction, rows: list[Record]) -> list[Record]:
+        """``rows`` without the roles of games played in a channel the member asking cannot view (their per-role
+        tallies, favourite role and sides count only the games they could have watched)."""
+        return unrevealing(rows, viewable(interaction.user, interaction.guild, {r.channel_id for r in rows}))

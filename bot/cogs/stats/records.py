@@ -4,11 +4,16 @@ Only finished games count: a cancelled or abandoned game never reaches a result,
 computer seats are never scored (:func:`bot.db.repos.scores.record_outcome`). A seat's role is read from the
 finished game's public view, where every game shows its roles once it is over (Asesino's ``roles``, Cereal
 Killer's ``roles``); games whose roles change every round (Verdugo) or have none (Let's Kill!) have ``None``.
+
+A role says what only the game's channel saw: :func:`unrevealing` drops it from the records of games played in a
+channel the member asking cannot view (:func:`bot.members.viewable`, as ``/history`` shows games), so a private
+channel's game still counts (played, won, points) but never tells whose role it was.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -27,6 +32,7 @@ class Record:
     game_id: int
     game: str
     mode: str
+    channel_id: int
     user_id: int
     seat: int
     role: str | None
@@ -85,7 +91,15 @@ async def records(session: AsyncSession, guild_id: int, *, user_id: int | None =
         minutes = None
         if row.started_at is not None and row.finished_at is not None:
             minutes = (row.finished_at - row.started_at).total_seconds() / 60
-        out.append(Record(game_id=row.id, game=row.game, mode=row.mode, user_id=score.user_id, seat=score.seat,
+        out.append(Record(game_id=row.id, game=row.game, mode=row.mode, channel_id=row.channel_id,
+                          user_id=score.user_id, seat=score.seat,
                           role=roles[row.id][score.seat], won=score.won, points=score.points, at=score.at,
                           minutes=minutes, moves=int(count)))
     return out
+
+
+def unrevealing(records: list[Record], channels: Collection[int]) -> list[Record]:
+    """``records`` with the role left out (``None``) of each whose game was played in a channel not among
+    ``channels`` (those the member asking may view): its game still counts, its role does not (see the
+    module)."""
+    return [r if r.channel_id in channels or r.role is None else replace(r, role=None) for r in records]

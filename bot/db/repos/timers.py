@@ -205,30 +205,34 @@ async def disarm_game(session: AsyncSession, game_id: int, now: datetime, lapse:
 
 async def bring_forward(session: AsyncSession, timer: Timer, now: datetime, extra: dict[str, Any]) -> None:
     """Make the pending ``timer`` due ``now`` with ``extra`` added to its payload (a claim on it dropped): its
-    handler runs at once. The payload is read under the row's write lock (as :func:`amend` does), so what another
+    handler runs at once. The payload is read under the row's write lock (:func:`merge_payload`), so what another
     transaction added since ``timer`` was read (an offer's message) is kept."""
-    locked = (update(Timer).where(Timer.id == timer.id, Timer.fired_at.is_(None)).values(payload=Timer.payload)
-              .returning(Timer.payload).execution_options(synchronize_session=False))
-    current = (await session.execute(locked)).scalar()
-    if current is None:
-        return
-    await session.execute(update(Timer).where(Timer.id == timer.id).values(
-        due_at=now, payload={**current, **extra}, claimed_by=None, lease_until=None)
-        .execution_options(synchronize_session=False))
+    await merge_payload(session, timer.id, extra, pending=True, due_at=now, claimed_by=None, lease_until=None)
 
 
 async def amend(session: AsyncSession, timer_id: int, extra: dict[str, Any]) -> dict[str, Any] | None:
     """Add ``extra`` to the payload of the timer ``timer_id`` (fired or not; none: nothing). Returns the payload it
-    had when a process had claimed it already (its handler runs, or ran, without ``extra``), else None. The first
-    UPDATE takes the row's write lock before it reads (SQLite's writer lock, PostgreSQL's row lock), so a claim
-    that commits meanwhile is seen."""
-    locked = (update(Timer).where(Timer.id == timer_id).values(payload=Timer.payload)
-              .returning(Timer.payload, Timer.claimed_by))
+    had when a process had claimed it already (its handler runs, or ran, without ``extra``), else None; the payload
+    is read under the row's write lock (:func:`merge_payload`), so a claim that commits meanwhile is seen."""
+    had = await merge_payload(session, timer_id, extra)
+    return had[0] if had is not None and had[1] is not None else None
+
+
+async def merge_payload(session: AsyncSession, timer_id: int, extra: dict[str, Any], *, pending: bool = False,
+                        **values: Any) -> tuple[dict[str, Any], str | None] | None:
+    """Add ``extra`` to the payload of the timer ``timer_id`` (``pending``: only while it has not fired) and set
+    its other columns ``values``; the payload it had and who had claimed it (``claimed_by``), or None when there is
+    no such timer. The first UPDATE takes the row's write lock before it reads (SQLite's writer lock, PostgreSQL's
+    row lock), so what another transaction committed meanwhile (a claim, a payload key) is read and kept."""
+    where = [Timer.id == timer_id, *([Timer.fired_at.is_(None)] if pending else [])]
+    locked = (update(Timer).where(*where).values(payload=Timer.payload)
+              .returning(Timer.payload, Timer.claimed_by).execution_options(synchronize_session=False))
     row = (await session.execute(locked)).first()
     if row is None:
         return None
-    await session.execute(update(Timer).where(Timer.id == timer_id).values(payload={**row.payload, **extra}))
-    return dict(row.payload) if row.claimed_by is not None else None
+    await session.execute(update(Timer).where(Timer.id == timer_id).values(payload={**row.payload, **extra}, **values)
+                          .execution_options(synchronize_session=False))
+    return dict(row.payload), row.claimed_by
 
 
 #: the deadline of a held timer (its game is paused): never due; its payload keeps the seconds it had left

@@ -11,9 +11,10 @@ import pytest
 
 from bot import ui as ui_module
 from bot.cogs.cereal_killer import messages as msg
-from bot.cogs.cereal_killer.render import render_board
 from bot.cogs.cereal_killer.ui import CerealUI, _action
+from bot.delivery import split_events
 from bot.errors import UserError, error_text
+from bot.replies import replying
 from bot.simulate.transcript import step_lines
 from bot.tables import Table, TableSeat
 from bot.ui import RenderContext
@@ -145,18 +146,34 @@ def test_the_killers_own_route_is_not_sent_back_but_a_route_the_bot_walked_is() 
     assert not any(UI.echoes(e, step.events) for e in step.events if e is not recorded)
 
 
-def test_the_next_days_prompt_carries_yesterdays_route_and_its_board() -> None:
-    """The day 2 route prompt (a DM sent anyway) names the day 1 route and draws it on the Killer's board, so the
-    Killer loses nothing without a confirmation DM of its own."""
+def test_the_next_day_gives_the_killer_no_dm_and_my_secrets_says_its_route_is_due() -> None:
+    """A day's end changes nothing private for the Killer (ruling 1 in the README): the step has no event for it
+    (no DM), the public lines say the day began, and My secrets shows yesterday's route and that its route is due,
+    with the Send my route button."""
     state = play(new_game(), (0, FIRST), (1, PlaceDetective(space=7)))
     step = ENGINE.apply(state, 1, _parsed({"type": "end_turn"}))
-    prompt = next(e for e in step.events if e.key == "cereal_killer.prompt.route")
-    out = UI.private_event(ctx_of(step.state), 0, prompt)
-    embed = str(out.embeds[0].to_dict())
-    assert "Your route yesterday" in embed and "Day 1: 3 → 8 → 13 → 12" in embed
-    png, _ = render_board(ENGINE.view(step.state, 0), route=[3, 8, 13, 12])
-    assert [f.name for f in out.files] == [msg.PRIVATE_FILE] and out.files[0].data == png
-    assert "Tu ruta de ayer" in str(UI.private_event(ctx_of(step.state, language="es"), 0, prompt).embeds[0].to_dict())
+    assert step.state.phase == "killer" and step.state.day == 2
+    lines, private, _ = split_events(ctx_of(step.state), UI, step.events)
+    assert private == {} and any("Day 2 begins" in line for line in lines)
+    view = ENGINE.view(step.state, 0)
+    secrets = str(UI.secrets_embed(ctx_of(step.state), 0, view).to_dict())
+    assert "Day 1: 3 → 8 → 13 → 12" in secrets and "Day 2: your route is due" in secrets
+    assert [item.custom_id for item in UI.secrets_items(ctx_of(step.state), 0, view)] == [
+        "coroner:g:1:5:route:"]
+
+
+def test_lolas_bark_answer_is_her_clicks_answer_only_while_it_is_answered() -> None:
+    """While Lola's own click is answered (bot.replies), her Bark's answer is no DM (it follows the click
+    privately); delivered otherwise (another task, a time limit) it is her DM as before; the Killer's never is."""
+    state = play(new_game(3), (0, FIRST))
+    step = ENGINE.apply(state, 2, _parsed({"type": "bark"}))
+    (answer,) = [e for e in step.events if e.key == "cereal_killer.bark_answer"]
+    assert answer.audience.seats == (2,) and not UI.echoes(answer, step.events)
+    with replying(2):
+        assert UI.echoes(answer, step.events)
+        assert split_events(ctx_of(step.state), UI, step.events)[1] == {}
+    with replying(1):
+        assert not UI.echoes(answer, step.events)
 
 
 @pytest.mark.parametrize("route", [[8, 13, 12], [2, 1, 6]])

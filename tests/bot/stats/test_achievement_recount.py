@@ -30,10 +30,10 @@ async def _recount(sessions: async_sessionmaker[AsyncSession], game_ids: list[in
     one only for its first (server, user, game); and how many ``once`` ones were met again and not kept."""
     kept, seen, again = set(), set(), 0
     for game_id in sorted(game_ids):
-        table = (await load_record(sessions, game_id)).table
+        record = await load_record(sessions, game_id)
+        table = record.table
         if table.status != "finished":
             continue
-        record = await load_record(sessions, game_id)
         eng = get_engine(table.game, table.mode)
         judged = earned(eng, eng.Options.model_validate(table.options), [SeatInfo(names=s.names) for s in table.seats],
                         table.seed, [(a.seat, a.action) for a in record.actions])
