@@ -95,7 +95,7 @@ def _waiting(game_id: ColumnElement[Any]) -> tuple[ColumnElement[bool], ColumnEl
 
 
 def claim_values() -> dict[str, Any]:
-    """The ``SET`` of a step's version bump (:func:`bot.db.repos.games.bump_version`) that takes the game's
+    """The ``SET`` of a step's version bump (:func:`bot.db.repos.games.bump_and_claim`) that takes the game's
     delivery lease in the same statement when it may be taken (:func:`claim_game`'s rule; the row is left as it
     is otherwise); with :func:`claim_returning`."""
     return {"lease_owner": case((_FREE, _OWNER), else_=_GAMES.c.lease_owner),
