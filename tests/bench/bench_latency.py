@@ -13,13 +13,27 @@ window, writes its stacks to ``DIR/channels-N.txt`` (folded: one stack and its s
 functions the bot's Python spent the most samples in (``--gil``: only while holding the GIL, so waiting is not
 counted).
 
-Run: ``.venv/bin/python -m tests.bench.bench_latency`` (``--seconds``, ``--channels 1 6``, ``--profile DIR``).
+``--stages DIR`` traces where each click's time goes (:mod:`tests.bench.stages`: the bot as
+:mod:`tests.bench._traced_bot`, stage medians over all moves and the slowest 2 %, then the slowest moves with what ran
+meanwhile). Two diagnoses take the Discord double out of the way (their numbers are not the benchmark's):
+``--global-limit N`` raises Discord's global limit of 50 requests a second (a pass costs 2.2 requests outside
+callbacks, a table edit and the new holder's DM, so ~23 passes a second use it up: then discord.py waits out the
+rest of the second after a 429), ``--no-spec`` skips the double's OpenAPI checks (half of this process's CPU).
+
+``--think S`` paces the players: each waits S seconds after a pass is accepted before its next click. By default
+(0) every channel clicks as soon as its pass is answered, so the bot runs flat out (about 23 passes a second, the
+double's global limit of 50 requests a second at 2.2 requests a pass) and the p99 is that of a full queue; with
+``--think 0.5`` six channels offer about 12 passes a second, the latency of a busy but not saturated bot.
+
+Run: ``.venv/bin/python -m tests.bench.bench_latency`` (``--seconds``, ``--channels 1 6``, ``--think S``,
+``--profile DIR``, ``--stages DIR``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import shutil
 import sys
@@ -29,6 +43,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from tests.bench.bench_scale import ScaleRun
+from tests.bench.stages import StagedRun, attribute, report
 
 PY_SPY = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
 _LINE = re.compile(r":\d+\)$")
@@ -70,17 +85,35 @@ def hot_spots(folded: Path, top: int = 25) -> list[str]:
 
 async def run(args: argparse.Namespace, workdir: Path) -> None:
     profiles: list[Path] = []
+    stages: list[tuple[int, list[str]]] = []
     print("| busy channels | accepted moves/s | click -> table p50 / p99 | REST calls / move | bot CPU / move "
           "| SQL statements / commits per move |")
     print("|---|---|---|---|---|---|")
     for channels in args.channels:
         out = args.profile / f"channels-{channels}.txt" if args.profile else None
-        latency = ScaleRun(channels=channels, db_url=f"sqlite+aiosqlite:///{workdir / f'c{channels}'}.db",
-                           workdir=workdir)
+        db_url = f"sqlite+aiosqlite:///{workdir / f'c{channels}'}.db"
+        if args.stages:
+            latency: ScaleRun = StagedRun(channels=channels, db_url=db_url, workdir=workdir,
+                                          trace=args.stages / f"trace-{channels}.txt")
+        else:
+            latency = ScaleRun(channels=channels, db_url=db_url, workdir=workdir)
+        latency.global_limit, latency.spec, latency.think = args.global_limit, not args.no_spec, args.think
+        own = os.times()
         throughput = await latency.throughput(1, args.seconds, during=profiler(out) if out else None)
+        own_cpu = sum(os.times()[:2]) - sum(own[:2])
         print("| " + " | ".join((str(channels), *throughput.cells(), *throughput.costs())) + " |", flush=True)
+        if isinstance(latency, StagedRun):
+            refused = Counter(latency.refused).most_common(3)
+            limits = latency.double.rate_limits
+            hits = Counter("global" if g else f"{m} route" for m, _, g in limits.hits)
+            stages.append((channels, [f"refused passes: {len(latency.refused)} {refused}; 429s (whole run): "
+                                      f"{dict(hits)}, buckets used up: {len(limits.exhausted)}; this process's "
+                                      f"CPU over the whole run: {own_cpu:.1f} s",
+                                      *report(attribute(latency, len(throughput.latencies)))]))
         if out is not None:
             profiles.append(out)
+    for channels, lines in stages:
+        print(f"\nstages, {channels} busy channel{'s' if channels > 1 else ''}:", *lines, sep="\n")
     for out in profiles:
         print(f"\n{out}:", *(hot_spots(out) if out.exists() else ["(py-spy wrote nothing)"]), sep="\n")
 
@@ -90,9 +123,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured play per configuration (default 10)")
     parser.add_argument("--channels", type=int, nargs="*", default=[1, 6], help="busy channels (default 1 6)")
     parser.add_argument("--profile", type=Path, default=None, help="sample the bot with py-spy into this folder")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds each channel's player waits after a pass is accepted before its next click "
+                             "(default 0: at once, so the bot runs saturated and p99 is a full queue's)")
+    parser.add_argument("--global-limit", type=int, default=None,
+                        help="the double's global limit, requests/s (default Discord's 50; a diagnosis, not a result)")
+    parser.add_argument("--no-spec", action="store_true",
+                        help="the double skips its OpenAPI checks (half its CPU; a diagnosis, not a result)")
+    parser.add_argument("--stages", type=Path, default=None,
+                        help="trace where each click's time goes (tests.bench.stages) into this folder")
     args = parser.parse_args()
-    if args.profile:
-        args.profile.mkdir(parents=True, exist_ok=True)
+    for folder in (args.profile, args.stages):
+        if folder:
+            folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="coroner-latency-") as tmp:
         asyncio.run(run(args, Path(tmp)))
 

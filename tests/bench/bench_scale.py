@@ -49,6 +49,7 @@ from tests.bench._db import private_postgres
 from tests.crash.run import CrashRun, Report
 from tests.db.backends import _admin
 from tests.discord_double import Channel, DiscordDouble, StoredMessage
+from tests.discord_double.schema import SPEC_PATH
 from tests.discord_double.server import TOKEN
 from tests.e2e.conftest import mark
 from tests.support.processes import BotProcess, Cluster
@@ -157,7 +158,15 @@ class Backend:
 
 
 class ScaleRun(CrashRun):
-    """The crash test's players and checks, with any number of bot processes and no kills."""
+    """The crash test's players and checks, with any number of bot processes and no kills; ``command`` and
+    ``bot_env``: how the bot processes are started (a traced bot, say)."""
+
+    command: tuple[str, ...] = CRASH_BOT
+    bot_env: dict[str, str] = {"LOG_LEVEL": "WARNING"}  # noqa: RUF012 (read only)
+    #: the double's global limit (requests a second outside interactions; None: Discord's 50)
+    global_limit: int | None = None
+    #: whether the double checks every request and answer against Discord's OpenAPI spec (as the tests do)
+    spec: bool = True
 
     def __init__(self, *, channels: int, db_url: str, workdir: Path) -> None:
         super().__init__(moves=10**9, games=channels, kills=0, seed=1, db_url=db_url, workdir=workdir)
@@ -165,8 +174,10 @@ class ScaleRun(CrashRun):
 
     async def world(self, shards: int) -> None:
         register(ENGINE)
-        self.double = await DiscordDouble(shard_count=shards).start()
+        self.double = await DiscordDouble(shard_count=shards, spec_path=SPEC_PATH if self.spec else Path("/")).start()
         self.double.strict = False
+        if self.global_limit is not None:
+            self.double.rate_limits.global_limit = self.global_limit
         guilds = [self.double.add_guild(f"shard {k}", shard=k) for k in range(shards)]
         self.channels: list[Channel] = [guilds[n % shards].add_text_channel(f"game-{n}")
                                         for n in range(self.channels_count)]
@@ -205,7 +216,7 @@ class ScaleRun(CrashRun):
         await self.world(processes)
         try:
             cluster = Cluster(self.double.api_base, self.db_url, self.workdir, [[k] for k in range(processes)],
-                              command=CRASH_BOT, env={"LOG_LEVEL": "WARNING"})
+                              command=self.command, env=self.bot_env)
             ports = [free_port() for _ in range(processes)]
             for process, port in zip(cluster.processes, ports, strict=True):
                 process.env["METRICS_PORT"] = str(port)

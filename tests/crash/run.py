@@ -106,6 +106,7 @@ class CrashRun:
         self.accepted: list[Click] = []
         self.running = asyncio.Event()  # set while the players may act (cleared for a kill and its checks)
         self.finished = False
+        self.think = 0.0  # seconds a player waits after a pass is accepted before the next (0: at once)
 
     # --- setup --------------------------------------------------------------------------------------------------
     async def run(self) -> Report:
@@ -194,6 +195,8 @@ class CrashRun:
                     await self.fill_and_start(table)
                 else:
                     await self.move(channel, table)
+                    if self.think:
+                        await asyncio.sleep(self.think)  # a benchmark's paced player (tests keep 0)
             except (AssertionError, TimeoutError, LookupError):
                 await asyncio.sleep(0.02)  # the bot is down or behind: look again
 

@@ -1,6 +1,7 @@
 """The one-hop aiosqlite cursor (:mod:`bot.db.sqlite_driver`): what SQLAlchemy sees is what aiosqlite gave it, and
 each statement costs at most one call in the connection's worker thread: none when it cannot wait on a lock (a read
-in WAL mode, a write in a transaction that holds the write lock already)."""
+in WAL mode, a write in a transaction that holds the write lock already); one engine's writers queue for the write
+lock in the event loop, one after the other."""
 
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ import aiosqlite
 import pytest
 import pytest_asyncio
 from sqlalchemy import func, insert, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.db import Base, create_engine
+from bot.db import Base, create_engine, sqlite_driver
 from bot.db.models import Game
 from bot.db.sqlite_driver import OneHopConnection
 
@@ -103,25 +104,98 @@ async def test_without_wal_every_statement_hops(hops: list[str]) -> None:
         await engine.dispose()
 
 
-async def test_a_first_write_waits_for_the_lock_without_stopping_the_loop(engine: AsyncEngine,
-                                                                          hops: list[str]) -> None:
-    """A transaction's first write waits for another connection's write lock in the worker thread: meanwhile the
-    event loop runs on, and the holder writes again and commits (were it waiting in the loop's thread, the holder
-    could not commit before SQLite's busy timeout, and the waiting write would fail "database is locked")."""
+async def test_another_engines_first_write_waits_for_the_lock_without_stopping_the_loop(
+        engine: AsyncEngine, tmp_path: Path, hops: list[str]) -> None:
+    """A transaction's first write waits for another engine's write lock (another process, say) in the worker
+    thread: meanwhile the event loop runs on, and the holder writes again and commits (were it waiting in the loop's
+    thread, the holder could not commit before SQLite's busy timeout, and the waiting write would fail "database is
+    locked")."""
+    other = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'hop.db'}")
+    try:
+        async with engine.connect() as holder, other.connect() as waiter:
+            await holder.begin()
+            await holder.execute(insert(Game), _game(1))
+            await waiter.begin()
+            hops.clear()
+            waiting = asyncio.ensure_future(waiter.execute(insert(Game), _game(2)))
+            while "_run" not in hops:  # (the waiter's write is in its worker thread)
+                await asyncio.sleep(0)
+            await holder.execute(insert(Game), _game(3))  # (holds the lock: no hop)
+            await holder.commit()
+            await waiting
+            await waiter.commit()
+    finally:
+        await other.dispose()
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(func.count()).select_from(Game))).scalar() == 3
+
+
+async def _queued(writers: asyncio.Lock) -> None:
+    """Until a task waits for ``writers`` (the engine's writer lock)."""
+    while not writers._waiters:
+        await asyncio.sleep(0)
+
+
+def _writers(engine: AsyncEngine) -> asyncio.Lock:
+    return engine.dialect.dbapi.writers.lock()  # type: ignore[union-attr]
+
+
+async def test_one_engines_writers_queue_in_the_loop_not_in_sqlites_busy_handler(engine: AsyncEngine,
+                                                                               hops: list[str]) -> None:
+    """While a connection's transaction holds the write lock, another connection of the same engine waits for its
+    first write in the event loop (no call in its worker thread, where SQLite's busy handler would sleep up to
+    100 ms at a time) and writes the moment the holder commits; the holder meanwhile writes and commits as usual."""
     async with engine.connect() as holder, engine.connect() as waiter:
         await holder.begin()
         await holder.execute(insert(Game), _game(1))
         await waiter.begin()
         hops.clear()
         waiting = asyncio.ensure_future(waiter.execute(insert(Game), _game(2)))
-        while "_run" not in hops:  # (the waiter's write is in its worker thread)
-            await asyncio.sleep(0)
-        await holder.execute(insert(Game), _game(3))  # (holds the lock: no hop)
+        await _queued(_writers(engine))
+        await holder.execute(insert(Game), _game(3))
+        assert hops == [] and not waiting.done()
         await holder.commit()
         await waiting
+        assert hops == ["commit", "_run"]  # (the holder's commit, then the waiter's write)
         await waiter.commit()
+    assert not _writers(engine).locked()
     async with engine.connect() as conn:
         assert (await conn.execute(select(func.count()).select_from(Game))).scalar() == 3
+
+
+async def test_a_rollback_and_a_failed_write_give_the_writer_lock_back(engine: AsyncEngine) -> None:
+    """A write transaction rolled back, and one whose first write failed, leave the engine's writer lock free."""
+    async with engine.connect() as conn:
+        await conn.begin()
+        await conn.execute(insert(Game), _game(1))
+        assert _writers(engine).locked()
+        await conn.rollback()
+    assert not _writers(engine).locked()
+    with pytest.raises(IntegrityError):
+        async with engine.begin() as conn:
+            await conn.execute(insert(Game), {**_game(2), "game": None})
+    assert not _writers(engine).locked()
+    async with engine.begin() as conn:
+        await conn.execute(insert(Game), _game(3))
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(Game.channel_id))).scalars().all() == [3]
+
+
+async def test_a_writer_queued_past_the_busy_timeout_fails_as_sqlite_would(engine: AsyncEngine,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first write that waits for the writer lock longer than SQLite's busy timeout fails "database is locked"
+    (SQLAlchemy's OperationalError), as it did in SQLite's busy handler, and nothing of it is written."""
+    monkeypatch.setattr(sqlite_driver, "WRITER_WAIT", 0.05)
+    async with engine.connect() as holder, engine.connect() as waiter:
+        await holder.begin()
+        await holder.execute(insert(Game), _game(1))
+        await waiter.begin()
+        with pytest.raises(OperationalError, match="database is locked"):
+            await waiter.execute(insert(Game), _game(2))
+        await waiter.rollback()
+        await holder.commit()
+    async with engine.connect() as conn:
+        assert (await conn.execute(select(Game.channel_id))).scalars().all() == [1]
 
 
 async def test_errors_reach_sqlalchemy_as_before(engine: AsyncEngine) -> None:
