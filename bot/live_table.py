@@ -113,6 +113,10 @@ class LiveTable:
                                                     timer=lambda: bot.clock.now().timestamp())
         #: games whose table this process has counted the channel's messages under (see :meth:`_catch_up`)
         self._caught_up: set[int] = set()
+        #: table messages this process just posted, until the gateway says they were created: none is counted under
+        #: a table (its game's table row moves to it, its count starting at zero), so none costs a statement
+        self._posted: TTLCache[int, bool] = TTLCache(maxsize=QUIET_CHANNELS, ttl=QUIET_FOR.total_seconds(),
+                                                     timer=lambda: bot.clock.now().timestamp())
         #: the latest messages this process's gateway saw per channel (:meth:`_catch_up` counts on them first)
         self._seen = SeenMessages()
         bot.add_listener(self.on_message, "on_message")
@@ -129,6 +133,8 @@ class LiveTable:
         self._seen.saw(channel_id, message.id)  # (every channel's: a quiet one may hold a lobby any moment)
         if self.bot.user is not None and message.author.id == self.bot.user.id:
             self._quiet.pop(channel_id, None)
+            if self._posted.pop(message.id, None):  # a table this process posted: nothing to count it under
+                return
         elif channel_id in self._quiet:
             return
         async with self.bot.sessions() as session, session.begin():
@@ -194,8 +200,10 @@ class LiveTable:
         steps = appended([], key, lines, anew=True, keep=fresh)
         channel = await self.bot.delivery.channel(table.channel_id)
         message = await self.bot.delivery.send(channel, render(shown(steps)), "t")  # a nonce while a step is shown
+        self._posted[message.id] = True
         if step is not None:  # with the step's "delivered" mark: shown again, its nonce (or its record) finds it
-            self._record_with(step, table, message.id, steps, ping)
+            # (the row as the lease's claim read it, when it stands: one UPDATE moves it to the new message)
+            self._record_with(step, table, message.id, steps, ping, step.table_row)
         else:
             await self._record(table, message.id, steps, ping)
         if message_id and message.id != message_id:  # (the same id: this step shown again, its nonce returned it)
@@ -270,8 +278,12 @@ class LiveTable:
         row is unchanged). Returns the ping to delete and whether ``games.table_message_id`` may have moved. From
         now on this process's gateway counts the messages under it (no :meth:`_catch_up`)."""
         now = self.bot.clock.now()
-        if known is not None and await live.show_again(session, known, steps, now):
+        if known is not None and known.message_id == message_id and await live.show_again(session, known, steps,
+                                                                                            now):
             old, moved = known.ping_message_id, False
+        elif known is not None and known.message_id != message_id and await live.show_anew(
+                session, known, message_id, steps, now):  # a new table message, in place of the one read
+            old, moved = known.ping_message_id, True
         else:  # (this may move games.table_message_id: a table read before no longer says where the table is)
             await live.show(session, table.id, table.channel_id, message_id, steps, now)
             old, moved = await live.set_ping(session, table.id, None), True

@@ -1,10 +1,10 @@
 """The delivery leases of one process (see :mod:`bot.tables.outbox`): a game's steps are shown by one process at a
-time, the one holding the game's ``delivery_leases`` row (:func:`bot.db.repos.outbox.claim_game`). A lease holds for
-:data:`LEASE` and is renewed every third of it while the process works on the game (:meth:`LeaseKeeper._heartbeat`),
-so a dead process's games are taken over within :data:`LEASE` of its last renewal: at once by a process that found
-the lease held while a step was pending (:meth:`LeaseKeeper.take_over_due`, which the timer loop runs when the
-lease runs out), else by the next sweep. A lease taken from an owner whose lease ran out without being given back
-is a takeover (``coroner_lease_takeovers{kind="delivery"}``, issue 23).
+time, the one holding the game's delivery lease (``games.lease_owner``, :func:`bot.db.repos.outbox.claim_game`). A
+lease holds for :data:`LEASE` and is renewed every third of it while the process works on the game
+(:meth:`LeaseKeeper._heartbeat`), so a dead process's games are taken over within :data:`LEASE` of its last renewal:
+at once by a process that found the lease held while a step was pending (:meth:`LeaseKeeper.take_over_due`, which
+the timer loop runs when the lease runs out), else by the next sweep. A lease taken from an owner whose lease ran out
+without being given back is a takeover (``coroner_lease_takeovers{kind="delivery"}``, issue 23).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.db.models import OutboxEntry
 from bot.db.repos import live, outbox
 
 log = logging.getLogger(__name__)
@@ -90,16 +91,18 @@ class LeaseKeeper:
         """Every lease of this process was given back in the database (it is stopping)."""
         self._held.clear()
 
-    async def claim_with(self, session: AsyncSession, game_id: int, *, committing: bool = False) -> Lease | None:
-        """Take the game's delivery lease in the caller's transaction (the one committing a step), saving the
-        delivery its own claim; None when another process holds it, or this deliverer shows nothing.
-        ``committing``: the caller's transaction writes a step after this (then :attr:`Lease.first` is None when
-        that step is the game's only pending one: set it once the step has its id)."""
+    def lease_ask(self) -> tuple[str, datetime, datetime] | None:
+        """What a step's transaction asks for when it takes the game's delivery lease with its version bump
+        (:func:`bot.db.repos.games.bump_and_claim`): ``(owner, now, until)``; None when this deliverer shows nothing
+        (it never takes a lease)."""
         if not self._shows:
             return None
         now = self._clock()
-        claim = await outbox.claim_game(session, game_id, self.owner, now, now + LEASE, committing=committing)
-        if not claim.won:
+        return self.owner, now, now + LEASE
+
+    def adopt(self, game_id: int, claim: outbox.Claim | None) -> Lease | None:
+        """The lease a claim of ``game_id`` won (None: not won, or no claim), held by this process from now on."""
+        if claim is None or not claim.won:
             return None
         if claim.taken_from is not None:
             log.info("took game %s over from %s, whose delivery lease ran out", game_id, claim.taken_from)
@@ -107,8 +110,18 @@ class LeaseKeeper:
                 self._hooks.taken_over()
         self._lost.discard(game_id)
         self._watch.pop(game_id, None)
-        lease = self._held[game_id] = Lease(game_id, now + LEASE, claim.shown, claim.first, claim.table_row)
+        lease = self._held[game_id] = Lease(game_id, self._clock() + LEASE, claim.shown, claim.first,
+                                            claim.table_row)
         return lease
+
+    async def claim_with(self, session: AsyncSession, game_id: int) -> Lease | None:
+        """Take the game's delivery lease in the caller's transaction when a step of it is pending; None when
+        another process holds it, nothing is pending, or this deliverer shows nothing. (A step's own transaction
+        takes it with its version bump instead: :meth:`lease_ask`, :meth:`adopt`.)"""
+        if not self._shows:
+            return None
+        now = self._clock()
+        return self.adopt(game_id, await outbox.claim_game(session, game_id, self.owner, now, now + LEASE))
 
     async def _watch_holder(self, game_id: int) -> None:
         """A step of ``game_id`` is pending and another process holds its lease: look again when that lease runs
@@ -167,14 +180,18 @@ class LeaseKeeper:
             await outbox.release_game(session, game_id, self.owner, self._clock())
         self._held.pop(game_id, None)
 
-    async def _finish(self, session: AsyncSession, game_id: int, entry_id: int, shown: str | None) -> Lease | None:
-        """Give the lease back (recording the digest ``shown``, when known), mark the step ``entry_id`` delivered
-        and take the lease again when a later step is pending (one committed meanwhile, by this process or another),
-        in the caller's transaction: a step another process committed while this one held the lease is never
-        stranded (:func:`bot.db.repos.outbox.mark_delivered_and_look`), and a drained game costs two statements and
-        no transaction of its own to look again."""
-        await outbox.release_game(session, game_id, self.owner, self._clock(), shown)
+    async def _finish(self, session: AsyncSession, game_id: int, entry: OutboxEntry,
+                      shown: str | None) -> Lease | None:
+        """Give the lease back (recording the digest ``shown``, when known), mark the step ``entry`` delivered and
+        take the lease again when a later step may be pending (the game's version, as giving the lease back finds
+        it, is past the step's: one committed meanwhile, by this process or another), in the caller's transaction:
+        a step another process committed while this one held the lease is never stranded
+        (:func:`bot.db.repos.outbox.release_game`), and a drained game costs two statements and no transaction of
+        its own to look again."""
+        now = self._clock()
+        version = await outbox.release_game(session, game_id, self.owner, now, shown)
         self._held.pop(game_id, None)
-        if not await outbox.mark_delivered_and_look(session, game_id, entry_id, self._clock()):
+        await outbox.mark_delivered(session, entry.id, now)
+        if version is None or version <= entry.version:
             return None
         return await self.claim_with(session, game_id)

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db.models import Game
 from bot.db.repos import games, scores, timers
 from bot.i18n import t
-from bot.tables.model import Table, TableError, to_table
+from bot.tables.model import Table, TableError, TableSeat, to_table
 from bot.tables.options import validate_options, validate_rounds
 from games.core import HOST_SEAT, Event, IllegalAction, SeatInfo
 from games.core.controls import NAME_LENGTH
@@ -25,6 +25,8 @@ from games.core.controls import NAME_LENGTH
 if TYPE_CHECKING:
     from cachetools import LRUCache
 
+    from bot.db.repos.outbox import Claim
+    from bot.tables.model import TimerInfo
     from bot.tables.outbox import Deliverer, Handoff
 
 
@@ -34,17 +36,22 @@ class LobbyMixin:
     _sessions: async_sessionmaker[AsyncSession]
     _clock: Callable[[], datetime]
     _loaded: LRUCache[int, tuple[Table, int]]
+    #: per lobby, when it expires (its ``lobby_expire`` timer's due time, which never moves; None: never), as this
+    #: process armed or last read it: :meth:`lobby_expires`
+    _expiry: LRUCache[int, datetime | None]
     deliverer: Deliverer
 
     if TYPE_CHECKING:
         def lock(self, game_id: int) -> asyncio.Lock: ...
         async def _read(self, session: AsyncSession, game_id: int) -> tuple[Game, Table]: ...
-        async def _commit_guarded(self, session: AsyncSession, table: Table, **values: Any) -> None: ...
+        async def _commit_guarded(self, session: AsyncSession, table: Table, *, claim: bool = ...,
+                                  **values: Any) -> Claim | None: ...
         async def _record(self, session: AsyncSession, table: Table, events: list[Event],
-                          kind: str = ...) -> Handoff: ...
+                          kind: str = ..., *, claim: Claim | None = ...) -> Handoff: ...
         async def _send(self, handoff: Handoff) -> None: ...
         async def load(self, game_id: int) -> Table: ...
         def new_seed(self) -> int: ...
+        async def pending_timers(self, game_id: int) -> list[TimerInfo]: ...
         async def act(self, game_id: int, user_id: int | None, action: dict[str, Any], *,
                       seat: int | None = ..., manager: bool = ...) -> Any: ...
 
@@ -78,7 +85,10 @@ class LobbyMixin:
                 await games.add_seat(session, game_id, host_id, host_names, now)
             if expires_at is not None:
                 await timers.schedule(session, game_id, "lobby_expire", expires_at, {}, 0)
-            return to_table(row, await games.seats_of(session, game_id))
+            seats = () if host_names is None else (TableSeat(0, host_id, tuple(host_names)),)
+            table = replace(to_table(row, []), seats=seats)
+        self._expiry[game_id] = expires_at
+        return table
 
     async def join(self, game_id: int, user_id: int, names: list[str]) -> Table:
         """Seat ``user_id`` last; the first person seated in a lobby with none (its host left) hosts it, so the
@@ -92,9 +102,26 @@ class LobbyMixin:
             limit = table.engine.mode.max_players
             if len(table.seats) >= limit:
                 raise TableError("table.full", max=limit)
-            await self._commit_guarded(session, table, host_id=table.host_id if table.user_ids() else user_id)
+            host = table.host_id if table.user_ids() else user_id
+            await self._commit_guarded(session, table, host_id=host)
             await games.add_seat(session, game_id, user_id, names, self._clock())
-        return await self.load(game_id)
+        return self._seated(table, user_id, names, host_id=host)
+
+    def _seated(self, table: Table, user_id: int | None, names: list[str], **values: Any) -> Table:
+        """The lobby ``table`` as a committed join (or a computer player's seat) of ``user_id`` left it: one more
+        seat, the next version (as a read of it would find it, with no read)."""
+        seat = TableSeat(len(table.seats), user_id, tuple(names))
+        return replace(table, seats=(*table.seats, seat), version=table.version + 1, updated_at=self._clock(),
+                       **values)
+
+    async def lobby_expires(self, game_id: int) -> datetime | None:
+        """When the open lobby ``game_id`` expires: its ``lobby_expire`` timer's due time (None: it has none). Read
+        once per process (a lobby's expiry never moves once armed; this process remembers the ones it opens), so
+        a lobby's every render costs no read; ask only while the lobby is open (a closed one's timer is gone)."""
+        if game_id not in self._expiry:
+            found = [t.due_at for t in await self.pending_timers(game_id) if t.kind == "lobby_expire"]
+            self._expiry[game_id] = found[0] if found else None
+        return self._expiry[game_id]
 
     async def leave(self, game_id: int, user_id: int) -> Table:
         """Unseat ``user_id`` from a lobby (later seats move up; a leaving host hands over to the first person
@@ -135,7 +162,7 @@ class LobbyMixin:
             await self._commit_guarded(session, table)
             name = t("lobby.ai_name", table.language, number=len(table.ai_seats()) + 1)
             await games.add_seat(session, game_id, None, [name], self._clock())
-        return await self.load(game_id)
+        return self._seated(table, None, [name])
 
     async def remove_ai(self, game_id: int, by_user_id: int) -> Table:
         """Unseat the last computer player (later seats move up). Host only (see :meth:`_check_host`). Raises
@@ -196,11 +223,13 @@ class LobbyMixin:
                                      [SeatInfo(names=s.names) for s in table.seats], seed)
                 started = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
                                   updated_at=self._clock())
-                await self._commit_guarded(session, table, status="active", seed=seed,
-                                           state=engine.dump_state(state), started_at=self._clock(),
-                                           decision_opened=started.decision_opened)
+                claim = await self._commit_guarded(session, table, claim=True, status="active", seed=seed,
+                                                   state=engine.dump_state(state), started_at=self._clock(),
+                                                   decision_opened=started.decision_opened)
                 table = started
-                handoff = await self._record(session, table, engine.intro(state), "start")
+                # (with the mark before the read: the deal is shown as handed over, reading nothing back)
+                handoff = replace(await self._record(session, table, engine.intro(state), "start", claim=claim),
+                                  mark=mark)
             self._loaded[game_id] = (table, mark)  # (the first move's control is drawn on it: :meth:`recent`)
         await self._send(handoff)
         return table

@@ -12,10 +12,10 @@ delivery resumed after Discord forgot the nonces: :meth:`StepInfo.creating`). De
 :data:`RETENTION` (7 days).
 
 Across processes (many bot processes on one PostgreSQL), a game's steps are shown by one process at a time: a
-drain works under the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, a ``delivery_leases`` row
+drain works under the game's delivery lease (:func:`bot.db.repos.outbox.claim_game`, columns of the game's row
 naming the process, valid for :data:`~bot.tables.leases.LEASE` (4 s), renewed every third of it while it works
-(:mod:`bot.tables.leases`); taken in the transaction that commits the
-step, :meth:`Deliverer.claim_with`, so it costs no round trip of its own), shows the steps in commit order and
+(:mod:`bot.tables.leases`); taken in the transaction that commits the step, with its version bump
+(:func:`bot.db.repos.games.bump_and_claim`), so it costs no statement of its own), shows the steps in commit order and
 gives the lease back with the last one, in the transaction that marks it delivered, where it also looks for new
 steps (taking the lease again when there are: :meth:`Deliverer._finish`). A process that finds the lease held
 leaves the game to its holder, which looks after giving the lease back, so a step committed meanwhile is never
@@ -35,7 +35,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from cachetools import LRUCache
@@ -120,6 +120,11 @@ class Deliverer(LeaseKeeper):
         #: transaction (see :meth:`touched`); bounded: a game forgotten here only costs its next step a read
         self._marks: LRUCache[int, int] = LRUCache(maxsize=MARKS)
         self._tick = 0
+        #: per game, the latest step this process committed whose drain waits for another drain of the game (one
+        #: showing an earlier step): that drain shows it as handed over when it comes next (:meth:`_queued_next`)
+        self._queued: dict[int, Handoff] = {}
+        #: the steps (outbox ids) a drain showed from :attr:`_queued` for the drain they were handed to
+        self._taken: set[int] = set()
 
     async def drain(self, game_id: int, handoff: Handoff | None = None, *, pending: bool = False) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
@@ -132,8 +137,12 @@ class Deliverer(LeaseKeeper):
         if self._deliver is None or game_id in _DRAINING.get():
             return 0
         token = _DRAINING.set(_DRAINING.get() | {game_id})
+        if handoff is not None:
+            self._queued[game_id] = handoff
         try:
             async with self.locks(game_id):
+                if handoff is not None and handoff.entry.id in self._taken:  # shown by the drain before this one
+                    return 0
                 beat = asyncio.create_task(self._heartbeat(game_id), name=f"coroner-lease-{game_id}")
                 try:
                     return await self._drain_leased(game_id, handoff, pending or handoff is not None)
@@ -142,6 +151,10 @@ class Deliverer(LeaseKeeper):
                     await asyncio.gather(beat, return_exceptions=True)
         finally:
             _DRAINING.reset(token)
+            if handoff is not None:
+                self._taken.discard(handoff.entry.id)
+                if self._queued.get(game_id) is handoff:
+                    del self._queued[game_id]
 
     def mark(self, game_id: int) -> int:
         """The game's mark now: read it before reading the table a step is applied to (:class:`Handoff`)."""
@@ -185,6 +198,18 @@ class Deliverer(LeaseKeeper):
                 and lease.first == handoff.entry.id and lease.until > self._clock()
                 and handoff.mark is not None and self._marks.get(lease.game_id) == handoff.mark)
 
+    def _queued_next(self, lease: Lease) -> Handoff | None:
+        """The step this process committed while a drain showed an earlier one (its own drain waits for this
+        one), when it is next under ``lease`` (taken again as the earlier step was marked delivered) and shown as
+        handed over (:meth:`_handed`'s conditions): then this drain shows it, reading nothing back, and the drain
+        it was handed to finds it shown."""
+        queued = self._queued.get(lease.game_id)
+        if queued is None or not self._handed(lease, replace(queued, lease=lease)):
+            return None
+        del self._queued[lease.game_id]
+        self._taken.add(queued.entry.id)
+        return queued
+
     async def _drain(self, lease: Lease, handoff: Handoff | None) -> tuple[int, bool, Lease | None]:
         """Show the pending steps under ``lease`` and give it back: how many, whether to look again (False: nothing
         is pending any more, or a step failed and waits for its retry) and the lease to look with (None: claim it
@@ -193,6 +218,9 @@ class Deliverer(LeaseKeeper):
         game_id = lease.game_id
         row: live.Snapshot | None = None
         handed = handoff is not None and self._handed(lease, handoff)
+        if handoff is None or not handed:
+            handoff = self._queued_next(lease)
+            handed = handoff is not None
         if handoff is not None and handed:
             entries, table, row = [handoff.entry], handoff.table, lease.table_row
         else:
@@ -255,7 +283,7 @@ class Deliverer(LeaseKeeper):
             async with self._sessions() as session, session.begin():
                 await step.write(session)
                 if last:
-                    after = await self._finish(session, table.id, entry.id, changed)
+                    after = await self._finish(session, table.id, entry, changed)
                 else:
                     await outbox.mark_delivered(session, entry.id, self._clock())
                     after = lease
@@ -294,7 +322,7 @@ class Deliverer(LeaseKeeper):
             else:
                 log.error("giving up step %s of game %s after %d attempts", entry.id, table.id, attempts)
                 if last:
-                    after = await self._finish(session, table.id, entry.id, None)
+                    after = await self._finish(session, table.id, entry, None)
                 else:
                     await outbox.mark_delivered(session, entry.id, now)
         await step.done()

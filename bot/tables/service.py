@@ -29,18 +29,20 @@ from typing import Any
 
 from cachetools import LRUCache
 from pydantic import ValidationError
-from sqlalchemy import Row, update
+from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.base import utcnow
-from bot.db.models import Game
 from bot.db.repos import games, outbox, scores, timers
+from bot.db.repos.outbox import Claim
 from bot.locks import KeyedLocks
 from bot.tables.achievements import settle
+from bot.tables.gate import GateMixin, admit, timeout_announcement
 from bot.tables.leases import DeliveryHooks
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import ABANDONED, ActResult, Table, TableError, TimerPlan, to_table
+from bot.tables.notes import NotesMixin
 from bot.tables.offers import OffersMixin
 from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
 from bot.tables.reads import ReadsMixin
@@ -48,7 +50,7 @@ from bot.tables.schedule import ScheduleMixin
 from bot.tables.seats import OFFER_TIMER, abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
 from bot.tables.step import plan_intent
 from bot.tables.timing import TimersMixin
-from games.core import HOST_SEAT, SYSTEM_SEAT, Engine, Event, IllegalAction, SeatInfo, Waiting
+from games.core import Event, IllegalAction, SeatInfo
 from games.core.controls import PauseGame, ResumeGame
 from games.core.replay import replay
 from games.core.seats import is_seat_change, names_at_start
@@ -64,17 +66,6 @@ Ping = Callable[[Table], Awaitable[TimerPlan | None]]
 LOADED = 1024
 
 
-def timeout_announcement(engine: Engine, state: Any, seat: int) -> list[Event]:
-    """The public events that announce the bot's move for ``seat`` after a time limit, the game being at ``state``
-    before it: "the bot moved for <seat>" (``turn.auto``), or for the game's own clock (``SYSTEM_SEAT``, e.g. a
-    response window closing) one line naming everyone it passed for (``turn.clock``; none when nobody was
-    late)."""
-    if seat == SYSTEM_SEAT:
-        late = engine.to_act(state)
-        return [Event(key="turn.clock", params={"seats": late})] if late else []
-    return [Event(key="turn.auto", params={"seat": seat})]
-
-
 def process_owner(shard_ids: Sequence[int] | None = None) -> str:
     """A name for this process in the database's timer claims and delivery leases (at most 64 chars).
 
@@ -88,34 +79,7 @@ def process_owner(shard_ids: Sequence[int] | None = None) -> str:
     return f"{host}:shards {','.join(map(str, sorted(shard_ids))) or 'all'}"[:64]
 
 
-def admit(table: Table, *, user_id: int | None, seat: int | None, expected_version: int | None,
-          host_action: bool = False, manager: bool = False) -> int:
-    """The seat acting on ``table`` (the table's facts only; who may move now is the engine's,
-    :meth:`games.core.Engine.check_actor`): ``seat`` when the bot acts for it (``SYSTEM_SEAT`` and ``HOST_SEAT``
-    included); else, for the person ``user_id``, ``HOST_SEAT`` when they host the table (or manage the server:
-    ``manager``) and the move is one of the game's host actions (``host_action``), otherwise their seat. Raises
-    ``TableError``: ``table.not_active``, ``table.not_a_player``, ``seat.error.away`` (the computer plays their
-    seat: "I'm back" first), ``table.bad_seat``, ``table.stale`` (in that order; stale: ``expected_version``, the
-    version a control was drawn at, is for a decision that has closed, :meth:`Table.stands`)."""
-    if table.status != "active":
-        raise TableError("table.not_active", game_id=table.id)
-    if seat is None:
-        if host_action and user_id is not None and (user_id == table.host_id or manager):
-            seat = HOST_SEAT
-        else:
-            seat = table.seat_of(user_id) if user_id is not None else None
-            if seat is None:
-                raise TableError("table.not_a_player", game_id=table.id)
-            if user_id is not None and table.away_seat_of(user_id) is not None:
-                raise TableError("seat.error.away", game_id=table.id)
-    elif seat not in (SYSTEM_SEAT, HOST_SEAT) and not table.has_seat(seat):
-        raise TableError("table.bad_seat", seat=seat)
-    if expected_version is not None and not table.stands(expected_version):
-        raise TableError("table.stale", game_id=table.id)
-    return seat
-
-
-class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMixin):
+class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMixin, NotesMixin, GateMixin):
     """Lobbies (scheduled ones too), starts, actions, timers and replay checks for every table, over one
     sessionmaker."""
 
@@ -151,6 +115,7 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         #: per game, the deliverer's mark before a read that found no closed-DM notice due: while the mark holds
         #: (nothing this process wrote about the game since, a failed DM included) none is due
         self._no_notices: LRUCache[int, int] = LRUCache(maxsize=LOADED)
+        self._expiry: LRUCache[int, datetime | None] = LRUCache(maxsize=LOADED)
 
     # --- plumbing ------------------------------------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -171,29 +136,39 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         return found[0], to_table(*found)
 
     async def _commit_guarded(self, session: AsyncSession, table: Table, *, messages: bool = False,
-                              **values: Any) -> None:
+                              claim: bool = False, **values: Any) -> Claim | None:
         """Bump the version from ``table.version`` or raise ``table.stale`` (the caller's transaction rolls
         back); ``messages``: also while the game's lobby and table messages are still ``table``'s (a table read
-        before the transaction)."""
+        before the transaction); ``claim``: the caller records a step (:meth:`_record`), so the game's delivery
+        lease is taken in the same statement when it is free (returned: hand it to :meth:`_record`; None when this
+        process shows nothing)."""
         guard = (table.lobby_message_id, table.table_message_id) if messages else None
+        lease = self.deliverer.lease_ask() if claim else None
+        if lease is not None:
+            found = await games.bump_and_claim(session, table.id, table.version, lease, updated_at=self._clock(),
+                                               messages=guard, **values)
+            if found is None:
+                raise TableError("table.stale", game_id=table.id)
+            return found
         if not await games.bump_version(session, table.id, table.version, updated_at=self._clock(), messages=guard,
                                         **values):
             raise TableError("table.stale", game_id=table.id)
+        return None
 
     async def _record(self, session: AsyncSession, table: Table, events: list[Event],
-                      kind: str = "act", *, shown: bool = True) -> Handoff:
+                      kind: str = "act", *, shown: bool = True, claim: Claim | None = None) -> Handoff:
         """Write what the step (``kind``: ``start`` or ``act``) that produced ``table`` must show: its events and
         the timers ``plan`` arms for it (stamped with ``table.version``), with the turn ping's (``ping``) when the
-        step is ``shown`` (it has something public to show), in the caller's transaction; and take the game's
-        delivery lease with it (when the step is then the game's only pending one, with the intent to create every
-        message of its delivery: :func:`bot.tables.step.plan_intent`). Returns what the delivery is handed after the
-        commit (:meth:`_send`)."""
+        step is ``shown`` (it has something public to show), in the caller's transaction; with the game's delivery
+        lease its version bump took (``claim``, :meth:`_commit_guarded`; when the step is then the game's only
+        pending one, with the intent to create every message of its delivery: :func:`bot.tables.step.plan_intent`).
+        Returns what the delivery is handed after the commit (:meth:`_send`)."""
         plans = await self._plan(table) if self._plan is not None and table.status in ("active", "finished") else []
         if shown and self._ping is not None and table.status == "active":
             ping = await self._ping(table)
             plans = plans if ping is None else [*plans, ping]
         await timers.schedule_many(session, table.id, [(p.kind, p.due_at, p.payload) for p in plans], table.version)
-        lease = await self.deliverer.claim_with(session, table.id, committing=True)
+        lease = self.deliverer.adopt(table.id, claim)
         # shown next, by this process, as handed over: its transaction records the intent to create every message
         # of its delivery (issue 22's per-send records), so they cost its delivery no statement and no commit
         planned = lease is not None and lease.first is None
@@ -301,9 +276,8 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         now = self._clock()
         mark = self.deliverer.mark(game_id) if handed is None else handed[1]
         async with self._sessions() as session, session.begin():
-            row: Row[Any] | None = None
             if handed is None:
-                row, table = await self._read(session, game_id)
+                table = (await self._read(session, game_id))[1]
             else:
                 table = handed[0]
             engine = table.engine
@@ -340,13 +314,11 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
                             finished_at=now if status != table.status else table.finished_at)
             # (the timers the step supersedes are left to the claim's filter: no statement of their own)
             values["decision_opened"] = after.decision_opened
-            await self._commit_guarded(session, table, messages=handed is not None, **values)
+            claim = await self._commit_guarded(session, table, messages=handed is not None, claim=True, **values)
             await games.append_action(session, game_id, seat, user_id, engine.dump_action(parsed), now,
                                       timed_out=timed_out)
             if outcome is not None and outcome.reason != ABANDONED:  # an abandoned game scores nothing
-                row = row or await games.get_game(session, game_id)
-                assert row is not None  # (its version was just bumped)
-                await scores.record_outcome(session, row, await games.seats_of(session, game_id), outcome, now)
+                await scores.record_outcome(session, table, table.seats, outcome, now)  # (as read: no read again)
             lapsed = 0
             if status != table.status:  # (a standing offer's handler strips its button)
                 lapsed = await timers.disarm_game(session, game_id, now, lapse=(OFFER_TIMER,))
@@ -360,40 +332,10 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
             shown = any(e.audience.kind == "public" for e in events) or (
                 self._ping is not None and status == "active"
                 and engine.view(before.state, None) != engine.view(step.state, None))
-            handoff = replace(await self._record(session, table, events, shown=shown), mark=mark)
+            handoff = replace(await self._record(session, table, events, shown=shown, claim=claim), mark=mark)
             if lapsed or is_seat_change(parsed):  # the offers it ended are due now
                 handoff = replace(handoff, due=min(now, handoff.due or now))
         return handoff, ActResult(table=table, events=events, outcome=outcome)
-
-    @staticmethod
-    def check_turn(table: Table, user_id: int, expected_version: int | None) -> tuple[int, Waiting]:
-        """The seat of ``user_id`` and what the game waits on, when it waits on them for the decision a control
-        drawn at ``expected_version`` was for: the gate a view passes before it shows a player the controls of their
-        move (:meth:`act`'s table checks, then the engine's own refusal of the actor,
-        :meth:`games.core.Engine.check_actor`). Raises ``TableError`` (``table.not_active``,
-        ``table.not_a_player``, ``table.stale``) or ``IllegalAction`` (``core.game_over``, ``core.not_your_turn``,
-        or the game's own word, e.g. ``verdugo.dead``)."""
-        seat = admit(table, user_id=user_id, seat=None, expected_version=expected_version)
-        table.engine.check_actor(table.state, seat)
-        waiting = table.engine.waiting(table.state)
-        assert waiting is not None  # check_actor refuses a game that waits on nobody
-        return seat, waiting
-
-    @staticmethod
-    def check_move(table: Table, user_id: int, action: dict[str, Any], expected_version: int | None) -> int:
-        """The seat ``user_id`` would make ``action`` (JSON) as (``HOST_SEAT`` for the host's host action), when
-        :meth:`act` would let them now: its table checks and the engine's refusal of that actor
-        (:meth:`games.core.Engine.check_actor`), without moving (e.g. before a slow move is acknowledged). Raises as
-        :meth:`check_turn` does, and ``table.bad_action`` for malformed JSON."""
-        engine = table.engine
-        seat = admit(table, user_id=user_id, seat=None, expected_version=expected_version,
-                     host_action=engine.is_host_action(action.get("type")))
-        try:
-            parsed = engine.parse_action(action)
-        except ValidationError as exc:
-            raise TableError("table.bad_action", game_id=table.id) from exc
-        engine.check_actor(table.state, seat, parsed)
-        return seat
 
     async def replay_check(self, game_id: int) -> bool:
         """Whether re-applying the logged actions to the seed reproduces the stored snapshot (True for a
@@ -410,43 +352,6 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         rebuilt = replay(engine, engine.Options.model_validate(table.options), seats, table.seed,
                          [(a.seat, a.action) for a in log_rows])
         return engine.dump_state(rebuilt) == engine.dump_state(table.state)
-
-    # --- metadata (no version bump, no lock) ---------------------------------------------------------------
-    async def _set(self, game_id: int, **values: Any) -> None:
-        async with self._sessions() as session, session.begin():
-            result = await session.execute(update(Game).where(Game.id == game_id).values(**values))
-            if result.rowcount != 1:  # type: ignore[attr-defined]
-                raise TableError("table.not_found", game_id=game_id)
-        self.deliverer.touched(game_id)
-
-    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
-        await self._set(game_id, lobby_message_id=message_id)
-
-    async def set_table_message(self, game_id: int, message_id: int | None) -> None:
-        await self._set(game_id, table_message_id=message_id)
-
-    async def dm_refused(self, game_id: int, user_id: int, *, closed: bool) -> None:
-        """A DM to ``user_id`` failed (``closed``: their DMs are closed, ``dm_ok`` becomes False); the channel is
-        told with the game's next public step (:meth:`dm_notices_due`), by whichever process shows it."""
-        async with self._sessions() as session, session.begin():
-            await games.dm_refused(session, game_id, user_id, closed=closed)
-        self.deliverer.touched(game_id)
-
-    async def dm_notices_due(self, game_id: int) -> list[int]:
-        """The seats whose failed DMs the channel has not been told about yet (seat order). None, without a query,
-        when this process's last read of the game found none and it wrote nothing about the game since (a failed
-        DM of its own included); a notice another process's delivery recorded meanwhile is then said with a later
-        step, once a read of the game sees it."""
-        if game_id in self._no_notices and self._no_notices[game_id] == self.deliverer.mark(game_id):
-            return []
-        async with self._sessions() as session:
-            return await games.dm_notices_due(session, game_id)
-
-    async def dm_notices_said(self, game_id: int, seats: Sequence[int]) -> None:
-        """The channel was told about the failed DMs of ``seats``."""
-        async with self._sessions() as session, session.begin():
-            await games.dm_notices_said(session, game_id, seats)
-        self.deliverer.touched(game_id)
 
     @staticmethod
     def new_seed() -> int:

@@ -7,7 +7,7 @@ Games running before this migration have no such rows: their seat changes so far
 Hand-written; ``tests/db/test_migrations.py`` checks it matches the models exactly and downgrades cleanly.
 
 Revision ID: 0023
-Revises: 0019
+Revises: 0020
 Create Date: 2026-12-03
 """
 
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0023"
-down_revision: str | None = "0019"  # after the decision's opening version
+down_revision: str | None = "0020"  # after the lease moved onto the game row
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

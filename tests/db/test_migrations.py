@@ -19,8 +19,7 @@ from bot.db import Base
 from bot.db.migrate import alembic_config, downgrade_to, migrations_dir, upgrade_to_head
 
 TABLES = {"guild_settings", "games", "seats", "game_actions", "timers", "series", "scores", "farewell_letters",
-          "anonymous_posts", "achievements", "outbox", "delivery_leases", "live_tables", "game_threads",
-          "former_holders"}
+          "anonymous_posts", "achievements", "outbox", "live_tables", "game_threads", "former_holders"}
 
 
 def _diff(connection: Connection) -> list[object]:
@@ -154,12 +153,43 @@ async def test_the_leases_migration_is_reversible(engine: AsyncEngine) -> None:
         assert await conn.run_sync(_diff) == []
 
 
+def _game_columns(connection: Connection) -> set[str]:
+    return {column["name"] for column in inspect(connection).get_columns("games")}
+
+
+async def test_the_lease_on_games_migration_is_reversible(engine: AsyncEngine) -> None:
+    """Downgrading 0020 brings ``delivery_leases`` back (with the leases held) and takes the lease off ``games``;
+    upgrading moves a held lease back onto its game's row."""
+    lease = {"lease_owner", "lease_until", "lease_given_back", "lease_taken_from", "shown"}
+    await upgrade_to_head(engine)
+    async with engine.begin() as conn:
+        await conn.exec_driver_sql(
+            "INSERT INTO games (id, game, mode, guild_id, channel_id, host_id, status, options, version, seat_steps, "
+            "decision_opened, language, created_at, updated_at, lease_owner, lease_until, lease_given_back, shown) "
+            "VALUES (1, 'asesino', 'small', 1, 2, 3, 'active', '{}', 4, 0, 4, 'en', '2026-12-03 10:00:00', "
+            "'2026-12-03 10:00:00', 'p1', '2026-12-03 10:00:04', false, 'abc')")
+    await downgrade_to(engine, "0019")
+    async with engine.connect() as conn:
+        assert "delivery_leases" in await conn.run_sync(_tables)
+        assert not lease & await conn.run_sync(_game_columns)
+        held = (await conn.exec_driver_sql("SELECT owner, shown, given_back FROM delivery_leases")).all()
+        assert [tuple(row) for row in held] == [("p1", "abc", False)]
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
+        assert "delivery_leases" not in await conn.run_sync(_tables)
+        row = (await conn.exec_driver_sql("SELECT lease_owner, shown, lease_given_back FROM games")).one()
+        assert tuple(row) == ("p1", "abc", False)
+        assert await conn.run_sync(_diff) == []
+
+
 async def test_the_game_threads_migration_is_reversible(engine: AsyncEngine) -> None:
     """Downgrading below revision 0012 drops exactly the games' threads; upgrading again restores them."""
     await upgrade_to_head(engine)
     await downgrade_to(engine, "0011")
     async with engine.connect() as conn:
-        assert await conn.run_sync(_tables) == (TABLES - {"game_threads", "former_holders"}) | {"alembic_version"}
+        # (the delivery leases had their own table until 0020)
+        assert await conn.run_sync(_tables) == ((TABLES - {"game_threads", "former_holders"})
+                                                | {"delivery_leases", "alembic_version"})
     await upgrade_to_head(engine)
     async with engine.connect() as conn:
         assert await conn.run_sync(_diff) == []

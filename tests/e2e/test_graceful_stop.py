@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.db.models import DeliveryLease, Timer
+from bot.db.models import Game, Timer
 from bot.tables import TableService
 from tests.db.backends import pg_database, pg_sessions, pg_url  # noqa: F401 - the processes share one PostgreSQL database
 from tests.discord_double import DiscordDouble
@@ -54,7 +54,7 @@ async def test_sigterm_during_a_move_finishes_it_and_hands_the_game_over(
 
                 now = datetime.now(UTC)
                 async with pg_sessions() as session:  # nothing left to run out: leases given back at the stop
-                    held = (await session.scalars(select(DeliveryLease).where(DeliveryLease.lease_until > now))).all()
+                    held = (await session.scalars(select(Game).where(Game.lease_until > now))).all()
                     claimed = (await session.scalars(select(Timer).where(Timer.fired_at.is_(None),
                                                                          Timer.claimed_by.is_not(None)))).all()
                 assert (held, claimed) == ([], [])

@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import FakeClock
-from bot.db.models import DeliveryLease, OutboxEntry, Timer
+from bot.db.models import Game, OutboxEntry, Timer
 from bot.db.repos import outbox
 from bot.metrics import Metrics, sample
 from bot.tables import Table, TableService, current_step
@@ -215,7 +215,8 @@ async def test_a_dead_process_game_is_shown_by_the_survivor_within_5_seconds_and
     dead = TableService(sessions, clock=clock.now)  # commits, never shows
     table = await started(dead, 3)
     async with sessions() as session, session.begin():  # it had taken the game's lease and renewed it, then died
-        session.add(DeliveryLease(game_id=table.id, owner=dead.owner, lease_until=NOW + LEASE, given_back=False))
+        await session.execute(update(Game).where(Game.id == table.id).values(
+            lease_owner=dead.owner, lease_until=NOW + LEASE, lease_given_back=False))
     discord, metrics, woken = Discord(), Metrics(), []
     alive = TableService(other, deliver=discord, clock=clock.now, delivery=hooks(clock, metrics),
                          on_timers=woken.append)
@@ -232,9 +233,9 @@ async def test_a_dead_process_game_is_shown_by_the_survivor_within_5_seconds_and
 
     user, action = pass_on(await alive.load(table.id))
     async with sessions() as session, session.begin():  # now a process that stops gives the lease back
-        row = await session.get(DeliveryLease, table.id)
+        row = await session.get(Game, table.id)
         assert row is not None
-        row.owner, row.lease_until, row.given_back = dead.owner, clock.now(), True
+        row.lease_owner, row.lease_until, row.lease_given_back = dead.owner, clock.now(), True
     await alive.act(table.id, user, action)
     assert [entry for _, entry in discord.shown] == [1, 2, 3]
     assert sample(metrics, "coroner_lease_takeovers_total", kind="delivery") == 1  # given back: not counted

@@ -12,11 +12,11 @@ from unittest.mock import ANY
 
 import discord
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import FakeClock
-from bot.db.models import DeliveryLease, GameAction, OutboxEntry
+from bot.db.models import Game, GameAction, OutboxEntry
 from bot.delivery import Delivery
 from bot.metrics import Metrics, sample
 from bot.tables import Table, TableError, TableService, current_step
@@ -259,8 +259,8 @@ async def test_a_step_committed_elsewhere_is_shown_by_the_process_delivering_the
         ids = list((await session.scalars(select(OutboxEntry.id).order_by(OutboxEntry.id))).all())
     assert shown == [("a", table.id, entry) for entry in ids]
     async with sessions() as session:
-        lease = await session.get(DeliveryLease, table.id)
-    assert lease is not None and (lease.owner, lease.lease_until) == (a.owner, NOW)  # given back
+        lease = await session.get(Game, table.id)
+    assert lease is not None and (lease.lease_owner, lease.lease_until) == (a.owner, NOW)  # given back
 
 
 async def test_two_processes_playing_many_games_show_every_step_once_in_order(sessions: Sessions,
@@ -297,7 +297,8 @@ async def test_a_game_whose_deliverer_died_is_swept_by_another_after_the_lease(s
     user, action = pass_on(table)
     await dead.act(table.id, user, action)
     async with sessions() as session, session.begin():  # it had taken the game's lease when it died
-        session.add(DeliveryLease(game_id=table.id, owner=dead.owner, lease_until=NOW + DELIVERY_LEASE))
+        await session.execute(update(Game).where(Game.id == table.id).values(
+            lease_owner=dead.owner, lease_until=NOW + DELIVERY_LEASE))
     alive = TableService(other, deliver=Recorder("b", shown), clock=lambda: now[0])
     assert await alive.deliverer.drain(table.id) == 0 and await alive.deliverer.sweep() == 0
     now[0] = NOW + DELIVERY_LEASE

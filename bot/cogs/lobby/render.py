@@ -84,7 +84,10 @@ def lobby_heading(table: Table) -> dict[str, None]:
 async def lobby_expires_at(tables: TableService, table: Table) -> int | None:
     """When the lobby ``table`` expires (a Unix timestamp, seconds), from its pending ``lobby_expire`` timer;
     ``None`` when it has none (started, closed, or its timer already fired)."""
-    due = next((t.due_at for t in await tables.pending_timers(table.id) if t.kind == "lobby_expire"), None)
+    if table.status == "lobby":  # (remembered: no read per render)
+        due = await tables.lobby_expires(table.id)
+    else:
+        due = next((t.due_at for t in await tables.pending_timers(table.id) if t.kind == "lobby_expire"), None)
     return int(due.timestamp()) if due is not None else None
 
 

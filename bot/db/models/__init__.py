@@ -3,7 +3,7 @@
 from bot.db.models.game import ACTIVE_STATUSES, GAME_STATUSES, FormerHolder, Game, GameAction, Seat, Timer
 from bot.db.models.guild import GuildSettings
 from bot.db.models.live import LiveTableState
-from bot.db.models.outbox import DeliveryLease, OutboxEntry
+from bot.db.models.outbox import OutboxEntry
 from bot.db.models.social import AnonymousPost, FarewellLetter
 from bot.db.models.stats import SERIES_STATUSES, Achievement, Score, Series
 from bot.db.models.threads import GameThread
@@ -14,7 +14,6 @@ __all__ = [
     "SERIES_STATUSES",
     "Achievement",
     "AnonymousPost",
-    "DeliveryLease",
     "FarewellLetter",
     "FormerHolder",
     "Game",

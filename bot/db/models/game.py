@@ -56,6 +56,23 @@ class Game(Base):
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
     outcome: Mapped[dict[str, Any] | None]
+    # --- the game's delivery lease (:mod:`bot.tables.leases`): which process shows the game's outbox and until when
+    #: the process delivering the game's steps (a :class:`~bot.tables.outbox.Deliverer`'s id; None: never shown):
+    #: one process at a time works off a game's steps, so they are shown in commit order whichever process committed
+    #: them. The lease is taken with the version bump of the step that makes the game pending (no statement of its
+    #: own) and given back with the step's "delivered" mark; one that ran out (its process died) is taken over
+    #: (:func:`bot.db.repos.outbox.claim_game`)
+    lease_owner: Mapped[str | None] = mapped_column(String(64))
+    #: until when ``lease_owner`` holds it (a delivery that ends sets it to its end)
+    lease_until: Mapped[datetime | None]
+    #: its owner ended the lease (its delivery was over, or it stopped), so taking it is no takeover
+    lease_given_back: Mapped[bool] = mapped_column(default=False)
+    #: the owner whose lease ran out without being given back when ``lease_owner`` took the game (a process that died
+    #: or hung; None: the lease was free, given back, or renewed), for ``coroner_lease_takeovers``
+    lease_taken_from: Mapped[str | None] = mapped_column(String(64))
+    #: a digest of the public view the game's table last showed (whichever process showed it), so a step that changes
+    #: nothing public shows nothing (:meth:`bot.tables.outbox.StepInfo.public_changed`)
+    shown: Mapped[str | None] = mapped_column(String(64))
 
 
 class Seat(Base):

@@ -35,25 +35,3 @@ class OutboxEntry(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     sent: Mapped[dict[str, Any] | None]
 
-
-class DeliveryLease(Base):
-    """Which process delivers a game's outbox (``owner``, a :class:`~bot.tables.outbox.Deliverer`'s id) and until
-    when (``lease_until``; a delivery that ends sets it to its end): one process at a time works off a game's
-    steps, so they are shown in commit order whichever process committed them. A lease that ran out (its process
-    died) is taken over (see :func:`bot.db.repos.outbox.claim_game`).
-
-    ``shown``: a digest of the public view the game's table last showed (whichever process showed it), so a step
-    that changes nothing public shows nothing (:meth:`bot.tables.outbox.StepInfo.public_changed`).
-
-    ``given_back``: its owner ended the lease (its delivery was over, or it stopped), so taking it is no takeover;
-    ``taken_from``: the owner whose lease ran out without being given back when ``owner`` took the game (a process
-    that died or hung; None: the lease was free, given back, or renewed), for ``coroner_lease_takeovers``."""
-
-    __tablename__ = "delivery_leases"
-
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
-    owner: Mapped[str] = mapped_column(String(64))
-    lease_until: Mapped[datetime]
-    shown: Mapped[str | None] = mapped_column(String(64))
-    given_back: Mapped[bool] = mapped_column(default=False)
-    taken_from: Mapped[str | None] = mapped_column(String(64))

@@ -15,6 +15,7 @@ from sqlalchemy import Row, Update, bindparam, false, func, insert, or_, select,
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import ACTIVE_STATUSES, Game, GameAction, Seat
+from bot.db.repos import outbox
 from games.core import HOST_SEAT
 
 
@@ -113,14 +114,16 @@ async def seats_of(session: AsyncSession, game_id: int) -> Sequence[Seat]:
     return (await session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat))).all()
 
 
-async def add_seat(session: AsyncSession, game_id: int, user_id: int | None, names: list[str], at: datetime) -> Seat:
-    """Seat ``user_id`` (None: a computer player) after the last seat. Violates ``uq_seats_game_id_user_id`` if
-    that user is already seated."""
-    count = await session.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id))
-    seat = Seat(game_id=game_id, seat=count or 0, user_id=user_id, names=names, joined_at=at)
-    session.add(seat)
-    await session.flush()
-    return seat
+async def add_seat(session: AsyncSession, game_id: int, user_id: int | None, names: list[str], at: datetime) -> None:
+    """Seat ``user_id`` (None: a computer player) after the last seat (numbered by the ``INSERT`` itself: one
+    statement). Violates ``uq_seats_game_id_user_id`` if that user is already seated."""
+    await session.execute(_ADD_SEAT, {"g": game_id, "v_user_id": user_id, "v_names": names, "v_joined_at": at})
+
+
+_ADD_SEAT = insert(_SEATS).values(
+    game_id=bindparam("g"),
+    seat=select(func.count()).select_from(_SEATS).where(_SEATS.c.game_id == bindparam("g")).scalar_subquery(),
+    **{name: bindparam(f"v_{name}") for name in ("user_id", "names", "joined_at")})
 
 
 async def remove_seat(session: AsyncSession, game_id: int, user_id: int | None = None, *,
@@ -171,23 +174,45 @@ async def bump_version(session: AsyncSession, game_id: int, expected: int, *,
     The optimistic guard shared by every writer, in-process or not: False when another writer got there first
     (the caller must roll back). ``messages``: ``(lobby_message_id, table_message_id)`` the row must also still
     have (they change without a version bump), for a writer that read the game before its transaction."""
+    result = await session.execute(_bump(tuple(sorted(values)), messages is not None, False),
+                                   _bump_params(game_id, expected, messages, values))
+    return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+async def bump_and_claim(session: AsyncSession, game_id: int, expected: int, lease: tuple[str, datetime, datetime], *,
+                         messages: tuple[int | None, int | None] | None = None, **values: Any) -> outbox.Claim | None:
+    """:func:`bump_version` for a step that the caller's transaction records in the outbox, taking the game's
+    delivery lease in the same statement (``lease``: ``(owner, now, until)``; taken when it is free or the owner's
+    already, :func:`bot.db.repos.outbox.claim_values`): the claim (``won`` False: another process holds it), or None
+    when another writer got there first (roll back)."""
+    params = _bump_params(game_id, expected, messages, values) | outbox.claim_params(*lease)
+    row = (await session.execute(_bump(tuple(sorted(values)), messages is not None, True), params)).first()
+    return None if row is None else outbox.claimed(game_id, lease[0], row)
+
+
+def _bump_params(game_id: int, expected: int, messages: tuple[int | None, int | None] | None,
+                 values: dict[str, Any]) -> dict[str, Any]:
     params = {f"v_{name}": value for name, value in values.items()}
     params |= {"game_id": game_id, "expected": expected, "v_version": expected + 1}
     if messages is not None:
         params |= {"lobby_was": messages[0], "table_was": messages[1]}
-    result = await session.execute(_bump(tuple(sorted(values)), messages is not None), params)
-    return result.rowcount == 1  # type: ignore[attr-defined]
+    return params
 
 
 @cache
-def _bump(columns: tuple[str, ...], guarded: bool) -> Update:
+def _bump(columns: tuple[str, ...], guarded: bool, claim: bool) -> Update:
     """:func:`bump_version`'s statement setting ``columns`` (and the version), built once per set of columns; its
-    parameters: ``game_id``, ``expected``, ``v_<column>`` (and ``lobby_was``, ``table_was`` when ``guarded``)."""
-    stmt = update(_GAMES).where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("expected"))
+    parameters: ``game_id``, ``expected``, ``v_<column>`` (and ``lobby_was``, ``table_was`` when ``guarded``; and
+    the lease's, :func:`bot.db.repos.outbox.claim_params`, with ``claim``)."""
+    game_id = bindparam("game_id", type_=_GAMES.c.id.type)
+    stmt = update(_GAMES).where(_GAMES.c.id == game_id, _GAMES.c.version == bindparam("expected"))
     if guarded:
         stmt = stmt.where(_GAMES.c.lobby_message_id.is_not_distinct_from(bindparam("lobby_was")),
                           _GAMES.c.table_message_id.is_not_distinct_from(bindparam("table_was")))
-    return stmt.values({name: bindparam(f"v_{name}") for name in ("version", *columns)})
+    stmt = stmt.values({name: bindparam(f"v_{name}") for name in ("version", *columns)})
+    if claim:
+        stmt = stmt.values(outbox.claim_values()).returning(*outbox.claim_returning(game_id))
+    return stmt
 
 
 async def append_action(session: AsyncSession, game_id: int, seat: int, user_id: int | None,

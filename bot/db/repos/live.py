@@ -83,12 +83,30 @@ async def show_again(session: AsyncSession, row: LiveTableState | Snapshot, log:
     return int(result.rowcount or 0) == 1  # type: ignore[attr-defined]
 
 
+async def show_anew(session: AsyncSession, row: LiveTableState | Snapshot, message_id: int, log: list[Any],
+                    at: datetime) -> bool:
+    """Record that the new message ``message_id`` shows the game's table with ``log`` (none of the channel's
+    messages after it yet), replacing the message ``row`` (read before, unlocked) showed it in, and take its turn
+    ping away, in one ``UPDATE`` that holds only while the row still shows that message with that ping; then point
+    ``games.table_message_id`` at it. False (nothing written) when the row changed since: use :func:`show` and
+    :func:`set_ping`."""
+    result = await session.execute(_SHOW_ANEW, {"b_game_id": row.game_id, "shown_in": row.message_id,
+                                                 "ping_was": row.ping_message_id, "v_message_id": message_id,
+                                                 "v_log": log, "v_updated_at": at})
+    if int(result.rowcount or 0) != 1:  # type: ignore[attr-defined]
+        return False
+    await session.execute(update(Game).where(Game.id == row.game_id, Game.table_message_id.is_distinct_from(message_id))
+                          .values(table_message_id=message_id).execution_options(synchronize_session=False))
+    return True
+
+
 _LIVE = LiveTableState.__table__
 # built once on the table (Core; see :mod:`bot.db.repos.games`): the UPDATE every delivered move runs
 _SHOW_AGAIN = (update(_LIVE)
                .where(_LIVE.c.game_id == bindparam("b_game_id"), _LIVE.c.message_id == bindparam("shown_in"),
                       _LIVE.c.ping_message_id.is_not_distinct_from(bindparam("ping_was")))
                .values(log=bindparam("v_log"), updated_at=bindparam("v_updated_at"), ping_message_id=None))
+_SHOW_ANEW = _SHOW_AGAIN.values(message_id=bindparam("v_message_id"), messages_after=0)
 
 
 async def count_message(session: AsyncSession, channel_id: int, message_id: int) -> int:

@@ -1,18 +1,17 @@
 """The outbox: steps committed but not yet shown (see :class:`bot.db.models.OutboxEntry`), and the per-game
-delivery lease (:class:`bot.db.models.DeliveryLease`) that lets one process at a time show a game's steps."""
+delivery lease (``games.lease_*``, :class:`bot.db.models.Game`) that lets one process at a time show a game's
+steps."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from functools import cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import Insert, and_, bindparam, case, delete, func, insert, literal, null, or_, select, true, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import ColumnElement, and_, bindparam, case, delete, false, func, insert, null, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import DeliveryLease, OutboxEntry
+from bot.db.models import Game, OutboxEntry
 from bot.db.repos import live
 
 
@@ -28,7 +27,7 @@ async def add(session: AsyncSession, game_id: int, version: int, kind: str, even
 
 # the statements every move runs, built once on the tables (Core: no unit of work, one compiled form; see
 # :mod:`bot.db.repos.games`)
-_OUTBOX, _LEASES = OutboxEntry.__table__, DeliveryLease.__table__
+_OUTBOX, _GAMES = OutboxEntry.__table__, Game.__table__
 _ADD = insert(_OUTBOX).returning(_OUTBOX.c.id)
 
 
@@ -47,8 +46,8 @@ async def pending_games(session: AsyncSession, *, unleased_at: datetime | None =
     ``failed``: only games whose oldest undelivered step failed to show (waiting for its retry)."""
     stmt = select(OutboxEntry.game_id).where(OutboxEntry.delivered_at.is_(None))
     if unleased_at is not None:
-        held = (select(DeliveryLease.game_id).where(DeliveryLease.game_id == OutboxEntry.game_id,
-                                                    DeliveryLease.lease_until > unleased_at).exists())
+        held = (select(_GAMES.c.id).where(_GAMES.c.id == OutboxEntry.game_id,
+                                          _GAMES.c.lease_until > unleased_at).exists())
         stmt = stmt.where(OutboxEntry.attempts == 0, ~held)
     if failed:
         stmt = stmt.where(OutboxEntry.attempts > 0)
@@ -71,105 +70,127 @@ class Claim(NamedTuple):
     table_row: live.Snapshot | None = None
 
 
-async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime, until: datetime, *,
-                     committing: bool = False) -> Claim:
+class Holder(NamedTuple):
+    """A game's delivery lease as it stands: its owner and until when it holds (``games.lease_owner``,
+    ``games.lease_until``)."""
+
+    owner: str
+    lease_until: datetime
+
+
+# the lease lives on the game's row (``games.lease_*``, :class:`bot.db.models.Game`): the claim's parameters are
+# ``holder``, ``now`` and ``until``
+_OWNER = bindparam("holder", type_=_GAMES.c.lease_owner.type)
+_UNTIL = bindparam("until", type_=_GAMES.c.lease_until.type)
+_NOW = bindparam("now", type_=_GAMES.c.lease_until.type)
+#: the lease may be taken: free (never taken, run out, given back: its end is set then) or this owner's
+_FREE = or_(_GAMES.c.lease_until.is_(None), _GAMES.c.lease_until <= _NOW, _GAMES.c.lease_owner == _OWNER)
+#: taking it now takes the game over from an owner whose lease ran out without being given back
+_TAKEN_FROM = case((and_(_GAMES.c.lease_owner != _OWNER, _GAMES.c.lease_given_back.is_(False)),
+                    _GAMES.c.lease_owner), else_=null())
+
+
+def _waiting(game_id: ColumnElement[Any]) -> tuple[ColumnElement[bool], ColumnElement[bool]]:
+    return _OUTBOX.c.game_id == game_id, _OUTBOX.c.delivered_at.is_(None)
+
+
+def claim_values() -> dict[str, Any]:
+    """The ``SET`` of a step's version bump (:func:`bot.db.repos.games.bump_and_claim`) that takes the game's
+    delivery lease in the same statement when it may be taken (:func:`claim_game`'s rule; the row is left as it
+    is otherwise); with :func:`claim_returning`."""
+    return {"lease_owner": case((_FREE, _OWNER), else_=_GAMES.c.lease_owner),
+            "lease_until": case((_FREE, _UNTIL), else_=_GAMES.c.lease_until),
+            "lease_given_back": case((_FREE, false()), else_=_GAMES.c.lease_given_back),
+            "lease_taken_from": case((_FREE, _TAKEN_FROM), else_=_GAMES.c.lease_taken_from)}
+
+
+def claim_returning(game_id: ColumnElement[Any]) -> list[Any]:
+    """What a claim returns, for :func:`claimed`: the owner after it, the digest shown, the oldest undelivered step
+    (the caller's own step, not inserted yet, is not among them) and the living table row."""
+    first = select(func.min(_OUTBOX.c.id)).where(*_waiting(game_id)).scalar_subquery()
+    return [_GAMES.c.lease_owner, _GAMES.c.shown, first, _GAMES.c.lease_taken_from, *live.snapshot_columns(game_id)]
+
+
+def claimed(game_id: int, owner: str, row: Sequence[Any] | None) -> Claim:
+    """The :class:`Claim` of what :func:`claim_returning` returned (None: no row)."""
+    if row is None or row[0] != owner:
+        return Claim(False)
+    return Claim(True, row[1], row[2], row[3], live.snapshot(game_id, row[4:]))
+
+
+def claim_params(owner: str, now: datetime, until: datetime) -> dict[str, Any]:
+    """The parameters of a claim (:func:`claim_values`)."""
+    return {"holder": owner, "now": now, "until": until}
+
+
+async def claim_game(session: AsyncSession, game_id: int, owner: str, now: datetime, until: datetime) -> Claim:
     """Take (or renew) the delivery lease of ``game_id`` for ``owner`` until ``until`` when the game has a step to
-    show (``committing``: the caller's transaction is writing one, not yet inserted: ``first`` is then None when
-    that step is the only one pending); not won (``Claim(False)``) when another owner holds a lease that runs past
-    ``now`` or nothing is pending. One ``INSERT ... SELECT ... WHERE EXISTS ... ON CONFLICT DO UPDATE ... WHERE ...
-    RETURNING`` statement, so two processes claiming at once never both win (commit at once, or with the step that
-    made it pending); the update reads the row it replaces to name the owner it took the game from (``taken_from``)."""
-    params = {"b_game_id": game_id, "holder": owner, "now": now, "until": until}
-    won = (await session.execute(_claim(session.bind.dialect.name, committing), params)).first()
-    return Claim(True, won[0], won[1], won[2], live.snapshot(game_id, won[3:])) if won is not None else Claim(False)
+    show; not won (``Claim(False)``) when another owner holds a lease that runs past ``now`` or nothing is pending.
+    One ``UPDATE games ... WHERE <free or ours> AND EXISTS <a pending step> RETURNING`` statement, so two processes
+    claiming at once never both win (commit at once). A step's own transaction takes it with its version bump
+    instead (:func:`claim_values`)."""
+    params = {"b_game_id": game_id, **claim_params(owner, now, until)}
+    return claimed(game_id, owner, (await session.execute(_CLAIM, params)).first())
 
 
-@cache
-def _claim(dialect: str, committing: bool) -> Insert:
-    """:func:`claim_game`'s statement for the backend ``dialect`` (``postgresql`` or ``sqlite``), built once (Core,
-    on the tables; see :mod:`bot.db.repos.games`); its parameters: ``b_game_id``, ``holder``, ``now``, ``until``."""
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    game_id = bindparam("b_game_id", type_=_LEASES.c.game_id.type)
-    owner = bindparam("holder", type_=_LEASES.c.owner.type)
-    until = bindparam("until", type_=_LEASES.c.lease_until.type)
-    now = bindparam("now", type_=_LEASES.c.lease_until.type)
-    waiting = (_OUTBOX.c.game_id == game_id, _OUTBOX.c.delivered_at.is_(None))
-    pending = select(_OUTBOX.c.id).where(*waiting).exists()
-    row = select(game_id, owner, until, literal(False)).where(true() if committing else pending)
-    stmt = insert(_LEASES).from_select(["game_id", "owner", "lease_until", "given_back"], row)
-    ran_out = and_(_LEASES.c.owner != owner, _LEASES.c.given_back.is_(False))
-    stmt = stmt.on_conflict_do_update(
-        index_elements=[_LEASES.c.game_id],
-        set_={"owner": owner, "lease_until": until, "given_back": False,
-              "taken_from": case((ran_out, _LEASES.c.owner), else_=null())},
-        where=or_(_LEASES.c.lease_until <= now, _LEASES.c.owner == owner))
-    first = select(func.min(_OUTBOX.c.id)).where(*waiting).scalar_subquery()
-    return stmt.returning(_LEASES.c.shown, first, _LEASES.c.taken_from, *live.snapshot_columns(game_id))
+_GAME_ID = bindparam("b_game_id", type_=_GAMES.c.id.type)
+_CLAIM = (update(_GAMES).where(_GAMES.c.id == _GAME_ID, _FREE, select(_OUTBOX.c.id).where(*_waiting(_GAME_ID)).exists())
+          .values(lease_owner=_OWNER, lease_until=_UNTIL, lease_given_back=False, lease_taken_from=_TAKEN_FROM)
+          .returning(*claim_returning(_GAME_ID)))
 
 
 async def renew_game(session: AsyncSession, game_id: int, owner: str, now: datetime, until: datetime) -> bool:
     """Extend ``owner``'s delivery lease of ``game_id`` to ``until`` while it still holds it at ``now`` (its
     delivery is still working); False when it no longer does (given back meanwhile, or run out and taken over)."""
-    stmt = (update(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner,
-                                        DeliveryLease.lease_until > now)
-            .values(lease_until=until, taken_from=None).returning(DeliveryLease.game_id)
-            .execution_options(synchronize_session=False))
+    stmt = (update(_GAMES).where(_GAMES.c.id == game_id, _GAMES.c.lease_owner == owner, _GAMES.c.lease_until > now)
+            .values(lease_until=until, lease_taken_from=None).returning(_GAMES.c.id))
     return (await session.scalar(stmt)) is not None
 
 
-async def lease_of(session: AsyncSession, game_id: int) -> DeliveryLease | None:
-    """The delivery lease row of ``game_id`` (None: never delivered)."""
-    return await session.get(DeliveryLease, game_id, populate_existing=True)
+async def lease_of(session: AsyncSession, game_id: int) -> Holder | None:
+    """The delivery lease of ``game_id`` (None: never taken, or no such game)."""
+    row = (await session.execute(select(_GAMES.c.lease_owner, _GAMES.c.lease_until)
+                                 .where(_GAMES.c.id == game_id))).first()
+    if row is None or row[0] is None or row[1] is None:
+        return None
+    return Holder(row[0], row[1])
 
 
 async def release_game(session: AsyncSession, game_id: int, owner: str, now: datetime,
-                       shown: str | None = None) -> None:
+                       shown: str | None = None) -> int | None:
     """End ``owner``'s delivery lease of ``game_id`` at ``now`` (nothing when it no longer holds it); ``shown``:
     record with it the digest of the public view the table shows now (as :func:`set_shown`, in the same
-    statement)."""
+    statement). Returns the game's version as it stands once the lease is given back (None: not held): on
+    PostgreSQL the UPDATE waits for a step's transaction in flight (the version bump's row lock) and returns the row
+    as that transaction left it, so a step another process committed while this one held the lease is seen here
+    (SQLite runs one writer at a time)."""
     params = {"b_game_id": game_id, "holder": owner, "v_lease_until": now}
-    await session.execute(_RELEASE if shown is None else _RELEASE_SHOWN,
-                          params if shown is None else {**params, "v_shown": shown})
+    result = await session.execute(_RELEASE if shown is None else _RELEASE_SHOWN,
+                                   params if shown is None else {**params, "v_shown": shown})
+    return result.scalar()
 
 
-_RELEASE = (update(_LEASES).where(_LEASES.c.game_id == bindparam("b_game_id"), _LEASES.c.owner == bindparam("holder"))
-            .values(lease_until=bindparam("v_lease_until"), given_back=True))
+_RELEASE = (update(_GAMES).where(_GAMES.c.id == bindparam("b_game_id"), _GAMES.c.lease_owner == bindparam("holder"))
+            .values(lease_until=bindparam("v_lease_until"), lease_given_back=True).returning(_GAMES.c.version))
 _RELEASE_SHOWN = _RELEASE.values(shown=bindparam("v_shown"))
 
 
 async def release_owner(session: AsyncSession, owner: str, now: datetime) -> None:
     """End every delivery lease ``owner`` holds at ``now`` (it is stopping): others may take its games at once."""
-    await session.execute(update(DeliveryLease).where(DeliveryLease.owner == owner, DeliveryLease.lease_until > now)
-                          .values(lease_until=now, given_back=True).execution_options(synchronize_session=False))
+    await session.execute(update(_GAMES).where(_GAMES.c.lease_owner == owner, _GAMES.c.lease_until > now)
+                          .values(lease_until=now, lease_given_back=True))
 
 
 async def set_shown(session: AsyncSession, game_id: int, owner: str, shown: str) -> None:
     """Record the digest of the public view the table of ``game_id`` shows now (by the lease's ``owner``)."""
-    await session.execute(update(DeliveryLease).where(DeliveryLease.game_id == game_id, DeliveryLease.owner == owner)
-                          .values(shown=shown).execution_options(synchronize_session=False))
+    await session.execute(update(_GAMES).where(_GAMES.c.id == game_id, _GAMES.c.lease_owner == owner)
+                          .values(shown=shown))
 
 
 async def mark_delivered(session: AsyncSession, entry_id: int, at: datetime) -> None:
     stmt = (update(OutboxEntry).where(OutboxEntry.id == entry_id).values(delivered_at=at)
             .execution_options(synchronize_session=False))
     await session.execute(stmt)
-
-
-async def mark_delivered_and_look(session: AsyncSession, game_id: int, entry_id: int, at: datetime) -> bool:
-    """Mark the step ``entry_id`` of ``game_id`` delivered and say whether a later step of the game still waits,
-    in one ``UPDATE ... RETURNING`` statement. Run it after :func:`release_game` in the same transaction: on
-    PostgreSQL that UPDATE waits for a claim of the lease in flight (its row lock) and this statement's snapshot
-    is taken after it, so a step another process committed while this one held the lease is seen here, or that
-    process wins the lease once this transaction commits (SQLite runs one writer at a time)."""
-    return bool((await session.execute(_DELIVERED_AND_LOOK, {"entry_id": entry_id, "b_game_id": game_id,
-                                                              "v_delivered_at": at})).scalar())
-
-
-_LATER = _OUTBOX.alias("later")  # (not correlated with the row being updated)
-_DELIVERED_AND_LOOK = (
-    update(_OUTBOX).where(_OUTBOX.c.id == bindparam("entry_id")).values(delivered_at=bindparam("v_delivered_at"))
-    .returning(select(_LATER.c.id).where(_LATER.c.game_id == bindparam("b_game_id"), _LATER.c.delivered_at.is_(None),
-                                         _LATER.c.id > bindparam("entry_id")).exists()))
 
 
 async def record_sent(session: AsyncSession, entry_id: int, sent: dict[str, int]) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Protocol
 
-from sqlalchemy import Integer, Row, cast, func, select
+from sqlalchemy import Integer, cast, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Achievement, Game, Score, Seat, Series
+from bot.db.models import Achievement, Score, Series
 from games.core import Outcome
 
 
@@ -37,12 +37,27 @@ async def create_series(session: AsyncSession, guild_id: int, channel_id: int, g
     return series
 
 
-async def record_outcome(session: AsyncSession, game: Game | Row[Any], seats: Sequence[Seat], outcome: Outcome,
+class _Game(Protocol):
+    id: int
+    guild_id: int
+    game: str
+    mode: str
+    series_id: int | None
+
+
+class _Seat(Protocol):
+    seat: int
+    user_id: int | None
+
+
+async def record_outcome(session: AsyncSession, game: _Game, seats: Sequence[_Seat], outcome: Outcome,
                          at: datetime) -> list[Score]:
-    """Write for ``game`` (its ORM object, or its row as :func:`bot.db.repos.games.game_with_seats` reads it) one
-    score row per person's seat (AI seats are never scored; ``outcome.scores``, 0 for a seat it leaves out; ``won`` =
-    seat among ``outcome.winners``) and the achievements of ``outcome.achievements``. In a series the game is the
-    next round: ``rounds_played`` goes up and the series finishes after its last round."""
+    """Write for ``game`` (its ORM object, its row, or the table: anything with its ``id``, ``guild_id``, ``game``,
+    ``mode`` and ``series_id``) one score row per person's seat (``seats``: anything with ``seat`` and ``user_id``;
+    AI seats are never scored; ``outcome.scores``, 0 for a seat it leaves out; ``won`` = seat among
+    ``outcome.winners``), all in one ``INSERT``, and the achievements of ``outcome.achievements``. In a series the
+    game is the next round: ``rounds_played`` goes up and the series finishes after its last round. Returns the
+    score rows written (not in the session)."""
     round_no: int | None = None
     if game.series_id is not None:
         series = await session.get(Series, game.series_id)
@@ -58,7 +73,8 @@ async def record_outcome(session: AsyncSession, game: Game | Row[Any], seats: Se
                   points=float(outcome.scores.get(seat.seat, 0.0)), won=seat.seat in winners, at=at)
             for seat in seats]
     users = {seat.seat: seat.user_id for seat in seats}
-    session.add_all(rows)
+    if rows:  # (one executemany: one statement, whatever the seats)
+        await session.execute(insert(Score), [{c: getattr(r, c) for c in _SCORE_COLUMNS} for r in rows])
     # a ``once`` achievement was claimed already (:func:`award_once`): its row stays, this one is skipped
     await _insert_new(session, [{"guild_id": game.guild_id, "user_id": users[seat], "game": game.game,
                                  "achievement": name, "game_id": game.id, "at": at, "once": False}
@@ -66,6 +82,9 @@ async def record_outcome(session: AsyncSession, game: Game | Row[Any], seats: Se
                                 for name in dict.fromkeys(names)])
     await session.flush()
     return rows
+
+
+_SCORE_COLUMNS = ("guild_id", "game", "mode", "series_id", "game_id", "user_id", "seat", "round", "points", "won", "at")
 
 
 async def award_once(session: AsyncSession, guild_id: int, game: str, game_id: int, at: datetime,

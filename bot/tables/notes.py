@@ -1,0 +1,64 @@
+"""What the table service writes about a game outside its moves (:class:`NotesMixin`, a part of
+:class:`bot.tables.service.TableService`): where its lobby and table messages are, and the closed-DM notices. No
+version bump and no lock; each tells the deliverer the game was touched (:meth:`bot.tables.outbox.Deliverer.touched`),
+so a step whose table was read before is shown from the table read again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from cachetools import LRUCache
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.db.models import Game
+from bot.db.repos import games
+from bot.tables.model import TableError
+
+if TYPE_CHECKING:
+    from bot.tables.outbox import Deliverer
+
+
+class NotesMixin:
+    """The metadata writes of :class:`bot.tables.service.TableService` (which provides the attributes below)."""
+
+    _sessions: async_sessionmaker[AsyncSession]
+    _no_notices: LRUCache[int, int]
+    deliverer: Deliverer
+
+    async def _set(self, game_id: int, **values: Any) -> None:
+        async with self._sessions() as session, session.begin():
+            result = await session.execute(update(Game).where(Game.id == game_id).values(**values))
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                raise TableError("table.not_found", game_id=game_id)
+        self.deliverer.touched(game_id)
+
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
+        await self._set(game_id, lobby_message_id=message_id)
+
+    async def set_table_message(self, game_id: int, message_id: int | None) -> None:
+        await self._set(game_id, table_message_id=message_id)
+
+    async def dm_refused(self, game_id: int, user_id: int, *, closed: bool) -> None:
+        """A DM to ``user_id`` failed (``closed``: their DMs are closed, ``dm_ok`` becomes False); the channel is
+        told with the game's next public step (:meth:`dm_notices_due`), by whichever process shows it."""
+        async with self._sessions() as session, session.begin():
+            await games.dm_refused(session, game_id, user_id, closed=closed)
+        self.deliverer.touched(game_id)
+
+    async def dm_notices_due(self, game_id: int) -> list[int]:
+        """The seats whose failed DMs the channel has not been told about yet (seat order). None, without a query,
+        when this process's last read of the game found none and it wrote nothing about the game since (a failed
+        DM of its own included); a notice another process's delivery recorded meanwhile is then said with a later
+        step, once a read of the game sees it."""
+        if game_id in self._no_notices and self._no_notices[game_id] == self.deliverer.mark(game_id):
+            return []
+        async with self._sessions() as session:
+            return await games.dm_notices_due(session, game_id)
+
+    async def dm_notices_said(self, game_id: int, seats: Sequence[int]) -> None:
+        """The channel was told about the failed DMs of ``seats``."""
+        async with self._sessions() as session, session.begin():
+            await games.dm_notices_said(session, game_id, seats)
+        self.deliverer.touched(game_id)
