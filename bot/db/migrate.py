@@ -8,13 +8,15 @@ caller's async engine with Alembic (the cookbook's "programmatic API use with as
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 
 def migrations_dir() -> Path:
@@ -47,17 +49,58 @@ def _run(connection: Connection, operation: str, revision: str) -> None:
 UPGRADE_LOCK = 0x636F726F6E6572
 
 
+@asynccontextmanager
+async def foreign_keys_off(conn: AsyncConnection) -> AsyncIterator[None]:
+    """On SQLite, foreign keys are not enforced while the block runs (on every other database nothing changes).
+
+    SQLite cannot alter most of a table in place, so Alembic's batch mode rebuilds it: a new table, the rows
+    copied, the old one dropped. With ``foreign_keys=ON`` (every connection of ours, :mod:`bot.db.session`) that
+    DROP first deletes the old table's rows, and ``ON DELETE CASCADE`` deletes every row that refers to them: a
+    rebuild of ``games`` emptied ``seats``, ``game_actions``, ``timers``... (SQLite's "ALTER TABLE" page, "making
+    other kinds of table schema changes", says to turn them off first). The pragma is a no-op inside a
+    transaction, so it is set on ``conn`` before the block's transaction begins and set again after it, whatever
+    happened: the connection goes back to the pool as it came. Check the keys inside the transaction with
+    :func:`check_foreign_keys`."""
+    sqlite = conn.dialect.name == "sqlite"
+    if sqlite:
+        await conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        await conn.commit()
+    try:
+        yield
+    finally:
+        if sqlite:
+            await conn.rollback()
+            await conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+            await conn.commit()
+
+
+async def check_foreign_keys(conn: AsyncConnection) -> None:
+    """On SQLite, raise ``RuntimeError`` (so the caller's transaction rolls back) when a row refers to one that
+    is not there, as ``foreign_keys=ON`` would have refused (``PRAGMA foreign_key_check``)."""
+    if conn.dialect.name == "sqlite":
+        broken = (await conn.exec_driver_sql("PRAGMA foreign_key_check")).all()
+        if broken:
+            raise RuntimeError(f"the migration left rows referring to missing ones: {broken[:5]}")
+
+
+async def _migrate(engine: AsyncEngine, operation: str, revision: str) -> None:
+    async with engine.connect() as conn, foreign_keys_off(conn):
+        async with conn.begin():
+            if conn.dialect.name == "postgresql":
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
+            await conn.run_sync(_run, operation, revision)
+            await check_foreign_keys(conn)
+
+
 async def upgrade_to_head(engine: AsyncEngine) -> None:
     """Migrate the database behind ``engine`` to the newest revision, in one transaction. On PostgreSQL the
     transaction first takes an advisory lock, so processes starting at once upgrade one after the other (the
-    first builds the schema, the others find it up to date) instead of racing on the same tables."""
-    async with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
-        await conn.run_sync(_run, "upgrade", "head")
+    first builds the schema, the others find it up to date) instead of racing on the same tables. On SQLite the
+    rebuilt tables keep the rows that refer to them (:func:`foreign_keys_off`)."""
+    await _migrate(engine, "upgrade", "head")
 
 
 async def downgrade_to(engine: AsyncEngine, revision: str = "base") -> None:
-    """Migrate the database behind ``engine`` down to ``revision`` (``base``: drop every table)."""
-    async with engine.begin() as conn:
-        await conn.run_sync(_run, "downgrade", revision)
+    """Migrate the database behind ``engine`` down to ``revision`` (``base``: drop every table); on SQLite with
+    the foreign keys off, as :func:`upgrade_to_head`."""
+    await _migrate(engine, "downgrade", revision)

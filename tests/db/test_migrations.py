@@ -11,7 +11,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine as create_sync_engine
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -58,6 +58,28 @@ async def test_downgrade_to_base_drops_every_table(engine: AsyncEngine) -> None:
     await upgrade_to_head(engine)  # and up again from there
     async with engine.connect() as conn:
         assert await conn.run_sync(_diff) == []
+
+
+async def test_an_upgrade_keeps_the_rows_of_rebuilt_tables(engine: AsyncEngine) -> None:
+    """A running game stored at revision 0018 keeps its seats through every later upgrade. On SQLite, 0019 rebuilds
+    ``games`` (batch mode), and with the foreign keys on, the rebuild's DROP cascaded to every seat of every
+    game: ``upgrade_to_head`` turns them off around the migration and checks them after."""
+    await upgrade_to_head(engine)
+    await downgrade_to(engine, "0018")
+    async with engine.begin() as conn:
+        await conn.execute(text(
+            "INSERT INTO games (id, game, mode, guild_id, channel_id, host_id, status, seed, options, state, version,"
+            " language, created_at, updated_at, seat_steps) VALUES (1, 'potato', 'classic', 1, 2, 3, 'active', 5,"
+            " '{}', '{}', 1, 'en', '2026-01-01 00:00:00', '2026-01-01 00:00:00', 0)"))
+        await conn.execute(text(
+            "INSERT INTO seats (game_id, seat, user_id, names, dm_ok, joined_at, dm_notice_due, away)"
+            " VALUES (1, 0, 3, '[]', TRUE, '2026-01-01 00:00:00', FALSE, FALSE),"
+            " (1, 1, 4, '[]', TRUE, '2026-01-01 00:00:00', FALSE, FALSE)"))
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
+        assert (await conn.execute(text("SELECT count(*) FROM seats WHERE game_id = 1"))).scalar() == 2
+        if conn.dialect.name == "sqlite":  # the pooled connection enforces its foreign keys again
+            assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar() == 1
 
 
 def test_revisions_form_one_chain_with_date_slug_names() -> None:
