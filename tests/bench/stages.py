@@ -23,8 +23,7 @@ from typing import Any
 
 from tests.bench.bench_scale import ScaleRun
 from tests.crash._bot import OK
-from tests.crash.run import Click, drawn_at
-from tests.discord_double import Channel, StoredMessage
+from tests.discord_double import Channel
 from tests.e2e.conftest import mark
 
 SLOW = 0.003  # seconds: an event-loop callback this long is listed
@@ -100,19 +99,10 @@ class StagedRun(ScaleRun):
         await super().close()
 
     async def move(self, channel: Channel, table: Any) -> None:
-        status = next((m for m in reversed(self.double.messages(channel)) if m.author.bot
-                       and drawn_at(m.components) == (table.id, table.version)), None)
-        if status is None:
-            raise LookupError("no status of the current version (yet)")
-        holder = table.state.holder
-        user = next(u for u in self.players if u.id == table.user_of(holder))
-        button = self.rng.choice([b for b in status.buttons() if ":pass:" in b["custom_id"]])
-        click = Click(table.id, table.version, holder, int(button["custom_id"].rsplit(":", 1)[1]))
-        self.clicks.append(click)
-        self.report.sent += 1
+        user, status, custom_id, click = self.aim(channel, table)
         before = mark(self.bot_messages(channel))
         started = time.perf_counter()
-        handle = await user.click(status, button["custom_id"])
+        handle = await user.click(status, custom_id)
         (answer, *_) = await handle.wait_followups(1, timeout=3.0)
         if answer.content != OK:
             self.refused.append(answer.content[:80])
@@ -122,9 +112,6 @@ class StagedRun(ScaleRun):
         shown = time.perf_counter()
         self.latencies.append(shown - started)
         self.moves.append(Move(channel.id, handle.id, handle.token, started, shown))
-
-    def bot_messages(self, channel: Channel) -> list[StoredMessage]:
-        return [m for m in self.double.messages(channel) if m.author.bot]
 
 
 _TRACE = re.compile(r"^(\S+) (\S+) ?(.*)$")

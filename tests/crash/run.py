@@ -215,7 +215,10 @@ class CrashRun:
                 return
         await (await self.players[0].click(lobby, label="Start")).response(timeout=WAIT)
 
-    async def move(self, channel: Channel, table: Table) -> None:
+    def aim(self, channel: Channel, table: Table) -> tuple[User, StoredMessage, str, Click]:
+        """The pass the potato's holder clicks next: who, on which status message, which button's custom id, and
+        the click, recorded as sent. Raises ``LookupError`` while the channel shows no status of the table's
+        current version."""
         status = next((m for m in reversed(self.double.messages(channel)) if m.author.bot
                        and drawn_at(m.components) == (table.id, table.version)), None)
         if status is None:
@@ -226,7 +229,11 @@ class CrashRun:
         click = Click(table.id, table.version, holder, int(button["custom_id"].rsplit(":", 1)[1]))
         self.clicks.append(click)
         self.report.sent += 1
-        handle = await user.click(status, button["custom_id"])
+        return user, status, button["custom_id"], click
+
+    async def move(self, channel: Channel, table: Table) -> None:
+        user, status, custom_id, click = self.aim(channel, table)
+        handle = await user.click(status, custom_id)
         (answer, *_) = await handle.wait_followups(1, timeout=WAIT)
         if answer.content == OK:
             self.accepted.append(click)
