@@ -14,7 +14,8 @@ from bot.budget import fit_embeds, size
 from bot.clock import FakeClock
 from bot.db.models import Game
 from bot.db.repos import live
-from bot.live_table import LOG_CHARS, LOG_STEPS, QUIET_FOR, LiveTable, appended, shown
+from bot.live_table import QUIET_FOR, LiveTable
+from bot.table_log import LOG_CHARS, LOG_STEPS, appended, shown
 from tests.db.backends import db_url, engine, pg_database, sessions  # noqa: F401 - SQLite and PostgreSQL
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
