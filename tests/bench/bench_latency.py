@@ -20,10 +20,12 @@ meanwhile). Two diagnoses take the Discord double out of the way (their numbers 
 callbacks, a table edit and the new holder's DM, so ~23 passes a second use it up: then discord.py waits out the
 rest of the second after a 429), ``--no-spec`` skips the double's OpenAPI checks (half of this process's CPU).
 
-``--think S`` paces the players: each waits S seconds after a pass is accepted before its next click. By default
-(0) every channel clicks as soon as its pass is answered, so the bot runs flat out (about 23 passes a second, the
-double's global limit of 50 requests a second at 2.2 requests a pass) and the p99 is that of a full queue; with
-``--think 0.5`` six channels offer about 12 passes a second, the latency of a busy but not saturated bot.
+``--think S`` paces the players: after a pass is accepted each waits a random time, exponentially distributed with
+a mean of S seconds, before its next click (so each channel's clicks come as a Poisson process, not in lockstep
+with the other channels'). By default (0) every channel clicks as soon as its pass is answered, so the bot runs
+flat out (about 23 passes a second, the double's global limit of 50 requests a second at 2.2 requests a pass) and
+the p99 is that of a full queue; with ``--think 0.5`` six channels offer about 10 passes a second, the latency of
+a busy but not saturated bot.
 
 Run: ``.venv/bin/python -m tests.bench.bench_latency`` (``--seconds``, ``--channels 1 6``, ``--think S``,
 ``--profile DIR``, ``--stages DIR``).
@@ -124,8 +126,8 @@ def main() -> None:
     parser.add_argument("--channels", type=int, nargs="*", default=[1, 6], help="busy channels (default 1 6)")
     parser.add_argument("--profile", type=Path, default=None, help="sample the bot with py-spy into this folder")
     parser.add_argument("--think", type=float, default=0.0,
-                        help="seconds each channel's player waits after a pass is accepted before its next click "
-                             "(default 0: at once, so the bot runs saturated and p99 is a full queue's)")
+                        help="mean seconds (exponential) each channel's player waits after a pass is accepted before "
+                             "its next click (default 0: at once, so the bot runs saturated and p99 is a full queue's)")
     parser.add_argument("--global-limit", type=int, default=None,
                         help="the double's global limit, requests/s (default Discord's 50; a diagnosis, not a result)")
     parser.add_argument("--no-spec", action="store_true",

@@ -106,7 +106,7 @@ class CrashRun:
         self.accepted: list[Click] = []
         self.running = asyncio.Event()  # set while the players may act (cleared for a kill and its checks)
         self.finished = False
-        self.think = 0.0  # seconds a player waits after a pass is accepted before the next (0: at once)
+        self.think = 0.0  # mean seconds a player waits after a pass is accepted before the next (0: at once)
 
     # --- setup --------------------------------------------------------------------------------------------------
     async def run(self) -> Report:
@@ -195,8 +195,8 @@ class CrashRun:
                     await self.fill_and_start(table)
                 else:
                     await self.move(channel, table)
-                    if self.think:
-                        await asyncio.sleep(self.think)  # a benchmark's paced player (tests keep 0)
+                    if self.think:  # a benchmark's paced player (tests keep 0): Poisson clicks, not in lockstep
+                        await asyncio.sleep(self.rng.expovariate(1 / self.think))
             except (AssertionError, TimeoutError, LookupError):
                 await asyncio.sleep(0.02)  # the bot is down or behind: look again
 
