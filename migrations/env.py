@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection
 
 from bot.db import Base
 from bot.db.base import UTCDateTime
-from bot.db.migrate import check_foreign_keys, foreign_keys_off
+from bot.db.migrate import check_foreign_keys, foreign_keys_off, transaction
 from bot.db.session import DEFAULT_URL, create_engine
 
 config = context.config
@@ -62,7 +62,7 @@ async def run_migrations_async() -> None:
     engine = create_engine(_url())
     try:
         async with engine.connect() as conn, foreign_keys_off(conn):  # (SQLite: a table rebuild keeps its rows)
-            async with conn.begin():
+            async with transaction(conn):
                 await conn.run_sync(_run_sync)
                 await check_foreign_keys(conn)
     finally:

@@ -83,9 +83,22 @@ async def check_foreign_keys(conn: AsyncConnection) -> None:
             raise RuntimeError(f"the migration left rows referring to missing ones: {broken[:5]}")
 
 
+@asynccontextmanager
+async def transaction(conn: AsyncConnection) -> AsyncIterator[None]:
+    """One database transaction for the whole block, DDL included, committed at its end, rolled back on an error.
+    Python's sqlite3 module opens a transaction only before INSERT, UPDATE, DELETE or REPLACE, so on SQLite a
+    migration's first ALTER or CREATE ran (and committed) on its own, and a migration failing after it left the
+    file half upgraded, with ``alembic_version`` unchanged, so every later start failed on it: there the block
+    begins with an explicit ``BEGIN``, which sqlite3's commit and rollback then end."""
+    async with conn.begin():
+        if conn.dialect.name == "sqlite":
+            await conn.exec_driver_sql("BEGIN")
+        yield
+
+
 async def _migrate(engine: AsyncEngine, operation: str, revision: str) -> None:
     async with engine.connect() as conn, foreign_keys_off(conn):
-        async with conn.begin():
+        async with transaction(conn):
             if conn.dialect.name == "postgresql":
                 await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
             await conn.run_sync(_run, operation, revision)

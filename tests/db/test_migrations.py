@@ -15,7 +15,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.db import Base
+from bot.db import Base, migrate
 from bot.db.migrate import alembic_config, downgrade_to, migrations_dir, upgrade_to_head
 
 TABLES = {"guild_settings", "games", "seats", "game_actions", "timers", "series", "scores", "farewell_letters",
@@ -80,6 +80,32 @@ async def test_an_upgrade_keeps_the_rows_of_rebuilt_tables(engine: AsyncEngine) 
         assert (await conn.execute(text("SELECT count(*) FROM seats WHERE game_id = 1"))).scalar() == 2
         if conn.dialect.name == "sqlite":  # the pooled connection enforces its foreign keys again
             assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar() == 1
+
+
+async def test_a_failed_upgrade_leaves_the_database_as_it_was(engine: AsyncEngine,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database at 0018 whose upgrade fails at its end (the foreign key check refusing) is left as it was, and
+    the next start upgrades it. On SQLite 0019's ALTER and its batch rebuild's CREATE used to run before the
+    transaction's first write and stay (found by a tester): the next upgrade then failed at once ("duplicate
+    column name") and the bot could not start on that file again."""
+    await upgrade_to_head(engine)
+    await downgrade_to(engine, "0018")
+    async with engine.connect() as conn:
+        before = await conn.run_sync(_tables)
+
+    async def refuse(conn: object) -> None:
+        raise RuntimeError("refused")
+
+    monkeypatch.setattr(migrate, "check_foreign_keys", refuse)
+    with pytest.raises(RuntimeError, match="refused"):
+        await upgrade_to_head(engine)
+    monkeypatch.undo()
+    async with engine.connect() as conn:
+        assert (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one() == "0018"
+        assert await conn.run_sync(_tables) == before
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
+        assert await conn.run_sync(_diff) == []
 
 
 def test_revisions_form_one_chain_with_date_slug_names() -> None:
