@@ -3,8 +3,11 @@ not replay them, so a Killer's route sent during a restart would be lost without
 
 from __future__ import annotations
 
+import asyncio
+
+from tests.discord_double import User
 from tests.e2e.conftest import World, settled
-from tests.e2e.test_cereal_killer import ROUTE, start, statuses
+from tests.e2e.test_cereal_killer import ROUTE, click, mark, next_status, start, statuses
 
 TAKEN = "A victim was found in the House on 3"
 
@@ -30,3 +33,40 @@ async def test_a_route_sent_while_the_bot_was_down_is_taken_after_the_restart(wo
         await settled(world)
     assert len(alice.dms()) == answered  # nothing read back twice
     assert sum(TAKEN in m.text for m in statuses(world)) == taken
+
+
+def history_reads(world: World, user: User) -> int:
+    """How many times the bot read ``user``'s DM channel (``GET /channels/{id}/messages``)."""
+    return sum(1 for r in world.double.requests
+               if r.method == "GET" and r.path.endswith(f"/channels/{user.dm_channel_id}/messages"))
+
+
+def reading_back() -> bool:
+    """Whether an ``on_ready`` listener (the read-back among them) is still running."""
+    return any(not t.done() and t.get_name() == "discord.py: on_ready" for t in asyncio.all_tasks())
+
+
+async def test_a_route_taken_before_the_restart_is_not_handled_again(world: World) -> None:
+    """alice's day-1 route is taken (acknowledged by the table alone, so it stays the newest message of her DM
+    channel); bob ends the day; day 2 waits on alice; the bot restarts with nothing sent meanwhile: her DMs are read
+    back and nothing happens (a tester found her old route handled again: "⛔ You are on 12, not on 3.")."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        await start(world, [alice, bob])
+        before = mark(statuses(world))
+        await alice.dm_bot(ROUTE)
+        status = await next_status(world, before)
+        status = await click(world, bob, status, "place", ["7"])
+        status = await click(world, bob, status, "end")
+        assert "Day 2 begins" in status.text
+        await settled(world)
+        table = await world.tables.table_in_channel(world.games.id)
+        assert table is not None
+    dms, version, reads = len(alice.dms()), table.version, history_reads(world, alice)
+    async with world.running():
+        await world.double.wait_for(lambda: history_reads(world, alice) > reads, what="alice's DMs read back")
+        await world.double.wait_for(lambda: not reading_back(), what="the read-back to end")
+        await settled(world)
+        after = await world.tables.load(table.id)
+    assert [m.text for m in alice.dms()[dms:]] == []  # no answer to a DM she did not send
+    assert after.version == version  # and no move made for her
