@@ -27,15 +27,22 @@ class NotesMixin:
     _no_notices: LRUCache[int, int]
     deliverer: Deliverer
 
-    async def _set(self, game_id: int, **values: Any) -> None:
+    async def _set(self, game_id: int, **values: Any) -> int:
+        """Write ``values`` on the game's row; its version (unchanged by this). Raises ``TableError``
+        ("table.not_found")."""
         async with self._sessions() as session, session.begin():
-            result = await session.execute(update(Game).where(Game.id == game_id).values(**values))
-            if result.rowcount != 1:  # type: ignore[attr-defined]
+            version = (await session.execute(
+                update(Game).where(Game.id == game_id).values(**values).returning(Game.version))).scalar()
+            if version is None:
                 raise TableError("table.not_found", game_id=game_id)
         self.deliverer.touched(game_id)
+        return version
 
-    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
-        await self._set(game_id, lobby_message_id=message_id)
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> int:
+        """Record the lobby's message; the lobby's version then, so that the poster can tell whether the lobby
+        changed while its message was being posted (a join or an options change meanwhile found no message to
+        edit: :meth:`bot.cogs.lobby.cog.Lobby._record_lobby`). Raises ``TableError`` ("table.not_found")."""
+        return await self._set(game_id, lobby_message_id=message_id)
 
     async def set_table_message(self, game_id: int, message_id: int | None) -> None:
         await self._set(game_id, table_message_id=message_id)

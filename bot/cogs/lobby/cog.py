@@ -128,7 +128,14 @@ class Lobby(ScheduledLobbies, SeriesRounds, commands.Cog):
             except discord.HTTPException:
                 await self.bot.tables.expire(table.id)
                 raise
-        await self.bot.tables.set_lobby_message(table.id, message.id)
+        await self._record_lobby(table, message.id)
+
+    async def _record_lobby(self, table: Table, message_id: int) -> None:
+        """Record ``message_id`` as ``table``'s lobby message; when the lobby changed while the message was being
+        posted (a join or the Options form meanwhile: their refresh found no message to edit), edit it to the
+        latest lobby."""
+        if await self.bot.tables.set_lobby_message(table.id, message_id) != table.version:
+            await self._refresh_lobby(table, shown=table.version)
 
     async def _send_lobby(self, table: Table, kwargs: dict[str, Any]) -> discord.Message:
         """Post the lobby as a channel message (nonce: posting it again returns the same message)."""

@@ -61,6 +61,7 @@ class ScheduledLobbies:
         async def _checked(self, interaction: discord.Interaction, game: str, mode: str,
                            given: dict[str, Any]) -> tuple[Any, dict[str, Any], int | None]: ...
         async def _send_lobby(self, table: Table, kwargs: dict[str, Any]) -> discord.Message: ...
+        async def _record_lobby(self, table: Table, message_id: int) -> None: ...
 
     def arm_schedule(self) -> None:
         self.bot.timers.on(LOBBY_OPEN, self.on_lobby_open)
@@ -150,7 +151,7 @@ class ScheduledLobbies:
             message = await self._send_lobby(table, {
                 "content": content, "embed": lobby_embed(table, table.language, stamp),
                 "view": lobby_view(table, table.language), "allowed_mentions": SILENT, **mentions})
-        await self.bot.tables.set_lobby_message(table.id, message.id)
+        await self._record_lobby(table, message.id)
 
     async def cancel_booking(self, interaction: discord.Interaction) -> None:
         """``/cancel`` in a channel with no lobby or game: cancel the lobby booked here that opens first (the

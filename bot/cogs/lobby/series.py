@@ -31,6 +31,7 @@ class SeriesRounds:
 
     if TYPE_CHECKING:
         async def _send_lobby(self, table: Table, kwargs: dict[str, Any]) -> discord.Message: ...
+        async def _record_lobby(self, table: Table, message_id: int) -> None: ...
 
     def arm_series(self) -> None:
         self.bot.timers.on(ROUND_FINISHED, lambda timer: self.series_round_finished(timer.game_id))
@@ -92,4 +93,4 @@ class SeriesRounds:
             "content": t(f"{table.game}.series.next_round", table.language, round=round_no, total=total),
             "embed": lobby_embed(lobby, lobby.language, int(expires.timestamp())),
             "view": lobby_view(lobby, lobby.language), "allowed_mentions": SILENT})
-        await tables.set_lobby_message(lobby.id, message.id)
+        await self._record_lobby(lobby, message.id)
