@@ -4,8 +4,12 @@ its roles."""
 
 from __future__ import annotations
 
+from sqlalchemy import select
+
+from bot.achievements import achievement_hint, achievement_name
 from bot.cogs.stats._render import role_name
 from bot.cogs.stats.records import records
+from bot.db.models.stats import Achievement
 from bot.tables import TableService
 from tests.bot.stats.test_recount import Clock, _play
 from tests.e2e.conftest import World
@@ -66,3 +70,34 @@ async def test_stats_name_no_role_of_a_game_in_a_channel_the_asker_cannot_view(w
         assert server["description"].startswith("1 finished game")
         assert not any(f["name"] in ("Per role", "Per side") for f in server.get("fields", []))
         assert "Per role" in [f["name"] for f in (await _stats(bob, world, game="asesino")).embeds[0]["fields"]]
+
+
+def _texts(embed: dict) -> str:
+    fields = "\n".join(f"{f['name']}\n{f['value']}" for f in embed.get("fields", []))
+    return "\n".join([embed.get("title", ""), embed.get("description", ""), fields])
+
+
+async def test_no_achievement_of_a_game_the_asker_cannot_view_names_its_role(world: World) -> None:
+    """Alice's games were all in a staff room Carol cannot view, and one won Alice a first-win achievement, whose
+    hint names the role ("a first win as the Killer"): Alice's own /stats lists it, Carol's /stats of Alice hides
+    it with the per-role fields (a tester found it listed)."""
+    alice, bob, carol = world.players[:3]
+    staff = staff_room(world, alice, bob)
+    async with world.running():
+        service = TableService(world.sessions, clock=Clock())
+        earned: list[str] = []
+        for seed in range(1, 30):
+            await _play(service, Clock(), staff.id, "asesino", "small", (alice.id, bob.id), seed,
+                        guild=world.guild.id)
+            async with world.sessions() as session:
+                earned = list((await session.scalars(select(Achievement.achievement)
+                                                     .where(Achievement.user_id == alice.id))).all())
+            if any(a.startswith("first_win_") for a in earned):
+                break
+        first = next(a for a in earned if a.startswith("first_win_"))
+        name = achievement_name("asesino", first, "en")
+        assert achievement_hint("asesino", first, "en").startswith("a first win as ")
+        assert name in _texts((await _stats(alice, world)).embeds[0])
+        theirs = _texts((await _stats(carol, world, member=alice)).embeds[0])
+        assert "Per role" not in theirs and "Favourite role" not in theirs
+        assert name not in theirs, theirs

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from bot.cogs.stats._render import game_embed, player_embed
 from bot.cogs.stats.compute import game_stats, player_stats
 from bot.cogs.stats.records import Record, records, unrevealing
-from bot.db.models import Achievement
+from bot.db.models import Achievement, Game
 from bot.errors import UserError
 from bot.members import viewable
 from bot.plugins import game_choices
@@ -63,12 +63,17 @@ class Stats(commands.Cog):
                 user = member or interaction.user
                 rows = await self._unrevealing(interaction, await records(session, interaction.guild_id,
                                                                           user_id=user.id, game=game))
-                stmt = (select(Achievement.game, Achievement.achievement)
+                stmt = (select(Achievement.game, Achievement.achievement, Game.channel_id)
+                        .outerjoin(Game, Game.id == Achievement.game_id)
                         .where(Achievement.guild_id == interaction.guild_id, Achievement.user_id == user.id)
                         .order_by(Achievement.at, Achievement.id))
                 if game is not None:
                     stmt = stmt.where(Achievement.game == game)
-                earned = [(g, a) for g, a in (await session.execute(stmt)).all()]
+                found = (await session.execute(stmt)).all()
+                seen = await viewable(interaction.user, interaction.guild, {c for *_, c in found if c is not None})
+                # an achievement names a role ("a first win as the Killer"): only those of games the asker could
+                # have watched are listed, as with the per-role tallies
+                earned = [(g, a) for g, a, c in found if c is None or c in seen]
                 embed, files = player_embed(text_name(user.display_name), player_stats(rows), earned,
                                             language)
         await interaction.followup.send(**Outgoing(embeds=[embed], files=files, language=language).kwargs())
