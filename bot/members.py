@@ -7,8 +7,12 @@ Discord computes it (``channel.permissions_for(member).view_channel``). A thread
 permissions, which is all of it for a public thread; a private thread is seen only by its members and by those who
 may manage threads there (Manage Threads, or Administrator): Discord is asked whether the member is in it (one
 request per private thread whose membership the cache does not show; an error counts as not). A game whose channel
-is gone (deleted, or a thread this process no longer has) is shown only to members with Manage Server: nobody can
-be asked whether they could see it, and its players may have been a private few.
+is gone (deleted, or one Discord no longer shows the bot) is shown only to members with Manage Server: nobody can
+be asked whether they could see it, and its players may have been a private few. A channel the cache does not hold
+is asked for once (an archived thread: Discord sends only active ones, and discord.py forgets a thread when it is
+archived, so a quiet thread's games would otherwise be hidden from its own players within a week); what Discord
+answered is remembered for :data:`ASKED_FOR` (at most :data:`ASKED` channels), so the autocomplete does not ask at
+every keystroke.
 """
 
 from __future__ import annotations
@@ -17,6 +21,11 @@ import asyncio
 from collections.abc import Iterable
 
 import discord
+from cachetools import TTLCache
+
+#: how long (s) what Discord answered about a channel the cache does not hold is remembered, and for how many
+ASKED_FOR, ASKED = 300, 1_000
+_asked: TTLCache[int, discord.abc.GuildChannel | discord.Thread | None] = TTLCache(ASKED, ASKED_FOR)
 
 
 def user_names(user: discord.abc.User) -> list[str]:
@@ -35,6 +44,8 @@ async def can_view(user: discord.abc.User, guild: discord.Guild | None, channel_
     """Whether ``user`` (the member asking in ``guild``) may read about a game of ``channel_id`` (see the module).
     ``guild`` is None when this process does not have the server: every channel counts as gone."""
     channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
+    if channel is None and guild is not None:
+        channel = await _asked_for(guild, channel_id)
     if channel is None or not isinstance(user, discord.Member):
         return is_manager(user)
     permissions = channel.permissions_for(user)
@@ -51,6 +62,21 @@ async def viewable(user: discord.abc.User, guild: discord.Guild | None, channel_
     channels = list(set(channel_ids))
     seen = await asyncio.gather(*(can_view(user, guild, c) for c in channels))
     return {c for c, yes in zip(channels, seen, strict=True) if yes}
+
+
+async def _asked_for(guild: discord.Guild, channel_id: int) -> discord.abc.GuildChannel | discord.Thread | None:
+    """``channel_id`` as Discord shows it to the bot (an archived thread, say), None when it is gone or hidden from
+    the bot; remembered for a while (see the module)."""
+    if channel_id in _asked:
+        return _asked[channel_id]
+    try:
+        channel: discord.abc.GuildChannel | discord.Thread | None = await guild.fetch_channel(channel_id)
+    except discord.HTTPException:
+        channel = None
+    if channel is not None and getattr(channel, "guild", guild).id != guild.id:
+        channel = None  # (a channel of another server is not this one's game)
+    _asked[channel_id] = channel
+    return channel
 
 
 async def _in_thread(thread: discord.Thread, user_id: int) -> bool:
