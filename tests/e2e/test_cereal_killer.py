@@ -54,6 +54,14 @@ async def start(world: World, players: list[User]) -> StoredMessage:
     return table
 
 
+async def routed(world: World, players: list[User]) -> StoredMessage:
+    """:func:`start`, then the Killer (the first player) DMs its day-1 :data:`ROUTE`: the table showing it taken."""
+    await start(world, players)
+    before = mark(statuses(world))
+    await players[0].dm_bot(ROUTE)
+    return await next_status(world, before)
+
+
 async def killer_dm(world: World, killer: User, text: str) -> StoredMessage:
     """DM the bot ``text``; its first DM after that message (the answer)."""
     sent = await killer.dm_bot(text)
@@ -238,10 +246,7 @@ async def test_an_answer_clicked_in_its_dm_leaves_its_deadline_nothing_to_read(w
     (an answer from My secrets, or by the turn timer: the restart test)."""
     alice, bob = world.players[:2]
     async with world.running():
-        await start(world, [alice, bob])
-        before = mark(statuses(world))
-        await alice.dm_bot(ROUTE)
-        status = await next_status(world, before)
+        status = await routed(world, [alice, bob])
         status = await click(world, bob, status, "place", ["7"])
         status = await click(world, bob, status, "step", ["2"])
         dms = len(alice.dms())
@@ -274,10 +279,7 @@ async def test_three_players_play_to_a_bite_with_a_restart_and_a_timed_out_answe
     day_two = "13 14 9"
     secrets = (*ROUTE_WORDS, "12 → 13 → 14 → 9", "13 → 14 → 9")
     async with world.running():
-        await start(world, [alice, bob, carol])
-        before = mark(statuses(world))
-        await alice.dm_bot(ROUTE)
-        status = await next_status(world, before)
+        status = await routed(world, [alice, bob, carol])
         move = await bob.click(status, custom_id(status, "move"))
         assert "not your turn" in await refusal(move)
         move = await carol.click(status, custom_id(status, "move"))

@@ -5,7 +5,7 @@ comes (found by a tester: the refusal used to promise a DM that never came)."""
 from __future__ import annotations
 
 from tests.e2e.conftest import World, settled
-from tests.e2e.test_cereal_killer import ROUTE, click, killer_dm, mark, next_status, start, statuses
+from tests.e2e.test_cereal_killer import click, killer_dm, routed
 
 
 async def test_an_early_route_is_told_how_the_turn_will_be_shown_and_it_is(world: World) -> None:
@@ -13,10 +13,7 @@ async def test_an_early_route_is_told_how_the_turn_will_be_shown_and_it_is(world
     table waits on alice, no DM comes, and past the grace the channel mentions her."""
     alice, bob = world.players[:2]
     async with world.running():
-        await start(world, [alice, bob])
-        before = mark(statuses(world))
-        await alice.dm_bot(ROUTE)
-        status = await next_status(world, before)
+        status = await routed(world, [alice, bob])
         early = await killer_dm(world, alice, "13 14 9")
         assert early.text.startswith("⛔ Your route is not due yet: the hunters are playing. The table shows when it "
                                      "is your turn; if you take a while, I mention you in the channel."), early.text

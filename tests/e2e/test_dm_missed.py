@@ -7,7 +7,7 @@ import asyncio
 
 from tests.discord_double import User
 from tests.e2e.conftest import World, settled
-from tests.e2e.test_cereal_killer import ROUTE, click, mark, next_status, start, statuses
+from tests.e2e.test_cereal_killer import ROUTE, click, routed, start, statuses
 
 TAKEN = "A victim was found in the House on 3"
 
@@ -52,10 +52,7 @@ async def test_a_route_taken_before_the_restart_is_not_handled_again(world: Worl
     back and nothing happens (a tester found her old route handled again: "⛔ You are on 12, not on 3.")."""
     alice, bob = world.players[:2]
     async with world.running():
-        await start(world, [alice, bob])
-        before = mark(statuses(world))
-        await alice.dm_bot(ROUTE)
-        status = await next_status(world, before)
+        status = await routed(world, [alice, bob])
         status = await click(world, bob, status, "place", ["7"])
         status = await click(world, bob, status, "end")
         assert "Day 2 begins" in status.text
