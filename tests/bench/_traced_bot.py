@@ -24,15 +24,11 @@ from typing import Any
 
 import discord
 
-from bot.bot import CoronerBot
 from bot.db import sqlite_driver
-from bot.settings import Settings
 from bot.tables import outbox
 from bot.tables.service import TableService
 from bot.timers import TimerRunner
-from bot.ui import register_ui
-from tests.crash._bot import OK, CrashPotatoUI
-from tests.support import potato
+from tests.crash._bot import OK, CrashPotatoUI, serve
 
 SLOW = 0.003
 _out = open(os.environ["COR_TRACE"], "a", buffering=1)  # noqa: SIM115 (open for the process's life)
@@ -139,19 +135,8 @@ class TracedPotatoUI(CrashPotatoUI):
 
 async def main() -> None:
     install()
-    potato.install()
-    register_ui(TracedPotatoUI())
-    settings = Settings()
-    assert settings.discord_token is not None
-    bot = CoronerBot(settings, guild_ready_timeout=0.05)
-
-    async def ready() -> None:
-        note("heap", f"{len(gc.get_objects())} {gc.get_count()} {gc.get_threshold()}")
-        print("ready", flush=True)
-
-    bot.add_listener(ready, "on_ready")
-    async with bot:
-        await bot.start(settings.discord_token.get_secret_value())
+    await serve(TracedPotatoUI(), lambda: note("heap", f"{len(gc.get_objects())} {gc.get_count()} "
+                                                       f"{gc.get_threshold()}"))
 
 
 if __name__ == "__main__":

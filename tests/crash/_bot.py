@@ -6,13 +6,14 @@ test counts. Prints ``ready`` on stdout when the bot is connected."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.bot import CoronerBot
 from bot.settings import Settings
-from bot.ui import register_ui
+from bot.ui import GameUI, register_ui
 from tests.support import potato, tiny_ui
 
 if TYPE_CHECKING:
@@ -31,14 +32,18 @@ class CrashPotatoUI(tiny_ui.PotatoUI):
         await interaction.followup.send(OK, ephemeral=True)
 
 
-async def main() -> None:
+async def serve(ui: GameUI, before_ready: Callable[[], None] | None = None) -> None:
+    """Run Coroner with Hot Potato shown by ``ui`` until stopped, settings from the environment; at each gateway
+    ready call ``before_ready`` (if given), then print ``ready`` on stdout."""
     potato.install()  # the engine registers itself on import
-    register_ui(CrashPotatoUI())
+    register_ui(ui)
     settings = Settings()
     assert settings.discord_token is not None
     bot = CoronerBot(settings, guild_ready_timeout=0.05)
 
     async def ready() -> None:
+        if before_ready is not None:
+            before_ready()
         print("ready", flush=True)
 
     bot.add_listener(ready, "on_ready")
@@ -47,4 +52,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(serve(CrashPotatoUI()))
