@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import re
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -45,6 +44,7 @@ from tests.bench._spent import Throughput, Window
 from tests.crash.run import CrashRun, Report
 from tests.db.backends import _admin
 from tests.discord_double import Channel, DiscordDouble, StoredMessage
+from tests.discord_double.ratelimits import INTERACTION_ROUTES
 from tests.discord_double.schema import SPEC_PATH
 from tests.discord_double.server import TOKEN
 from tests.e2e.conftest import mark
@@ -52,7 +52,6 @@ from tests.support.processes import BotProcess, Cluster, free_port
 from tests.support.tiny_game import ENGINE
 
 CRASH_BOT = ("-m", "tests.crash._bot")
-CALLBACK = re.compile(r"^/(interactions/\d+/[^/]+/callback|webhooks/\d+/)")
 FAKE_IDS = 10**15  # seeded games' channels and players: ids no real snowflake of the run reaches
 
 
@@ -159,7 +158,7 @@ class ScaleRun(CrashRun):
                 if beside is not None:
                     await beside
                 await asyncio.gather(*players, return_exceptions=True)
-            callbacks = sum(1 for r in window if CALLBACK.match(r.path))
+            callbacks = sum(1 for r in window if INTERACTION_ROUTES.match(r.path))
             return Throughput(done, elapsed, sample, len(window) - callbacks, callbacks, spent.cpu, spent.main,
                               spent.statements, spent.commits)
         finally:
