@@ -44,6 +44,7 @@ from games.lets_kill.models import PlayCard, Respond
 from tests.bench import social
 from tests.discord_double import DiscordDouble, StoredMessage, User
 from tests.discord_double.fixtures import pointed_at, running_bot
+from tests.discord_double.ratelimits import INTERACTION_ROUTES
 from tests.e2e.conftest import World, mark
 from tests.e2e.test_asesino import play_one
 from tests.e2e.test_lets_kill import build_play, table_message
@@ -51,7 +52,6 @@ from tests.support import potato as potato_game
 from tests.support.newgame import newgame
 from tests.support.tiny_game import ENGINE
 
-CALLBACK = re.compile(r"^/(interactions/\d+/[^/]+/callback|webhooks/\d+/)")
 GAMES = 3
 
 
@@ -267,7 +267,7 @@ async def bench_mode(world: World, games: int, label: str, game: str, mode: str,
         await world.double.wait_for(lambda s=seen: all(len(u.dms()) > s[u.id] for u in world.players[:players]),
                                     what="the deal's DMs")
         start = len(world.double.requests)  # the moves only: the deal is counted apart
-        tally.deal += sum(1 for r in world.double.requests[opened:start] if not CALLBACK.match(r.path))
+        tally.deal += sum(1 for r in world.double.requests[opened:start] if not INTERACTION_ROUTES.match(r.path))
         moves = 0
         while table.status == "active" and moves < 400:
             before = mark(tables(world, title))
@@ -283,10 +283,10 @@ async def bench_mode(world: World, games: int, label: str, game: str, mode: str,
         await asyncio.sleep(0.05)  # let the last deliveries land
         requests = world.double.requests[start:]
         tally.moves += moves
-        tally.callbacks += sum(1 for r in requests if CALLBACK.match(r.path))
-        tally.rest += sum(1 for r in requests if not CALLBACK.match(r.path))
+        tally.callbacks += sum(1 for r in requests if INTERACTION_ROUTES.match(r.path))
+        tally.rest += sum(1 for r in requests if not INTERACTION_ROUTES.match(r.path))
         tally.kinds.update(route(world, r.method, r.path) for r in world.double.requests[opened:]
-                           if not CALLBACK.match(r.path))
+                           if not INTERACTION_ROUTES.match(r.path))
         tally.dms += sum(len(u.dms()) for u in world.players) - dms
         tally.left.append(len([m for m in world.double.messages(world.games) if m.id not in earlier]))
     print(tally.line(label), flush=True)

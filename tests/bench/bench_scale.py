@@ -23,10 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
-import re
-import socket
-import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -34,8 +30,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import aiohttp
-from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import insert, make_url, select, update
 
 from bot.db.check import open_database
@@ -46,94 +40,19 @@ from bot.simulate.uis import load_uis
 from bot.tables import Table, TableService
 from games.core import all_games, register
 from tests.bench._db import private_postgres
+from tests.bench._spent import Throughput, Window
 from tests.crash.run import CrashRun, Report
 from tests.db.backends import _admin
 from tests.discord_double import Channel, DiscordDouble, StoredMessage
+from tests.discord_double.ratelimits import INTERACTION_ROUTES
 from tests.discord_double.schema import SPEC_PATH
 from tests.discord_double.server import TOKEN
 from tests.e2e.conftest import mark
-from tests.support.processes import BotProcess, Cluster
+from tests.support.processes import BotProcess, Cluster, free_port
 from tests.support.tiny_game import ENGINE
 
 CRASH_BOT = ("-m", "tests.crash._bot")
-CALLBACK = re.compile(r"^/(interactions/\d+/[^/]+/callback|webhooks/\d+/)")
 FAKE_IDS = 10**15  # seeded games' channels and players: ids no real snowflake of the run reaches
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-@dataclass
-class Throughput:
-    """One measured window: passes accepted, its length (s), click-to-table latencies (s), REST requests outside
-    interaction callbacks and callbacks (with their webhook follow-ups) the double answered in it; and, from the bot
-    processes themselves, their CPU seconds (user + system, from ``/proc``), the part of it their main threads
-    spent (the rest: aiosqlite's worker threads and the like), and the SQL statements and commits they counted
-    (``coroner_sql_statements_total``, ``coroner_sql_commits_total`` on their ``METRICS_PORT``)."""
-
-    accepted: int
-    seconds: float
-    latencies: list[float]
-    rest: int
-    callbacks: int
-    cpu: float = 0.0
-    main_cpu: float = 0.0
-    statements: float = 0.0
-    commits: float = 0.0
-
-    def cells(self) -> tuple[str, str, str]:
-        q = statistics.quantiles(self.latencies, n=100) if len(self.latencies) > 1 else [0.0] * 99
-        per = max(self.accepted, 1)
-        return (f"{self.accepted / self.seconds:.1f}", f"{q[49] * 1000:.0f} / {q[98] * 1000:.0f} ms",
-                f"{self.rest / per:.2f} (+ {self.callbacks / per:.2f} callbacks)")
-
-    def costs(self) -> tuple[str, str]:
-        """The bot's CPU per move (ms; its main thread's in brackets) and its statements and commits per move."""
-        per = max(self.accepted, 1)
-        return (f"{self.cpu * 1000 / per:.1f} ms ({self.main_cpu * 1000 / per:.1f} main thread)",
-                f"{self.statements / per:.1f} / {self.commits / per:.2f}")
-
-
-def cpu_seconds(pid: int, thread: int | None = None) -> float:
-    """User + system CPU seconds of process ``pid`` so far, or of its thread ``thread`` (Linux ``/proc``)."""
-    where = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
-    fields = Path(where).read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-async def sql_counts(port: int) -> tuple[float, float]:
-    """(statements, commits) a bot process counted so far, read from its ``/metrics`` on ``port``."""
-    async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/metrics") as response:
-        text = await response.text()
-    found = dict.fromkeys(("coroner_sql_statements_total", "coroner_sql_commits_total"), 0.0)
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name in found:
-                found[sample.name] += sample.value
-    return found["coroner_sql_statements_total"], found["coroner_sql_commits_total"]
-
-
-class Window:
-    """What the bot processes of ``cluster`` have spent so far (CPU, main-thread CPU, SQL statements and commits);
-    subtract two to get a window's."""
-
-    def __init__(self, cpu: float, main: float, statements: float, commits: float) -> None:
-        self.cpu, self.main, self.statements, self.commits = cpu, main, statements, commits
-
-    @classmethod
-    async def read(cls, cluster: Cluster, ports: list[int]) -> Window:
-        pids = [p.pid for p in cluster.processes if p.pid is not None]
-        counts = [await sql_counts(port) for port in ports]
-        return cls(sum(cpu_seconds(pid) for pid in pids), sum(cpu_seconds(pid, pid) for pid in pids),
-                   sum(c[0] for c in counts), sum(c[1] for c in counts))
-
-    def __sub__(self, other: Window) -> Window:
-        return Window(self.cpu - other.cpu, self.main - other.main, self.statements - other.statements,
-                      self.commits - other.commits)
 
 
 @dataclass
@@ -239,7 +158,7 @@ class ScaleRun(CrashRun):
                 if beside is not None:
                     await beside
                 await asyncio.gather(*players, return_exceptions=True)
-            callbacks = sum(1 for r in window if CALLBACK.match(r.path))
+            callbacks = sum(1 for r in window if INTERACTION_ROUTES.match(r.path))
             return Throughput(done, elapsed, sample, len(window) - callbacks, callbacks, spent.cpu, spent.main,
                               spent.statements, spent.commits)
         finally:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 from collections import Counter
 from pathlib import Path
 
@@ -20,15 +19,10 @@ from tests.discord_double.server import TOKEN
 from tests.e2e.conftest import World, mark, refusal, until_delivered
 from tests.e2e.test_foundation import pass_button, status_messages
 from tests.support.newgame import newgame
+from tests.support.processes import free_port
 
 pytestmark = pytest.mark.usefixtures("potato")
 PASSES = 2  # accepted moves: the game stays active (it ends after the lobby's 3 passes)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def listening_ports() -> set[int]:

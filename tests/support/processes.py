@@ -21,6 +21,7 @@ import ctypes
 import os
 import re
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,6 +33,13 @@ BOT_COMMAND = ("-m", "bot", "run")
 READY_LINE = re.compile(r" ready as |^ready$")  # the bot's ready line, or the crash test bot's "ready"
 PR_SET_PDEATHSIG = 1  # prctl(2)
 START_TIMEOUT = 60.0  # seconds; a start on a loaded 2-core machine can take a while
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 free now (the OS picks it), for a process's metrics endpoint."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def _die_with_parent() -> None:
