@@ -16,6 +16,7 @@ import discord
 import yarl
 from discord import app_commands
 
+from bot import heap
 from bot.ai_seats import install_ai_seats, resume_ai_moves
 from bot.app import Coroner
 from bot.components import GameButton, GameSelect, GameUserSelect, HistoryButton, LobbyButton, LobbySelect
@@ -301,6 +302,7 @@ async def run_bot(settings: Settings) -> None:
     assert settings.discord_token is not None
     where = bot.where()
     stop_on_sigterm(bot)
+    bot.add_listener(heap.on_ready, "on_ready")  # start-up's objects out of the collector's way
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())

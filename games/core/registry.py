@@ -2,8 +2,8 @@
 
 A game is a package ``games/<game>/`` (any package beside ``games/core``) whose import registers each of its
 engines with :func:`register`. The registry discovers those packages on ``games.__path__`` the first time a game is
-looked up, so a game dropped into the tree is playable with no list to edit (see ``games/README.md``). Tests may
-:func:`register` extra engines (e.g. a tiny stand-in game).
+looked up (again only when that path changes), so a game dropped into the tree is playable with no list to edit (see
+``games/README.md``). Tests may :func:`register` extra engines (e.g. a tiny stand-in game).
 """
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ from games.core.engine import Engine
 NOT_GAMES = frozenset({"core"})
 
 _ENGINES: dict[tuple[str, str], Engine] = {}
+#: the ``games.__path__`` whose every game package was imported: listed again only when the path changes (a test
+#: adding a directory), not at every lookup (reading the directories cost ten listings a lobby)
+_loaded: tuple[str, ...] | None = None
 
 
 def register(engine: Engine) -> Engine:
@@ -34,8 +37,13 @@ def game_packages() -> list[str]:
 
 
 def _load_games() -> None:
+    global _loaded
+    path = tuple(games.__path__)
+    if path == _loaded:
+        return
     for package in game_packages():
         importlib.import_module(package)
+    _loaded = path
 
 
 def get_engine(game: str, mode: str) -> Engine:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import heap
 from bot.bot import CoronerBot
 from bot.settings import Settings
 from bot.ui import GameUI, register_ui
@@ -46,6 +47,7 @@ async def serve(ui: GameUI, before_ready: Callable[[], None] | None = None) -> N
             before_ready()
         print("ready", flush=True)
 
+    bot.add_listener(heap.on_ready, "on_ready")  # as run_bot does
     bot.add_listener(ready, "on_ready")
     async with bot:
         await bot.start(settings.discord_token.get_secret_value())
