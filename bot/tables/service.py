@@ -215,6 +215,12 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
             return None
         return found[0]
 
+    def handed(self, table: Table) -> Table:
+        """``table`` (just read, e.g. by :meth:`table_in_channel`) or, when this process remembers the game at that
+        very version (:meth:`recent`), the remembered table: a move made on it is then not read again
+        (:meth:`act`'s hand-over; its version guard still catches a race)."""
+        return self.recent(table.id, table.version) or table
+
     def remembered(self, game_id: int) -> Table | None:
         """The table of ``game_id`` (any status: a lobby too) as this process last read, changed or committed it,
         with no query, while nothing this process wrote about the game outside those changed since; None:

@@ -1,15 +1,15 @@
 """What the lobby and the social mode's private panel cost the database, counted (a count, not a timing), through
 the real client and the double on the bot's own engine (the test's polling goes through another): a join reads the
 lobby once (the refresh after its answer, which would see another process's change), the start once, and a night
-action made from "My actions" (the panel, then its target select: controls valid at any version) reads nothing
-(issue 20)."""
+action made from "My actions" (the panel, then its target select: controls valid at any version) and the clock's day
+end read nothing (issue 20)."""
 
 from __future__ import annotations
 
 import pytest
 from sqlalchemy import select
 
-from bot.db.models import OutboxEntry
+from bot.db.models import OutboxEntry, Timer
 from bot.tables import TableService
 from tests.e2e.conftest import World, stored, until_delivered
 from tests.e2e.social import SEED, cast, pick, seat, six_players, start_game, statuses
@@ -73,6 +73,28 @@ async def test_a_night_action_from_my_actions_reads_no_table(world: World, monke
         assert count.kinds["SELECT games"] == 0, count.kinds
         assert count.statements <= 8 and count.commits <= 2, (count.statements, count.commits, count.kinds)
         assert statuses(world)
+
+
+async def test_a_day_s_end_reads_no_table(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock's day end (its timer's handler) is applied to the game as this process committed it (no older than
+    the step that armed the timer), without reading the game."""
+    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: SEED))
+    players = await six_players(world)
+    bot = world.bot()
+    async with world.running(bot):
+        table = await start_game(world, players)
+        world.clock.advance(hours=2)  # the lobby's expiry timer (still armed at the start today) is over first
+        await stored(world, lambda: _no_timer_due(world, table.id), "the lobby's expiry handled")
+        count = SqlCount(bot.db_engine)
+        world.clock.advance(hours=23)
+        await stored(world, lambda: _delivered(world, table.id, table.version + 1), "day 1's end shown")
+        assert count.kinds["SELECT games"] == 0, count.kinds
+
+
+async def _no_timer_due(world: World, game_id: int) -> bool:
+    async with world.sessions() as session:
+        return not await session.scalar(select(Timer.id).where(
+            Timer.game_id == game_id, Timer.fired_at.is_(None), Timer.due_at <= world.clock.now()))
 
 
 async def _delivered(world: World, game_id: int, version: int) -> bool:
