@@ -6,7 +6,9 @@ players would: every power is used once a day (the Killer's recruitment and crim
 Detective's inspection, the Maniac's kill: never the Journalist's interview, a conversation), one judgement is opened
 a day (two from day 2) with ``/accuse`` and about half the living players back each one with the table's button,
 and whoever may write a Farewell Letter that day (the murdered, the judged, the saved) writes one, mostly, from the
-panel's form; then the clock passes the day's end (the bot ends the day). About 12-16 moves a day.
+panel's form; then the clock passes the day's end (the bot ends the day). A seat the computer plays (its player
+stayed silent for days) is left to it. 14-18 moves a game, about 6 a day (the Killer's side, with the Maniac's
+kills, often wins on day 3).
 
 :func:`social_move` (the **old shape**, :data:`OLD_PLAYERS` = 6 players): each call, at random, a night action, a
 judgement opened (day 2 on, one time in five) or backed, or the day's end, which came early: about 5 moves over the
@@ -98,7 +100,8 @@ async def day_move(world: World, table: Table, rng: random.Random, title: str) -
     day's end, in that order of preference, each decided once per seat and day."""
     state = table.state
     done = _DONE.setdefault((table.id, state.day), set())
-    legal = {seat: table.engine.legal_actions(state, seat) for seat in range(len(state.seats))}
+    legal = {seat: table.engine.legal_actions(state, seat) for seat in range(len(state.seats))
+             if not table.seats[seat].played_by_computer}  # (a seat handed to the computer for silence plays itself)
     for seat, actions in legal.items():
         for action in actions:
             if action.type == "back_judgement" and (seat, action.judgement) not in done:
