@@ -8,8 +8,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.db.models import Series
 from bot.tables import TableError, TableService
-from tests.tables.conftest import Outbox
 from tests.support.sql_count import SqlCount
+from tests.tables.conftest import Outbox
 from tests.tables.helpers import CHANNEL, GUILD, HOST, lobby, started
 
 
