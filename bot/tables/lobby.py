@@ -7,11 +7,12 @@ racing in another process end as ``table.stale`` rather than a corrupt seat list
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Game
@@ -88,14 +89,38 @@ class LobbyMixin:
             seats = () if host_names is None else (TableSeat(0, host_id, tuple(host_names)),)
             table = replace(to_table(row, []), seats=seats)
         self._expiry[game_id] = expires_at
+        self._loaded[game_id] = (table, self.deliverer.mark(game_id))  # (the first join reads nothing)
         return table
+
+    async def _on_lobby(self, game_id: int, change: Callable[[AsyncSession, Table, int], Awaitable[Table]]) -> Table:
+        """Run ``change(session, lobby, mark)`` (its checks and writes, the version guard among them: it returns
+        the lobby as its commit leaves it) in one transaction under the game's lock: on the lobby as this process
+        last read or changed it, with no read, while nothing this process wrote about the game since (the
+        deliverer's ``mark``, also passed); when refused there, or when the guard finds the lobby moved on (another
+        process changed it), again on the lobby read anew, so a refusal is always the one the lobby as it is
+        gives. The result is remembered for the next change (a join after the lobby's refresh reads nothing)."""
+        async with self.lock(game_id):
+            mark = self.deliverer.mark(game_id)
+            known = self._loaded.get(game_id)
+            result = None
+            if known is not None and known[0].status == "lobby" and known[1] == mark:
+                try:
+                    async with self._sessions() as session, session.begin():
+                        result = await change(session, known[0], mark)
+                except (TableError, IllegalAction, IntegrityError):
+                    result = None  # moved on since, or refused on it: checked again on the lobby as it is now
+            if result is None:
+                async with self._sessions() as session, session.begin():
+                    _, table = await self._read(session, game_id)
+                    result = await change(session, table, mark)
+            self._loaded[game_id] = (result, mark)
+        return result
 
     async def join(self, game_id: int, user_id: int, names: list[str]) -> Table:
         """Seat ``user_id`` last; the first person seated in a lobby with none (its host left) hosts it, so the
         lobby can still start. Raises ``TableError``: ``table.already_started``, ``table.not_active``
         (finished/cancelled), ``table.already_joined``, ``table.full``, ``table.stale``."""
-        async with self.lock(game_id), self._sessions() as session, session.begin():
-            _, table = await self._read(session, game_id)
+        async def seat(session: AsyncSession, table: Table, _mark: int) -> Table:
             self._check_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise TableError("table.already_joined")
@@ -105,7 +130,9 @@ class LobbyMixin:
             host = table.host_id if table.user_ids() else user_id
             await self._commit_guarded(session, table, host_id=host)
             await games.add_seat(session, game_id, user_id, names, self._clock())
-        return self._seated(table, user_id, names, host_id=host)
+            return self._seated(table, user_id, names, host_id=host)
+
+        return await self._on_lobby(game_id, seat)
 
     def _seated(self, table: Table, user_id: int | None, names: list[str], **values: Any) -> Table:
         """The lobby ``table`` as a committed join (or a computer player's seat) of ``user_id`` left it: one more
@@ -152,8 +179,7 @@ class LobbyMixin:
         "AI 2"...). Host only (see :meth:`_check_host`), up to the mode's maximum. Raises ``TableError``:
         ``table.host_only``,
         ``table.already_started``, ``table.not_active``, ``table.full``, ``table.stale``."""
-        async with self.lock(game_id), self._sessions() as session, session.begin():
-            _, table = await self._read(session, game_id)
+        async def seat(session: AsyncSession, table: Table, _mark: int) -> Table:
             self._check_lobby(table)
             self._check_host(table, by_user_id)
             limit = table.engine.mode.max_players
@@ -162,7 +188,9 @@ class LobbyMixin:
             await self._commit_guarded(session, table)
             name = t("lobby.ai_name", table.language, number=len(table.ai_seats()) + 1)
             await games.add_seat(session, game_id, None, [name], self._clock())
-        return self._seated(table, None, [name])
+            return self._seated(table, None, [name])
+
+        return await self._on_lobby(game_id, seat)
 
     async def remove_ai(self, game_id: int, by_user_id: int) -> Table:
         """Unseat the last computer player (later seats move up). Host only (see :meth:`_check_host`). Raises
@@ -181,57 +209,60 @@ class LobbyMixin:
 
     async def update_options(self, game_id: int, options: dict[str, Any]) -> Table:
         """Replace a lobby's options (validated like :meth:`open_lobby`)."""
-        async with self.lock(game_id), self._sessions() as session, session.begin():
-            _, table = await self._read(session, game_id)
-            self._check_lobby(table)
-            await self._commit_guarded(session, table, options=validate_options(table.game, table.mode, options))
-        return await self.load(game_id)
+        return await self._on_lobby(game_id, lambda session, table, _: self._set_options(session, table, options))
 
     async def change_options(self, game_id: int, by_user_id: int, options: dict[str, Any]) -> Table:
         """The host replaces the lobby's options (validated like :meth:`open_lobby`; the lobby's Options form).
         Raises ``TableError``: ``table.host_only``, ``table.already_started``, ``table.not_active``,
         ``table.option.*`` / ``table.unknown_options`` / ``table.bad_options`` (see
         :func:`bot.tables.options.validate_options`)."""
-        async with self.lock(game_id), self._sessions() as session, session.begin():
-            _, table = await self._read(session, game_id)
+        async def change(session: AsyncSession, table: Table, _mark: int) -> Table:
             self._check_lobby(table)
             self._check_host(table, by_user_id)
-            await self._commit_guarded(session, table, options=validate_options(table.game, table.mode, options))
-        return await self.load(game_id)
+            return await self._set_options(session, table, options)
+
+        return await self._on_lobby(game_id, change)
+
+    async def _set_options(self, session: AsyncSession, table: Table, options: dict[str, Any]) -> Table:
+        """Write ``options`` (validated) on the lobby ``table``; the lobby as that leaves it (no read)."""
+        self._check_lobby(table)
+        clean = validate_options(table.game, table.mode, options)
+        await self._commit_guarded(session, table, options=clean)
+        return replace(table, options=clean, version=table.version + 1, updated_at=self._clock())
 
     async def start(self, game_id: int, by_user_id: int, *, seed: int | None = None) -> Table:
         """Deal the game (``engine.setup``) and deliver ``engine.intro`` events. Host only; the seat count must
         be within the mode's limits, one of them a person. Raises ``TableError``: ``table.host_only``,
         ``table.needs_person``, ``table.bad_count``,
         ``table.already_started``, ``table.not_active``, ``table.stale``; ``IllegalAction`` from setup."""
-        async with self.lock(game_id):
-            mark = self.deliverer.mark(game_id)
-            async with self._sessions() as session, session.begin():
-                _, table = await self._read(session, game_id)
-                self._check_lobby(table)
-                if by_user_id != table.host_id:
-                    raise TableError("table.host_only")
-                if not table.user_ids():
-                    raise TableError("table.needs_person")
-                mode = table.engine.mode
-                if not mode.min_players <= len(table.seats) <= mode.max_players:
-                    raise TableError("table.bad_count", count=len(table.seats), min=mode.min_players,
-                                     max=mode.max_players)
-                engine = table.engine
-                seed = self.new_seed() if seed is None else seed
-                state = engine.setup(engine.Options.model_validate(table.options),
-                                     [SeatInfo(names=s.names) for s in table.seats], seed)
-                started = replace(table, status="active", seed=seed, state=state, version=table.version + 1,
-                                  updated_at=self._clock())
-                claim = await self._commit_guarded(session, table, claim=True, status="active", seed=seed,
-                                                   state=engine.dump_state(state), started_at=self._clock(),
-                                                   decision_opened=started.decision_opened)
-                table = started
-                # (with the mark before the read: the deal is shown as handed over, reading nothing back)
-                handoff = replace(await self._record(session, table, engine.intro(state), "start", claim=claim),
-                                  mark=mark)
-            self._loaded[game_id] = (table, mark)  # (the first move's control is drawn on it: :meth:`recent`)
-        await self._send(handoff)
+        handoffs: list[Handoff] = []
+
+        async def deal(session: AsyncSession, table: Table, mark: int) -> Table:
+            self._check_lobby(table)
+            if by_user_id != table.host_id:
+                raise TableError("table.host_only")
+            if not table.user_ids():
+                raise TableError("table.needs_person")
+            mode = table.engine.mode
+            if not mode.min_players <= len(table.seats) <= mode.max_players:
+                raise TableError("table.bad_count", count=len(table.seats), min=mode.min_players,
+                                 max=mode.max_players)
+            engine = table.engine
+            state = engine.setup(engine.Options.model_validate(table.options),
+                                 [SeatInfo(names=s.names) for s in table.seats], drawn)
+            started = replace(table, status="active", seed=drawn, state=state, version=table.version + 1,
+                              updated_at=self._clock())
+            claim = await self._commit_guarded(session, table, claim=True, status="active", seed=drawn,
+                                               state=engine.dump_state(state), started_at=self._clock(),
+                                               decision_opened=started.decision_opened)
+            # (with the mark before the read: the deal is shown as handed over, reading nothing back)
+            handoffs[:] = [replace(await self._record(session, started, engine.intro(state), "start", claim=claim),
+                                   mark=mark)]
+            return started  # (remembered: the first move's control is drawn on it, :meth:`recent`)
+
+        drawn = self.new_seed() if seed is None else seed
+        table = await self._on_lobby(game_id, deal)
+        await self._send(handoffs[0])
         return table
 
     async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool, by_name: str = "") -> Table:

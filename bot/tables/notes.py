@@ -6,6 +6,7 @@ so a step whose table was read before is shown from the table read again."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cachetools import LRUCache
@@ -14,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Game
 from bot.db.repos import games
-from bot.tables.model import TableError
+from bot.tables.model import Table, TableError
 
 if TYPE_CHECKING:
     from bot.tables.outbox import Deliverer
@@ -25,6 +26,7 @@ class NotesMixin:
 
     _sessions: async_sessionmaker[AsyncSession]
     _no_notices: LRUCache[int, int]
+    _loaded: LRUCache[int, tuple[Table, int]]
     deliverer: Deliverer
 
     async def _set(self, game_id: int, **values: Any) -> int:
@@ -42,7 +44,11 @@ class NotesMixin:
         """Record the lobby's message; the lobby's version then, so that the poster can tell whether the lobby
         changed while its message was being posted (a join or an options change meanwhile found no message to
         edit: :meth:`bot.cogs.lobby.cog.Lobby._record_lobby`). Raises ``TableError`` ("table.not_found")."""
-        return await self._set(game_id, lobby_message_id=message_id)
+        version = await self._set(game_id, lobby_message_id=message_id)
+        known = self._loaded.get(game_id)
+        if known is not None and known[0].version == version:  # what this process remembers of it, told where
+            self._loaded[game_id] = (replace(known[0], lobby_message_id=message_id), self.deliverer.mark(game_id))
+        return version
 
     async def set_table_message(self, game_id: int, message_id: int | None) -> None:
         await self._set(game_id, table_message_id=message_id)

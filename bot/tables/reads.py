@@ -4,8 +4,7 @@ lock."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
+from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Game, Series
@@ -19,21 +18,20 @@ class ReadsMixin:
 
     _sessions: async_sessionmaker[AsyncSession]
 
-    async def _tables(self, rows: Sequence[Game]) -> list[Table]:
+    async def _tables(self, listed: Select[tuple[Game]]) -> list[Table]:
+        """The tables of the games ``listed`` selects (a ``bot.db.repos.games.*_stmt``), read with their seats in
+        one statement."""
         async with self._sessions() as session:
-            return [to_table(row, await games.seats_of(session, row.id)) for row in rows]
+            return [to_table(*found) for found in await games.games_with_seats(session, listed)]
 
     async def table_in_channel(self, channel_id: int) -> Table | None:
         """The lobby or running game of a channel, if any."""
-        async with self._sessions() as session:
-            row = await games.active_game_in_channel(session, channel_id)
-            return None if row is None else to_table(row, await games.seats_of(session, row.id))
+        found = await self._tables(games.active_game_in_channel_stmt(channel_id))
+        return found[0] if found else None
 
     async def tables_of_user(self, user_id: int) -> list[Table]:
         """Lobbies and running games where ``user_id`` is seated (DM commands pick among these)."""
-        async with self._sessions() as session:
-            rows = await games.active_games_of_user(session, user_id)
-        return await self._tables(rows)
+        return await self._tables(games.active_games_of_user_stmt(user_id))
 
     async def latest_guild_of_user(self, user_id: int) -> int | None:
         """The server of the newest game (of any status) ``user_id`` was seated in, ``None`` if none."""
@@ -42,27 +40,19 @@ class ReadsMixin:
 
     async def running_with_ai(self) -> list[Table]:
         """Running games with at least one computer player."""
-        async with self._sessions() as session:
-            rows = await games.running_games_with_ai(session)
-        return await self._tables(rows)
+        return await self._tables(games.running_games_with_ai_stmt())
 
     async def lobbies_without_message(self) -> list[Table]:
         """Open lobbies whose message was never recorded (to post it at start)."""
-        async with self._sessions() as session:
-            rows = await games.lobbies_without_message(session)
-        return await self._tables(rows)
+        return await self._tables(games.lobbies_without_message_stmt())
 
     async def open_tables(self, *, channel_id: int | None = None, guild_id: int | None = None) -> list[Table]:
         """The games not over yet (booked, lobbies, running) of ``channel_id`` and/or ``guild_id`` (neither: of
         every server), oldest first."""
-        async with self._sessions() as session:
-            rows = await games.open_games(session, channel_id=channel_id, guild_id=guild_id)
-        return await self._tables(rows)
+        return await self._tables(games.open_games_stmt(channel_id=channel_id, guild_id=guild_id))
 
     async def tables_in_guild(self, guild_id: int) -> list[Table]:
-        async with self._sessions() as session:
-            rows = await games.active_games_of_guild(session, guild_id)
-        return await self._tables(rows)
+        return await self._tables(games.active_games_of_guild_stmt(guild_id))
 
     async def leaderboard(self, guild_id: int, game: str, *, mode: str | None = None, series_id: int | None = None,
                           limit: int | None = 10) -> list[scores.Standing]:

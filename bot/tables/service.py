@@ -205,12 +205,28 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         (:meth:`act`), with no query, while nothing this process wrote about the game outside its moves changed
         since (its table message, a failed DM: :meth:`bot.tables.outbox.Deliverer.touched`); None: :meth:`load` it.
         For a control drawn at ``version``: a move made on it is handed to :meth:`act` (``table``), whose version
-        guard finds out when another process moved the game meanwhile (then it is read again and checked anew)."""
+        guard finds out when another process moved the game meanwhile (then it is read again and checked anew).
+        ``version`` 0 is a control valid at any version ("My secrets", every control of the social mode, where the
+        engine decides what still stands): the table at whatever version this process last read or committed, on
+        the same terms (so a panel and the move made from it after a move of this process cost no read)."""
         found = self._loaded.get(game_id)
         if (found is None or found[0].status != "active"  # a lobby changes outside moves (options, seats)
-                or found[0].version != version or found[1] != self.deliverer.mark(game_id)):
+                or version not in (0, found[0].version) or found[1] != self.deliverer.mark(game_id)):
             return None
         return found[0]
+
+    def handed(self, table: Table) -> Table:
+        """``table`` (just read, e.g. by :meth:`table_in_channel`) or, when this process remembers the game at that
+        very version (:meth:`recent`), the remembered table: a move made on it is then not read again
+        (:meth:`act`'s hand-over; its version guard still catches a race)."""
+        return self.recent(table.id, table.version) or table
+
+    def remembered(self, game_id: int) -> Table | None:
+        """The table of ``game_id`` (any status: a lobby too) as this process last read, changed or committed it,
+        with no query, while nothing this process wrote about the game outside those changed since; None:
+        :meth:`load` it. Another process may have changed it meanwhile: for what is shown, not to act on."""
+        found = self._loaded.get(game_id)
+        return found[0] if found is not None and found[1] == self.deliverer.mark(game_id) else None
 
     def shown_in(self, game_id: int, message_id: int) -> None:
         """The game's lobby message ``message_id`` is its table message now (``games.table_message_id``, recorded

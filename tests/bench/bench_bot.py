@@ -243,7 +243,10 @@ MODES: list[tuple[str, str, str, int, dict[str, Any], str, Move]] = [
     ("asesino small", "asesino", "small", 3, {}, "Asesino en Serie", asesino_move),
     ("cereal killer, 2 players", "cereal_killer", "classic", 2, {}, "Cereal Killer — day", cereal_move),
     ("cereal killer, 3 players", "cereal_killer", "classic", 3, {}, "Cereal Killer — day", cereal_move),
-    ("asesino social, 3 days", "asesino", "social", social.PLAYERS, social.OPTIONS, social.TITLE, social.social_move),
+    ("asesino social, 8 players, 3 days", "asesino", "social", social.PLAYERS, social.OPTIONS, social.TITLE,
+     social.day_move),
+    ("asesino social, old shape (6 players, few moves)", "asesino", "social", social.OLD_PLAYERS, social.OPTIONS,
+     social.TITLE, social.social_move),
     ("let's kill!, 3 players", "lets_kill", "classic", 3, {}, "Let's Kill!", lets_kill_move),
     ("verdugo, 5 players", "verdugo", "classic", 5, {}, "Verdugo", verdugo_move),
 ]

@@ -35,10 +35,10 @@ from tests.support.sql_count import SqlCount
 STATEMENTS = 8
 COMMITS = 2
 #: what a mode's first move after the deal may read more: the Cereal Killer's first route comes by DM, whose command
-#: finds the user's game with two reads (the games, their seats) and reads the table it acts on (3 more: the
-#: later routes are answered from the table this process remembers); every other first move reads nothing (the
-#: deal's delivery records the table's message with its mark and tells the table this process remembers)
-CEREAL_DM = 3
+#: finds the user's games with their seats in one read (:meth:`bot.tables.TableService.tables_of_user`) and acts on
+#: the table this process remembers at that version (the later routes the same); every other first move reads
+#: nothing (the deal's delivery records the table's message with its mark and tells the table this process remembers)
+CEREAL_DM = 1
 MOVES = 6
 
 

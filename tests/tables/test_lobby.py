@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.db.models import Series
 from bot.tables import TableError, TableService
+from tests.support.sql_count import SqlCount
 from tests.tables.conftest import Outbox
 from tests.tables.helpers import CHANNEL, GUILD, HOST, lobby, started
 
@@ -162,6 +163,25 @@ async def test_lookups_by_channel_user_and_guild(service: TableService) -> None:
     assert [t.id for t in await service.tables_of_user(HOST + 1)] == [first.id, second.id]
     assert [t.id for t in await service.tables_of_user(HOST + 2)] == [second.id]
     assert [t.id for t in await service.tables_in_guild(GUILD)] == [first.id, second.id]
+
+
+async def test_lists_of_tables_read_each_in_one_statement(service: TableService, engine: AsyncEngine) -> None:
+    """tables_of_user, table_in_channel, open_tables and tables_in_guild read their games with every seat, in seat
+    order, in one statement however many games they list (not one read of seats per game)."""
+    tables = [await lobby(service, 3, channel=n) for n in (1, 2, 3, 4)]
+    await service.leave(tables[2].id, HOST + 1)  # the third lobby: seats 0 and 2 left, HOST+1 gone
+    count = SqlCount(engine)
+    mine = await service.tables_of_user(HOST + 2)
+    assert count.statements == 1, count.kinds
+    assert [t.id for t in mine] == [t.id for t in tables]
+    assert [[(s.seat, s.user_id) for s in t.seats] for t in mine] == [[(0, 100), (1, 101), (2, 102)]] * 2 + [
+        [(0, 100), (1, 102)]] + [[(0, 100), (1, 101), (2, 102)]]
+    assert [t.id for t in await service.tables_of_user(HOST + 1)] == [tables[0].id, tables[1].id, tables[3].id]
+    found = await service.table_in_channel(3)
+    assert found is not None and (found.id, [s.user_id for s in found.seats]) == (tables[2].id, [100, 102])
+    assert [len(t.seats) for t in await service.open_tables(guild_id=GUILD)] == [3, 3, 2, 3]
+    assert [len(t.seats) for t in await service.tables_in_guild(GUILD)] == [3, 3, 2, 3]
+    assert count.statements == 5, count.kinds
 
 
 async def test_message_ids_and_dm_flags_are_stored(service: TableService) -> None:

@@ -30,9 +30,10 @@ class SocialCommands(commands.Cog):
 
     async def _game_here(self, interaction: discord.Interaction) -> tuple[Table, int]:
         """The social game of this channel and the user's seat in it."""
-        table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
-        if table is None or table.status != "active" or not is_social(table):
+        found = await self.bot.tables.table_in_channel(interaction.channel_id or 0)
+        if found is None or found.status != "active" or not is_social(found):
             raise UserError("asesino_social.ui.no_social_game")
+        table = self.bot.tables.handed(found)
         return table, seat_or_refuse(table, interaction.user.id)
 
     @app_commands.command(name="accuse", description=_("Open a judgement against a player (social game)"))

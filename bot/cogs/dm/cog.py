@@ -75,9 +75,7 @@ class DirectMessages(commands.Cog):
                                 channel=f"<#{x.channel_id}>") for x in tables)
             await message.channel.send(t("dm.which_game", language, games=games), allowed_mentions=SILENT)
             return
-        # the table as this process last read or committed it, when that is the version just read: a move made on
-        # it is not read again (TableService.act's hand-over; its version guard still catches a race)
-        table = self.bot.tables.recent(tables[0].id, tables[0].version) or tables[0]
+        table = self.bot.tables.handed(tables[0])
         seat = table.seat_of(message.author.id)
         assert seat is not None
         try:

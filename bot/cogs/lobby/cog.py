@@ -326,8 +326,9 @@ class Lobby(ScheduledLobbies, SeriesRounds, commands.Cog):
     async def _answer_with_lobby(self, interaction: discord.Interaction, game_id: int) -> int | None:
         """Answer a click on the lobby message by editing it to the latest lobby (not at all once the message
         became the game's table); the version of the lobby it shows, or None if that answer failed (the caller
-        then edits the message through the channel, so the lobby always shows what was committed)."""
-        table = await self.bot.tables.load(game_id)
+        then edits the message through the channel, so the lobby always shows what was committed). The latest
+        lobby this process knows, with no read (the refresh after the answer reads it: another process's change)."""
+        table = self.bot.tables.remembered(game_id) or await self.bot.tables.load(game_id)
         try:
             if table.state is not None:  # started meanwhile: the message is (about to be) the table, and stays so
                 if not interaction.response.is_done():

@@ -11,7 +11,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import Row, Update, bindparam, false, func, insert, or_, select, update
+from sqlalchemy import Row, Select, Update, bindparam, false, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import ACTIVE_STATUSES, Game, GameAction, Seat
@@ -56,49 +56,77 @@ async def game_with_seats(session: AsyncSession, game_id: int) -> tuple[Row[Any]
     return rows[0], [SeatRow(*row[-width:]) for row in rows if row[-width] is not None]
 
 
-async def active_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
+# Lists of games, each a statement that selects the games (``Game`` rows, oldest first unless said): read as ORM
+# objects by the functions below, or with their seats in one statement by :func:`games_with_seats` (what the table
+# service lists).
+def active_game_in_channel_stmt(channel_id: int) -> Select[tuple[Game]]:
     """The lobby or running game of a channel (the newest, should there be several)."""
-    stmt = (select(Game).where(Game.channel_id == channel_id, Game.status.in_(ACTIVE_STATUSES))
+    return (select(Game).where(Game.channel_id == channel_id, Game.status.in_(ACTIVE_STATUSES))
             .order_by(Game.id.desc()).limit(1))
-    return (await session.scalars(stmt)).first()
 
 
-async def lobbies_without_message(session: AsyncSession) -> Sequence[Game]:
+def lobbies_without_message_stmt() -> Select[tuple[Game]]:
     """Open lobbies whose message was never recorded (the bot stopped between the two)."""
-    stmt = select(Game).where(Game.status == "lobby", Game.lobby_message_id.is_(None)).order_by(Game.id)
-    return (await session.scalars(stmt)).all()
+    return select(Game).where(Game.status == "lobby", Game.lobby_message_id.is_(None)).order_by(Game.id)
 
 
-async def active_games_of_guild(session: AsyncSession, guild_id: int) -> Sequence[Game]:
-    stmt = select(Game).where(Game.guild_id == guild_id, Game.status.in_(ACTIVE_STATUSES)).order_by(Game.id)
-    return (await session.scalars(stmt)).all()
+def active_games_of_guild_stmt(guild_id: int) -> Select[tuple[Game]]:
+    """The lobbies and running games of a server."""
+    return select(Game).where(Game.guild_id == guild_id, Game.status.in_(ACTIVE_STATUSES)).order_by(Game.id)
 
 
-async def open_games(session: AsyncSession, *, channel_id: int | None = None,
-                     guild_id: int | None = None) -> Sequence[Game]:
+def open_games_stmt(*, channel_id: int | None = None, guild_id: int | None = None) -> Select[tuple[Game]]:
     """The games not over yet (booked, lobbies, running: statuses ``scheduled``, ``lobby``, ``active``) of
-    ``channel_id`` and/or ``guild_id`` (neither: of every server), oldest first."""
+    ``channel_id`` and/or ``guild_id`` (neither: of every server)."""
     stmt = select(Game).where(Game.status.in_(("scheduled", *ACTIVE_STATUSES)))
     if channel_id is not None:
         stmt = stmt.where(Game.channel_id == channel_id)
     if guild_id is not None:
         stmt = stmt.where(Game.guild_id == guild_id)
-    return (await session.scalars(stmt.order_by(Game.id))).all()
+    return stmt.order_by(Game.id)
 
 
-async def running_games_with_ai(session: AsyncSession) -> Sequence[Game]:
-    """Running games with at least one computer player (a seat without a user, or one its player is away from),
-    oldest first."""
+def running_games_with_ai_stmt() -> Select[tuple[Game]]:
+    """Running games with at least one computer player (a seat without a user, or one its player is away from)."""
     has_ai = select(Seat.id).where(Seat.game_id == Game.id, or_(Seat.user_id.is_(None), Seat.away)).exists()
-    stmt = select(Game).where(Game.status == "active", has_ai).order_by(Game.id)
-    return (await session.scalars(stmt)).all()
+    return select(Game).where(Game.status == "active", has_ai).order_by(Game.id)
+
+
+def active_games_of_user_stmt(user_id: int) -> Select[tuple[Game]]:
+    """Lobbies and running games where ``user_id`` holds a seat."""
+    return (select(Game).join(Seat, Seat.game_id == Game.id)
+            .where(Seat.user_id == user_id, Game.status.in_(ACTIVE_STATUSES)).order_by(Game.id))
+
+
+async def active_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
+    """See :func:`active_game_in_channel_stmt`."""
+    return (await session.scalars(active_game_in_channel_stmt(channel_id))).first()
+
+
+async def active_games_of_guild(session: AsyncSession, guild_id: int) -> Sequence[Game]:
+    """See :func:`active_games_of_guild_stmt`."""
+    return (await session.scalars(active_games_of_guild_stmt(guild_id))).all()
 
 
 async def active_games_of_user(session: AsyncSession, user_id: int) -> Sequence[Game]:
-    """Lobbies and running games where ``user_id`` holds a seat, oldest first."""
-    stmt = (select(Game).join(Seat, Seat.game_id == Game.id)
-            .where(Seat.user_id == user_id, Game.status.in_(ACTIVE_STATUSES)).order_by(Game.id))
-    return (await session.scalars(stmt)).all()
+    """See :func:`active_games_of_user_stmt`."""
+    return (await session.scalars(active_games_of_user_stmt(user_id))).all()
+
+
+async def games_with_seats(session: AsyncSession, games: Select[tuple[Game]]) -> list[tuple[Row[Any], list[SeatRow]]]:
+    """The games ``games`` selects (one of the ``*_stmt`` lists above), each as :func:`game_with_seats` reads one,
+    oldest first, in one statement (the games joined to their seats) instead of one read of seats per game."""
+    ids = games.with_only_columns(Game.id).correlate(None)  # (its ORDER BY kept: it may have a LIMIT)
+    stmt = (select(_GAMES, *(column.label(f"seat_{column.name}") for column in _SEAT_COLUMNS))
+            .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id).where(_GAMES.c.id.in_(ids))
+            .order_by(_GAMES.c.id, _SEATS.c.seat))
+    found: dict[int, tuple[Row[Any], list[SeatRow]]] = {}
+    width = len(_SEAT_COLUMNS)
+    for row in (await session.execute(stmt)).all():
+        seats = found.setdefault(row.id, (row, []))[1]
+        if row[-width] is not None:
+            seats.append(SeatRow(*row[-width:]))
+    return list(found.values())
 
 
 async def latest_guild_of_user(session: AsyncSession, user_id: int) -> int | None:
