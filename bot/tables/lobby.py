@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db.models import Game
 from bot.db.repos import games, scores, timers
 from bot.i18n import t
-from bot.tables.model import Table, TableError, TableSeat, to_table
+from bot.tables.model import LOBBY_EXPIRE, Table, TableError, TableSeat, to_table
 from bot.tables.options import validate_options, validate_rounds
 from games.core import HOST_SEAT, Event, IllegalAction, SeatInfo
 from games.core.controls import NAME_LENGTH
@@ -85,7 +85,7 @@ class LobbyMixin:
             if host_names is not None:
                 await games.add_seat(session, game_id, host_id, host_names, now)
             if expires_at is not None:
-                await timers.schedule(session, game_id, "lobby_expire", expires_at, {}, 0)
+                await timers.schedule(session, game_id, LOBBY_EXPIRE, expires_at, {}, 0)
             seats = () if host_names is None else (TableSeat(0, host_id, tuple(host_names)),)
             table = replace(to_table(row, []), seats=seats)
         self._expiry[game_id] = expires_at
@@ -255,6 +255,10 @@ class LobbyMixin:
             claim = await self._commit_guarded(session, table, claim=True, status="active", seed=drawn,
                                                state=engine.dump_state(state), started_at=self._clock(),
                                                decision_opened=started.decision_opened)
+            # the lobby's expiry has nothing left to close: disarmed here, it never wakes the timer loop (a claim,
+            # a load and a no-op handler later); a scheduled lobby's is armed at its opening version
+            if self._expiry.get(game_id, self._clock()) is not None:  # (known to have none: no statement)
+                await timers.disarm_superseded(session, game_id, (LOBBY_EXPIRE,), started.version, self._clock())
             # (with the mark before the read: the deal is shown as handed over, reading nothing back)
             handoffs[:] = [replace(await self._record(session, started, engine.intro(state), "start", claim=claim),
                                    mark=mark)]

@@ -232,6 +232,8 @@ class TimerPlan:
 #: the timer a series round's last step arms (:meth:`bot.delivery.Delivery.timers_for`): its handler posts the
 #: standings and opens the next round's lobby (:mod:`bot.cogs.lobby.series`)
 ROUND_FINISHED = "series_round_finished"
+#: the timer that closes a lobby nobody started in time (armed when the lobby opens; the deal disarms it)
+LOBBY_EXPIRE = "lobby_expire"
 
 
 def to_table(row: Game | Row[Any], seats: Sequence[Seat | SeatRow], *, with_state: bool = True) -> Table:

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db.models import Game
 from bot.db.repos import games, scores, timers
 from bot.locks import KeyedLocks
-from bot.tables.model import Table, TableError, to_table
+from bot.tables.model import LOBBY_EXPIRE, Table, TableError, to_table
 from bot.tables.options import validate_options, validate_rounds
 
 #: the timer that opens a scheduled lobby
@@ -110,7 +110,7 @@ booking's first write waits for the other's transaction). Raises
                           (await scores.create_series(session, table.guild_id, table.channel_id, table.game,
                                                       table.mode, rounds, now)).id)
                 await self._commit_guarded(session, table, status="lobby", series_id=series)
-                await timers.schedule(session, game_id, "lobby_expire", expires_at, {}, table.version + 1)
+                await timers.schedule(session, game_id, LOBBY_EXPIRE, expires_at, {}, table.version + 1)
                 outcome = "opened"
         return await self.load(game_id), outcome
 

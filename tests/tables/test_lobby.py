@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -9,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from bot.db.models import Series
 from bot.tables import TableError, TableService
 from tests.support.sql_count import SqlCount
-from tests.tables.conftest import Outbox
+from tests.tables.conftest import NOW, Outbox
 from tests.tables.helpers import CHANNEL, GUILD, HOST, lobby, started
 
 
@@ -151,6 +153,20 @@ async def test_expire_cancels_only_a_lobby(service: TableService) -> None:
     assert (await service.expire(waiting.id)).status == "cancelled"
     running = await started(service, 2, channel=CHANNEL + 1)
     assert (await service.expire(running.id)).status == "active"
+
+
+async def test_the_deal_disarms_the_lobby_s_expiry_in_its_own_transaction(service: TableService) -> None:
+    """A lobby opened with an expiry that starts before it leaves no ``lobby_expire`` timer to claim: none is
+    pending after the deal, and none is claimed when its time comes (it would wake, load and do nothing)."""
+    expires = NOW + timedelta(minutes=30)
+    table = await service.open_lobby(GUILD, CHANNEL, HOST, "potato", "classic", {"passes": 3}, expires_at=expires)
+    assert [t.kind for t in await service.pending_timers(table.id)] == ["lobby_expire"]
+    for n in range(3):
+        await service.join(table.id, HOST + n, [f"p{n}"])
+    await service.start(table.id, HOST, seed=7)
+    assert "lobby_expire" not in [t.kind for t in await service.pending_timers(table.id)]
+    claimed = await service.claim_timers(expires + timedelta(minutes=1), timedelta(seconds=60))
+    assert "lobby_expire" not in [t.kind for t in claimed]
 
 
 async def test_lookups_by_channel_user_and_guild(service: TableService) -> None:
