@@ -241,7 +241,7 @@ class CoronerBot(Coroner):
         try:
             if name in ("secrets", "watch") or (name, arg) == ("host", "panel"):  # answered with a private message:
                 await acknowledge_if_slow(interaction, ephemeral=True, thinking=True)  # deferred first while it is slow
-            table = self.tables.recent(game_id, version) or await self.tables.load(game_id)
+            table = await self.tables.at(game_id, version)
             if name == "secrets":
                 await show_secrets(interaction, table)
                 return
@@ -266,7 +266,7 @@ class CoronerBot(Coroner):
         """Route a game modal's submit (see :mod:`bot.modals`) to the game's UI; errors become ephemeral replies."""
         table = None
         try:
-            table = self.tables.recent(game_id, version) or await self.tables.load(game_id)
+            table = await self.tables.at(game_id, version)
             if name == LOBBY_OPTIONS:  # the host's Options form on a lobby
                 await self.get_cog("Lobby").on_options_form(interaction, table, values)  # type: ignore[union-attr]
                 return

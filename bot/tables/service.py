@@ -215,6 +215,19 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
             return None
         return found[0]
 
+    async def at(self, game_id: int, version: int) -> Table:
+        """The table of ``game_id`` for a control drawn at ``version``: :meth:`recent`'s, with no query, else
+        read (:meth:`load`). Raises ``TableError("table.not_found")``."""
+        return self.recent(game_id, version) or await self.load(game_id)
+
+    async def since(self, game_id: int, version: int) -> Table:
+        """The table of ``game_id`` for a timer armed by the step that made ``version``: the running table this
+        process remembers (:meth:`recent`, any version) when it is no older than that step, with no query (what the
+        timer was armed for is in it; a later step that makes something else due arms its own timer; a move made
+        on it meets :meth:`act`'s version guard), else read (:meth:`load`)."""
+        known = self.recent(game_id, 0)
+        return known if known is not None and known.version >= version else await self.load(game_id)
+
     def handed(self, table: Table) -> Table:
         """``table`` (just read, e.g. by :meth:`table_in_channel`) or, when this process remembers the game at that
         very version (:meth:`recent`), the remembered table: a move made on it is then not read again

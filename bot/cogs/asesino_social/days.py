@@ -98,7 +98,8 @@ def clock_timers(table: Table) -> list[TimerPlan]:
 async def on_day_end(bot: Coroner, timer: Any) -> None:
     """The ``social_day_end`` handler (see the module docstring). Never raises: a failure re-arms the timer."""
     try:
-        await end_day(bot, timer.game_id, timer.payload.get("day"), await clock_table(bot, timer))
+        table = await bot.tables.since(timer.game_id, timer.version_at_schedule)
+        await end_day(bot, timer.game_id, timer.payload.get("day"), table)
     except Exception:
         log.exception("ending day %s of social game %s failed; trying again in %s", timer.payload.get("day"),
                       timer.game_id, RETRY)
@@ -108,23 +109,12 @@ async def on_day_end(bot: Coroner, timer: Any) -> None:
             log.exception("could not re-arm the day end of social game %s", timer.game_id)
 
 
-async def clock_table(bot: Coroner, timer: Any) -> Table:
-    """The game a clock timer (a day's end, a judgement's expiry) fires for: as this process last read or committed
-    it, with no read, when that is no older than the step that armed the timer (``version_at_schedule``: what it was
-    armed for is in it, and whatever a later step makes due arms a timer of its own; the clock's move made on it is
-    checked against the game as it is by the version guard of :meth:`bot.tables.TableService.act`), else read."""
-    known = bot.tables.remembered(timer.game_id)
-    if known is not None and known.status == "active" and known.version >= timer.version_at_schedule:
-        return known
-    return await bot.tables.load(timer.game_id)
-
-
 async def end_day(bot: Coroner, game_id: int, day: Any, loaded: Table | None = None) -> None:
     """End ``day`` of the game, and every later overdue day, if its boundary has passed (:func:`catch_up`: the
     last day's end arms the next day's timer with it, :func:`clock_timers`); when it ended none, make sure the
     current day has a pending timer. Raises on any failure but a stale day or a finished game. The game is read
-    once (not at all when handed as ``loaded``: :func:`clock_table`); each step's committed table is handed on
-    rather than read again."""
+    once (not at all when handed as ``loaded``: :meth:`bot.tables.TableService.since`); each step's committed table
+    is handed on rather than read again."""
     loaded = loaded or await bot.tables.load(game_id)
     if loaded.status != "active" or not is_social(loaded):
         return
@@ -211,7 +201,7 @@ async def ensure_day_timer(bot: Coroner, table: Table) -> None:
 async def on_judgements(bot: Coroner, timer: Any) -> None:
     """The ``social_judgements`` handler: apply what the clock has due (judgements whose window has ended, after
     any overdue day: an action stamped past the boundary would be refused)."""
-    await catch_up(bot, timer.game_id, await clock_table(bot, timer))
+    await catch_up(bot, timer.game_id, await bot.tables.since(timer.game_id, timer.version_at_schedule))
 
 
 def install(bot: Coroner) -> None:

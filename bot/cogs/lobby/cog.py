@@ -234,7 +234,7 @@ class Lobby(ScheduledLobbies, SeriesRounds, commands.Cog):
                     table = await tables.start(game_id, user.id)
                     # a game whose start said nothing (the table this process remembers once the deal was shown
                     # here says where it is: no read)
-                    shown = tables.recent(game_id, table.version) or await tables.load(game_id)
+                    shown = await tables.at(game_id, table.version)
                     if shown.table_message_id is None:
                         await self.bot.delivery.show_table(table)
             if not edit:
