@@ -47,7 +47,7 @@ from bot.locks import KeyedLocks
 from bot.tables.leases import LEASE as LEASE  # (re-exported: the lease the drains work under)
 from bot.tables.leases import DeliveryHooks, Lease, LeaseKeeper
 from bot.tables.model import Table, to_table
-from bot.tables.step import StepInfo, reset_step, set_step, step_info
+from bot.tables.step import ANSWERING, StepInfo, reset_step, set_step, step_info
 from bot.tables.step import current_step as current_step  # (re-exported: what a ``deliver`` call shows)
 from games.core import Event
 
@@ -100,6 +100,9 @@ class Handoff:
     lease: Lease | None
     #: :meth:`Deliverer.mark` of the game when the step's transaction read the table
     mark: int | None = None
+    #: the seat whose interaction the step's move answers (:data:`bot.tables.step.ANSWERING` when it was
+    #: committed; None: none): its delivery, by whichever drain of this process, knows it (:attr:`StepInfo.answers`)
+    answers: int | None = None
 
 
 class Deliverer(LeaseKeeper):
@@ -125,6 +128,10 @@ class Deliverer(LeaseKeeper):
         self._queued: dict[int, Handoff] = {}
         #: the steps (outbox ids) a drain showed from :attr:`_queued` for the drain they were handed to
         self._taken: set[int] = set()
+        #: per step (outbox id) committed here, the seat whose interaction it answers (:attr:`Handoff.answers`),
+        #: until it is shown, whichever drain shows it and however (handed over or read back); bounded: a step
+        #: forgotten here (or shown by another process) DMs its confirmations, said twice at worst
+        self._answers: LRUCache[int, int] = LRUCache(maxsize=MARKS)
 
     async def drain(self, game_id: int, handoff: Handoff | None = None, *, pending: bool = False) -> int:
         """Deliver every undelivered step of ``game_id`` in order; returns how many this call delivered (0 when
@@ -134,6 +141,8 @@ class Deliverer(LeaseKeeper):
         whose delivery fails: it is retried by the next drain (the next move, Discord answering again, or the
         :data:`RETRY_TIMER` armed :func:`retry_after` later), see :meth:`_failed`. The lease is renewed every third
         of :data:`LEASE` while this runs."""
+        if handoff is not None and handoff.answers is not None:
+            self._answers[handoff.entry.id] = handoff.answers
         if self._deliver is None or game_id in _DRAINING.get():
             return 0
         token = _DRAINING.set(_DRAINING.get() | {game_id})
@@ -269,14 +278,16 @@ class Deliverer(LeaseKeeper):
             async with self._sessions() as session, session.begin():
                 await outbox.record_sent(session, entry.id, sent)
 
-        step = step_info(entry, lease.shown, record, table_row, fresh=fresh)
+        step = step_info(entry, lease.shown, record, table_row, fresh=fresh, answers=self._answers.get(entry.id))
         token = set_step(step)
+        answering = ANSWERING.set(None)  # (a move its delivery makes answers nobody's interaction)
         try:
             assert self._deliver is not None
             await self._deliver(table, events)
         except Exception as exc:  # the step stays committed; it is retried, then given up
             return await self._failed(table, entry, lease, step, exc, last=last)
         finally:
+            ANSWERING.reset(answering)
             reset_step(token)
         changed = step.shows if step.shows is not None and step.shows != lease.shown else None
         try:
@@ -293,6 +304,7 @@ class Deliverer(LeaseKeeper):
             step.forget_writes()
             return await self._failed(table, entry, lease, step, exc, last=last)
         await step.done()
+        self._answers.pop(entry.id, None)
         lease.shown = step.shows or lease.shown
         return True, after
 

@@ -38,6 +38,10 @@ PLANNED = "*"
 #: how far before the step's commit a resumed delivery looks for the step's messages (as the delivery's own anchors)
 SKEW = timedelta(seconds=5)
 _DISCORD_EPOCH_MS = 1_420_070_400_000
+#: the seat whose interaction is being answered while its move is applied (None: none; :func:`bot.replies.replying`
+#: sets it): a step committed under it records it (:attr:`bot.tables.outbox.Handoff.answers`) and its delivery
+#: judges that seat's confirmations by it (:attr:`StepInfo.answers`), whichever task delivers the step
+ANSWERING: ContextVar[int | None] = ContextVar("coroner_replying", default=None)
 
 
 def plan_intent(at: datetime) -> dict[str, int]:
@@ -71,6 +75,9 @@ class StepInfo:
     #: this is the step's first delivery (handed over by its own transaction): nothing was created yet, whatever
     #: :attr:`planned` says
     fresh: bool = False
+    #: the seat whose interaction the move of this step answers (its own confirmations are that answer, not DMs:
+    #: :func:`bot.replies.in_reply`), None: none, or unknown (a step read back from the outbox: then DMed)
+    answers: int | None = None
     _counts: dict[str, int] = field(default_factory=dict, compare=False)
     _shows: list[str] = field(default_factory=list, compare=False)
     _unrecorded: dict[str, int] = field(default_factory=dict, compare=False)
@@ -179,15 +186,17 @@ def current_step() -> StepInfo | None:
 
 def step_info(entry: OutboxEntry, shown: str | None,
               record: Callable[[dict[str, int]], Awaitable[None]] | None = None,
-              table_row: live.Snapshot | None = None, *, fresh: bool = False) -> StepInfo:
+              table_row: live.Snapshot | None = None, *, fresh: bool = False,
+              answers: int | None = None) -> StepInfo:
     """The :class:`StepInfo` of delivering ``entry`` (``fresh``: its first delivery, handed over by the
-    transaction that committed it)."""
+    transaction that committed it; ``answers``: :attr:`StepInfo.answers`)."""
     deadlines: dict[str, datetime] = {}
     for timer in entry.timers:
         deadlines.setdefault(timer["kind"], datetime.fromisoformat(timer["due_at"]))
     sent = {str(nonce): int(message_id) for nonce, message_id in (entry.sent or {}).items()}
     planned = sent.pop(PLANNED, None)
-    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown, sent, record, table_row, planned, fresh)
+    return StepInfo(entry.id, entry.version, entry.kind, deadlines, shown, sent, record, table_row, planned, fresh,
+                    answers)
 
 
 def set_step(step: StepInfo | None) -> Any:
