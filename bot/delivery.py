@@ -93,7 +93,7 @@ class Delivery:
             await self.dm(table, seat, out)
         if step is not None and step.kind == "start":  # every seat's DMs are tried when the game starts
             await self._probe_dms(table, private)
-        for out in medium:
+        for out in merged(medium):  # one message per step where Discord's limits allow (issue 20)
             await self.post_medium(table, out)
         if not gone and (lines or (step is not None and step.kind == "start")):
             await self._report_closed_dms(table)

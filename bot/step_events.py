@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.achievements import earned_lines
+from bot.budget import CONTENT, EMBED_TOTAL, EMBEDS, embed_size, size
 from bot.i18n.catalog import plain_number
 from bot.seat_controls import seat_line
 from bot.ui import GameUI, Outgoing, RenderContext, text_name, ui_for
@@ -81,17 +82,23 @@ def outcome_embed(ctx: RenderContext, table: Table) -> discord.Embed:
 
 
 def merged(outs: list[Outgoing]) -> list[Outgoing]:
-    """One seat's DMs of one step as few messages as Discord allows: consecutive ones are joined while they fit
-    (10 embeds, 10 files, one set of components)."""
+    """One seat's DMs of one step (or one step's official medium posts) as few messages as Discord allows:
+    consecutive ones are joined while they fit whole (10 embeds and 6000 characters over their embeds, 10 files,
+    2000 of content, one set of components: :mod:`bot.budget`), so joining never cuts a text."""
     joined: list[Outgoing] = []
+    sizes: list[int] = []  # per joined message, its embeds' size as Discord counts it
     for out in outs:
         last = joined[-1] if joined else None
+        grown = sum(embed_size(e.to_dict()) for e in out.embeds)
         if (last is None or (last.view is not None and out.view is not None)
-                or len(last.embeds) + len(out.embeds) > 10 or len(last.files) + len(out.files) > 10
-                or len(last.content or "") + len(out.content or "") >= 2000):
+                or len(last.embeds) + len(out.embeds) > EMBEDS or len(last.files) + len(out.files) > 10
+                or sizes[-1] + grown > EMBED_TOTAL
+                or size(last.content or "") + size(out.content or "") >= CONTENT):
+            sizes.append(grown)
             joined.append(Outgoing(content=out.content, embeds=list(out.embeds), view=out.view, files=list(out.files),
                                    mentions=out.mentions))
             continue
+        sizes[-1] += grown
         last.content = "\n".join(text for text in (last.content, out.content) if text) or None
         last.embeds += out.embeds
         last.files += out.files
