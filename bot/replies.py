@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from bot.tables.step import ANSWERING, current_step
+from bot.tables.step import ANSWERED_SEAT, current_step
 from games.core import Event
 
 #: the seat whose interaction is being answered while its move is applied (None: no such answer)
-REPLYING = ANSWERING
+REPLYING = ANSWERED_SEAT
 
 
 @contextmanager

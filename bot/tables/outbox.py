@@ -47,7 +47,7 @@ from bot.locks import KeyedLocks
 from bot.tables.leases import LEASE as LEASE  # (re-exported: the lease the drains work under)
 from bot.tables.leases import DeliveryHooks, Lease, LeaseKeeper
 from bot.tables.model import Table, to_table
-from bot.tables.step import ANSWERING, StepInfo, reset_step, set_step, step_info
+from bot.tables.step import ANSWERED_SEAT, StepInfo, reset_step, set_step, step_info
 from bot.tables.step import current_step as current_step  # (re-exported: what a ``deliver`` call shows)
 from games.core import Event
 
@@ -100,7 +100,7 @@ class Handoff:
     lease: Lease | None
     #: :meth:`Deliverer.mark` of the game when the step's transaction read the table
     mark: int | None = None
-    #: the seat whose interaction the step's move answers (:data:`bot.tables.step.ANSWERING` when it was
+    #: the seat whose interaction the step's move answers (:data:`bot.tables.step.ANSWERED_SEAT` when it was
     #: committed; None: none): its delivery, by whichever drain of this process, knows it (:attr:`StepInfo.answers`)
     answers: int | None = None
 
@@ -280,14 +280,14 @@ class Deliverer(LeaseKeeper):
 
         step = step_info(entry, lease.shown, record, table_row, fresh=fresh, answers=self._answers.get(entry.id))
         token = set_step(step)
-        answering = ANSWERING.set(None)  # (a move its delivery makes answers nobody's interaction)
+        answered = ANSWERED_SEAT.set(None)  # (a move its delivery makes answers nobody's interaction)
         try:
             assert self._deliver is not None
             await self._deliver(table, events)
         except Exception as exc:  # the step stays committed; it is retried, then given up
             return await self._failed(table, entry, lease, step, exc, last=last)
         finally:
-            ANSWERING.reset(answering)
+            ANSWERED_SEAT.reset(answered)
             reset_step(token)
         changed = step.shows if step.shows is not None and step.shows != lease.shown else None
         try:

@@ -48,7 +48,7 @@ from bot.tables.outbox import RETRY_TIMER, Deliver, Deliverer, Handoff
 from bot.tables.reads import ReadsMixin
 from bot.tables.schedule import ScheduleMixin
 from bot.tables.seats import OFFER_TIMER, abandoned_outcome, admit_seat_change, change_seat, steps_since_decision
-from bot.tables.step import ANSWERING, plan_intent
+from bot.tables.step import ANSWERED_SEAT, plan_intent
 from bot.tables.timing import TimersMixin
 from games.core import Event, IllegalAction, SeatInfo
 from games.core.controls import PauseGame, ResumeGame
@@ -181,7 +181,7 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
             assert lease is not None
             lease.first = lease.untried = entry.id
         due = min((p.due_at for p in plans), default=None)
-        return Handoff(table, entry, due, lease, answers=ANSWERING.get())
+        return Handoff(table, entry, due, lease, answers=ANSWERED_SEAT.get())
 
     async def _send(self, handoff: Handoff) -> None:
         """Show the committed steps of the game (call after commit, outside the game's lock), starting from what

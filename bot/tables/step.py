@@ -41,7 +41,7 @@ _DISCORD_EPOCH_MS = 1_420_070_400_000
 #: the seat whose interaction is being answered while its move is applied (None: none; :func:`bot.replies.replying`
 #: sets it): a step committed under it records it (:attr:`bot.tables.outbox.Handoff.answers`) and its delivery
 #: judges that seat's confirmations by it (:attr:`StepInfo.answers`), whichever task delivers the step
-ANSWERING: ContextVar[int | None] = ContextVar("coroner_replying", default=None)
+ANSWERED_SEAT: ContextVar[int | None] = ContextVar("coroner_replying", default=None)
 
 
 def plan_intent(at: datetime) -> dict[str, int]:
