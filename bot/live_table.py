@@ -4,8 +4,8 @@ it ends, edited in place.
 * A step edits the table: through the interaction that made the move when it came from the table message (a
   component on it, or a modal one opened: ``interaction.response.edit_message``, callback type 7, or, when the
   move was slow and :func:`bot.deadline.in_time` deferred it (type 6), the deferred response's edit; no cost to
-  the bot's REST budget), else with one PATCH (moves made by DM, by a timer, or on a
-  private panel). :meth:`bot.ui.GameUI.play` sets the interaction (:data:`bot.ui.ANSWERING`).
+  the bot's REST budget), or through the table click that opened the private panel it was made on
+  (:mod:`bot.panels`), else with one PATCH (moves made by DM, by a timer, or on a panel whose click expired). :meth:`bot.ui.GameUI.play` sets the interaction (:data:`bot.ui.ANSWERING`).
 * The table is posted again (and the old one stripped of its buttons) only when it has scrolled out of sight:
   more than ``table_repost_after`` messages (a ``/config`` setting) arrived in the channel after it, counted from
   the gateway's MESSAGE_CREATE events (no message content needed; those under the lobby before the start are
@@ -37,6 +37,7 @@ from cachetools import TTLCache
 
 from bot.db.repos import games, live, timers
 from bot.deadline import answer_lock
+from bot.panels import Panels
 from bot.seen import SeenMessages
 from bot.table_log import appended, kept, shown
 from bot.tables.model import TimerPlan
@@ -83,6 +84,8 @@ class LiveTable:
                                                      timer=lambda: bot.clock.now().timestamp())
         #: the latest messages this process's gateway saw per channel (:meth:`_catch_up` counts on them first)
         self._seen = SeenMessages()
+        #: the table clicks private panels were opened from: a move made on one edits the table through it
+        self.panels = Panels()
         bot.add_listener(self.on_message, "on_message")
         bot.add_listener(self.on_disconnect, "on_disconnect")
 
@@ -278,6 +281,8 @@ class LiveTable:
 
     async def _edit(self, table: Table, message_id: int, out: Outgoing) -> None:
         interaction = ANSWERING.get()
+        if interaction is not None and (interaction.message is None or interaction.message.id != message_id):
+            interaction = self.panels.opener(interaction) or interaction  # a move made on a private panel
         if interaction is not None and interaction.message is not None and interaction.message.id == message_id:
             ANSWERING.set(None)  # one answer per interaction
             try:

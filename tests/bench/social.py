@@ -29,6 +29,7 @@ from typing import Any
 from bot.tables import Table
 from tests.discord_double import StoredMessage
 from tests.e2e.conftest import World
+from tests.e2e.social import panel_of
 
 TITLE = "Asesino en Serie — social game"
 OPTIONS = {"max_days": 3}
@@ -77,10 +78,7 @@ async def social_move(world: World, table: Table, rng: random.Random, title: str
 async def _pick(world: World, table: Table, seat: int, action: Any) -> bool:
     """My actions -> the action's target select (False when its select is not on the panel's first page)."""
     user = _user(world, table, seat)
-    handle = await user.click(_latest(world), label="My actions")
-    await handle.response()
-    panel = handle.original
-    assert panel is not None
+    panel = await panel_of(await user.click(_latest(world), label="My actions"))
     target = str(getattr(action, TARGETS[action.type]))
     select = next((s for s in panel.selects() if s["custom_id"].endswith(f":social_target:{action.type}")
                    and target in [o["value"] for o in s["options"]]), None)
@@ -145,10 +143,7 @@ async def _back(world: World, table: Table, seat: int, judgement: int) -> None:
 async def _letter(world: World, table: Table, seat: int) -> None:
     """My actions -> Write the Farewell Letter -> its form, submitted."""
     user = _user(world, table, seat)
-    handle = await user.click(_latest(world), label="My actions")
-    await handle.response()
-    panel = handle.original
-    assert panel is not None
+    panel = await panel_of(await user.click(_latest(world), label="My actions"))
     button = next(b for b in panel.buttons() if b["custom_id"].endswith(":social_write:write_letter"))
     form = await user.click(panel, custom_id=button["custom_id"])
     assert (await form.response()).modal is not None

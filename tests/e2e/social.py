@@ -5,11 +5,21 @@ from __future__ import annotations
 
 from bot.tables import Table
 from tests.discord_double import StoredMessage, User
+from tests.discord_double.interactions import InteractionHandle
 from tests.e2e.conftest import World, shown_lines, until_delivered
 from tests.support.newgame import newgame
 
 TITLE = "Asesino en Serie — social game"
 SEED = 9  # deals killer, doctor, detective, journalist and two victims to six players
+
+
+async def panel_of(handle: InteractionHandle) -> StoredMessage:
+    """The private panel a click on the table opened (My actions): the ephemeral follow-up of the click, which is
+    acknowledged as an update of the table (:mod:`bot.panels`)."""
+    await handle.response()
+    (panel, *_) = await handle.wait_followups(1)
+    assert panel.ephemeral
+    return panel
 
 
 def statuses(world: World) -> list[StoredMessage]:
@@ -55,10 +65,7 @@ async def start_game(world: World, players: list[User]) -> Table:
 
 async def pick(world: World, user: User, kind: str, target: int) -> str:
     """My actions -> the ``kind`` select -> ``target``; returns the ephemeral confirmation."""
-    panel_handle = await user.click(statuses(world)[-1], label="My actions")
-    assert (await panel_handle.response()).ephemeral
-    panel = await panel_handle.wait_original()
-    assert panel is not None
+    panel = await panel_of(await user.click(statuses(world)[-1], label="My actions"))
     select = next(s for s in panel.selects() if f":social_target:{kind}" in s["custom_id"])
     assert str(target) in [o["value"] for o in select["options"]]
     handle = await user.select(panel, select["custom_id"], [str(target)])

@@ -19,6 +19,7 @@ from tests.e2e.social import (
     count_in_statuses,
     dm_text,
     medium_posts,
+    panel_of,
     pick,
     seat,
     six_players,
@@ -154,10 +155,7 @@ async def test_refusals_answer_privately_and_change_nothing(world: World) -> Non
         table = await start_game(world, players)
         who = cast(table, players)
         await pick(world, who["killer"], "recruit", seat(table, who["accomplice"]))
-        stale = await who["accomplice"].click(statuses(world)[-1], label="My actions")
-        await stale.response()
-        panel = stale.original
-        assert panel is not None
+        panel = await panel_of(await who["accomplice"].click(statuses(world)[-1], label="My actions"))
         crime = next(s for s in panel.selects() if ":social_target:crime" in s["custom_id"])
         await pick(world, who["killer"], "crime", seat(table, who["bystander"]))
         before = await version(world, table)
@@ -202,12 +200,10 @@ async def test_my_actions_pages_its_selects_when_more_kinds_exist_than_fit(world
         table = await start_game(world, players)
         who = cast(table, players)
         killer = who["killer"]
-        first = await killer.click(statuses(world)[-1], label="My actions")
-        await first.response()
-        assert first.original is not None
-        assert [s["custom_id"].split(":")[-1] for s in first.original.selects()] == ["recruit"]
-        assert "Anonymous post" in [b["label"] for b in first.original.buttons()]
-        more = await killer.click(first.original, label="More actions (2/2)")
+        first = await panel_of(await killer.click(statuses(world)[-1], label="My actions"))
+        assert [s["custom_id"].split(":")[-1] for s in first.selects()] == ["recruit"]
+        assert "Anonymous post" in [b["label"] for b in first.buttons()]
+        more = await killer.click(first, label="More actions (2/2)")
         assert (await more.response()).ephemeral and more.original is not None
         (accuse,) = more.original.selects()
         assert accuse["custom_id"].endswith(":social_target:open_judgement")
@@ -215,8 +211,8 @@ async def test_my_actions_pages_its_selects_when_more_kinds_exist_than_fit(world
 
         done = await killer.select(more.original, accuse["custom_id"], [str(seat(table, who["doctor"]))])
         assert "Judgement opened" in (await done.wait_followups(1))[0].content
-        recruit = first.original.selects()[0]["custom_id"]
-        done = await killer.select(first.original, recruit, [str(seat(table, who["accomplice"]))])
+        recruit = first.selects()[0]["custom_id"]
+        done = await killer.select(first, recruit, [str(seat(table, who["accomplice"]))])
         await done.wait_followups(1)
         await dm_text(world, who["accomplice"], "has made you the accomplice")
 

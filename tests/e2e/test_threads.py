@@ -12,7 +12,8 @@ from bot.tables import Table
 from tests.discord_double import Channel, StoredMessage, User
 from tests.discord_double.permissions import MANAGE_THREADS, PRIVATE_THREADS, README_MINIMAL
 from tests.e2e.conftest import World, confirm_cancel, refusal, until_delivered
-from tests.e2e.social import cast, count_in_statuses, dm_text, pick, seat, six_players, start_game, statuses
+from tests.e2e.social import (cast, count_in_statuses, dm_text, panel_of, pick, seat, six_players, start_game,
+                              statuses)
 from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.usefixtures("social_seed")
@@ -84,9 +85,7 @@ async def pick_anywhere(world: World, user: User, kind: str, target: int) -> Non
     """:func:`tests.e2e.social.pick` by custom_id (any language)."""
     table_message = latest_table(world)
     actions = next(b for b in table_message.buttons() if ":social_actions" in b["custom_id"])
-    handle = await user.click(table_message, custom_id=actions["custom_id"])
-    panel = await handle.wait_original()
-    assert panel is not None
+    panel = await panel_of(await user.click(table_message, custom_id=actions["custom_id"]))
     select = next(s for s in panel.selects() if f":social_target:{kind}" in s["custom_id"])
     await (await user.select(panel, select["custom_id"], [str(target)])).wait_followups(1)
 

@@ -253,8 +253,8 @@ class SocialUI(GameUI):
         elif name == "social_target" and arg in TARGET_KINDS and values:
             await interaction.response.defer(ephemeral=True, thinking=True)
             action = {"type": arg, TARGET_FIELD.get(arg, "target"): int(values[0])}
-            with replying(seat):
-                result = await self.play(bot, table, interaction.user.id, action)
+            with replying(seat):  # (the table is edited through the click that opened the panel: bot.panels)
+                result = await self.play(bot, table, interaction.user.id, action, interaction=interaction)
             after = RenderContext(result.table, result.table.language)
             lines = [render.event_text(after, e) for e in own_events(result.events, seat, OWN_RESULTS)]
             await interaction.followup.send(clip("\n".join([ctx.t(f"asesino_social.ui.done.{arg}"), *lines]),
@@ -295,8 +295,9 @@ class SocialUI(GameUI):
             lines.append(ctx.t("asesino_social.deprived"))
         if not me.alive:
             lines.append(ctx.t(dead_reason(table.state, seat)))
-        await interaction.response.send_message("\n".join(lines), view=view_of(*items), ephemeral=True,
-                                                allowed_mentions=SILENT)
+        bot: Coroner = interaction.client  # type: ignore[assignment]
+        await bot.delivery.live.panels.show(interaction, (table.table_message_id, table.lobby_message_id),
+                                            "\n".join(lines), view_of(*items), allowed_mentions=SILENT)
 
     # --- DMs ------------------------------------------------------------------------------------------------
     def accepts_dm(self, table: Table, seat: int | None) -> bool:
