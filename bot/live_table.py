@@ -5,7 +5,8 @@ it ends, edited in place.
   component on it, or a modal one opened: ``interaction.response.edit_message``, callback type 7, or, when the
   move was slow and :func:`bot.deadline.in_time` deferred it (type 6), the deferred response's edit; no cost to
   the bot's REST budget), or through the table click that opened the private panel it was made on
-  (:mod:`bot.panels`), else with one PATCH (moves made by DM, by a timer, or on a panel whose click expired). :meth:`bot.ui.GameUI.play` sets the interaction (:data:`bot.ui.ANSWERING`).
+  (:mod:`bot.panels`), else with one PATCH (moves made by DM, by a timer, or on a panel whose click expired).
+  :meth:`bot.ui.GameUI.play` sets the interaction (:data:`bot.ui.ANSWERING`).
 * The table is posted again (and the old one stripped of its buttons) only when it has scrolled out of sight:
   more than ``table_repost_after`` messages (a ``/config`` setting) arrived in the channel after it, counted from
   the gateway's MESSAGE_CREATE events (no message content needed; those under the lobby before the start are

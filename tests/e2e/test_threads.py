@@ -12,8 +12,7 @@ from bot.tables import Table
 from tests.discord_double import Channel, StoredMessage, User
 from tests.discord_double.permissions import MANAGE_THREADS, PRIVATE_THREADS, README_MINIMAL
 from tests.e2e.conftest import World, confirm_cancel, refusal, until_delivered
-from tests.e2e.social import (cast, count_in_statuses, dm_text, panel_of, pick, seat, six_players, start_game,
-                              statuses)
+from tests.e2e.social import cast, count_in_statuses, dm_text, panel_of, pick, seat, six_players, start_game, statuses
 from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.usefixtures("social_seed")

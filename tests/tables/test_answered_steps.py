@@ -20,9 +20,10 @@ KEYS = frozenset({"potato.whisper"})
 
 
 class Dms:
-    """A deliver callback recording, per step (its version: a step read back is shown with the latest table), the seats it DMs (seat events that are no echo, as
-    :meth:`bot.ui.GameUI.echoes` asks :func:`bot.replies.in_reply`) and the task that delivered it; the step of
-    version ``hold`` waits for :attr:`release` (set :attr:`entered` first)."""
+    """A deliver callback recording, per step (by its version: a step read back is shown with the latest table),
+    the seats it DMs (seat events that are no echo, as :meth:`bot.ui.GameUI.echoes` asks
+    :func:`bot.replies.in_reply`) and the task that delivered it; the step of version ``hold`` waits for
+    :attr:`release` (set :attr:`entered` first)."""
 
     def __init__(self, hold: int | None = None) -> None:
         self.dms: dict[int, list[int]] = {}
