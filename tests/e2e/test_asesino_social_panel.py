@@ -4,13 +4,14 @@ too old, the table is edited with a PATCH of its message as before (issue 20).""
 
 from __future__ import annotations
 
+import importlib
 from datetime import timedelta
 
 import pytest
 
 import bot.panels
 from tests.e2e.conftest import World
-from tests.e2e.social import cast, count_in_statuses, dm_text, pick, seat, six_players, start_game, statuses
+from tests.e2e.social import cast, count_in_statuses, dm_text, panel_of, pick, seat, six_players, start_game, statuses
 
 pytestmark = pytest.mark.usefixtures("social_seed")
 
@@ -51,3 +52,25 @@ async def test_past_the_clicks_token_the_table_is_patched(world: World, monkeypa
     monkeypatch.setattr(bot.panels, "MARGIN", timedelta(minutes=15))  # every click's token counts as too old
     async with world.running():
         assert await murder(world) == (1, 0)
+
+
+async def test_a_move_on_the_panels_next_page_edits_the_table_through_the_first_click(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one select to a page, the Killer opens the accusation from "More actions (2/2)" (a click on the panel,
+    answered with the next page): that page keeps the table click its panel came from."""
+    players = await six_players(world)
+    async with world.running():
+        # the bot (re)loads its extension modules: patch the copy it runs
+        monkeypatch.setattr(importlib.import_module("bot.cogs.asesino_social.ui"), "MAX_SELECTS", 1)
+        table = await start_game(world, players)
+        who = cast(table, players)
+        first = await panel_of(await who["killer"].click(statuses(world)[-1], label="My actions"))
+        more = await who["killer"].click(first, label="More actions (2/2)")
+        assert (await more.response()).ephemeral and more.original is not None
+        (accuse,) = more.original.selects()
+        since = len(world.double.requests)
+        done = await who["killer"].select(more.original, accuse["custom_id"], [str(seat(table, who["doctor"]))])
+        assert "Judgement opened" in (await done.wait_followups(1))[0].content
+        await world.double.wait_for(lambda: any(":social_back:1" in b["custom_id"]
+                                                for b in statuses(world)[-1].buttons()), what="its Back button")
+        assert table_edits(world, since) == (0, 1)
