@@ -207,7 +207,7 @@ class LiveTable:
         self._caught_up.add(table.id)
         async with self.bot.sessions() as session, session.begin():
             old, moved = await self._write(session, table, message_id, steps, ping, known, counted)
-        await self._recorded(table, old, moved, ping)
+        await self._recorded(table, message_id, old, moved, ping)
 
     def _record_with(self, step: StepInfo, table: Table, message_id: int, steps: list[Any],
                      ping: TimerPlan | None = None, known: LiveTableState | live.Snapshot | None = None,
@@ -229,7 +229,7 @@ class LiveTable:
 
         async def after() -> None:
             if written:
-                await self._recorded(table, *written[0], ping)
+                await self._recorded(table, message_id, *written[0], ping)
 
         step.write_with(write, after)
 
@@ -257,9 +257,13 @@ class LiveTable:
             await timers.schedule(session, table.id, ping.kind, ping.due_at, ping.payload, table.version)
         return old, moved
 
-    async def _recorded(self, table: Table, old: int | None, moved: bool, ping: TimerPlan | None) -> None:
+    async def _recorded(self, table: Table, message_id: int, old: int | None, moved: bool,
+                        ping: TimerPlan | None) -> None:
+        """After the commit of what :meth:`_write` recorded: the table service is told where the table is when it
+        may have moved (:meth:`bot.tables.TableService.moved_to`: the table it remembers holds on), the ping's
+        timer wakes the timer loop, the old ping goes."""
         if moved:
-            self.bot.tables.deliverer.touched(table.id)
+            self.bot.tables.moved_to(table.id, message_id)
         if ping is not None:
             self.bot.timers.wake(ping.due_at)
         await self._delete(table, old)
