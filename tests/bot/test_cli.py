@@ -14,6 +14,7 @@ from bot.cli import main
 from bot.db.check import head_revision, revision_words
 from bot.settings import Settings
 from tests.bench import bench_tables
+from tests.bot.test_readme import table_after
 from tests.db.backends import PG_HOST, PG_PORT, pg_database  # noqa: F401
 from tests.discord_double.server import TOKEN
 
@@ -317,3 +318,18 @@ def test_bench_tables_help_prints_its_options_and_runs_nothing(capsys: pytest.Ca
     out = capsys.readouterr().out
     assert out.startswith("usage: ") and "--engines-only" in out and "--table-games" in out
     assert "actions/s" not in out
+
+
+def test_guild_ready_seconds_reads_the_same_in_help_check_and_the_readme(
+        clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """GUILD_READY_SECONDS: `coroner run --help` and the README state the model's default and meaning (the README's
+    with code marks), and `coroner check` shows the default in the same words."""
+    meaning = Settings.model_fields["guild_ready_seconds"].description
+    assert meaning is not None and meaning.startswith("seconds each shard waits")
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert f"  GUILD_READY_SECONDS default 2: {meaning}\n" in capsys.readouterr().out
+    assert main(["check"]) == 0
+    assert "  GUILD_READY_SECONDS 2\n" in capsys.readouterr().out
+    row = next(r for r in table_after("## Settings", "| setting |") if r[0] == "`GUILD_READY_SECONDS`")
+    assert [row[1], row[2].replace("`", "")] == ["`2`", meaning]
