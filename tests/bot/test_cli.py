@@ -3,6 +3,7 @@ for every subcommand, and no output shows the database password."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -333,3 +334,24 @@ def test_guild_ready_seconds_reads_the_same_in_help_check_and_the_readme(
     assert "  GUILD_READY_SECONDS 2\n" in capsys.readouterr().out
     row = next(r for r in table_after("## Settings", "| setting |") if r[0] == "`GUILD_READY_SECONDS`")
     assert [row[1], row[2].replace("`", "")] == ["`2`", meaning]
+
+
+def test_replay_says_in_one_line_when_a_record_s_options_or_seats_cannot_be_dealt(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record whose options the mode refuses (a wrong value, or no object at all) and one with 0 seats: one
+    ``coroner:`` line each naming what is wrong, no traceback, exit 2."""
+    record = {"game": "asesino", "mode": "small", "options": {}, "seats": ["a", "b", "c"], "seed": 1,
+              "actions": [], "outcome": None}
+    files = {name: tmp_path / f"{name}.json" for name in ("value", "text", "seatless")}
+    files["value"].write_text(json.dumps({**record, "options": {"first_player": "x"}}))
+    files["text"].write_text(json.dumps({**record, "options": "bogus"}))
+    files["seatless"].write_text(json.dumps({**record, "seats": []}))
+    assert main(["replay", *map(str, files.values())]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        f"coroner: {files['value']} is not a replayable record: its options are not valid for asesino/small "
+        "(first_player: Input should be a valid integer, unable to parse string as an integer)",
+        f"coroner: {files['text']} is not a replayable record: its options are not valid for asesino/small "
+        "(options: Input should be a valid dictionary or instance of SmallOptions)",
+        f"coroner: {files['seatless']} is not a replayable record: it has 0 seats; asesino/small is played by 2 to 4"]
