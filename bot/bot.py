@@ -302,7 +302,7 @@ async def run_bot(settings: Settings) -> None:
     assert settings.discord_token is not None
     where = bot.where()
     stop_on_sigterm(bot)
-    bot.add_listener(heap.on_ready, "on_ready")  # start-up's objects out of the collector's way
+    heap.settle_at_ready(bot)  # start-up's objects out of the collector's way
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())

@@ -26,6 +26,7 @@ from bot.settings import (
     masked_url,
     setting_problems,
     token_problem,
+    value_text,
 )
 from bot.simulate import command as simulate
 from bot.startup import coroner_version
@@ -62,13 +63,7 @@ def _shown(settings: Settings, name: str, given: dict[str, object] | None = None
         shown = {"database_url": safe_url, "discord_api_base": masked_url}.get(name, str)(str(value))
         return f"{shown}  (invalid)"
     value = getattr(settings, name)
-    if name == "database_url":
-        return safe_url(value)
-    if value is None:
-        return default_text(name)
-    if isinstance(value, bool):
-        return str(value).lower()
-    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+    return safe_url(value) if name == "database_url" else value_text(value)
 
 
 def run(settings: Settings) -> int:

@@ -14,10 +14,18 @@ from __future__ import annotations
 import gc
 import logging
 import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
 _settled = False
+
+
+class Listening(Protocol):
+    """What :func:`settle_at_ready` registers on: a discord.py client (``Client.add_listener``)."""
+
+    def add_listener(self, func: Callable[..., Awaitable[Any]], /, name: str = ...) -> None: ...
 
 
 def settle() -> tuple[int, float]:
@@ -34,9 +42,14 @@ def settle() -> tuple[int, float]:
     return gc.get_freeze_count() - before, time.perf_counter() - started
 
 
+def settle_at_ready(bot: Listening) -> None:
+    """Have ``bot``'s first ``on_ready`` settle the heap (:func:`on_ready`): every process that serves calls this
+    once (:func:`bot.bot.run_bot`, the crash test's bot); a test process running bots in its own heap does not."""
+    bot.add_listener(on_ready, "on_ready")
+
+
 async def on_ready() -> None:
-    """A listener for the bot's first ``on_ready`` (``bot.add_listener(heap.on_ready, "on_ready")``): :func:`settle`,
-    logged at DEBUG."""
+    """The listener :func:`settle_at_ready` registers for ``on_ready``: :func:`settle`, logged at DEBUG."""
     frozen, seconds = settle()
     if frozen:
         log.debug("heap settled: %d objects frozen in %.0f ms", frozen, seconds * 1000)

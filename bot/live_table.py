@@ -93,20 +93,24 @@ class LiveTable:
     # --- counting what scrolls the table away -----------------------------------------------------------------
     async def on_message(self, message: discord.Message) -> None:
         """MESSAGE_CREATE in a server channel: one more message after the tables of that channel (content is not
-        read). A channel found without a game is not looked at again for a while, unless the bot itself posts
-        there (a lobby, a table: a game may live there now)."""
+        read). A channel found without a game (after a message of someone else's: the bot's own one may be a lobby
+        just opened) is not looked at again for a while, unless the bot itself posts there (a lobby, a table: a
+        game may live there now)."""
         if message.guild is None:
             return
         channel_id = message.channel.id
         self._seen.saw(channel_id, message.id)  # (every channel's: a quiet one may hold a lobby any moment)
-        if self.bot.user is not None and message.author.id == self.bot.user.id:
+        own = self.bot.user is not None and message.author.id == self.bot.user.id
+        if own:
             self._quiet.pop(channel_id, None)
             if self._posted.pop(message.id, None):  # a table this process posted: nothing to count it under
                 return
         elif channel_id in self._quiet:
             return
         async with self.bot.sessions() as session, session.begin():
-            if not await live.count_message(session, channel_id, message.id) and (
+            # the bot's own message (a lobby, say) is not looked into: a game may live there now, and the next
+            # message of someone else finds out whether the channel is quiet
+            if not await live.count_message(session, channel_id, message.id) and not own and (
                     await games.active_game_in_channel(session, channel_id) is None):
                 self._quiet[channel_id] = True
 
@@ -211,7 +215,7 @@ class LiveTable:
         self._caught_up.add(table.id)
         async with self.bot.sessions() as session, session.begin():
             old, moved = await self._write(session, table, message_id, steps, ping, known, counted)
-        await self._recorded(table, old, moved, ping)
+        await self._recorded(table, message_id, old, moved, ping)
 
     def _record_with(self, step: StepInfo, table: Table, message_id: int, steps: list[Any],
                      ping: TimerPlan | None = None, known: LiveTableState | live.Snapshot | None = None,
@@ -233,7 +237,7 @@ class LiveTable:
 
         async def after() -> None:
             if written:
-                await self._recorded(table, *written[0], ping)
+                await self._recorded(table, message_id, *written[0], ping)
 
         step.write_with(write, after)
 
@@ -253,17 +257,22 @@ class LiveTable:
                 session, known, message_id, steps, now):  # a new table message, in place of the one read
             old, moved = known.ping_message_id, True
         else:  # (this may move games.table_message_id: a table read before no longer says where the table is)
-            await live.show(session, table.id, table.channel_id, message_id, steps, now)
-            old, moved = await live.set_ping(session, table.id, None), True
+            row = await live.show(session, table.id, table.channel_id, message_id, steps, now)
+            # the ping taken away on the row show locked and returned (no read of it again)
+            old, row.ping_message_id, moved = row.ping_message_id, None, True
         if counted:
             await live.count_at_least(session, table.id, message_id, counted)
         if ping is not None:
             await timers.schedule(session, table.id, ping.kind, ping.due_at, ping.payload, table.version)
         return old, moved
 
-    async def _recorded(self, table: Table, old: int | None, moved: bool, ping: TimerPlan | None) -> None:
+    async def _recorded(self, table: Table, message_id: int, old: int | None, moved: bool,
+                        ping: TimerPlan | None) -> None:
+        """After the commit of what :meth:`_write` recorded: the table service is told where the table is when it
+        may have moved (:meth:`bot.tables.TableService.moved_to`: the table it remembers holds on), the ping's
+        timer wakes the timer loop, the old ping goes."""
         if moved:
-            self.bot.tables.deliverer.touched(table.id)
+            self.bot.tables.moved_to(table.id, message_id)
         if ping is not None:
             self.bot.timers.wake(ping.due_at)
         await self._delete(table, old)

@@ -53,8 +53,9 @@ class Settings(BaseSettings):
         "how often each process looks in the database for timers other processes scheduled and for timers and "
         "deliveries a dead process left (seconds)"))
     guild_ready_seconds: float = Field(default=2.0, ge=0, le=60, description=(
-        "how long a shard waits after its last server arrived (GUILD_CREATE) before it counts as ready: "
-        "discord.py's guild_ready_timeout (seconds)"))
+        "seconds each shard waits after its last server arrived (GUILD_CREATE) before it serves (discord.py's "
+        "guild_ready_timeout); every start pays it once; lower it only where a shard's servers arrive at once "
+        "(a test double)"))
     metrics_port: int | None = Field(default=None, ge=1, le=65535, description=(
         "serve Prometheus metrics at /metrics on this port, on every interface (off when unset)"))
 
@@ -184,11 +185,19 @@ def token_problem(token: str) -> str | None:
             "copy it again from the Developer Portal (Bot, Reset Token), not the client secret or public key")
 
 
-def default_text(name: str) -> str:
-    """The default of setting ``name`` as the README and ``--help`` show it."""
-    field = Settings.model_fields[name]
-    if field.default is None:
+def value_text(value: object) -> str:
+    """A setting's value as ``--help``, ``coroner check`` and the README write it: ``(none)``, ``true``/``false``,
+    a list comma-separated, a number without a trailing ``.0`` (``2``, ``0.05``, ``15``), else ``str``."""
+    if value is None:
         return "(none)"
-    if isinstance(field.default, bool):
-        return str(field.default).lower()
-    return str(field.default)
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return format(value, "g")
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def default_text(name: str) -> str:
+    """The default of setting ``name`` as the README, ``--help`` and ``coroner check`` show it
+    (:func:`value_text`)."""
+    return value_text(Settings.model_fields[name].default)

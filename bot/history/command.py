@@ -18,7 +18,7 @@ from bot.db.check import open_database
 from bot.db.session import make_sessionmaker
 from bot.history.record import check
 from bot.history.store import finished_ids, load_record
-from bot.history.verdict import outcome_problem, refusal
+from bot.history.verdict import options_problem, outcome_problem, refusal, seats_problem
 from games.core import IllegalAction, Outcome, SeatInfo, get_engine
 from games.core.replay import replay
 from games.core.seats import names_at_start
@@ -43,6 +43,9 @@ async def replay_all(sessions: async_sessionmaker[AsyncSession]) -> list[Replaye
             record = await load_record(sessions, game_id)
         except KeyError as exc:  # the game was removed from the bot: nothing can replay it
             out.append(Replayed(game_id, "?", "?", 0, f"no engine for {exc}"))
+            continue
+        except ValueError as exc:  # a row no table can be made of (options that are no object)
+            out.append(Replayed(game_id, "?", "?", 0, str(exc)))
             continue
         out.append(Replayed(game_id, record.table.game, record.table.mode, len(record.actions), check(record)))
     return out
@@ -71,8 +74,11 @@ RECORD_FIELDS = ("game", "mode", "options", "seats", "seed", "actions", "outcome
 def replay_file(data: dict[str, Any]) -> str | None:
     """None when an exported record (``/history``'s or ``coroner simulate --json``'s) replays from its seed to its
     outcome (the abandonment and the achievements replayed too: :func:`bot.history.verdict.outcome_problem`), else
-    what went wrong (worded in English). Raises ``KeyError``/``TypeError``/``ValueError`` for a file that is not one."""
+    what went wrong (worded in English). Raises ``KeyError``/``TypeError``/``ValueError`` for a file that is not one
+    (``ValueError`` in words for options the mode refuses and a seat count it is not played by)."""
     engine = get_engine(data["game"], data["mode"])
+    if (problem := options_problem(engine, data["options"]) or seats_problem(engine, data["seats"])) is not None:
+        raise ValueError(problem)
     now = [tuple(s["names"]) if isinstance(s, dict) else (str(s),) for s in data["seats"]]
     seats = [SeatInfo(names=names) for names in names_at_start(now, (a["action"] for a in data["actions"]))]
     # a seat's person (None: the computer's); simulate --json's seats are bare names, all the computer's

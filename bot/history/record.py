@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.history.verdict import outcome_problem, refusal
+from bot.history.verdict import options_problem, outcome_problem, refusal, seats_problem
 from bot.tables import Table
 from bot.tables.service import timeout_announcement
 from games.core import Event, IllegalAction, SeatInfo
@@ -106,8 +106,11 @@ def _at(table: Table, state: Any, names: list[tuple[str, ...]]) -> Table:
 def check(record: GameRecord) -> str | None:
     """None when the record replays from its seed to its stored outcome (the abandonment and the achievements
     replayed too: :func:`bot.history.verdict.outcome_problem`) and final snapshot; otherwise what went wrong, in one
-    line (an action that no longer applies, worded in English; a different outcome or state)."""
+    line (options the mode refuses, a seat count it is not played by, an action that no longer applies, worded in
+    English; a different outcome or state)."""
     table = record.table
+    if (problem := options_problem(table.engine, table.options) or seats_problem(table.engine, table.seats)):
+        return problem
     try:
         final = replay_steps(record)[-1].table
     except (IllegalAction, ValidationError) as exc:

@@ -12,9 +12,10 @@ from sqlalchemy.orm import defer
 from bot.db.models import Game, Seat
 from bot.db.repos import games
 from bot.history.record import GameRecord, LoggedAction
+from bot.history.verdict import options_problem
 from bot.i18n import t
 from bot.tables import Table, TableError, to_table
-from games.core import all_games
+from games.core import all_games, get_engine
 
 FINISHED = "finished"
 CANCELLED = "cancelled"
@@ -94,11 +95,14 @@ async def finished_ids(sessions: async_sessionmaker[AsyncSession]) -> Sequence[i
 
 async def load_record(sessions: async_sessionmaker[AsyncSession], game_id: int) -> GameRecord:
     """The record of ``game_id``, whatever its status. Raises ``TableError("table.not_found")``, ``KeyError`` for a
-    game this bot no longer has."""
+    game this bot no longer has, ``ValueError`` (in words: :func:`bot.history.verdict.options_problem`) for stored
+    options that are no object."""
     async with sessions() as session:
         row = await games.get_game(session, game_id)
         if row is None:
             raise TableError("table.not_found", game_id=game_id)
+        if not isinstance(row.options, dict):  # (no table is made of it)
+            raise ValueError(options_problem(get_engine(row.game, row.mode), row.options))
         table = to_table(row, await games.seats_of(session, game_id))
         log = await games.actions_of(session, game_id)
         actions = tuple(LoggedAction(seq=a.seq, seat=a.seat, user_id=a.user_id, action=dict(a.action),

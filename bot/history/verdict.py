@@ -71,6 +71,28 @@ def outcome_problem(engine: Engine, options: BaseModel, seats: list[SeatInfo], s
         else None
 
 
+def options_problem(engine: Engine, options: object) -> str | None:
+    """None when a record's ``options`` (as stored or exported) are valid for ``engine``'s game and mode; else why
+    not, in one line naming the first wrong field: ``its options are not valid for verdugo/classic (match: Input
+    should be 'open' or 'tour')``."""
+    try:
+        engine.Options.model_validate(options)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(map(str, error["loc"])) or "options"
+        return f"its options are not valid for {engine.game}/{engine.mode.id} ({where}: {error['msg']})"
+    return None
+
+
+def seats_problem(engine: Engine, seats: Sequence[object]) -> str | None:
+    """None when a record has as many ``seats`` as ``engine``'s mode is played by; else why not, in one line:
+    ``it has 0 seats; asesino/small is played by 3 to 8``."""
+    low, high = engine.mode.min_players, engine.mode.max_players
+    if low <= len(seats) <= high:
+        return None
+    return f"it has {len(seats)} seats; {engine.game}/{engine.mode.id} is played by {low} to {high}"
+
+
 def refusal(exc: IllegalAction | ValidationError) -> str:
     """Why a logged action no longer applies, in one line of English (a rule's refusal rendered from the
     catalogue, a malformed action's first validation line)."""

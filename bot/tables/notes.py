@@ -53,6 +53,22 @@ class NotesMixin:
     async def set_table_message(self, game_id: int, message_id: int | None) -> None:
         await self._set(game_id, table_message_id=message_id)
 
+    def moved_to(self, game_id: int, message_id: int) -> None:
+        """The living table of ``game_id`` is the message ``message_id`` now (``games.table_message_id``, committed
+        by the living table with a step's delivery, e.g. a table posted anew): the deliverer is told the game was
+        touched (a step whose table was read before is shown from the table read again), and the table this process
+        remembers (:meth:`recent`), when it still held, is told where the table went and holds on, so the next move
+        reads nothing (its message guard still catches another process moving the table meanwhile); so does what
+        its last read found of the closed-DM notices (:meth:`dm_notices_due`). Call after the commit."""
+        mark = self.deliverer.mark(game_id)
+        known = self._loaded.get(game_id)
+        no_notices = self._no_notices.get(game_id) == mark
+        self.deliverer.touched(game_id)
+        if known is not None and known[1] == mark:
+            self._loaded[game_id] = (replace(known[0], table_message_id=message_id), self.deliverer.mark(game_id))
+        if no_notices:
+            self._no_notices[game_id] = self.deliverer.mark(game_id)
+
     async def dm_refused(self, game_id: int, user_id: int, *, closed: bool) -> None:
         """A DM to ``user_id`` failed (``closed``: their DMs are closed, ``dm_ok`` becomes False); the channel is
         told with the game's next public step (:meth:`dm_notices_due`), by whichever process shows it."""

@@ -3,6 +3,7 @@ for every subcommand, and no output shows the database password."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from bot.cli import main
 from bot.db.check import head_revision, revision_words
 from bot.settings import Settings
 from tests.bench import bench_tables
+from tests.bot.test_readme import table_after
 from tests.db.backends import PG_HOST, PG_PORT, pg_database  # noqa: F401
 from tests.discord_double.server import TOKEN
 
@@ -317,3 +319,39 @@ def test_bench_tables_help_prints_its_options_and_runs_nothing(capsys: pytest.Ca
     out = capsys.readouterr().out
     assert out.startswith("usage: ") and "--engines-only" in out and "--table-games" in out
     assert "actions/s" not in out
+
+
+def test_guild_ready_seconds_reads_the_same_in_help_check_and_the_readme(
+        clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """GUILD_READY_SECONDS: `coroner run --help` and the README state the model's default and meaning (the README's
+    with code marks), and `coroner check` shows the default in the same words."""
+    meaning = Settings.model_fields["guild_ready_seconds"].description
+    assert meaning is not None and meaning.startswith("seconds each shard waits")
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert f"  GUILD_READY_SECONDS default 2: {meaning}\n" in capsys.readouterr().out
+    assert main(["check"]) == 0
+    assert "  GUILD_READY_SECONDS 2\n" in capsys.readouterr().out
+    row = next(r for r in table_after("## Settings", "| setting |") if r[0] == "`GUILD_READY_SECONDS`")
+    assert [row[1], row[2].replace("`", "")] == ["`2`", meaning]
+
+
+def test_replay_says_in_one_line_when_a_record_s_options_or_seats_cannot_be_dealt(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record whose options the mode refuses (a wrong value, or no object at all) and one with 0 seats: one
+    ``coroner:`` line each naming what is wrong, no traceback, exit 2."""
+    record = {"game": "asesino", "mode": "small", "options": {}, "seats": ["a", "b", "c"], "seed": 1,
+              "actions": [], "outcome": None}
+    files = {name: tmp_path / f"{name}.json" for name in ("value", "text", "seatless")}
+    files["value"].write_text(json.dumps({**record, "options": {"first_player": "x"}}))
+    files["text"].write_text(json.dumps({**record, "options": "bogus"}))
+    files["seatless"].write_text(json.dumps({**record, "seats": []}))
+    assert main(["replay", *map(str, files.values())]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        f"coroner: {files['value']} is not a replayable record: its options are not valid for asesino/small "
+        "(first_player: Input should be a valid integer, unable to parse string as an integer)",
+        f"coroner: {files['text']} is not a replayable record: its options are not valid for asesino/small "
+        "(options: Input should be a valid dictionary or instance of SmallOptions)",
+        f"coroner: {files['seatless']} is not a replayable record: it has 0 seats; asesino/small is played by 2 to 4"]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 
+import discord
 import pytest
+from discord.ext import commands
 
 from bot import heap
 
@@ -42,3 +44,14 @@ def test_settle_runs_once_a_process() -> None:
     assert heap.settle() == (0, 0.0)
     assert gc.get_freeze_count() == first
     assert id(more) in {id(o) for o in gc.get_objects()}
+
+
+@pytest.mark.usefixtures("unsettled")
+async def test_settle_at_ready_makes_the_bot_s_ready_settle_the_heap() -> None:
+    """The one registration every serving process makes: the bot's ``on_ready`` listeners then include the one
+    that freezes the heap, and calling it does."""
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    heap.settle_at_ready(bot)
+    assert bot.extra_events["on_ready"] == [heap.on_ready]
+    await bot.extra_events["on_ready"][0]()
+    assert gc.get_freeze_count() > 1000 and heap.settle() == (0, 0.0)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.budget import fit_embeds, size
 from bot.clock import FakeClock
@@ -17,6 +17,7 @@ from bot.db.repos import live
 from bot.live_table import QUIET_FOR, LiveTable
 from bot.table_log import LOG_CHARS, LOG_STEPS, appended, shown
 from tests.db.backends import db_url, engine, pg_database, sessions  # noqa: F401 - SQLite and PostgreSQL
+from tests.support.sql_count import SqlCount
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 BOT_ID = 1
@@ -147,3 +148,33 @@ async def test_the_count_survives_a_restart_and_quiet_channels_are_skipped_until
     assert 5 in first._quiet
     clock.advance(QUIET_FOR)
     assert 5 not in first._quiet  # forgotten after a while: a game that started unseen is counted again
+
+
+async def test_the_bot_s_own_message_is_counted_without_looking_for_a_game(
+        sessions: Sessions, engine: AsyncEngine) -> None:  # noqa: F811
+    """A message the bot posts (a lobby just opened, say) costs the count alone: no look for the channel's game,
+    and the channel is not marked quiet; someone else's message there then looks, and marks it."""
+    table = LiveTable(_bot(sessions, FakeClock(NOW)))
+    count = SqlCount(engine)
+    await table.on_message(_message(9, 300, author=BOT_ID))
+    assert (count.statements, 9 in table._quiet) == (1, False)
+    await table.on_message(_message(9, 301))
+    assert (count.statements, 9 in table._quiet) == (3, True)
+
+
+async def test_a_table_recorded_on_a_message_it_was_not_read_on_takes_the_ping_away_reading_the_row_once(
+        sessions: Sessions, engine: AsyncEngine) -> None:  # noqa: F811
+    """The table moves to a message with no row read before (the row as :func:`bot.db.repos.live.show` locks
+    it): the ping it had is returned to delete and none is left, with one read of the row."""
+    game_id = await _game(sessions, channel_id=5)
+    async with sessions() as session, session.begin():
+        await live.show(session, game_id, 5, 100, [], NOW)
+        await live.set_ping(session, game_id, 7)
+    shown = LiveTable(_bot(sessions, FakeClock(NOW)))
+    count = SqlCount(engine)
+    async with sessions() as session, session.begin():
+        written = await shown._write(session, SimpleNamespace(id=game_id, channel_id=5, version=1), 104, [], None,
+                                     None, 0)
+    assert written == (7, True) and count.kinds["SELECT live_tables"] == 1
+    row = await _row(sessions, game_id)
+    assert (row.message_id, row.ping_message_id) == (104, None)

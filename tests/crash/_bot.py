@@ -47,7 +47,7 @@ async def serve(ui: GameUI, before_ready: Callable[[], None] | None = None) -> N
             before_ready()
         print("ready", flush=True)
 
-    bot.add_listener(heap.on_ready, "on_ready")  # as run_bot does
+    heap.settle_at_ready(bot)  # as run_bot does
     bot.add_listener(ready, "on_ready")
     async with bot:
         await bot.start(settings.discord_token.get_secret_value())

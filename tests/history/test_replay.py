@@ -7,14 +7,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.budget import size
 from bot.cli import main
 from bot.cogs.history._render import timeline_message
 from bot.db import Base, create_engine, make_sessionmaker
-from bot.db.models import Game, GameAction
+from bot.db.models import Game, GameAction, Seat
 from bot.delivery import split_events
 from bot.history.command import replay_all, report
 from bot.history.record import GameRecord, check, replay_steps
@@ -155,3 +155,23 @@ async def test_a_tampered_record_is_told_in_english_not_as_a_catalogue_key(
         await session.execute(update(GameAction).where(GameAction.game_id == game_id, GameAction.seq == 1)
                               .values(action=data["actions"][0]["action"]))
     assert check(await load_record(sqlite_sessions, game_id)) == "an action no longer applies: There is no column 99."
+
+
+async def test_stored_options_the_mode_refuses_and_a_seatless_game_are_one_line_each(
+        sessions: async_sessionmaker[AsyncSession]) -> None:
+    """A stored game whose options are a wrong value, one whose options are no object (no table can be made of
+    it) and one with no seat left: each is reported in one line saying so, and the check goes on past them."""
+    ids = [(await store_game(sessions, "asesino", "small", 3, seed=5, channel_id=n))[0] for n in (1, 2, 3, 4)]
+    wrong, text, seatless, good = ids
+    async with sessions() as session, session.begin():
+        await session.execute(update(Game).where(Game.id == wrong).values(options={"first_player": "x"}))
+        await session.execute(update(Game).where(Game.id == text).values(options="bogus"))
+        await session.execute(delete(Seat).where(Seat.game_id == seatless))
+    report = await replay_all(sessions)
+    assert [(r.game_id, r.problem) for r in report] == [
+        (wrong, "its options are not valid for asesino/small (first_player: Input should be a valid integer, "
+                "unable to parse string as an integer)"),
+        (text, "its options are not valid for asesino/small (options: Input should be a valid dictionary or "
+               "instance of SmallOptions)"),
+        (seatless, "it has 0 seats; asesino/small is played by 2 to 4"),
+        (good, None)]
