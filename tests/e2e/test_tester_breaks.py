@@ -5,12 +5,14 @@ failing for a moment while the timers are claimed."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from typing import Any
 
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from bot import turns
 from bot.tables import TableService
 from tests.discord_double import StoredMessage
 from tests.e2e.conftest import World, as_drawn_before, mark, refusal, settled
@@ -111,3 +113,33 @@ async def test_a_database_blip_while_claiming_timers_does_not_stop_the_timers(wo
         world.clock.advance(seconds=180)  # the prompt's time runs out: the bot moves for the player
         await world.double.wait_for(lambda: mark(status_messages(world)) != before, what="the bot's move")
         assert (await world.tables.load(table.id)).version == table.version + 1
+
+
+async def test_a_pause_landing_while_the_turn_timeout_runs_keeps_the_time_limit(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The host pauses as the claimed turn timeout's handler starts: the handler does nothing (it used to make
+    the move, refused as core.is_paused and logged as a failed timer) and the timer stays held (it used to be
+    marked fired, so after the resume the turn had no time limit any more); after the resume it runs out."""
+    alice = world.players[0]
+    real = turns.current
+    paused: list[Any] = []
+
+    async def pause_first(bot: Any, timer: Any) -> Any:
+        if timer.kind == "turn_timeout" and not paused:  # the host's Pause lands as the timeout's handler starts
+            paused.append(await (await alice.slash(world.games, "pause")).response())
+        return await real(bot, timer)
+
+    monkeypatch.setattr(turns, "current", pause_first)
+    async with world.running():
+        table = await open_and_start(world, "tabletop", world.players)
+        world.clock.advance(seconds=181)  # the first prompt's 180 s run out
+        await world.double.wait_for(lambda: paused, what="the pause")
+        await settled(world)
+        assert (await world.tables.load(table.id)).paused
+        await (await alice.slash(world.games, "resume")).response()
+        await settled(world)
+        before = mark(status_messages(world))
+        world.clock.advance(seconds=400)  # more than the prompt had left when it was paused
+        await world.double.wait_for(lambda: mark(status_messages(world)) != before, what="the bot's move")
+        assert "ran out of time" in status_messages(world)[-1].text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
