@@ -18,6 +18,8 @@ from tests.discord_double import StoredMessage
 from tests.e2e.conftest import World, as_drawn_before, mark, refusal, settled
 from tests.e2e.test_asesino import custom_id, modal_answers, open_and_start, status_messages, user_of
 from tests.e2e.test_cereal_killer import killer_dm, start
+from tests.e2e.test_lets_kill import SEED as lets_kill_seed
+from tests.e2e.test_lets_kill import start_three, table_message
 from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
@@ -143,3 +145,24 @@ async def test_a_pause_landing_while_the_turn_timeout_runs_keeps_the_time_limit(
         await world.double.wait_for(lambda: mark(status_messages(world)) != before, what="the bot's move")
         assert "ran out of time" in status_messages(world)[-1].text
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_double_pick_in_a_lets_kill_panel_is_refused_not_an_error(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Alice picks her move in her Act panel twice at once: the first counts and deletes the panel; the second
+    is answered (it used to fail deleting the panel already gone, 404 Unknown Message, logged as "interaction
+    failed") and changes nothing."""
+    monkeypatch.setattr(TableService, "new_seed", staticmethod(lambda: lets_kill_seed))
+    alice = world.players[0]
+    async with world.running():
+        await start_three(world)
+        message, table = await table_message(world, 1)
+        panel = (await (await alice.click(message, label="Act")).response()).message
+        select = next(c for c in panel.walk_components() if ":do:" in c.get("custom_id", ""))
+        picks = await asyncio.gather(*(alice.select(panel, select["custom_id"], ["0"]) for _ in range(2)))
+        await asyncio.gather(*(p.response() for p in picks))
+        await settled(world)
+        assert (await world.tables.load(1)).version == table.version + 1
+        answers = [(f.content, f.ephemeral) for p in picks for f in p.followups]
+        assert answers == [("⛔ You already answered this window.", True)]
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
