@@ -23,7 +23,8 @@ from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 GAMES = [("cereal_killer", "classic", 2), ("cereal_killer", "classic", 3), ("lets_kill", "classic", 3),
-         ("verdugo", "classic", 4), ("asesino", "small", 2), ("asesino", "tabletop", 5)]
+         ("verdugo", "classic", 4), ("asesino", "small", 2), ("asesino", "tabletop", 5),
+         ("asesino", "social", 6)]
 DM_TEXTS = ["3 8 13 12", "start 3 8 13 12 victim 3 witness 2", "#1 2 3 4", "#999999999999 1 2 3", "victim victim",
             "letter: hi", "", "9" * 40, "-", "→→→", "start", "no victim 1 2 3"]
 
@@ -103,11 +104,16 @@ async def mash(world: World, people: list[User], rng: random.Random, presses: in
 async def test_random_presses_never_break_a_game(world: World, game: str, mode: str, count: int,
                                                   caplog: pytest.LogCaptureFixture) -> None:
     rng = random.Random(f"{game}{count}{os.environ.get('CHAOS_SEED', '')}")
+    if count > len(world.players):
+        frank = world.double.add_user("frank", display_name="Frank")
+        world.guild.add_member(frank)
+        world.players.append(frank)
     players = world.players[:count]
     outsider = world.players[count] if count < len(world.players) else world.admin
     people = [*players, outsider]
     caplog.set_level(logging.WARNING, logger="bot")
     async with world.running():
+        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
         handle = await newgame(players[0], world.games, game, mode)
         await handle.response()
         lobby = await handle.wait_original()
