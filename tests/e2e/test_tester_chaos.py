@@ -13,12 +13,14 @@ import os
 import random
 from typing import Any
 
+import aiohttp
 import pytest
 from sqlalchemy import select
 
 from bot.db.models import Game
 from tests.discord_double import ModalRefused, StoredMessage, User
 from tests.e2e.conftest import World, as_drawn_before, settled
+from tests.e2e.test_cereal_killer import assert_no_route_in_public
 from tests.support.newgame import newgame
 
 pytestmark = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
@@ -129,8 +131,12 @@ async def test_random_presses_never_break_a_game(world: World, game: str, mode: 
     async with world.sessions() as session:
         played = (await session.execute(select(Game.id, Game.status, Game.version))).all()
     assert made > 100 and played
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    # a DM's answer still in flight when the block stops the bot loses its connection: the stop's, not a defect
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR
+              and not (r.exc_info and isinstance(r.exc_info[1], aiohttp.ClientConnectionError))]
     assert not errors, [r.getMessage() for r in errors]
     for game_id, status, version in played:
         print(game, mode, count, "game", game_id, status, "version", version, "presses", made)
         assert await world.tables.replay_check(game_id), game_id
+        if game == "cereal_killer" and status == "active":  # the Killer's whereabouts never public while it runs
+            assert_no_route_in_public(world, ("Your route", "The Killer was on", "The Killer's route"))
