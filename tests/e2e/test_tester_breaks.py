@@ -166,3 +166,29 @@ async def test_a_double_pick_in_a_lets_kill_panel_is_refused_not_an_error(
         answers = [(f.content, f.ephemeral) for p in picks for f in p.followups]
         assert answers == [("⛔ You already answered this window.", True)]
     assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def dm_handlers() -> list[asyncio.Task[object]]:
+    """The bot's DM listener tasks still running (discord.py names a listener's task after its event)."""
+    return [t for t in asyncio.all_tasks() if not t.done() and t.get_name() == "discord.py: on_message"]
+
+
+async def test_a_stop_while_a_killer_route_dm_is_handled_finishes_it(world: World, slow_sql: Any,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """The bot stops (SIGTERM) while it handles the Killer's route DM (every statement slow): the stop lets the
+    handler finish as it lets an interaction's, so the route is applied before the stop, once. The stop used to
+    dispose of the database under the handler: the route waited for the next start's read of missed DMs."""
+    alice, bob = world.players[:2]
+    async with world.running():
+        await start(world, [alice, bob])
+        table = await world.tables.table_in_channel(world.games.id)
+        slow_sql.delay = 0.1
+        await alice.dm_bot("3 8 13 12 victim 3 witness 2")
+        await world.double.wait_for(dm_handlers, what="the route's handler running")
+    slow_sql.reset()
+    stopped = (await world.tables.load(table.id)).version
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    async with world.running():  # the next start reads the DM back (missed DMs) and takes it no second time
+        await settled(world)
+        restarted = (await world.tables.load(table.id)).version
+    assert (stopped, restarted, errors) == (table.version + 1, table.version + 1, [])  # was 2, 3 and an error
