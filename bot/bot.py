@@ -46,9 +46,10 @@ from bot.ui import ui_for
 
 log = logging.getLogger("coroner")
 #: names discord.py gives the tasks that run an interaction's handler (slash commands, components, and the
-#: ``on_interaction`` listeners, among them the modal router of :mod:`bot.modals`)
+#: ``on_interaction`` listeners, among them the modal router of :mod:`bot.modals`) and a DM's (``on_message``: the
+#: Killer's route, a Farewell Letter), which a stop lets finish alike
 INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-",
-                     "discord-ui-modal-dispatch-", "discord.py: on_interaction")
+                     "discord-ui-modal-dispatch-", "discord.py: on_interaction", "discord.py: on_message")
 #: seconds a stop waits for the interactions being handled, and as long again for the timer handler running (a
 #: container's stop timeout is 10 s by default)
 SHUTDOWN_GRACE = 4.0

@@ -154,23 +154,33 @@ class TimerRunner:
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
         swept = self.bot.clock.now()
-        deliverer = self.bot.tables.deliverer
         while not self._stopping:
-            await self.run_due()
-            try:  # a game another process's lease kept, now that the lease ran out (it died): shown at once
-                await deliverer.take_over_due()
-            except Exception:  # the database may be away for a moment: the next poll's sweep finds it
-                log.exception("taking over the games of a process whose delivery lease ran out failed")
-            now = self.bot.clock.now()
-            if now - swept >= self.poll:
-                swept = now
-                try:
-                    await self.bot.tables.deliverer.sweep()
-                except Exception:  # the database may be away for a moment: the next poll tries again
-                    log.exception("sweeping the outbox failed")
-            self._wake_at = None  # a timer committed from now on pokes (kept until the sleep below)
-            due = await self.bot.tables.next_timer_due()
-            wake = min([now + self.poll, *(at for at in (due, deliverer.next_watch()) if at is not None)])
-            self._wake_at = wake
-            await self.bot.clock.sleep_until(self._wake_at)
-            self._wake_at = None
+            try:
+                swept = await self._round(swept)
+            except Exception:  # the database may be away for a moment: a claim lapses, the next round tries again
+                log.exception("a round of the timer loop failed; trying again at the next poll")
+                self._wake_at = None  # a timer committed meanwhile pokes
+                await self.bot.clock.sleep_until(self.bot.clock.now() + self.poll)
+
+    async def _round(self, swept: datetime) -> datetime:
+        """Run the due timers, take over and sweep what dead processes left, then sleep until the next timer, watch
+        or poll; returns when the outbox was last swept (``swept``, or now when this round swept it)."""
+        deliverer = self.bot.tables.deliverer
+        await self.run_due()
+        try:  # a game another process's lease kept, now that the lease ran out (it died): shown at once
+            await deliverer.take_over_due()
+        except Exception:  # the database may be away for a moment: the next poll's sweep finds it
+            log.exception("taking over the games of a process whose delivery lease ran out failed")
+        now = self.bot.clock.now()
+        if now - swept >= self.poll:
+            swept = now
+            try:
+                await deliverer.sweep()
+            except Exception:  # the database may be away for a moment: the next poll tries again
+                log.exception("sweeping the outbox failed")
+        self._wake_at = None  # a timer committed from now on pokes (kept until the sleep below)
+        due = await self.bot.tables.next_timer_due()
+        self._wake_at = min([now + self.poll, *(at for at in (due, deliverer.next_watch()) if at is not None)])
+        await self.bot.clock.sleep_until(self._wake_at)
+        self._wake_at = None
+        return swept

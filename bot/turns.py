@@ -28,9 +28,10 @@ SUPERSEDED = frozenset({PING_TIMER, "turn_warning", "turn_timeout"})
 
 
 async def current(bot: Coroner, timer: Any) -> Any:
-    """The running table ``timer`` was armed for, while the decision it was armed at still stands (else None)."""
+    """The running table ``timer`` was armed for, while the decision it was armed at still stands and the game is
+    not paused (else None: a pause that landed while the timer ran holds it, and the resume runs it again)."""
     table = await bot.tables.load(timer.game_id)
-    if table.status != "active" or table.decision_opened != timer.payload.get("version"):
+    if table.status != "active" or table.paused or table.decision_opened != timer.payload.get("version"):
         return None
     return table
 

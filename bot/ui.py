@@ -83,8 +83,9 @@ class Outgoing:
 
 def text_name(name: str) -> str:
     """A player's ``name`` for message text: markdown escaped (``*_~|`` and backticks anywhere, ``>`` at a line's
-    start), so it shows as typed and cannot format the message around it."""
-    return discord.utils.escape_markdown(name)
+    start) and mentions broken (``@everyone``, ``@here``, ``<@id>``, ``<@&id>`` get a zero-width space after the
+    ``@``), so it shows as typed and can neither format the message around it nor show as another member."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
 @dataclass

@@ -39,18 +39,22 @@ class SlowSql:
 @pytest.fixture(autouse=True)
 def slow_sql(monkeypatch: pytest.MonkeyPatch) -> Iterator[SlowSql]:
     """Injects :class:`SlowSql` latency into every engine the bot creates from now on (the test's own engine,
-    ``World.sessions``, is not slowed)."""
+    ``World.sessions``, is not slowed), just before each statement reaches the database driver."""
     latency = SlowSql()
     real = session_module.create_engine
 
     def slow_engine(url: str = session_module.DEFAULT_URL, **kwargs: Any) -> Any:
         engine = real(url, **kwargs)
 
-        def wait(*_: Any) -> None:
+        def wait(*_: Any) -> None:  # returns None: SQLAlchemy then executes the statement itself
             if latency.delay:
                 await_only(asyncio.sleep(latency.delay))
 
-        event.listen(engine.sync_engine, "before_cursor_execute", wait)
+        # the dialect's execute events, not before_cursor_execute: SQLAlchemy iterates an event's listeners while
+        # this one sleeps, so a test adding its own listener then (SqlCount) broke every statement in flight with
+        # "deque mutated during iteration" (the timer loop died, a lobby click failed)
+        for name in ("do_execute", "do_executemany", "do_execute_no_params"):
+            event.listen(engine.sync_engine.dialect, name, wait)
         return engine
 
     monkeypatch.setattr(session_module, "create_engine", slow_engine)

@@ -11,6 +11,7 @@ when their combinations do not fit in one select; ``arg`` = the decision), and t
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -173,9 +174,11 @@ class LetsKillUI(GameUI):
     @staticmethod
     async def _close_panel(interaction: discord.Interaction) -> None:
         """The ephemeral panel (a select and nothing else) goes; the table is edited. Editing its select away
-        would leave an empty message, which Discord refuses (50006): delete it instead."""
+        would leave an empty message, which Discord refuses (50006): delete it instead. A second press of the same
+        panel (a double click) finds it deleted already (10008) and goes on to its move, refused as out of date."""
         await interaction.response.defer()
-        await interaction.delete_original_response()
+        with contextlib.suppress(discord.NotFound):
+            await interaction.delete_original_response()
 
     async def _play(self, bot: Coroner, table: Table, interaction: discord.Interaction, action: Any,
                     version: int) -> None:

@@ -158,8 +158,11 @@ async def booked_in_channel(session: AsyncSession, channel_id: int, kind: str) -
 
 
 async def mark_fired(session: AsyncSession, timer_id: int, now: datetime) -> bool:
-    """Set ``fired_at`` if still unset. True only for the one caller that fired it (idempotent, race-safe)."""
-    stmt = (update(Timer).where(Timer.id == timer_id, Timer.fired_at.is_(None)).values(fired_at=now)
+    """Set ``fired_at`` if still unset and the timer is not held. True only for the one caller that fired it
+    (idempotent, race-safe). A timer its game's pause held while its handler ran (:func:`hold_game`) stays held:
+    the resume gives it the time it had left and it runs again then."""
+    stmt = (update(Timer).where(Timer.id == timer_id, Timer.fired_at.is_(None), Timer.due_at != HELD_UNTIL)
+            .values(fired_at=now)
             .execution_options(synchronize_session=False))
     return (await session.execute(stmt)).rowcount == 1  # type: ignore[attr-defined]
 
