@@ -70,7 +70,7 @@ def describe(exc: BaseException, url: str) -> str:
     return f"cannot open the database {safe_url(url)}: {text} (check DATABASE_URL)"
 
 
-def _sqlite_folder(url: str) -> Path | None:
+def sqlite_file(url: str) -> Path | None:
     """The file of a SQLite ``url`` (``None`` for other databases and in-memory SQLite), after checking that the
     bot may write there. Checked before connecting: aiosqlite's failed connect leaves a thread that outlives the
     event loop and prints a traceback. Raises :class:`~bot.startup_error.StartupError`."""
@@ -113,7 +113,7 @@ async def _current(engine: AsyncEngine) -> str | None:
 
 
 async def _upgrade(url: str, *, revisions: bool) -> tuple[AsyncEngine, str | None, str | None]:
-    _sqlite_folder(url)
+    sqlite_file(url)
     engine = None
     try:
         engine = create_engine(url)
@@ -170,7 +170,7 @@ async def inspect_database(url: str) -> DatabaseReport:
     """Connect to ``url`` without writing and report its schema revision. A SQLite file that does not exist yet is
     reported as such (its folder must exist). Raises :class:`~bot.startup_error.StartupError`."""
     head = head_revision()
-    path = _sqlite_folder(url)
+    path = sqlite_file(url)
     if path is not None and not path.exists():
         return DatabaseReport(safe_url(url), None, head, exists=False)
     engine = create_engine(url)

@@ -14,11 +14,12 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.db.check import open_database
+from bot.db.check import open_database, sqlite_file
 from bot.db.session import make_sessionmaker
 from bot.history.record import check
 from bot.history.store import finished_ids, load_record
 from bot.history.verdict import options_problem, outcome_problem, refusal, seats_problem
+from bot.startup_error import StartupError
 from games.core import IllegalAction, Outcome, SeatInfo, get_engine
 from games.core.replay import replay
 from games.core.seats import names_at_start
@@ -54,7 +55,11 @@ async def replay_all(sessions: async_sessionmaker[AsyncSession]) -> list[Replaye
 async def report(url: str) -> int:
     """Run :func:`replay_all` on the database at ``url`` (upgraded first), print one line per game and a
     summary; 0 when every game replays, 1 otherwise. Raises :class:`~bot.settings.StartupError` when the database
-    cannot be opened."""
+    cannot be opened, or is a SQLite file that does not exist (a replay creates no database: a wrong path would
+    otherwise print "0 of 0" over a new empty file)."""
+    path = sqlite_file(url)
+    if path is not None and not path.exists():
+        raise StartupError(f"no database at {path}: nothing to replay (check DATABASE_URL)")
     engine = await open_database(url)
     try:
         results = await replay_all(make_sessionmaker(engine))

@@ -14,6 +14,7 @@ from bot.budget import size
 from bot.cli import main
 from bot.cogs.history._render import timeline_message
 from bot.db import Base, create_engine, make_sessionmaker
+from bot.db.check import open_database
 from bot.db.models import Game, GameAction, Seat
 from bot.delivery import split_events
 from bot.history.command import replay_all, report
@@ -21,6 +22,7 @@ from bot.history.record import GameRecord, check, replay_steps
 from bot.history.store import load_record, recent
 from bot.history.timeline import PAGE, discord_stamp, pages, stamped, timeline
 from bot.simulate.transcript import outgoing_text
+from bot.startup_error import StartupError
 from bot.ui import RenderContext, ui_for
 from tests.history.conftest import GUILD, every_mode, store_game
 
@@ -104,6 +106,10 @@ async def test_coroner_replay_prints_a_line_per_game_and_fails_on_a_mismatch(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`coroner replay` upgrades the database, prints each finished game's check and exits 1 once one fails."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'coroner.db'}"
+    with pytest.raises(StartupError, match=f"no database at {tmp_path / 'coroner.db'}: nothing to replay"):
+        await report(url)  # a path with no database: said, and no empty database is made there
+    assert not (tmp_path / "coroner.db").exists()
+    await (await open_database(url)).dispose()
     assert await report(url) == 0  # an empty database: nothing to replay
     assert capsys.readouterr().out == "coroner: 0 of 0 finished games replay to their stored outcome\n"
     engine = create_engine(url)
