@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import deadline
 from tests.e2e.conftest import World, refusal
 from tests.support.newgame import newgame
 
@@ -87,3 +88,20 @@ async def test_all_clears_the_hosts_choice_of_specials_in_the_options_form(world
         await world.double.wait_for(lambda: "special_roles" not in lobby.text, what="the choice cleared")
         table = await world.tables.table_in_channel(world.games.id)
         assert table is not None and table.options.get("special_roles") is None
+
+
+async def test_a_newgame_refused_while_the_database_is_slow_stays_private(world: World,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the database is slow /newgame is deferred publicly ("thinking") before its checks; refused (an
+    unknown special), the public placeholder is deleted and the refusal is a private message of its own, so the
+    channel is told nothing of the host's mistake."""
+    alice = world.players[0]
+    async with world.running():
+        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).wait_original()
+        monkeypatch.setattr(deadline, "may_be_slow", lambda client: True)
+        handle = await newgame(alice, world.games, "asesino", "social", special_roles="doctor, nurse")
+        response = await handle.response()
+        refused = await refusal(handle)
+    assert response.deferred and not response.ephemeral
+    assert refused == REFUSED["en"]
+    assert [m.content for m in world.bot_messages()] == []  # the placeholder deleted, nothing public left
