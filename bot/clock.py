@@ -19,6 +19,11 @@ class Clock:
         """Wake every :meth:`sleep_until` so it re-reads its deadline (e.g. a nearer timer was scheduled)."""
         self._poked.set()
 
+    @property
+    def poked(self) -> bool:
+        """Whether a :meth:`poke` is pending: no :meth:`sleep_until` has taken it yet (it returns at once then)."""
+        return self._poked.is_set()
+
     async def sleep_until(self, when: datetime | None) -> None:
         """Return at ``when`` (``None``: only when poked) or as soon as :meth:`poke` is called. A poke that came
         while the caller was busy (e.g. reading its next deadline) is kept, so it is never lost."""

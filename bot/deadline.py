@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 #: seconds of work after which the interaction is deferred (Discord's limit is 3 s from creation, network included)
 DEFER_AFTER = 1.5
+#: ``interaction.extras`` key: the interaction was deferred with a public "thinking" placeholder (:func:`_defer`)
+PUBLIC_WAIT = "coroner_public_wait"
 #: seconds per SQL statement from which the work of an interaction may pass Discord's 3 s (a handful of statements)
 SLOW_STATEMENT = 0.25
 
@@ -51,6 +53,22 @@ async def _defer(interaction: discord.Interaction, *, ephemeral: bool, thinking:
                 await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
             except discord.HTTPException:  # expired: the work completes, its answer goes elsewhere
                 log.warning("could not defer interaction %s in time", interaction.id)
+                return
+            interaction.extras[PUBLIC_WAIT] = thinking and not ephemeral
+
+
+async def drop_public_wait(interaction: discord.Interaction) -> None:
+    """Delete the public "thinking" placeholder a deferral of ``interaction`` posted (:func:`in_time` with
+    ``thinking`` and not ``ephemeral``, e.g. /newgame while the database is slow), before a refusal that must stay
+    private: Discord fills that placeholder with the first follow-up, whatever its flags, so the refusal would be
+    shown to the channel. Call only before anything filled it in; nothing to do when it was not deferred so
+    (best effort: a failed delete is logged)."""
+    if not interaction.extras.pop(PUBLIC_WAIT, False):
+        return
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException:
+        log.warning("could not delete the placeholder of interaction %s", interaction.id)
 
 
 async def respond(interaction: discord.Interaction, *, ephemeral: bool, **kwargs: Any) -> int | None:

@@ -48,6 +48,13 @@ class TimerRunner:
         #: when the loop, asleep, wakes next (None: it is awake, or not started): :meth:`wake` pokes only before it
         self._wake_at: datetime | None = None
 
+    @property
+    def asleep(self) -> bool:
+        """Whether the loop sleeps until its next deadline with no wake-up pending (no :meth:`wake` or clock move
+        since it last read the timers): it touches the database again only when that deadline comes or something
+        wakes it. False while it is awake or not started."""
+        return self._wake_at is not None and not self.bot.clock.poked
+
     def on(self, kind: str, handler: Handler) -> None:
         self.handlers[kind] = handler
 

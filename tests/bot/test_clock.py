@@ -32,6 +32,17 @@ async def test_fake_clock_sleeper_wakes_on_poke_to_reread_its_deadline() -> None
     assert clock.now() == START
 
 
+async def test_a_poke_is_pending_until_a_sleeper_takes_it() -> None:
+    """``poked`` says a poke no sleeper has taken yet is pending (the next sleep_until returns at once); the sleeper
+    that wakes on it takes it."""
+    clock = FakeClock(START)
+    assert not clock.poked
+    clock.poke()
+    assert clock.poked
+    await asyncio.wait_for(clock.sleep_until(START + timedelta(days=1)), timeout=1)
+    assert not clock.poked
+
+
 async def test_real_clock_sleeper_wakes_on_poke() -> None:
     """The real clock's sleep_until(None) returns as soon as it is poked."""
     clock = Clock()

@@ -125,7 +125,7 @@ class _InteractionRoutes:
     async def followup(self, request: web.Request) -> web.Response:
         handle = self._handle(request)
         original = handle.original
-        if original is not None and original.loading and not handle.followups:
+        if original is not None and original.loading and not original.deleted and not handle.followups:
             body = {k: v for k, v in (request[BODY] or {}).items() if k != "flags"}
             msg = edit_message(self.d, original, body, request[FILES])
             # filling in the "thinking" message is its creation for the people it mentions

@@ -127,7 +127,10 @@ async def test_status_in_a_lobby_shows_the_lobby_not_no_game(world: World) -> No
     async with world.running():
         lobby = await open_lobby(world)
         await (await bob.click(lobby, label="Join")).response()
-        status = await (await bob.slash(world.games, "status")).response()
+        # a slow join is deferred before it commits (its answer then edits the lobby): /status after it shows
+        await world.double.wait_for(lambda: bob.mention in lobby.embeds[0]["fields"][0]["value"], what="bob joined")
+        # the answer itself, or (a slow database defers /status before its read) the deferral filled in
+        status = await (await bob.slash(world.games, "status")).wait_original()
         assert status.ephemeral and status.components == []
         embed = status.embeds[0]
         assert embed["fields"][0] == {"name": "Players (2, needs 2-10)",

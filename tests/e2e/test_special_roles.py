@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import deadline
 from tests.e2e.conftest import World, refusal
 from tests.support.newgame import newgame
 
@@ -23,8 +24,8 @@ async def test_the_hosts_specials_open_the_lobby_and_an_unknown_one_is_refused(w
     ``doctor, prosecutor`` among its options, stored so the deal draws from those two only."""
     alice = world.players[0]
     async with world.running():
-        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
-        await (await world.admin.slash(world.games, "config language", language=language)).response()
+        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).wait_original()
+        await (await world.admin.slash(world.games, "config language", language=language)).wait_original()
         refused = await refusal(await newgame(alice, world.games, "asesino", "social", special_roles="doctor, nurse"))
         assert await world.tables.table_in_channel(world.games.id) is None
         handle = await newgame(alice, world.games, "asesino", "social", special_roles="Fiscal, médico")
@@ -60,7 +61,7 @@ async def test_special_roles_is_autocompleted_from_the_role_table_in_the_servers
     after a word that names no special nothing is offered."""
     alice = world.players[0]
     async with world.running():
-        await (await world.admin.slash(world.games, "config language", language=language)).response()
+        await (await world.admin.slash(world.games, "config language", language=language)).wait_original()
         offered = {}
         for typed in [*SUGGESTED[language], "nurse, d"]:
             handle = await alice.autocomplete(world.games, "newgame asesino", "special_roles", mode="social",
@@ -76,14 +77,31 @@ async def test_all_clears_the_hosts_choice_of_specials_in_the_options_form(world
     is in play again (the option is cleared) and the lobby no longer lists it."""
     alice = world.players[0]
     async with world.running():
-        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).response()
+        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).wait_original()
         handle = await newgame(alice, world.games, "asesino", "social", special_roles="doctor, prosecutor")
         await handle.response()
         lobby = await handle.wait_original()
         form = await alice.click(lobby, label="Options")
         assert (await form.response()).modal is not None
-        saved = await (await alice.submit_modal(form, {"special_roles": "ALL"})).response()
+        saved = await (await alice.submit_modal(form, {"special_roles": "ALL"})).wait_original()
         assert "Options saved" in saved.content
         await world.double.wait_for(lambda: "special_roles" not in lobby.text, what="the choice cleared")
         table = await world.tables.table_in_channel(world.games.id)
         assert table is not None and table.options.get("special_roles") is None
+
+
+async def test_a_newgame_refused_while_the_database_is_slow_stays_private(world: World,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the database is slow /newgame is deferred publicly ("thinking") before its checks; refused (an
+    unknown special), the public placeholder is deleted and the refusal is a private message of its own, so the
+    channel is told nothing of the host's mistake."""
+    alice = world.players[0]
+    async with world.running():
+        await (await world.admin.slash(world.games, "config medium", channel=world.medium)).wait_original()
+        monkeypatch.setattr(deadline, "may_be_slow", lambda client: True)
+        handle = await newgame(alice, world.games, "asesino", "social", special_roles="doctor, nurse")
+        response = await handle.response()
+        refused = await refusal(handle)
+    assert response.deferred and not response.ephemeral
+    assert refused == REFUSED["en"]
+    assert [m.content for m in world.bot_messages()] == []  # the placeholder deleted, nothing public left

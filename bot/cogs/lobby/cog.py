@@ -20,7 +20,7 @@ from bot.cogs.lobby.ping import with_ping
 from bot.cogs.lobby.render import cancel_confirmation, lobby_embed, lobby_expires_at, lobby_heading, lobby_view
 from bot.cogs.lobby.scheduled import STARTS_IN, ScheduledLobbies
 from bot.cogs.lobby.series import SeriesRounds
-from bot.deadline import acknowledge_if_slow, edit_answer, in_time, respond
+from bot.deadline import acknowledge_if_slow, drop_public_wait, edit_answer, in_time, respond
 from bot.errors import ABOUT, UserError, about, error_text, send_error
 from bot.guild_config import GuildConfig
 from bot.i18n import t
@@ -69,8 +69,12 @@ class Lobby(ScheduledLobbies, SeriesRounds, commands.Cog):
         if minutes is not None:
             await self.schedule_game(interaction, game, mode, given, minutes)
             return
-        table, expires, rounds = await in_time(interaction, self._open(interaction, game, mode, given),
-                                               thinking=True)
+        try:
+            table, expires, rounds = await in_time(interaction, self._open(interaction, game, mode, given),
+                                                   thinking=True)
+        except (UserError, TableError):  # refused (a slow database deferred it publicly first): privately
+            await drop_public_wait(interaction)
+            raise
         note = (t(f"{game}.series.first_round", table.language, total=rounds, count=rounds)
                 if rounds is not None else None)
         ping = (await self.bot.config(interaction.guild_id)).lobby_role_id
