@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 from collections import namedtuple
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import cache
 from typing import Any, NamedTuple
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import Row, Select, Text, Update, bindparam, cast, false, func, insert, or_, select, update
+from sqlalchemy import Row, Select, Text, Update, bindparam, cast, false, func, insert, or_, select, type_coerce, update
+from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.types import NullType
 
 from bot.db.models import ACTIVE_STATUSES, Game, GameAction, Seat
 from bot.db.repos import outbox
@@ -43,25 +46,37 @@ class SeatRow(NamedTuple):
 
 
 _SEAT_COLUMNS = [_SEATS.c[name] for name in SeatRow._fields]
-#: the game's JSON columns, read as their text (``CAST(... AS TEXT)``, so neither SQLAlchemy nor asyncpg decodes
-#: them) and decoded once per game by :func:`_game_row`: a game joined to its seats repeats them on every seat's
-#: row, and the state decoded once per seat was the read's largest cost
+# A game joined to its seats repeats the game's columns on every seat's row, and SQLAlchemy (or asyncpg, for JSON)
+# would turn each into Python on each: the state decoded once per seat was the read's largest cost, and the game's
+# dates parsed once per seat came next. So the game's columns are selected raw (no result type: the driver's value;
+# the JSON as its text, ``CAST(... AS TEXT)``, so that asyncpg does not decode it either) and :func:`_game_row`
+# turns the first row's into Python, as the columns' own types would.
 _JSON_COLUMNS = ("options", "state", "outcome")
-_GAME_COLUMNS = [cast(column, Text).label(column.name) if column.name in _JSON_COLUMNS else column
-                 for column in _GAMES.c]
+_GAME_COLUMNS = [cast(column, Text).label(column.name) if column.name in _JSON_COLUMNS
+                 else type_coerce(column, NullType()).label(column.name) for column in _GAMES.c]
 GameRow = namedtuple("GameRow", [column.name for column in _GAMES.c])  # type: ignore[misc]
 GameRow.__doc__ = """A game as :func:`game_with_seats` reads it: the columns of :class:`bot.db.models.Game` as
-attributes (its JSON ``options``, ``state`` and ``outcome`` decoded; not an ORM object)."""
-_JSON_AT = [index for index, column in enumerate(_GAMES.c) if column.name in _JSON_COLUMNS]
+attributes, as their types give them (the JSON ``options``, ``state`` and ``outcome`` decoded); not an ORM object."""
+#: per database dialect, the game's columns that need turning into Python: (index, the column type's processor)
+_processors: WeakKeyDictionary[Dialect, list[tuple[int, Callable[[Any], Any]]]] = WeakKeyDictionary()
 
 
-def _game_row(row: Row[Any]) -> Any:
-    """The :data:`GameRow` of a row of :func:`_with_seats` (its first columns), its JSON text decoded (``json.loads``,
-    as the JSON type would: SQL NULL stays None)."""
+def _decoded(value: Any) -> Any:
+    return None if value is None else json.loads(value)  # (SQLAlchemy's JSON type: json.loads, NULL stays None)
+
+
+def _game_row(session: AsyncSession, row: Row[Any]) -> Any:
+    """The :data:`GameRow` of a row of :func:`_with_seats` (its first columns, raw), each value as its column's type
+    makes it on ``session``'s database (the JSON text decoded)."""
+    dialect = session.bind.dialect if session.bind is not None else session.get_bind().dialect
+    processors = _processors.get(dialect)
+    if processors is None:
+        found = ((index, _decoded if column.name in _JSON_COLUMNS
+                  else column.type._cached_result_processor(dialect, None)) for index, column in enumerate(_GAMES.c))
+        processors = _processors[dialect] = [(index, process) for index, process in found if process is not None]
     values = list(row[:len(_GAME_COLUMNS)])
-    for index in _JSON_AT:
-        if values[index] is not None:
-            values[index] = json.loads(values[index])
+    for index, process in processors:
+        values[index] = process(values[index])
     return GameRow(*values)
 
 
@@ -77,12 +92,12 @@ _GAME_WITH_SEATS = _with_seats().where(_GAMES.c.id == bindparam("game_id")).orde
 
 async def game_with_seats(session: AsyncSession, game_id: int) -> tuple[Any, list[SeatRow]] | None:
     """A game's :data:`GameRow` and its seats ordered by seat number, read in one statement (a LEFT JOIN; the
-    game's JSON decoded once, not once per seat); None when there is no such game."""
+    game's columns, its JSON and dates, made Python once, not once per seat); None when there is no such game."""
     rows = (await session.execute(_GAME_WITH_SEATS, {"game_id": game_id})).all()
     if not rows:
         return None
     width = len(_SEAT_COLUMNS)
-    return _game_row(rows[0]), [SeatRow(*row[-width:]) for row in rows if row[-width] is not None]
+    return _game_row(session, rows[0]), [SeatRow(*row[-width:]) for row in rows if row[-width] is not None]
 
 
 # Lists of games, each a statement that selects the games (``Game`` rows, oldest first unless said): read as ORM
@@ -152,7 +167,7 @@ async def games_with_seats(session: AsyncSession, games: Select[tuple[Game]]) ->
     for row in (await session.execute(stmt)).all():
         seen = found.get(row.id)
         if seen is None:
-            seen = found[row.id] = (_game_row(row), [])
+            seen = found[row.id] = (_game_row(session, row), [])
         if row[-width] is not None:
             seen[1].append(SeatRow(*row[-width:]))
     return list(found.values())
