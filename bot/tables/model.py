@@ -17,10 +17,8 @@ from games.core import Engine, Event, Outcome, get_engine
 from games.core.seats import ABANDONED  # the outcome reason of an abandoned game (:attr:`Table.abandoned`)
 
 if TYPE_CHECKING:
-    from sqlalchemy import Row
-
     from bot.db.models import Game, Seat
-    from bot.db.repos.games import SeatRow
+    from bot.db.repos.games import GameRow, SeatRow
 
 
 
@@ -236,9 +234,9 @@ ROUND_FINISHED = "series_round_finished"
 LOBBY_EXPIRE = "lobby_expire"
 
 
-def to_table(row: Game | Row[Any], seats: Sequence[Seat | SeatRow], *, with_state: bool = True) -> Table:
-    """A :class:`Table` snapshot of a game and its seats (ORM objects, or rows as
-    :func:`bot.db.repos.games.game_with_seats` reads them; state parsed by the game's engine; without
+def to_table(row: Game | GameRow, seats: Sequence[Seat | SeatRow], *, with_state: bool = True) -> Table:
+    """A :class:`Table` snapshot of a game and its seats (ORM objects, or the rows
+    :func:`bot.db.repos.games.game_with_seats` reads; state parsed by the game's engine; without
     ``with_state`` the state is left out, e.g. for a list of games, and ``row.state`` is never read)."""
     engine = get_engine(row.game, row.mode)
     return Table(

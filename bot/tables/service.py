@@ -29,7 +29,6 @@ from typing import Any
 
 from cachetools import LRUCache
 from pydantic import ValidationError
-from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -122,7 +121,7 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         """The per-game lock serialising this process's writers of ``game_id``."""
         return self.locks(game_id)
 
-    async def _read(self, session: AsyncSession, game_id: int) -> tuple[Row[Any], Table]:
+    async def _read(self, session: AsyncSession, game_id: int) -> tuple[games.GameRow, Table]:
         """The game's row (:func:`bot.db.repos.games.game_with_seats`) and table (and whether a closed-DM notice is
         due, remembered: :meth:`dm_notices_due`)."""
         mark = self.deliverer.mark(game_id)

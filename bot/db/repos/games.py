@@ -6,13 +6,18 @@ caller (the table service writes the action and the snapshot in one transaction)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections import namedtuple
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import cache
 from typing import Any, NamedTuple
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import Row, Select, Update, bindparam, false, func, insert, or_, select, update
+from sqlalchemy import Row, Select, Text, Update, bindparam, cast, false, func, insert, or_, select, type_coerce, update
+from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.types import NullType
 
 from bot.db.models import ACTIVE_STATUSES, Game, GameAction, Seat
 from bot.db.repos import outbox
@@ -41,19 +46,58 @@ class SeatRow(NamedTuple):
 
 
 _SEAT_COLUMNS = [_SEATS.c[name] for name in SeatRow._fields]
-_GAME_WITH_SEATS = (select(_GAMES, *(column.label(f"seat_{column.name}") for column in _SEAT_COLUMNS))
-                    .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id).where(_GAMES.c.id == bindparam("game_id"))
-                    .order_by(_SEATS.c.seat))
+# A game joined to its seats repeats the game's columns on every seat's row, and SQLAlchemy (or asyncpg, for JSON)
+# would turn each into Python on each: the state decoded once per seat was the read's largest cost, and the game's
+# dates parsed once per seat came next. So the game's columns are selected raw (no result type: the driver's value;
+# the JSON as its text, ``CAST(... AS TEXT)``, so that asyncpg does not decode it either) and :func:`_game_row`
+# turns the first row's into Python, as the columns' own types would.
+_JSON_COLUMNS = ("options", "state", "outcome")
+_GAME_COLUMNS = [cast(column, Text).label(column.name) if column.name in _JSON_COLUMNS
+                 else type_coerce(column, NullType()).label(column.name) for column in _GAMES.c]
+GameRow = namedtuple("GameRow", [column.name for column in _GAMES.c])  # type: ignore[misc]
+GameRow.__doc__ = """A game as :func:`game_with_seats` reads it: the columns of :class:`bot.db.models.Game` as
+attributes, as their types give them (the JSON ``options``, ``state`` and ``outcome`` decoded); not an ORM object."""
+#: per database dialect, the game's columns that need turning into Python: (index, the column type's processor)
+_processors: WeakKeyDictionary[Dialect, list[tuple[int, Callable[[Any], Any]]]] = WeakKeyDictionary()
 
 
-async def game_with_seats(session: AsyncSession, game_id: int) -> tuple[Row[Any], list[SeatRow]] | None:
-    """A game's row (the columns of :class:`bot.db.models.Game` as attributes; not an ORM object) and its seats
-    ordered by seat number, read in one statement (a LEFT JOIN); None when there is no such game."""
+def _decoded(value: Any) -> Any:
+    return None if value is None else json.loads(value)  # (SQLAlchemy's JSON type: json.loads, NULL stays None)
+
+
+def _game_row(session: AsyncSession, row: Row[Any]) -> Any:
+    """The :data:`GameRow` of a row of :func:`_with_seats` (its first columns, raw), each value as its column's type
+    makes it on ``session``'s database (the JSON text decoded)."""
+    dialect = session.bind.dialect if session.bind is not None else session.get_bind().dialect
+    processors = _processors.get(dialect)
+    if processors is None:
+        found = ((index, _decoded if column.name in _JSON_COLUMNS
+                  else column.type._cached_result_processor(dialect, None)) for index, column in enumerate(_GAMES.c))
+        processors = _processors[dialect] = [(index, process) for index, process in found if process is not None]
+    values = list(row[:len(_GAME_COLUMNS)])
+    for index, process in processors:
+        values[index] = process(values[index])
+    return GameRow(*values)
+
+
+def _with_seats() -> Select[Any]:
+    """The games joined to their seats (LEFT JOIN: a game without seats is one row with NULL seat columns): the
+    game's columns (:data:`_GAME_COLUMNS`), then the seat's (``seat_``-prefixed)."""
+    return (select(*_GAME_COLUMNS, *(column.label(f"seat_{column.name}") for column in _SEAT_COLUMNS))
+            .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id))
+
+
+_GAME_WITH_SEATS = _with_seats().where(_GAMES.c.id == bindparam("game_id")).order_by(_SEATS.c.seat)
+
+
+async def game_with_seats(session: AsyncSession, game_id: int) -> tuple[Any, list[SeatRow]] | None:
+    """A game's :data:`GameRow` and its seats ordered by seat number, read in one statement (a LEFT JOIN; the
+    game's columns, its JSON and dates, made Python once, not once per seat); None when there is no such game."""
     rows = (await session.execute(_GAME_WITH_SEATS, {"game_id": game_id})).all()
     if not rows:
         return None
     width = len(_SEAT_COLUMNS)
-    return rows[0], [SeatRow(*row[-width:]) for row in rows if row[-width] is not None]
+    return _game_row(session, rows[0]), [SeatRow(*row[-width:]) for row in rows if row[-width] is not None]
 
 
 # Lists of games, each a statement that selects the games (``Game`` rows, oldest first unless said): read as ORM
@@ -113,19 +157,19 @@ async def active_games_of_user(session: AsyncSession, user_id: int) -> Sequence[
     return (await session.scalars(active_games_of_user_stmt(user_id))).all()
 
 
-async def games_with_seats(session: AsyncSession, games: Select[tuple[Game]]) -> list[tuple[Row[Any], list[SeatRow]]]:
+async def games_with_seats(session: AsyncSession, games: Select[tuple[Game]]) -> list[tuple[Any, list[SeatRow]]]:
     """The games ``games`` selects (one of the ``*_stmt`` lists above), each as :func:`game_with_seats` reads one,
     oldest first, in one statement (the games joined to their seats) instead of one read of seats per game."""
     ids = games.with_only_columns(Game.id).correlate(None)  # (its ORDER BY kept: it may have a LIMIT)
-    stmt = (select(_GAMES, *(column.label(f"seat_{column.name}") for column in _SEAT_COLUMNS))
-            .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id).where(_GAMES.c.id.in_(ids))
-            .order_by(_GAMES.c.id, _SEATS.c.seat))
-    found: dict[int, tuple[Row[Any], list[SeatRow]]] = {}
+    stmt = _with_seats().where(_GAMES.c.id.in_(ids)).order_by(_GAMES.c.id, _SEATS.c.seat)
+    found: dict[int, tuple[Any, list[SeatRow]]] = {}
     width = len(_SEAT_COLUMNS)
     for row in (await session.execute(stmt)).all():
-        seats = found.setdefault(row.id, (row, []))[1]
+        seen = found.get(row.id)
+        if seen is None:
+            seen = found[row.id] = (_game_row(session, row), [])
         if row[-width] is not None:
-            seats.append(SeatRow(*row[-width:]))
+            seen[1].append(SeatRow(*row[-width:]))
     return list(found.values())
 
 
