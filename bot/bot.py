@@ -120,7 +120,7 @@ class CoronerBot(Coroner):
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=lambda due: self.timers.wake(due),
                                    owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED,
-                                   ping=self.delivery.live.ping_plan, delivery=hooks)
+                                   ping=self.delivery.live.ping_plan, delivery=hooks, hold_marks=True)
         self.outage = Outage(self.tables.deliverer.redraw_failed)  # Discord answering again redraws at once
         self.metrics.on_answer(self.outage.answered)
         self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))

@@ -216,16 +216,17 @@ class LiveTable:
         transaction for the step's delivery."""
         self._caught_up.add(table.id)
         written: list[tuple[int | None, bool]] = []
+        told = table.table_message_id != message_id
+        if told:
+            # the table moves to ``message_id`` (the lobby message becomes the table, or a new one is posted): the
+            # table this process remembers says so at once, before the commit, as the mark may be held for the
+            # next move (:mod:`bot.tables.marks`, which writes it before that move reads the table or checks its
+            # guard); a move made on it before that finds the message guard stale and reads again
+            self.bot.tables.shown_in(table.id, message_id)
 
         async def write(session: AsyncSession) -> None:
             old, moved = await self._write(session, table, message_id, steps, ping, known, counted)
-            if moved and message_id == table.lobby_message_id:
-                # the lobby message became the table: every table read before names that message all the same
-                # (as its lobby's), so the table this process remembers is told (before the commit: a move made
-                # on it meanwhile finds the message guard stale and reads again) and no step's table is read anew
-                self.bot.tables.shown_in(table.id, message_id)
-                moved = False
-            written[:] = [(old, moved)]
+            written[:] = [(old, moved and not told)]  # (told: no step's table need be read anew for it)
 
         async def after() -> None:
             if written:

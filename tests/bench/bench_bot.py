@@ -45,6 +45,7 @@ from tests.bench import social
 from tests.discord_double import DiscordDouble, StoredMessage, User
 from tests.discord_double.fixtures import pointed_at, running_bot
 from tests.discord_double.ratelimits import INTERACTION_ROUTES
+from tests.discord_double.fixtures import RUNNING
 from tests.e2e.conftest import World, mark
 from tests.e2e.test_asesino import play_one
 from tests.e2e.test_lets_kill import build_play, table_message
@@ -107,7 +108,9 @@ async def shown(world: World, table: Table, title: str, before: tuple[int, int])
         async with world.sessions() as session:
             delivered = await session.scalar(select(OutboxEntry.delivered_at).where(
                 OutboxEntry.game_id == table.id, OutboxEntry.version == table.version))
-        if delivered is not None:
+        held = any(getattr(bot, "tables", None) is not None and bot.tables.deliverer.marks.held(table.id) == table.version
+                   for bot in RUNNING)  # (its mark waits for the next move: :mod:`bot.tables.marks`)
+        if delivered is not None or held:
             return mark(tables(world, title)) != before
         await asyncio.sleep(0.005)
     raise TimeoutError(f"game {table.id}: version {table.version} was never delivered")

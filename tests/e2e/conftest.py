@@ -32,7 +32,7 @@ from tests.db.backends import (  # noqa: F401 - SQLite, PostgreSQL, multi-proces
     pg_url,
 )
 from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, StoredMessage, User
-from tests.discord_double.fixtures import double, running_bot  # noqa: F401
+from tests.discord_double.fixtures import RUNNING, double, running_bot  # noqa: F401
 from tests.discord_double.server import TOKEN
 from tests.e2e.latency import env_sql_latency, slow_sql  # noqa: F401 - COR_SQL_LATENCY_MS slows every e2e test's SQL
 from tests.support import potato as potato_game
@@ -165,10 +165,20 @@ async def until_version(world: World, game_id: int, version: int) -> None:
     await stored(world, reached, f"game {game_id} at version {version}")
 
 
+async def flush_marks() -> None:
+    """Write the "delivered" marks the running bots hold for a next move (:mod:`bot.tables.marks`), as their flush
+    would :data:`~bot.tables.marks.FLUSH_AFTER` later on a clock that moves."""
+    for bot in list(RUNNING):
+        tables = getattr(bot, "tables", None)
+        if tables is not None:
+            await tables.deliverer.marks.flush()
+
+
 async def until_delivered(world: World) -> None:
     """Wait (polling the database) until every committed step is marked shown."""
 
     async def delivered() -> bool:
+        await flush_marks()
         async with world.sessions() as session:
             return await session.scalar(select(OutboxEntry.id).where(OutboxEntry.delivered_at.is_(None))) is None
 
