@@ -144,13 +144,18 @@ async def world(double: DiscordDouble, db_url: str, sqlite_template: Path) -> As
 WaitFor = Callable[..., object]
 
 
-async def stored(world: World, check: Callable[[], Awaitable[object]], what: str, timeout: float | None = None) -> None:
+async def stored(world: World, check: Callable[[], Awaitable[object]], what: str, timeout: float | None = None, *,
+                 flush: bool = True) -> None:
     """Wait (polling, like ``double.wait_for``) until ``check()`` - a read of the bot's database - is truthy: what the
-    bot stores after a REST answer can lag behind what the double shows, more so with ``COR_DOUBLE_LATENCY_MS``."""
+    bot stores after a REST answer can lag behind what the double shows, more so with ``COR_DOUBLE_LATENCY_MS``.
+    While it is not, the running bots write the marks they hold (``flush``: as :data:`bot.tables.marks.FLUSH_AFTER`
+    on a clock that moves would; False: a count of a move's cost, whose marks the next move writes)."""
     timeout = world.double.wait_timeout if timeout is None else timeout
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not await check():
+        if flush:
+            await flush_marks()
         if loop.time() > deadline:
             raise DoubleTimeout(f"timed out after {timeout}s waiting for {what}")
         await asyncio.sleep(0.02)
@@ -163,6 +168,13 @@ async def until_version(world: World, game_id: int, version: int) -> None:
         return (await world.tables.load(game_id)).version >= version
 
     await stored(world, reached, f"game {game_id} at version {version}")
+
+
+def held(game_id: int, version: int) -> bool:
+    """Whether a running bot holds the "delivered" mark of the step of ``game_id`` that made ``version`` for the
+    game's next move (:mod:`bot.tables.marks`): the step is shown, its mark not written yet."""
+    return any(getattr(bot, "tables", None) is not None and bot.tables.deliverer.marks.held(game_id) == version
+               for bot in RUNNING)
 
 
 async def flush_marks() -> None:
