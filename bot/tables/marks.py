@@ -54,7 +54,8 @@ class Done:
 @dataclass(frozen=True)
 class Taken:
     """What :meth:`Marks.take` took to write in a transaction: call :meth:`Marks.committed` once it committed,
-    :meth:`Marks.restore` when it did not. ``versions``: per game, the version giving its lease back found."""
+    :meth:`Marks.restore` when it did not. ``versions``: per game whose held lease is over, the version giving it
+    back found (None: taken again by the caller's statement, or not held any more)."""
 
     done: list[Done]
     versions: dict[int, int | None]
@@ -110,22 +111,30 @@ class Marks:
         if taken.done and (self._flusher is None or self._flusher.done()):
             self._flusher = asyncio.create_task(self._flush_later(), name="coroner-marks")
 
-    async def write(self, session: AsyncSession, taken: Taken, *, release: bool = True) -> None:
+    async def write(self, session: AsyncSession, taken: Taken, *, release: bool = True,
+                    keep: int | None = None) -> str | None:
         """Write ``taken`` in the caller's transaction: what each delivery wrote, the marks (one statement) and,
         with ``release``, each game's lease given back with its shown digest while this process still holds that
-        lease (else the digest alone, when it changed and ``release``)."""
+        lease (else the digest alone, when it changed and ``release``). ``keep``: a game whose lease the caller's
+        next statement takes again (a step's version bump, :func:`bot.db.repos.games.bump_and_claim`): its lease is
+        not given back, and its digest (None: unchanged) is returned for that statement to write."""
         if not taken.done:
-            return
+            return None
         now = self._clock()
         for done in taken.done:
             await done.step.write(session)
         await outbox.mark_delivered_many(session, [done.entry.id for done in taken.done], now)
+        kept = None
         for done in taken.done:
             game_id = done.lease.game_id
-            if release and self._held.get(game_id) is done.lease:
+            if game_id == keep:
+                kept = done.shown
+                taken.versions[game_id] = None  # (this lease is over: the caller's bump takes the game's anew)
+            elif release and self._held.get(game_id) is done.lease:
                 taken.versions[game_id] = await outbox.release_game(session, game_id, self._owner, now, done.shown)
             elif done.shown is not None:
                 await outbox.set_shown(session, game_id, self._owner, done.shown)
+        return kept
 
     async def committed(self, taken: Taken, *, again: bool = True) -> None:
         """``taken`` is written: forget the leases given back, do what each delivery does after its mark, and
@@ -146,12 +155,15 @@ class Marks:
     @asynccontextmanager
     async def writing(self, game_id: int) -> AsyncIterator[AsyncSession]:
         """A write transaction about ``game_id`` (a step's) that first writes the game's held work (before the
-        caller reads the table and bumps its version: the bump's claim takes the lease as given back and finds the
-        held step delivered); held again when it does not commit."""
+        caller reads the table and bumps its version, taking the game's lease again: so that bump's claim finds the
+        held step delivered, and writes the digest the held step's table shows, ``session.info["shown"]``, where the
+        lease's giving back would have: no statement of its own); held again when it does not commit."""
         taken = self.take(game_id)
         try:
             async with self._sessions() as session, session.begin():
-                await self.write(session, taken)
+                shown = await self.write(session, taken, keep=game_id)
+                if shown is not None:
+                    session.info["shown"] = shown
                 yield session
         except BaseException:
             self.restore(taken)

@@ -148,6 +148,8 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         guard = (table.lobby_message_id, table.table_message_id) if messages else None
         lease = self.deliverer.lease_ask() if claim else None
         if lease is not None:
+            if "shown" in session.info:  # (a held mark's digest: :meth:`bot.tables.marks.Marks.writing`)
+                values["shown"] = session.info.pop("shown")
             found = await games.bump_and_claim(session, table.id, table.version, lease, updated_at=self._clock(),
                                                messages=guard, **values)
             if found is None:
