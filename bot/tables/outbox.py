@@ -290,7 +290,7 @@ class Deliverer(LeaseKeeper):
             reset_step(token)
         changed = step.shows if step.shows is not None and step.shows != lease.shown else None
         queued = self._queued.get(table.id)
-        if last and self._hold and (queued is None or queued.entry.id == entry.id):  # (none of ours waits)
+        if last and self._hold and not step.at_once and (queued is None or queued.entry.id == entry.id):
             self.marks.hold(Done(entry, step, lease, changed))
             lease.shown = step.shows or lease.shown
             return True, None

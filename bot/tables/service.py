@@ -247,11 +247,11 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         return found[0] if found is not None and found[1] == self.deliverer.mark(game_id) else None
 
     def shown_in(self, game_id: int, message_id: int) -> None:
-        """The game's table message is ``message_id`` now (the lobby message, or a new one: ``games.table_message_id``,
-        recorded by the living table with a step's delivery, maybe held for the next move: :mod:`bot.tables.marks`):
-        the table this process remembers of the game (:meth:`recent`) says so, with no read."""
+        """The game's lobby message ``message_id`` is its table message now (``games.table_message_id``, recorded
+        by the living table with a step's delivery): the table this process remembers of the game (:meth:`recent`)
+        says so, with no read."""
         found = self._loaded.get(game_id)
-        if found is not None and found[0].table_message_id != message_id:
+        if found is not None and found[0].lobby_message_id == message_id:
             self._loaded[game_id] = (replace(found[0], table_message_id=message_id), found[1])
 
     # --- playing -------------------------------------------------------------------------------------------

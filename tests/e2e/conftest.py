@@ -137,6 +137,7 @@ async def world(double: DiscordDouble, db_url: str, sqlite_template: Path) -> As
     if url.startswith("sqlite") and database and not Path(database).exists():
         shutil.copyfile(sqlite_template, database)  # the schema a bot's start makes, without the migrations' cost
     engine = create_engine(url)
+    double.idle = flush_marks  # (a bot's held marks are written once nothing happened for a moment: FLUSH_AFTER)
     yield World(double, guild, games, medium, admin, players, url, FakeClock(), make_sessionmaker(engine))
     await engine.dispose()
 
