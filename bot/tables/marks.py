@@ -79,6 +79,12 @@ class Marks:
         self._pause_until = pause_until
         self._pending: dict[int, Done] = {}
         self._flusher: asyncio.Task[None] | None = None
+        self._closed = False
+
+    @property
+    def open(self) -> bool:
+        """Whether a delivered step's work may be held (False once the process stops: :meth:`close`)."""
+        return not self._closed
 
     def hold(self, done: Done) -> None:
         """Hold ``done`` until the next write about its game, or :data:`FLUSH_AFTER` from now."""
@@ -198,7 +204,9 @@ class Marks:
                 log.exception("writing the delivered marks of %d games failed", len(self._pending))
 
     async def close(self) -> None:
-        """Stop the delayed flush (the stop's hand-back writes what is held)."""
+        """Stop the delayed flush and holding anything more (the stop's hand-back writes what is held; a delivery
+        that ends after it writes its mark at once)."""
+        self._closed = True
         if self._flusher is not None:
             self._flusher.cancel()
             await asyncio.gather(self._flusher, return_exceptions=True)

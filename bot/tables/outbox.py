@@ -290,7 +290,10 @@ class Deliverer(LeaseKeeper):
             reset_step(token)
         changed = step.shows if step.shows is not None and step.shows != lease.shown else None
         queued = self._queued.get(table.id)
-        if last and self._hold and not step.at_once and (queued is None or queued.entry.id == entry.id):
+        # held only for a step this process committed and shows first (a step of another process, or one shown
+        # again, gives the lease back at once: another process is never kept waiting by a mark held here for it)
+        if (last and fresh and self._hold and self.marks.open and not step.at_once
+                and (queued is None or queued.entry.id == entry.id)):  # (none of ours waits for this drain)
             self.marks.hold(Done(entry, step, lease, changed))
             lease.shown = step.shows or lease.shown
             return True, None
