@@ -106,7 +106,7 @@ async def test_a_restart_keeps_the_last_moves_and_deletes_the_ping_the_next_move
         await stored(world, lambda: _pinged(world, ping.id), "the ping recorded")
     async with world.running():
         await _move(world)
-        await until_delivered(world)  # (deleted once the move's mark is written: held for a next move, at most FLUSH_AFTER)
+        await until_delivered(world)  # (its mark may be held for a next move, at most FLUSH_AFTER)
         await world.double.wait_for(lambda: ping.deleted, what="the old ping to go")
         log = _log_lines(status_messages(world)[-1].snapshot())
         assert log[: len(first_log)] == first_log and len(log) > len(first_log)
