@@ -7,6 +7,10 @@ step delivered and the lease as given back), else for :data:`FLUSH_AFTER` on the
 every game held: :meth:`Marks.flush`), and always for a graceful stop (the stop's hand-back writes them:
 :meth:`bot.tables.timing.TimersMixin.hand_back`).
 
+Only a step the process committed and shows first is held (the deliverer's ``hold``, on in a process that runs every
+shard): a step of another process, one shown again, one whose delivery moves the table to another message
+(:meth:`bot.tables.step.StepInfo.write_at_once`) and any delivery that ends after the stop began write at once.
+
 Crash safety: a mark that was never written leaves its step undelivered, so it is shown again after a restart (or
 by another process once the lease ran out), idempotently: its messages carry nonces from the step's id and its
 per-send records (:mod:`bot.tables.step`) say which messages may already exist; the resumed delivery looks for them
