@@ -118,10 +118,15 @@ class CoronerBot(Coroner):
         self.delivery = Delivery(self)
         hooks = DeliveryHooks(unavailable=unavailable, pause_until=self.clock.pause_until,
                               taken_over=lambda: self.metrics.taken_over("delivery"))
+        # a process that runs only some of the shards shares its games with the processes running the others: a mark
+        # held for a game's next move (:mod:`bot.tables.marks`) would keep them waiting for the game's delivery
+        # lease, up to FLUSH_AFTER, for a step of theirs, so such a process writes each mark at once
+        shards = self.settings.shard_ids
+        alone = not shards or len(set(shards)) >= (self.settings.shard_count or 1)
         self.tables = TableService(self.sessions, deliver=self.delivery, plan=self.delivery.timers_for,
                                    clock=self.clock.now, on_timers=lambda due: self.timers.wake(due),
                                    owner=process_owner(self.settings.shard_ids or []), superseded=SUPERSEDED,
-                                   ping=self.delivery.live.ping_plan, delivery=hooks)
+                                   ping=self.delivery.live.ping_plan, delivery=hooks, hold_marks=alone)
         self.outage = Outage(self.tables.deliverer.redraw_failed)  # Discord answering again redraws at once
         self.metrics.on_answer(self.outage.answered)
         self.timers = TimerRunner(self, poll=timedelta(seconds=self.settings.timer_poll_seconds))

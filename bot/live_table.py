@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -152,8 +152,9 @@ class LiveTable:
                 steps = appended(row.log if same and row is not None else [], key, lines)
                 known = row if same and table.table_message_id == message_id else None
                 counted = after if lobby else 0  # the chat under the lobby counts under the table it became
+                early = None
                 if step is not None:  # written with the step's "delivered" mark
-                    self._record_with(step, table, message_id, steps, ping, known, counted)
+                    early = self._record_with(step, table, message_id, steps, ping, known, counted)
                     record = None
                 else:
                     record = asyncio.create_task(self._record(table, message_id, steps, ping, known, counted))
@@ -165,6 +166,8 @@ class LiveTable:
                     if record is None and step is not None:
                         step.discard()
                 else:
+                    if early is not None:
+                        await early()
                     return
                 finally:
                     if record is not None:
@@ -175,11 +178,14 @@ class LiveTable:
         self._posted[message.id] = True
         if step is not None:  # with the step's "delivered" mark: shown again, its nonce (or its record) finds it
             # (the row as the lease's claim read it, when it stands: one UPDATE moves it to the new message)
-            self._record_with(step, table, message.id, steps, ping, step.table_row)
+            early = self._record_with(step, table, message.id, steps, ping, step.table_row)
         else:
+            early = None
             await self._record(table, message.id, steps, ping)
         if message_id and message.id != message_id:  # (the same id: this step shown again, its nonce returned it)
             await self.strip(table.channel_id, message_id, render(shown(steps)) if lobby else None)
+        if early is not None:
+            await early()
 
     async def _catch_up(self, table: Table, message_id: int, counted: int, repost_after: int) -> int:
         """How many messages are under the table message ``message_id``, at least ``counted``: the first time this
@@ -219,11 +225,18 @@ class LiveTable:
 
     def _record_with(self, step: StepInfo, table: Table, message_id: int, steps: list[Any],
                      ping: TimerPlan | None = None, known: LiveTableState | live.Snapshot | None = None,
-                     counted: int = 0) -> None:
+                     counted: int = 0) -> Callable[[], Awaitable[None]]:
         """:meth:`_record`, written in the transaction that marks ``step`` delivered (:meth:`StepInfo.record`): one
-        transaction for the step's delivery."""
+        transaction for the step's delivery. Returns what to call once the step is shown: it deletes the turn ping
+        the record takes away (``known``'s) at once, not when the mark is written (it may be held for the next
+        move: :mod:`bot.tables.marks`), and only once."""
         self._caught_up.add(table.id)
         written: list[tuple[int | None, bool]] = []
+        if table.table_message_id != message_id:
+            # the table moves to ``message_id`` (the lobby message becomes the table, or a new one is posted): written
+            # with the step's mark at once, never held for the next move (:mod:`bot.tables.marks`), so that whoever
+            # reads the game finds its table where it is
+            step.write_at_once()
 
         async def write(session: AsyncSession) -> None:
             old, moved = await self._write(session, table, message_id, steps, ping, known, counted)
@@ -235,11 +248,20 @@ class LiveTable:
                 moved = False
             written[:] = [(old, moved)]
 
+        gone: list[int] = []
+
         async def after() -> None:
             if written:
-                await self._recorded(table, message_id, *written[0], ping)
+                old, moved = written[0]
+                await self._recorded(table, message_id, None if old in gone else old, moved, ping)
+
+        async def early() -> None:
+            if known is not None and known.ping_message_id is not None:
+                gone.append(known.ping_message_id)
+                await self._delete(table, known.ping_message_id)
 
         step.write_with(write, after)
+        return early
 
     async def _write(self, session: AsyncSession, table: Table, message_id: int, steps: list[Any],
                      ping: TimerPlan | None, known: LiveTableState | live.Snapshot | None,

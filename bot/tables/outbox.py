@@ -46,6 +46,7 @@ from bot.db.repos import games, live, outbox, timers
 from bot.locks import KeyedLocks
 from bot.tables.leases import LEASE as LEASE  # (re-exported: the lease the drains work under)
 from bot.tables.leases import DeliveryHooks, Lease, LeaseKeeper
+from bot.tables.marks import Done, Marks
 from bot.tables.model import Table, to_table
 from bot.tables.step import ANSWERED_SEAT, StepInfo, reset_step, set_step, step_info
 from bot.tables.step import current_step as current_step  # (re-exported: what a ``deliver`` call shows)
@@ -113,9 +114,13 @@ class Deliverer(LeaseKeeper):
     def __init__(self, sessions: async_sessionmaker[AsyncSession], deliver: Deliver | None,
                  clock: Callable[[], datetime], on_timers: Callable[[datetime], None] | None = None, *,
                  owner: str = "local", hooks: DeliveryHooks | None = None,
-                 superseded: frozenset[str] = frozenset()) -> None:
+                 superseded: frozenset[str] = frozenset(), hold: bool = False) -> None:
         super().__init__(sessions, clock, on_timers, owner=owner, hooks=hooks, shows=deliver is not None)
         self._deliver = deliver
+        #: the "done" work of each game's last delivered step, held for the next write about the game
+        #: (:mod:`bot.tables.marks`; ``hold`` False: written at once, in a transaction of its own)
+        self.marks = Marks(sessions, clock, self._held, owner, self.drain, pause_until=self._hooks.pause_until)
+        self._hold = hold
         self._superseded = superseded
         self.locks = KeyedLocks()
         self._pruned_at: datetime | None = None
@@ -152,6 +157,11 @@ class Deliverer(LeaseKeeper):
             async with self.locks(game_id):
                 if handoff is not None and handoff.entry.id in self._taken:  # shown by the drain before this one
                     return 0
+                if self.marks.holds(game_id):  # (its steps are read as they stand: the held one delivered)
+                    try:
+                        await self.marks.flush(game_id, again=False)
+                    except Exception:  # shown again (idempotently) below
+                        log.exception("writing the held mark of game %s failed", game_id)
                 beat = asyncio.create_task(self._heartbeat(game_id), name=f"coroner-lease-{game_id}")
                 try:
                     return await self._drain_leased(game_id, handoff, pending or handoff is not None)
@@ -290,6 +300,14 @@ class Deliverer(LeaseKeeper):
             ANSWERED_SEAT.reset(answered)
             reset_step(token)
         changed = step.shows if step.shows is not None and step.shows != lease.shown else None
+        queued = self._queued.get(table.id)
+        # held only for a step this process committed and shows first (a step of another process, or one shown
+        # again, gives the lease back at once: another process is never kept waiting by a mark held here for it)
+        if (last and fresh and self._hold and self.marks.open and not step.at_once
+                and (queued is None or queued.entry.id == entry.id)):  # (none of ours waits for this drain)
+            self.marks.hold(Done(entry, step, lease, changed))
+            lease.shown = step.shows or lease.shown
+            return True, None
         try:
             async with self._sessions() as session, session.begin():
                 await step.write(session)

@@ -86,7 +86,7 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
                  plan: Plan | None = None, clock: Callable[[], datetime] = utcnow,
                  on_timers: Callable[[datetime], None] | None = None, owner: str | None = None,
                  superseded: frozenset[str] = frozenset(), ping: Ping | None = None,
-                 delivery: DeliveryHooks | None = None) -> None:
+                 delivery: DeliveryHooks | None = None, hold_marks: bool = False) -> None:
         """``deliver`` shows committed steps (None: they stay in the outbox for a process that has one);
         ``plan`` gives the timers a step arms; ``on_timers(due_at)`` is called after a committed step that armed
         timers, with the earliest one's due time (to wake the timer loop when it would sleep past it).
@@ -97,11 +97,14 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         or listed (:func:`bot.db.repos.timers.standing`), so they never fire only to find the game moved on, and
         the deliverer's prune marks them fired in bulk. ``ping``: the turn ping's timer a step that shows something
         public arms (a public event, or a change of the public view), recorded with the step's other timers.
-        ``delivery``: what the deliverer is told of Discord and time (:class:`bot.tables.outbox.DeliveryHooks`)."""
+        ``delivery``: what the deliverer is told of Discord and time (:class:`bot.tables.outbox.DeliveryHooks`).
+        ``hold_marks``: a delivered step's "delivered" mark (and what its delivery writes with it, and the lease's
+        giving back) waits for the game's next move's transaction, at most :data:`bot.tables.marks.FLUSH_AFTER`
+        (:mod:`bot.tables.marks`; False: committed at once, on its own)."""
         self._sessions = sessionmaker
         self.owner = owner or process_owner()
         self.deliverer = Deliverer(sessionmaker, deliver, clock, on_timers, owner=self.owner, hooks=delivery,
-                                   superseded=superseded)
+                                   superseded=superseded, hold=hold_marks)
         self._plan = plan
         self._superseded = superseded
         self._ping = ping
@@ -144,6 +147,8 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         guard = (table.lobby_message_id, table.table_message_id) if messages else None
         lease = self.deliverer.lease_ask() if claim else None
         if lease is not None:
+            if "shown" in session.info:  # (a held mark's digest: :meth:`bot.tables.marks.Marks.writing`)
+                values["shown"] = session.info.pop("shown")
             found = await games.bump_and_claim(session, table.id, table.version, lease, updated_at=self._clock(),
                                                messages=guard, **values)
             if found is None:
@@ -303,7 +308,8 @@ class TableService(LobbyMixin, ScheduleMixin, TimersMixin, OffersMixin, ReadsMix
         version guard, ``table.stale``)."""
         now = self._clock()
         mark = self.deliverer.mark(game_id) if handed is None else handed[1]
-        async with self._sessions() as session, session.begin():
+        # (the game's last delivered step's held mark is written first: :mod:`bot.tables.marks`)
+        async with self.deliverer.marks.writing(game_id) as session:
             if handed is None:
                 table = (await self._read(session, game_id))[1]
             else:

@@ -82,6 +82,17 @@ class StepInfo:
     _shows: list[str] = field(default_factory=list, compare=False)
     _unrecorded: dict[str, int] = field(default_factory=dict, compare=False)
     _writes: list[tuple[Write, After]] = field(default_factory=list, compare=False)
+    _at_once: list[bool] = field(default_factory=list, compare=False)
+
+    def write_at_once(self) -> None:
+        """What this delivery writes with the mark must be committed as soon as it is shown, never held for the
+        game's next move (:mod:`bot.tables.marks`): e.g. it moves the table to another message."""
+        self._at_once[:] = [True]
+
+    @property
+    def at_once(self) -> bool:
+        """Whether :meth:`write_at_once` was called during this delivery."""
+        return bool(self._at_once)
 
     def write_with(self, write: Write, after: After) -> None:
         """Write ``write(session)`` in the transaction that marks this step delivered (after ``deliver`` returned,

@@ -67,9 +67,17 @@ class TimersMixin:
     async def hand_back(self) -> None:
         """Give back every timer claim and delivery lease this process still holds (it is stopping), in one
         transaction: other processes take them at once instead of when they run out."""
-        async with self._sessions() as session, session.begin():
-            await timers.release_owner(session, self.owner)
-            await outbox.release_owner(session, self.owner, self._clock())
+        await self.deliverer.marks.close()
+        held = self.deliverer.marks.take()  # (the marks held for a next move: written now, with the hand-back)
+        try:
+            async with self._sessions() as session, session.begin():
+                await self.deliverer.marks.write(session, held, release=False)
+                await timers.release_owner(session, self.owner)
+                await outbox.release_owner(session, self.owner, self._clock())
+        except BaseException:
+            self.deliverer.marks.restore(held)
+            raise
+        await self.deliverer.marks.committed(held, again=False)
         self.deliverer.gave_back()
 
     async def release_timers(self, timer_ids: Sequence[int]) -> None:

@@ -48,12 +48,17 @@ async def double() -> AsyncIterator[DiscordDouble]:
         d.assert_clean()
 
 
+#: the bots :func:`running_bot` runs now (a test's helper may look into them, e.g. to write the marks they hold)
+RUNNING: list[discord.Client] = []
+
+
 @contextlib.asynccontextmanager
 async def running_bot(bot: discord.Client, *, timeout: float = 10.0, token: str = TOKEN) -> AsyncIterator[None]:
     """Run ``bot`` against the double (already pointed at) until the block ends; waits for ``on_ready``."""
     task = asyncio.create_task(bot.start(token), name="bot-under-test")
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
+    RUNNING.append(bot)
     try:
         while not bot.is_ready():
             if task.done():
@@ -64,6 +69,7 @@ async def running_bot(bot: discord.Client, *, timeout: float = 10.0, token: str 
             await asyncio.wait({task}, timeout=0.02)
         yield
     finally:
+        RUNNING.remove(bot)
         await bot.close()
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(task, timeout=5)

@@ -6,7 +6,7 @@ import asyncio
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +72,9 @@ class DiscordDouble:
         #: seconds a condition is waited for when the test names no timeout (:meth:`wait_for`); tests that inject
         #: latency raise it, since a few steps then take seconds
         self.wait_timeout = 5.0
+        #: called while :meth:`wait_for` waits and nothing changed for a moment (e.g. to let the bot write what it
+        #: holds for a short delay on an injected clock that the test does not move)
+        self.idle: Callable[[], Awaitable[None]] | None = None
         self.rate_limits = RateLimits()
         self.check_request_schema = True  # off only in tests of the double's own limit checks
         #: the largest file Discord takes in an upload here (bytes; a server without boosts: 10 MiB), also told to
@@ -250,8 +253,9 @@ class DiscordDouble:
             tick = self._tick
             try:
                 await asyncio.wait_for(tick.wait(), timeout=min(remaining, 0.05))
-            except TimeoutError:
-                pass  # re-check: predicates may depend on state outside the double (the bot's cache)
+            except TimeoutError:  # re-check: predicates may depend on state outside the double (the bot's cache)
+                if self.idle is not None:
+                    await self.idle()
 
     # --- internals -----------------------------------------------------------------------------------------------
     def _changed(self) -> None:

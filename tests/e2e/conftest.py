@@ -32,7 +32,7 @@ from tests.db.backends import (  # noqa: F401 - SQLite, PostgreSQL, multi-proces
     pg_url,
 )
 from tests.discord_double import Channel, DiscordDouble, DoubleTimeout, Guild, StoredMessage, User
-from tests.discord_double.fixtures import double, running_bot  # noqa: F401
+from tests.discord_double.fixtures import RUNNING, double, running_bot  # noqa: F401
 from tests.discord_double.server import TOKEN
 from tests.e2e.latency import env_sql_latency, slow_sql  # noqa: F401 - COR_SQL_LATENCY_MS slows every e2e test's SQL
 from tests.support import potato as potato_game
@@ -137,6 +137,7 @@ async def world(double: DiscordDouble, db_url: str, sqlite_template: Path) -> As
     if url.startswith("sqlite") and database and not Path(database).exists():
         shutil.copyfile(sqlite_template, database)  # the schema a bot's start makes, without the migrations' cost
     engine = create_engine(url)
+    double.idle = flush_marks  # (a bot's held marks are written once nothing happened for a moment: FLUSH_AFTER)
     yield World(double, guild, games, medium, admin, players, url, FakeClock(), make_sessionmaker(engine))
     await engine.dispose()
 
@@ -144,13 +145,18 @@ async def world(double: DiscordDouble, db_url: str, sqlite_template: Path) -> As
 WaitFor = Callable[..., object]
 
 
-async def stored(world: World, check: Callable[[], Awaitable[object]], what: str, timeout: float | None = None) -> None:
+async def stored(world: World, check: Callable[[], Awaitable[object]], what: str, timeout: float | None = None, *,
+                 flush: bool = True) -> None:
     """Wait (polling, like ``double.wait_for``) until ``check()`` - a read of the bot's database - is truthy: what the
-    bot stores after a REST answer can lag behind what the double shows, more so with ``COR_DOUBLE_LATENCY_MS``."""
+    bot stores after a REST answer can lag behind what the double shows, more so with ``COR_DOUBLE_LATENCY_MS``.
+    While it is not, the running bots write the marks they hold (``flush``: as :data:`bot.tables.marks.FLUSH_AFTER`
+    on a clock that moves would; False: a count of a move's cost, whose marks the next move writes)."""
     timeout = world.double.wait_timeout if timeout is None else timeout
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not await check():
+        if flush:
+            await flush_marks()
         if loop.time() > deadline:
             raise DoubleTimeout(f"timed out after {timeout}s waiting for {what}")
         await asyncio.sleep(0.02)
@@ -165,10 +171,27 @@ async def until_version(world: World, game_id: int, version: int) -> None:
     await stored(world, reached, f"game {game_id} at version {version}")
 
 
+def held(game_id: int, version: int) -> bool:
+    """Whether a running bot holds the "delivered" mark of the step of ``game_id`` that made ``version`` for the
+    game's next move (:mod:`bot.tables.marks`): the step is shown, its mark not written yet."""
+    return any(getattr(bot, "tables", None) is not None and bot.tables.deliverer.marks.held(game_id) == version
+               for bot in RUNNING)
+
+
+async def flush_marks() -> None:
+    """Write the "delivered" marks the running bots hold for a next move (:mod:`bot.tables.marks`), as their flush
+    would :data:`~bot.tables.marks.FLUSH_AFTER` later on a clock that moves."""
+    for bot in list(RUNNING):
+        tables = getattr(bot, "tables", None)
+        if tables is not None:
+            await tables.deliverer.marks.flush()
+
+
 async def until_delivered(world: World) -> None:
     """Wait (polling the database) until every committed step is marked shown."""
 
     async def delivered() -> bool:
+        await flush_marks()
         async with world.sessions() as session:
             return await session.scalar(select(OutboxEntry.id).where(OutboxEntry.delivered_at.is_(None))) is None
 

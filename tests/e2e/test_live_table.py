@@ -9,13 +9,14 @@ import pytest
 
 from bot.db.repos import live
 from bot.live_table import PING_TIMER
-from tests.e2e.conftest import World, _log_lines, mark, stored, until_delivered
+from tests.e2e.conftest import World, _log_lines, flush_marks, mark, stored, until_delivered
 from tests.e2e.test_foundation import open_lobby, pass_button, status_messages
 
 pytestmark = pytest.mark.usefixtures("potato")
 
 
 async def _row(world: World) -> Any:
+    await flush_marks()  # (the row a step's delivery writes may be held for the next move, at most FLUSH_AFTER)
     table = await world.tables.table_in_channel(world.games.id)
     assert table is not None
     async with world.sessions() as session:
@@ -105,6 +106,7 @@ async def test_a_restart_keeps_the_last_moves_and_deletes_the_ping_the_next_move
         await stored(world, lambda: _pinged(world, ping.id), "the ping recorded")
     async with world.running():
         await _move(world)
+        await until_delivered(world)  # (its mark may be held for a next move, at most FLUSH_AFTER)
         await world.double.wait_for(lambda: ping.deleted, what="the old ping to go")
         log = _log_lines(status_messages(world)[-1].snapshot())
         assert log[: len(first_log)] == first_log and len(log) > len(first_log)

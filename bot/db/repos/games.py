@@ -14,7 +14,22 @@ from functools import cache
 from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Row, Select, Text, Update, bindparam, cast, false, func, insert, or_, select, type_coerce, update
+from sqlalchemy import (
+    Row,
+    Select,
+    Text,
+    Update,
+    bindparam,
+    case,
+    cast,
+    false,
+    func,
+    insert,
+    or_,
+    select,
+    type_coerce,
+    update,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.types import NullType
@@ -256,7 +271,9 @@ async def bump_and_claim(session: AsyncSession, game_id: int, expected: int, lea
     """:func:`bump_version` for a step that the caller's transaction records in the outbox, taking the game's
     delivery lease in the same statement (``lease``: ``(owner, now, until)``; taken when it is free or the owner's
     already, :func:`bot.db.repos.outbox.claim_values`): the claim (``won`` False: another process holds it), or None
-    when another writer got there first (roll back)."""
+    when another writer got there first (roll back). A ``shown`` digest among ``values`` is written only while the
+    lease's owner is still ``lease[0]`` (what a held mark would have written giving the lease back:
+    :mod:`bot.tables.marks`)."""
     params = _bump_params(game_id, expected, messages, values) | outbox.claim_params(*lease)
     row = (await session.execute(_bump(tuple(sorted(values)), messages is not None, True), params)).first()
     return None if row is None else outbox.claimed(game_id, lease[0], row)
@@ -282,6 +299,9 @@ def _bump(columns: tuple[str, ...], guarded: bool, claim: bool) -> Update:
         stmt = stmt.where(_GAMES.c.lobby_message_id.is_not_distinct_from(bindparam("lobby_was")),
                           _GAMES.c.table_message_id.is_not_distinct_from(bindparam("table_was")))
     stmt = stmt.values({name: bindparam(f"v_{name}") for name in ("version", *columns)})
+    if claim and "shown" in columns:  # (the digest a held mark records, while the lease is still the claimer's)
+        stmt = stmt.values(shown=case((_GAMES.c.lease_owner == bindparam("holder", type_=_GAMES.c.lease_owner.type),
+                                       bindparam("v_shown")), else_=_GAMES.c.shown))
     if claim:
         stmt = stmt.values(outbox.claim_values()).returning(*outbox.claim_returning(game_id))
     return stmt

@@ -193,6 +193,14 @@ async def mark_delivered(session: AsyncSession, entry_id: int, at: datetime) -> 
     await session.execute(stmt)
 
 
+async def mark_delivered_many(session: AsyncSession, entry_ids: list[int], at: datetime) -> None:
+    """Mark the steps ``entry_ids`` delivered at ``at``, in one statement (:mod:`bot.tables.marks`)."""
+    if len(entry_ids) == 1:
+        await mark_delivered(session, entry_ids[0], at)
+    elif entry_ids:
+        await session.execute(update(_OUTBOX).where(_OUTBOX.c.id.in_(entry_ids)).values(delivered_at=at))
+
+
 async def record_sent(session: AsyncSession, entry_id: int, sent: dict[str, int]) -> None:
     """Record the messages a delivery of step ``entry_id`` created so far (``{nonce: message id}``, all of them:
     it replaces what was recorded)."""
