@@ -35,11 +35,12 @@ async def test_a_bot_dying_with_a_held_mark_shows_the_step_again_without_sending
         await until_delivered(world)  # (the deal, its mark written)
         before = [len(u.dms()) for u in players]
         await (await holder_of(world, dealt).click(first, custom_id=pass_button(first))).response()
-        table = await world.tables.load(dealt.id)
-        assert table.version == dealt.version + 1
         # the pass shown (the new holder's DM, the table), its mark waiting for a next move (the injected clock
         # stands still: no flush)
-        await world.double.wait_for(lambda: held(table.id, table.version), what="the pass's mark held")
+        version = dealt.version + 1
+        await world.double.wait_for(lambda: held(dealt.id, version), what="the pass's mark held")
+        table = await world.tables.load(dealt.id)
+        assert table.version == version
         assert versions_on(first) == {table.version}
         assert sum(len(u.dms()) for u in players) == sum(before) + 1
         assert (await marked(world, table.id))[table.version] is False
